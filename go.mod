@@ -1,0 +1,3 @@
+module github.com/stridelab/stridelab
+
+go 1.26

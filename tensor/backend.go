@@ -1,0 +1,89 @@
+package tensor
+
+import "fmt"
+
+// Backend runs the kernels. CPU is the reference implementation; the
+// WebGPU backend implements the same interface and is tested against it.
+// Every method validates its arguments, returns a fresh contiguous Tensor
+// and leaves its inputs unchanged.
+type Backend interface {
+	// Name identifies the backend in reports, e.g. "cpu".
+	Name() string
+	// Materialize copies any strided view (an expand, a permute, a slice)
+	// into a new contiguous tensor of the same shape:
+	//	for each index i: out[i] = src.buf[src.Offset(i)]
+	Materialize(src Tensor) (Tensor, error)
+	// Repeat tiles src as PyTorch's repeat (NumPy's tile): with src padded
+	// on the left to len(times) dims,
+	//	out[i] = src[i[0] mod s[0], …, i[n-1] mod s[n-1]], shape[d] = s[d]·times[d]
+	Repeat(src Tensor, times []int) (Tensor, error)
+	// Binary applies op elementwise after broadcasting a and b
+	// (BroadcastShapes); both must have the same dtype.
+	Binary(op BinaryOp, a, b Tensor) (Tensor, error)
+	// Reduce combines src over the dims that broadcasting `to` would
+	// expand (ReducedAxes) and returns a tensor of shape `to`.
+	Reduce(op ReduceOp, src Tensor, to Shape) (Tensor, error)
+}
+
+// BinaryOperands validates a binary op and returns the broadcast output
+// shape and both operands' layouts expanded to it (stride 0 on broadcast
+// dims), ready for a kernel.
+func BinaryOperands(op BinaryOp, a, b Tensor) (Shape, Layout, Layout, error) {
+	name := fmt.Sprintf("%v %v and %v", op, a.layout.shape, b.layout.shape)
+	if _, ok := binaryNames[op]; !ok {
+		return nil, Layout{}, Layout{}, newError(ErrParse, name, "unknown binary op %d", op)
+	}
+	if !a.Valid() || !b.Valid() {
+		return nil, Layout{}, Layout{}, newError(ErrShape, name, "an operand is an empty Tensor value")
+	}
+	if a.DType() != b.DType() {
+		return nil, Layout{}, Layout{}, newError(ErrDType, name, "a is %v but b is %v; convert one so they match", a.DType(), b.DType())
+	}
+	out, err := BroadcastShapes(a.layout.shape, b.layout.shape)
+	if err != nil {
+		return nil, Layout{}, Layout{}, err
+	}
+	av, err := a.layout.Expand(out)
+	if err != nil {
+		return nil, Layout{}, Layout{}, err
+	}
+	bv, err := b.layout.Expand(out)
+	if err != nil {
+		return nil, Layout{}, Layout{}, err
+	}
+	return out, av, bv, nil
+}
+
+// ReduceOperands validates a reduction of src to the shape to and returns
+// the per-dim reduced flags of src's dims.
+func ReduceOperands(op ReduceOp, src Tensor, to Shape) ([]bool, error) {
+	name := fmt.Sprintf("reduce %v %v to %v", op, src.layout.shape, to)
+	if _, ok := reduceNames[op]; !ok {
+		return nil, newError(ErrParse, name, "unknown reduce op %d", op)
+	}
+	if !src.Valid() {
+		return nil, newError(ErrShape, name, "the input is an empty Tensor value")
+	}
+	if _, err := to.NumElements(); err != nil {
+		return nil, err
+	}
+	reduced, err := ReducedAxes(src.layout.shape, to)
+	if err != nil {
+		return nil, err
+	}
+	if op != Sum && src.NumElements() == 0 {
+		if n, _ := to.NumElements(); n > 0 {
+			return nil, newError(ErrShape, name, "%v over zero elements has no identity; the reduced dims are empty", op)
+		}
+	}
+	return reduced, nil
+}
+
+// Expand materializes x expanded to size on be: Layout.Expand, then a copy.
+func Expand(be Backend, x Tensor, size []int) (Tensor, error) {
+	v, err := x.Expand(size)
+	if err != nil {
+		return Tensor{}, err
+	}
+	return be.Materialize(v)
+}

@@ -1,0 +1,151 @@
+package tensor
+
+// binaryStrided is the broadcast binary kernel. Its reference loop, with a
+// and b already expanded to the output shape (stride 0 on broadcast dims):
+//
+//	for each index i (row-major k): dst[k] = op(as[a.Offset(i)], bs[b.Offset(i)])
+//
+// After coalescing (a, b, dst) the inner row has strides (1, 1), (1, 0),
+// (0, 1) or anything else; the first three get loops without index
+// arithmetic.
+func binaryStrided[T Elem](op BinaryOp, dst, as []T, a Layout, bs []T, b Layout) {
+	shape, st := Coalesce(a.shape, a.stride, b.stride, ContiguousStrides(a.shape))
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	if len(shape) == 0 {
+		binaryRow(op, dst, as, a.base, 0, bs, b.base, 0)
+		return
+	}
+	last := len(shape) - 1
+	inner := shape[last]
+	rows := n / inner
+	parallelFor(rows, n, func(lo, hi int) {
+		od := newOdometer(shape[:last], [][]int{st[0][:last], st[1][:last]}, []int{a.base, b.base})
+		od.seek(lo)
+		for r := lo; r < hi; r++ {
+			binaryRow(op, dst[r*inner:(r+1)*inner], as, od.off[0], st[0][last], bs, od.off[1], st[1][last])
+			od.next()
+		}
+	})
+}
+
+// binaryRow computes dst[i] = op(a[ao+i·ast], b[bo+i·bst]) for i < len(dst).
+func binaryRow[T Elem](op BinaryOp, dst, a []T, ao, ast int, b []T, bo, bst int) {
+	n := len(dst)
+	switch {
+	case ast == 1 && bst == 1:
+		binaryVV(op, dst, a[ao:ao+n], b[bo:bo+n])
+	case ast == 1 && bst == 0:
+		binaryVS(op, dst, a[ao:ao+n], b[bo])
+	case ast == 0 && bst == 1:
+		binarySV(op, dst, a[ao], b[bo:bo+n])
+	default:
+		for i := range dst {
+			dst[i] = apply(op, a[ao+i*ast], b[bo+i*bst])
+		}
+	}
+}
+
+// apply is op on one pair: the definition every loop below unrolls.
+func apply[T Elem](op BinaryOp, x, y T) T {
+	switch op {
+	case Add:
+		return x + y
+	case Sub:
+		return x - y
+	case Mul:
+		return x * y
+	case Div:
+		return divide(x, y)
+	case Max:
+		return max(x, y)
+	default:
+		return min(x, y)
+	}
+}
+
+// divide is x / y; integer division by zero returns x, as WGSL defines it,
+// instead of panicking. Float division follows IEEE 754 (±Inf, NaN).
+func divide[T Elem](x, y T) T {
+	var one T = 1
+	if y == 0 && one/2 == 0 { // integer type
+		return x
+	}
+	return x / y
+}
+
+func binaryVV[T Elem](op BinaryOp, dst, a, b []T) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	switch op {
+	case Add:
+		for i := range dst {
+			dst[i] = a[i] + b[i]
+		}
+	case Sub:
+		for i := range dst {
+			dst[i] = a[i] - b[i]
+		}
+	case Mul:
+		for i := range dst {
+			dst[i] = a[i] * b[i]
+		}
+	case Max:
+		for i := range dst {
+			dst[i] = max(a[i], b[i])
+		}
+	case Min:
+		for i := range dst {
+			dst[i] = min(a[i], b[i])
+		}
+	default:
+		for i := range dst {
+			dst[i] = apply(op, a[i], b[i])
+		}
+	}
+}
+
+func binaryVS[T Elem](op BinaryOp, dst, a []T, s T) {
+	a = a[:len(dst)]
+	switch op {
+	case Add:
+		for i := range dst {
+			dst[i] = a[i] + s
+		}
+	case Sub:
+		for i := range dst {
+			dst[i] = a[i] - s
+		}
+	case Mul:
+		for i := range dst {
+			dst[i] = a[i] * s
+		}
+	default:
+		for i := range dst {
+			dst[i] = apply(op, a[i], s)
+		}
+	}
+}
+
+func binarySV[T Elem](op BinaryOp, dst []T, s T, b []T) {
+	b = b[:len(dst)]
+	switch op {
+	case Add:
+		for i := range dst {
+			dst[i] = s + b[i]
+		}
+	case Sub:
+		for i := range dst {
+			dst[i] = s - b[i]
+		}
+	case Mul:
+		for i := range dst {
+			dst[i] = s * b[i]
+		}
+	default:
+		for i := range dst {
+			dst[i] = apply(op, s, b[i])
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package tensor
+
+// copyStrided is the materialize kernel. Its reference loop:
+//
+//	for each index i of src (row-major k): dst[k] = s[src.Offset(i)]
+//
+// It coalesces (src, dst) first, then copies whole inner rows: memmove when
+// the row is contiguous in src, a fill when the row is a broadcast
+// (stride 0), a strided gather otherwise.
+func copyStrided[T Elem](dst, s []T, src Layout) {
+	shape, st := Coalesce(src.shape, src.stride, ContiguousStrides(src.shape))
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	if len(shape) == 0 {
+		dst[0] = s[src.base]
+		return
+	}
+	last := len(shape) - 1
+	inner, is := shape[last], st[0][last]
+	rows := n / inner
+	parallelFor(rows, n, func(lo, hi int) {
+		od := newOdometer(shape[:last], [][]int{st[0][:last]}, []int{src.base})
+		od.seek(lo)
+		for r := lo; r < hi; r++ {
+			row := dst[r*inner : (r+1)*inner]
+			so := od.off[0]
+			switch is {
+			case 1:
+				copy(row, s[so:so+inner])
+			case 0:
+				fill(row, s[so])
+			default:
+				for i := range row {
+					row[i] = s[so+i*is]
+				}
+			}
+			od.next()
+		}
+	})
+}

@@ -1,0 +1,320 @@
+package tensor
+
+import (
+	"math"
+	"sort"
+	"sync"
+)
+
+// accum is the accumulator type of a reduction: float64 for float32 sums
+// (so long sums keep their digits), the element type otherwise (integer sums
+// wrap modulo 2^32, as NumPy's sum(dtype=int32) and WGSL do).
+type accum interface{ float32 | float64 | int32 | uint32 }
+
+// reduceBlock bounds the inner kept row a worker accumulates at once, so its
+// accumulators (8 bytes each) stay in L1 cache: 2048·8 B = 16 KiB.
+const reduceBlock = 2048
+
+// reduceStrided is the broadcast-reduce kernel. Its reference loop:
+//
+//	dst[j] = identity(op)
+//	for each index i of src: j = out index of i (0 on reduced dims)
+//	    dst[j] = op(dst[j], s[src.Offset(i)])
+//
+// The dims are first put in memory order (largest stride outermost) and
+// coalesced over (src, dst), which merges runs of reduced and of kept dims
+// (the MXNet/TVM pattern). Kept dims are then walked outermost, each output
+// element or block owned by one goroutine; under them the reduced dims are
+// walked, and if the innermost src dim is kept, each reduced row is added
+// to a block of accumulators (vector style), else it is folded into one.
+func reduceStrided[T Elem, A accum](op ReduceOp, dst, s []T, src Layout, reduced []bool) {
+	if len(dst) == 0 {
+		return
+	}
+	// Output strides over src's dims: the target's contiguous strides, 0 where reduced.
+	kept := src.shape.Clone()
+	for d := range kept {
+		if reduced[d] {
+			kept[d] = 1
+		}
+	}
+	outStride := ContiguousStrides(kept)
+	for d := range outStride {
+		if reduced[d] {
+			outStride[d] = 0
+		}
+	}
+	perm := make([]int, len(src.shape))
+	for d := range perm {
+		perm[d] = d
+	}
+	sort.SliceStable(perm, func(i, j int) bool { return abs(src.stride[perm[i]]) > abs(src.stride[perm[j]]) })
+	pShape, pIn, pOut := make(Shape, len(perm)), make([]int, len(perm)), make([]int, len(perm))
+	for i, d := range perm {
+		pShape[i], pIn[i], pOut[i] = src.shape[d], src.stride[d], outStride[d]
+	}
+	shape, st := Coalesce(pShape, pIn, pOut)
+
+	id := identity[A](op)
+	if src.NumElements() == 0 {
+		fill(dst, T(id))
+		return
+	}
+	r := newReduction[T, A](op, shape, st[0], st[1], src.base, id)
+	workers := 1
+	if src.NumElements() >= parallelGrain {
+		workers = maxWorkers()
+	}
+	if r.kRows >= workers {
+		parallelFor(r.kRows, src.NumElements(), func(lo, hi int) {
+			acc := make([]A, r.block)
+			kIt := r.kIter()
+			kIt.seek(lo)
+			for k := lo; k < hi; k++ {
+				r.run(dst, s, kIt, k, acc, 0, r.rRows)
+				kIt.next()
+			}
+		})
+		return
+	}
+	// Few outputs, much input: split the reduced rows and merge partials.
+	for k := 0; k < r.kRows; k++ {
+		var mu sync.Mutex
+		total := make([]A, r.block)
+		fill(total, id)
+		parallelFor(r.rRows, src.NumElements(), func(lo, hi int) {
+			acc := make([]A, r.block)
+			kIt := r.kIter()
+			kIt.seek(k)
+			n := r.accumulate(s, kIt, k, acc, lo, hi)
+			mu.Lock()
+			combineInto(op, total[:n], acc[:n])
+			mu.Unlock()
+		})
+		kIt := r.kIter()
+		kIt.seek(k)
+		r.store(dst, kIt, k, total)
+	}
+}
+
+// reduction is a coalesced reduce split into kept dims (K, walked outer),
+// reduced dims (R) and an optional innermost kept dim cut in blocks.
+type reduction[T Elem, A accum] struct {
+	op ReduceOp
+	id A
+	// K: kept outer dims, plus the block index of the inner kept dim.
+	kShape, kIn, kOut []int
+	kRows             int
+	// R: reduced dims; in mode "row fold" the last one is the folded row.
+	rShape, rIn []int
+	rRows       int
+	rowLen      int // folded row length (fold mode), 1 in vector mode
+	rowStride   int
+	// Inner kept dim (vector mode): length, strides, block size.
+	vector            bool
+	inner             int
+	innerIn, innerOut int
+	block             int
+	base              int
+}
+
+func newReduction[T Elem, A accum](op ReduceOp, shape Shape, in, out []int, base int, id A) *reduction[T, A] {
+	r := &reduction[T, A]{op: op, id: id, base: base, rowLen: 1, block: 1}
+	last := len(shape) - 1
+	r.vector = last >= 0 && out[last] != 0
+	for d := range shape {
+		switch {
+		case r.vector && d == last:
+		case out[d] != 0:
+			r.kShape, r.kIn, r.kOut = append(r.kShape, shape[d]), append(r.kIn, in[d]), append(r.kOut, out[d])
+		default:
+			r.rShape, r.rIn = append(r.rShape, shape[d]), append(r.rIn, in[d])
+		}
+	}
+	if r.vector {
+		r.inner, r.innerIn, r.innerOut = shape[last], in[last], out[last]
+		r.block = min(r.inner, reduceBlock)
+		blocks := (r.inner + r.block - 1) / r.block
+		// The block index is one more K dim: block b starts at b·block.
+		r.kShape = append(r.kShape, blocks)
+		r.kIn = append(r.kIn, r.block*r.innerIn)
+		r.kOut = append(r.kOut, r.block*r.innerOut)
+	} else if n := len(r.rShape); n > 0 {
+		r.rowLen, r.rowStride = r.rShape[n-1], r.rIn[n-1]
+		r.rShape, r.rIn = r.rShape[:n-1], r.rIn[:n-1]
+	}
+	r.kRows, r.rRows = product(r.kShape), product(r.rShape)
+	return r
+}
+
+func product(s []int) int {
+	p := 1
+	for _, v := range s {
+		p *= v
+	}
+	return p
+}
+
+func (r *reduction[T, A]) kIter() *odometer {
+	return newOdometer(r.kShape, [][]int{r.kIn, r.kOut}, []int{r.base, 0})
+}
+
+// blockLen returns how many inner elements K row k covers (the last block
+// of the inner dim may be short).
+func (r *reduction[T, A]) blockLen(kIt *odometer) int {
+	if !r.vector {
+		return 1
+	}
+	b := kIt.idx[len(kIt.idx)-1]
+	return min(r.block, r.inner-b*r.block)
+}
+
+// run reduces K row k over R rows [lo, hi) and stores the result.
+func (r *reduction[T, A]) run(dst, s []T, kIt *odometer, k int, acc []A, lo, hi int) {
+	r.accumulate(s, kIt, k, acc, lo, hi)
+	r.store(dst, kIt, k, acc)
+}
+
+// accumulate resets acc to the identity and folds R rows [lo, hi) of K row
+// k into it; it returns how many accumulators are in use.
+func (r *reduction[T, A]) accumulate(s []T, kIt *odometer, k int, acc []A, lo, hi int) int {
+	n := r.blockLen(kIt)
+	acc = acc[:n]
+	fill(acc, r.id)
+	rIt := newOdometer(r.rShape, [][]int{r.rIn}, []int{kIt.off[0]})
+	rIt.seek(lo)
+	for row := lo; row < hi; row++ {
+		off := rIt.off[0]
+		if r.vector {
+			foldVector(r.op, acc, s, off, r.innerIn)
+		} else {
+			acc[0] = combine(r.op, acc[0], foldRow[T, A](r.op, s, off, r.rowLen, r.rowStride, r.id))
+		}
+		rIt.next()
+	}
+	return n
+}
+
+func (r *reduction[T, A]) store(dst []T, kIt *odometer, k int, acc []A) {
+	n := r.blockLen(kIt)
+	o := kIt.off[1]
+	for j := 0; j < n; j++ {
+		dst[o+j*r.innerOut] = T(acc[j])
+	}
+}
+
+func combine[A accum](op ReduceOp, x, y A) A {
+	switch op {
+	case Sum:
+		return x + y
+	case MaxAll:
+		return max(x, y)
+	default:
+		return min(x, y)
+	}
+}
+
+func combineInto[A accum](op ReduceOp, acc, part []A) {
+	for j := range acc {
+		acc[j] = combine(op, acc[j], part[j])
+	}
+}
+
+// foldVector does acc[j] = op(acc[j], s[off + j·stride]) for j < len(acc).
+func foldVector[T Elem, A accum](op ReduceOp, acc []A, s []T, off, stride int) {
+	if stride == 1 {
+		row := s[off : off+len(acc)]
+		switch op {
+		case Sum:
+			for j, v := range row {
+				acc[j] += A(v)
+			}
+		case MaxAll:
+			for j, v := range row {
+				acc[j] = max(acc[j], A(v))
+			}
+		default:
+			for j, v := range row {
+				acc[j] = min(acc[j], A(v))
+			}
+		}
+		return
+	}
+	for j := range acc {
+		acc[j] = combine(op, acc[j], A(s[off+j*stride]))
+	}
+}
+
+// foldRow returns op over s[off + i·stride] for i < n. Contiguous sums use
+// four accumulators, which breaks the add dependency chain.
+func foldRow[T Elem, A accum](op ReduceOp, s []T, off, n, stride int, id A) A {
+	if stride == 1 {
+		row := s[off : off+n]
+		switch op {
+		case Sum:
+			var a0, a1, a2, a3 A
+			i := 0
+			for ; i+4 <= len(row); i += 4 {
+				a0 += A(row[i])
+				a1 += A(row[i+1])
+				a2 += A(row[i+2])
+				a3 += A(row[i+3])
+			}
+			for ; i < len(row); i++ {
+				a0 += A(row[i])
+			}
+			return (a0 + a1) + (a2 + a3)
+		case MaxAll:
+			acc := id
+			for _, v := range row {
+				acc = max(acc, A(v))
+			}
+			return acc
+		default:
+			acc := id
+			for _, v := range row {
+				acc = min(acc, A(v))
+			}
+			return acc
+		}
+	}
+	acc := id
+	for i := 0; i < n; i++ {
+		acc = combine(op, acc, A(s[off+i*stride]))
+	}
+	return acc
+}
+
+// identity returns op's neutral element in A: 0 for sum, the lowest value
+// for max, the highest for min.
+func identity[A accum](op ReduceOp) A {
+	var z A
+	if op == Sum {
+		return z
+	}
+	hi := op == MinAll
+	var v any
+	switch any(z).(type) {
+	case float32:
+		v = float32(math.Inf(-1))
+		if hi {
+			v = float32(math.Inf(1))
+		}
+	case float64:
+		v = math.Inf(-1)
+		if hi {
+			v = math.Inf(1)
+		}
+	case int32:
+		v = int32(math.MinInt32)
+		if hi {
+			v = int32(math.MaxInt32)
+		}
+	case uint32:
+		v = uint32(0)
+		if hi {
+			v = uint32(math.MaxUint32)
+		}
+	}
+	return v.(A)
+}

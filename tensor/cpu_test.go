@@ -1,0 +1,303 @@
+package tensor
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+)
+
+// The kernel conformance checks: each kernel on each layout kind and size,
+// against references computed on the dense model by index arithmetic.
+
+func modelRepeat(d dense, times []int) dense {
+	lead := len(times) - len(d.shape)
+	out := make(Shape, len(times))
+	for i, t := range times {
+		s := 1
+		if i >= lead {
+			s = d.shape[i-lead]
+		}
+		out[i] = s * t
+	}
+	return buildDense(out, func(idx []int) float64 {
+		src := make([]int, len(d.shape))
+		for i := range src {
+			src[i] = idx[i+lead] % d.shape[i]
+		}
+		return d.at(src)
+	})
+}
+
+func modelBinary(op BinaryOp, dt DType, a, b dense) (dense, bool) {
+	out, err := BroadcastShapes(a.shape, b.shape)
+	if err != nil {
+		return dense{}, false
+	}
+	ea, _ := modelExpand(a, out)
+	eb, _ := modelExpand(b, out)
+	return buildDense(out, func(idx []int) float64 {
+		x, y := ea.at(idx), eb.at(idx)
+		switch op {
+		case Add:
+			return x + y
+		case Sub:
+			return x - y
+		case Mul:
+			return x * y
+		case Div:
+			if dt != Float32 {
+				if y == 0 {
+					return x
+				}
+				return math.Trunc(x / y)
+			}
+			return float64(float32(x) / float32(y))
+		case Max:
+			return math.Max(x, y)
+		}
+		return math.Min(x, y)
+	}), true
+}
+
+func modelReduce(op ReduceOp, d dense, to Shape) dense {
+	lead := len(d.shape) - len(to)
+	acc := buildDense(to, func([]int) float64 {
+		switch op {
+		case MaxAll:
+			return math.Inf(-1)
+		case MinAll:
+			return math.Inf(1)
+		}
+		return 0
+	})
+	eachIndex(d.shape, func(idx []int) {
+		k := 0
+		for i, n := range to {
+			v := 0
+			if n != 1 {
+				v = idx[i+lead]
+			}
+			k = k*n + v
+		}
+		v := d.at(idx)
+		switch op {
+		case Sum:
+			acc.vals[k] += v
+		case MaxAll:
+			acc.vals[k] = math.Max(acc.vals[k], v)
+		case MinAll:
+			acc.vals[k] = math.Min(acc.vals[k], v)
+		}
+	})
+	return acc
+}
+
+// closeTo compares a float32 result with a float64 reference: exact for
+// integers and copies, relative 1e-6 of the magnitude for float sums.
+func closeTo(got, want []float64, tol float64) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > tol*math.Max(1, math.Abs(want[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func snapshot(t Tensor) []float64 { return t.Float64s() }
+
+func TestKernelsOnEveryLayout(t *testing.T) {
+	be := CPU{}
+	for _, dt := range []DType{Float32, Int32, Uint32} {
+		for _, kind := range layoutKinds {
+			for _, n := range sweepSizes {
+				t.Run(fmt.Sprintf("%v/%s/%d", dt, kind.name, n), func(t *testing.T) {
+					c := kind.build(t, dt, n)
+					before := snapshot(c.view)
+
+					for _, times := range [][]int{{2, 3}, {1, 1}, {3, 1, 2}, {2, 0}} {
+						got, err := be.Repeat(c.view, times)
+						if err != nil {
+							t.Fatalf("%s repeat %v: %v", c.ops, times, err)
+						}
+						want := modelRepeat(c.model, times)
+						if !got.Shape().Equal(want.shape) || !sameValues(got.Float64s(), want.vals) {
+							t.Errorf("%s repeat %v = %v %v, want %v %v", c.ops, times, got.Shape(), head(got.Float64s()), want.shape, head(want.vals))
+						}
+					}
+
+					other := newChecker(t, dt, Shape{1, 3}) // broadcasts along dim 0
+					other.expand([]int{1, 3})
+					for _, op := range BinaryOps() {
+						for _, pair := range [][2]*checker{{c, other}, {other, c}, {c, c}} {
+							got, err := be.Binary(op, pair[0].view, pair[1].view)
+							want, ok := modelBinary(op, dt, pair[0].model, pair[1].model)
+							if !ok {
+								t.Fatalf("model cannot broadcast %v and %v", pair[0].model.shape, pair[1].model.shape)
+							}
+							if err != nil {
+								t.Fatalf("%v %s, %s: %v", op, pair[0].ops, pair[1].ops, err)
+							}
+							gv := got.Float64s()
+							if dt == Uint32 && op == Sub { // wraps modulo 2^32
+								for i := range want.vals {
+									want.vals[i] = float64(uint32(int64(want.vals[i])))
+								}
+							}
+							if !got.Shape().Equal(want.shape) || !sameValues(gv, want.vals) {
+								t.Errorf("%v(%s, %s) = %v, want %v", op, pair[0].ops, pair[1].ops, head(gv), head(want.vals))
+							}
+						}
+					}
+
+					for _, to := range []Shape{{1, 3}, {n, 1}, {1, 1}, {3}, {}, {n, 3}} {
+						for _, op := range ReduceOps() {
+							got, err := be.Reduce(op, c.view, to)
+							_, shapeErr := ReducedAxes(c.model.shape, to)
+							outN, _ := to.NumElements()
+							if shapeErr != nil || (op != Sum && len(c.model.vals) == 0 && outN > 0) {
+								if !errors.Is(err, ErrShape) {
+									t.Errorf("%s reduce %v to %v: err = %v, want ErrShape", c.ops, op, to, err)
+								}
+								continue
+							}
+							if err != nil {
+								t.Fatalf("%s reduce %v to %v: %v", c.ops, op, to, err)
+							}
+							want := modelReduce(op, c.model, to)
+							if !got.Shape().Equal(to) || !closeTo(got.Float64s(), want.vals, 1e-6) {
+								t.Errorf("%s reduce %v to %v = %v, want %v", c.ops, op, to, head(got.Float64s()), head(want.vals))
+							}
+						}
+					}
+
+					if after := snapshot(c.view); !sameValues(before, after) {
+						t.Errorf("%s: a kernel changed its input", c.ops)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestKernelErrors(t *testing.T) {
+	be := CPU{}
+	a, _ := Arange(Float32, Shape{2, 3})
+	b, _ := Arange(Float32, Shape{4})
+	i, _ := Arange(Int32, Shape{2, 3})
+	cases := []struct {
+		name string
+		err  error
+		kind error
+	}{
+		{"shape mismatch", second(be.Binary(Add, a, b)), ErrShape},
+		{"dtype mismatch", second(be.Binary(Add, a, i)), ErrDType},
+		{"bad reduce target", second(be.Reduce(Sum, a, Shape{3, 3})), ErrShape},
+		{"max of nothing", second(be.Reduce(MaxAll, mustZeros(Shape{0, 3}), Shape{1, 3})), ErrShape},
+		{"negative repeat", second(be.Repeat(a, []int{1, -2})), ErrShape},
+		{"too few repeats", second(be.Repeat(a, []int{2})), ErrShape},
+		{"empty tensor value", second(be.Materialize(Tensor{})), ErrShape},
+	}
+	for _, c := range cases {
+		if !errors.Is(c.err, c.kind) {
+			t.Errorf("%s: err = %v, want %v", c.name, c.err, c.kind)
+		}
+	}
+}
+
+func second(_ Tensor, err error) error { return err }
+
+func mustZeros(s Shape) Tensor {
+	t, err := Zeros(Float32, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func TestIntegerDivisionByZero(t *testing.T) {
+	a, _ := FromSlice(Shape{3}, []int32{7, -7, math.MinInt32})
+	b, _ := FromSlice(Shape{3}, []int32{0, 2, -1})
+	got, err := CPU{}.Binary(Div, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{7, -3, math.MinInt32} // x/0 = x; truncation; overflow wraps
+	if !sameValues(got.Float64s(), want) {
+		t.Errorf("int32 div = %v, want %v", got.Float64s(), want)
+	}
+}
+
+func TestLargeKernelsParallel(t *testing.T) {
+	// Big enough to run on several goroutines and to cut reduce blocks.
+	x, _ := Arange(Float32, Shape{3, 5000})
+	be := CPU{}
+	s, err := be.Reduce(Sum, x, Shape{1, 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, v := range s.Float64s() {
+		if want := float64(j + (5000 + j) + (10000 + j)); v != want {
+			t.Fatalf("sum[%d] = %v, want %v", j, v, want)
+		}
+	}
+	total, _ := be.Reduce(Sum, x, Shape{})
+	if got, want := total.At(), 15000.0*14999/2; math.Abs(got-want) > 1e-6*want {
+		t.Errorf("total = %v, want %v", got, want)
+	}
+	m, _ := be.Reduce(MaxAll, x, Shape{3, 1})
+	if got := m.Float64s(); !sameValues(got, []float64{4999, 9999, 14999}) {
+		t.Errorf("row max = %v", got)
+	}
+}
+
+func TestExpandAndRepeatBackward(t *testing.T) {
+	be := CPU{}
+	g, _ := Arange(Float32, Shape{2, 3, 4})
+	dx, err := ExpandBackward(be, g, Shape{3, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := modelReduce(Sum, buildDense(Shape{2, 3, 4}, func(idx []int) float64 { return float64(idx[0]*12 + idx[1]*4 + idx[2]) }), Shape{3, 1})
+	if !dx.Shape().Equal(Shape{3, 1}) || !sameValues(dx.Float64s(), want.vals) {
+		t.Errorf("expand backward = %v %v, want %v", dx.Shape(), dx.Float64s(), want.vals)
+	}
+	if _, err := ExpandBackward(be, g, Shape{2, 1}); !errors.Is(err, ErrShape) {
+		t.Errorf("expand backward with a wrong input shape: err = %v", err)
+	}
+
+	// repeat [3 1] by [2 3]: out [6 3]; in[i] collects out[i + 3k, j] for k<2, j<3.
+	gr, _ := Arange(Float32, Shape{6, 3})
+	dr, err := RepeatBackward(be, gr, Shape{3, 1}, []int{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantR []float64
+	for i := 0; i < 3; i++ {
+		s := 0.0
+		for k := 0; k < 2; k++ {
+			for j := 0; j < 3; j++ {
+				s += float64((i+3*k)*3 + j)
+			}
+		}
+		wantR = append(wantR, s)
+	}
+	if !dr.Shape().Equal(Shape{3, 1}) || !sameValues(dr.Float64s(), wantR) {
+		t.Errorf("repeat backward = %v %v, want %v", dr.Shape(), dr.Float64s(), wantR)
+	}
+	// A permuted (non-viewable) grad takes the copy path and agrees.
+	gp, _ := Arange(Float32, Shape{3, 6})
+	gpt, _ := gp.Permute([]int{1, 0})
+	d1, err := RepeatBackward(be, gpt, Shape{3, 1}, []int{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, _ := be.Materialize(gpt)
+	d2, _ := RepeatBackward(be, gm, Shape{3, 1}, []int{2, 3})
+	if !sameValues(d1.Float64s(), d2.Float64s()) {
+		t.Errorf("repeat backward of a permuted grad %v != %v", d1.Float64s(), d2.Float64s())
+	}
+}

@@ -1,0 +1,93 @@
+package tensor
+
+import (
+	"runtime"
+	"sync"
+)
+
+// odometer walks the outer dims of a kernel's iteration in row-major order,
+// keeping a running offset per operand, so a kernel's inner loop sees only
+// (offsets, row length) and no index arithmetic.
+type odometer struct {
+	shape   []int
+	strides [][]int // per operand
+	bases   []int   // per operand
+	idx     []int
+	off     []int // per operand: base + Σ idx[d]·strides[k][d]
+}
+
+func newOdometer(shape []int, strides [][]int, bases []int) *odometer {
+	return &odometer{shape: shape, strides: strides, bases: bases,
+		idx: make([]int, len(shape)), off: make([]int, len(bases))}
+}
+
+// seek positions the odometer at the row-th index in row-major order.
+func (o *odometer) seek(row int) {
+	copy(o.off, o.bases)
+	for d := len(o.shape) - 1; d >= 0; d-- {
+		n := o.shape[d]
+		o.idx[d] = row % n
+		row /= n
+		for k := range o.off {
+			o.off[k] += o.idx[d] * o.strides[k][d]
+		}
+	}
+}
+
+// next advances to the following index.
+func (o *odometer) next() {
+	for d := len(o.shape) - 1; d >= 0; d-- {
+		o.idx[d]++
+		if o.idx[d] < o.shape[d] {
+			for k := range o.off {
+				o.off[k] += o.strides[k][d]
+			}
+			return
+		}
+		for k := range o.off {
+			o.off[k] -= (o.shape[d] - 1) * o.strides[k][d]
+		}
+		o.idx[d] = 0
+	}
+}
+
+// parallelGrain is the element count below which a kernel runs on one
+// goroutine: starting a goroutine costs about a microsecond, the time to
+// copy ~32 KiB, so smaller work is faster alone.
+const parallelGrain = 1 << 15
+
+// parallelFor runs fn over [0, n) split into one contiguous chunk per CPU
+// when the kernel touches at least parallelGrain elements, else in one call.
+func parallelFor(n, elements int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 || elements < parallelGrain {
+		if n > 0 {
+			fn(0, n)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// fill sets every element of dst to v by doubling copies (memmove speed).
+func fill[T any](dst []T, v T) {
+	if len(dst) == 0 {
+		return
+	}
+	dst[0] = v
+	for n := 1; n < len(dst); n *= 2 {
+		copy(dst[n:], dst[:n])
+	}
+}
+
+// maxWorkers is the number of goroutines a kernel splits into.
+func maxWorkers() int { return runtime.GOMAXPROCS(0) }

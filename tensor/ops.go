@@ -1,0 +1,68 @@
+package tensor
+
+import "fmt"
+
+// BinaryOp is an elementwise operation of two broadcast operands.
+type BinaryOp uint8
+
+const (
+	Add BinaryOp = iota + 1 // a + b
+	Sub                     // a - b
+	Mul                     // a · b
+	Div                     // a / b; on integers truncated toward zero, and a/0 = a (WGSL's rule)
+	Max                     // max(a, b); NaN if either is NaN
+	Min                     // min(a, b); NaN if either is NaN
+)
+
+var binaryNames = map[BinaryOp]string{Add: "add", Sub: "sub", Mul: "mul", Div: "div", Max: "max", Min: "min"}
+
+func (op BinaryOp) String() string {
+	if s, ok := binaryNames[op]; ok {
+		return s
+	}
+	return fmt.Sprintf("BinaryOp(%d)", uint8(op))
+}
+
+// BinaryOps lists every BinaryOp in order.
+func BinaryOps() []BinaryOp { return []BinaryOp{Add, Sub, Mul, Div, Max, Min} }
+
+// ParseBinaryOp reads "add", "sub", "mul", "div", "max" or "min".
+func ParseBinaryOp(s string) (BinaryOp, error) {
+	for op, name := range binaryNames {
+		if name == s {
+			return op, nil
+		}
+	}
+	return 0, newError(ErrParse, fmt.Sprintf("binary op %q", s), "the ops are add, sub, mul, div, max and min")
+}
+
+// ReduceOp combines the elements of the reduced dims into one.
+type ReduceOp uint8
+
+const (
+	Sum    ReduceOp = iota + 1 // Σ; 0 over no elements
+	MaxAll                     // maximum; no identity, so an empty reduction is an error
+	MinAll                     // minimum; no identity, so an empty reduction is an error
+)
+
+var reduceNames = map[ReduceOp]string{Sum: "sum", MaxAll: "max", MinAll: "min"}
+
+func (op ReduceOp) String() string {
+	if s, ok := reduceNames[op]; ok {
+		return s
+	}
+	return fmt.Sprintf("ReduceOp(%d)", uint8(op))
+}
+
+// ReduceOps lists every ReduceOp in order.
+func ReduceOps() []ReduceOp { return []ReduceOp{Sum, MaxAll, MinAll} }
+
+// ParseReduceOp reads "sum", "max" or "min".
+func ParseReduceOp(s string) (ReduceOp, error) {
+	for op, name := range reduceNames {
+		if name == s {
+			return op, nil
+		}
+	}
+	return 0, newError(ErrParse, fmt.Sprintf("reduce op %q", s), "the ops are sum, max and min")
+}
