@@ -294,8 +294,8 @@ func positions(ix Index, n int) []int {
 
 func modelSlice(d dense, idx []Index) (dense, bool) {
 	type axis struct {
-		src int   // input dim, -1 for a new axis
-		pos []int // selected positions; one for a point
+		src  int   // input dim, -1 for a new axis
+		pos  []int // selected positions; one for a point
 		keep bool
 	}
 	var axes []axis

@@ -9,7 +9,9 @@ import (
 // accum is the accumulator type of a reduction: float64 for float32 sums
 // (so long sums keep their digits), the element type otherwise (integer sums
 // wrap modulo 2^32, as NumPy's sum(dtype=int32) and WGSL do).
-type accum interface{ float32 | float64 | int32 | uint32 }
+type accum interface {
+	float32 | float64 | int32 | uint32
+}
 
 // reduceBlock bounds the inner kept row a worker accumulates at once, so its
 // accumulators (8 bytes each) stay in L1 cache: 2048·8 B = 16 KiB.
