@@ -62,6 +62,10 @@ func reduceStrided[T Elem, A accum](op ReduceOp, dst, s []T, src Layout, reduced
 		fill(dst, T(id))
 		return
 	}
+	if streamable(shape, st[1], len(dst)) {
+		reduceStreaming(op, dst, s, shape, st[0], st[1], src.base, id)
+		return
+	}
 	r := newReduction[T, A](op, shape, st[0], st[1], src.base, id)
 	workers := 1
 	if src.NumElements() >= parallelGrain {
@@ -96,6 +100,60 @@ func reduceStrided[T Elem, A accum](op ReduceOp, dst, s []T, src Layout, reduced
 		kIt := r.kIter()
 		kIt.seek(k)
 		r.store(dst, kIt, k, total)
+	}
+}
+
+// streamLimit bounds the outputs of a streaming reduce: each goroutine keeps
+// its own accumulator per output, 64 Ki·8 B = 512 KiB, about an L2 cache.
+const streamLimit = 1 << 16
+
+// streamable reports whether a coalesced reduce should stream its input in
+// memory order: its innermost dim is reduced, some reduced dim lies outside
+// a kept dim (so walking outputs first would jump between far-apart rows)
+// and the output is small enough for private accumulators.
+func streamable(shape Shape, out []int, outputs int) bool {
+	last := len(shape) - 1
+	if last < 1 || out[last] != 0 || outputs > streamLimit {
+		return false
+	}
+	for d := 0; d < last; d++ {
+		if out[d] == 0 {
+			for _, o := range out[d+1 : last] {
+				if o != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reduceStreaming walks the input rows in memory order, folding each row
+// into its output's accumulator; goroutines take contiguous runs of rows
+// with private accumulators, merged at the end.
+func reduceStreaming[T Elem, A accum](op ReduceOp, dst, s []T, shape Shape, in, out []int, base int, id A) {
+	last := len(shape) - 1
+	rowLen, rowStride := shape[last], in[last]
+	total := make([]A, len(dst))
+	fill(total, id)
+	var mu sync.Mutex
+	rows := product(shape[:last])
+	parallelFor(rows, rows*rowLen, func(lo, hi int) {
+		acc := make([]A, len(dst))
+		fill(acc, id)
+		od := newOdometer(shape[:last], [][]int{in[:last], out[:last]}, []int{base, 0})
+		od.seek(lo)
+		for r := lo; r < hi; r++ {
+			o := od.off[1]
+			acc[o] = combine(op, acc[o], foldRow[T, A](op, s, od.off[0], rowLen, rowStride, id))
+			od.next()
+		}
+		mu.Lock()
+		combineInto(op, total, acc)
+		mu.Unlock()
+	})
+	for j, v := range total {
+		dst[j] = T(v)
 	}
 }
 
@@ -185,14 +243,23 @@ func (r *reduction[T, A]) accumulate(s []T, kIt *odometer, k int, acc []A, lo, h
 	fill(acc, r.id)
 	rIt := newOdometer(r.rShape, [][]int{r.rIn}, []int{kIt.off[0]})
 	rIt.seek(lo)
-	for row := lo; row < hi; row++ {
-		off := rIt.off[0]
-		if r.vector {
-			foldVector(r.op, acc, s, off, r.innerIn)
-		} else {
-			acc[0] = combine(r.op, acc[0], foldRow[T, A](r.op, s, off, r.rowLen, r.rowStride, r.id))
+	if !r.vector {
+		for row := lo; row < hi; row++ {
+			acc[0] = combine(r.op, acc[0], foldRow[T, A](r.op, s, rIt.off[0], r.rowLen, r.rowStride, r.id))
+			rIt.next()
 		}
-		rIt.next()
+		return n
+	}
+	// Vector mode: fold rows four at a time, so each pass over the
+	// accumulators consumes four input rows (and sums pair up first).
+	var offs [4]int
+	for row := lo; row < hi; {
+		k := 0
+		for ; k < 4 && row < hi; k, row = k+1, row+1 {
+			offs[k] = rIt.off[0]
+			rIt.next()
+		}
+		foldVector(r.op, acc, s, offs[:k], r.innerIn)
 	}
 	return n
 }
@@ -200,6 +267,13 @@ func (r *reduction[T, A]) accumulate(s []T, kIt *odometer, k int, acc []A, lo, h
 func (r *reduction[T, A]) store(dst []T, kIt *odometer, k int, acc []A) {
 	n := r.blockLen(kIt)
 	o := kIt.off[1]
+	if r.innerOut == 1 || n == 1 {
+		out := dst[o : o+n]
+		for j := range out {
+			out[j] = T(acc[j])
+		}
+		return
+	}
 	for j := 0; j < n; j++ {
 		dst[o+j*r.innerOut] = T(acc[j])
 	}
@@ -222,50 +296,66 @@ func combineInto[A accum](op ReduceOp, acc, part []A) {
 	}
 }
 
-// foldVector does acc[j] = op(acc[j], s[off + j·stride]) for j < len(acc).
-func foldVector[T Elem, A accum](op ReduceOp, acc []A, s []T, off, stride int) {
-	if stride == 1 {
-		row := s[off : off+len(acc)]
-		switch op {
-		case Sum:
-			for j, v := range row {
-				acc[j] += A(v)
-			}
-		case MaxAll:
-			for j, v := range row {
-				acc[j] = max(acc[j], A(v))
-			}
-		default:
-			for j, v := range row {
-				acc[j] = min(acc[j], A(v))
+// foldVector folds the rows starting at offs (one to four of them) into
+// the accumulators: acc[j] = op(acc[j], s[off + j·stride]) for each off.
+func foldVector[T Elem, A accum](op ReduceOp, acc []A, s []T, offs []int, stride int) {
+	n := len(acc)
+	if stride != 1 {
+		for _, off := range offs {
+			for j := range acc {
+				acc[j] = combine(op, acc[j], A(s[off+j*stride]))
 			}
 		}
 		return
 	}
-	for j := range acc {
-		acc[j] = combine(op, acc[j], A(s[off+j*stride]))
+	if len(offs) == 4 && op == Sum {
+		r0, r1, r2, r3 := s[offs[0]:offs[0]+n], s[offs[1]:offs[1]+n], s[offs[2]:offs[2]+n], s[offs[3]:offs[3]+n]
+		for j := range acc {
+			acc[j] += A((r0[j] + r1[j]) + (r2[j] + r3[j])) // pairwise in T, one widening
+		}
+		return
+	}
+	for _, off := range offs {
+		row := s[off : off+n]
+		switch op {
+		case Sum:
+			for j := range acc {
+				acc[j] += A(row[j])
+			}
+		case MaxAll:
+			for j := range acc {
+				acc[j] = max(acc[j], A(row[j]))
+			}
+		default:
+			for j := range acc {
+				acc[j] = min(acc[j], A(row[j]))
+			}
+		}
 	}
 }
 
-// foldRow returns op over s[off + i·stride] for i < n. Contiguous sums use
-// four accumulators, which breaks the add dependency chain.
+// sumBlock is NumPy's pairwise-summation block: 128 elements summed in
+// eight interleaved lanes of the element type, then added in a tree. The
+// lanes break the add dependency chain; the block bound keeps each lane's
+// rounding error to 16 additions.
+const sumBlock = 128
+
+// foldRow returns op over s[off + i·stride] for i < n. Contiguous sums add
+// blocks of sumBlock elements in eight lanes and the block sums in A.
 func foldRow[T Elem, A accum](op ReduceOp, s []T, off, n, stride int, id A) A {
 	if stride == 1 {
 		row := s[off : off+n]
 		switch op {
 		case Sum:
-			var a0, a1, a2, a3 A
-			i := 0
-			for ; i+4 <= len(row); i += 4 {
-				a0 += A(row[i])
-				a1 += A(row[i+1])
-				a2 += A(row[i+2])
-				a3 += A(row[i+3])
+			var total A
+			for len(row) >= sumBlock {
+				total += A(sum8(row[:sumBlock]))
+				row = row[sumBlock:]
 			}
-			for ; i < len(row); i++ {
-				a0 += A(row[i])
+			for _, v := range row {
+				total += A(v)
 			}
-			return (a0 + a1) + (a2 + a3)
+			return total
 		case MaxAll:
 			acc := id
 			for _, v := range row {
@@ -285,6 +375,24 @@ func foldRow[T Elem, A accum](op ReduceOp, s []T, off, n, stride int, id A) A {
 		acc = combine(op, acc, A(s[off+i*stride]))
 	}
 	return acc
+}
+
+// sum8 adds a block whose length is a multiple of 8 in eight lanes.
+func sum8[T Elem](b []T) T {
+	var a0, a1, a2, a3, a4, a5, a6, a7 T
+	for len(b) >= 8 {
+		c := b[:8:8]
+		a0 += c[0]
+		a1 += c[1]
+		a2 += c[2]
+		a3 += c[3]
+		a4 += c[4]
+		a5 += c[5]
+		a6 += c[6]
+		a7 += c[7]
+		b = b[8:]
+	}
+	return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
 }
 
 // identity returns op's neutral element in A: 0 for sum, the lowest value

@@ -254,6 +254,33 @@ func TestLargeKernelsParallel(t *testing.T) {
 	}
 }
 
+func TestReducePatterns(t *testing.T) {
+	// Every alternating pattern up to rank 4, including "101" and "010"
+	// shapes that take the streaming path, at sizes that run in parallel.
+	for _, shape := range []Shape{{6, 7, 9}, {64, 8, 2100}, {3, 5, 7, 11}, {2100, 3, 170}} {
+		x, _ := Arange(Float32, shape)
+		model := buildDense(shape, func(idx []int) float64 { return x.At(idx...) })
+		for mask := 0; mask < 1<<len(shape); mask++ {
+			to := shape.Clone()
+			for d := range to {
+				if mask&(1<<d) != 0 {
+					to[d] = 1
+				}
+			}
+			for _, op := range ReduceOps() {
+				got, err := CPU{}.Reduce(op, x, to)
+				if err != nil {
+					t.Fatalf("reduce %v %v to %v: %v", op, shape, to, err)
+				}
+				want := modelReduce(op, model, to)
+				if !closeTo(got.Float64s(), want.vals, 1e-6) {
+					t.Errorf("reduce %v %v to %v = %v, want %v", op, shape, to, head(got.Float64s()), head(want.vals))
+				}
+			}
+		}
+	}
+}
+
 func TestExpandAndRepeatBackward(t *testing.T) {
 	be := CPU{}
 	g, _ := Arange(Float32, Shape{2, 3, 4})

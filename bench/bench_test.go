@@ -1,0 +1,26 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// BenchmarkCPU runs every case on the CPU backend; b.SetBytes makes
+// `go test -bench` print effective GB/s (bytes read + written).
+func BenchmarkCPU(b *testing.B) {
+	for _, c := range Cases() {
+		in, err := c.Inputs()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.Name, func(b *testing.B) {
+			b.SetBytes(c.Bytes())
+			for b.Loop() {
+				if _, err := c.Run(tensor.CPU{}, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,52 @@
+"""NumPy peer for stridelab's benchmark cases (run by bench.RunNumPy).
+
+Reads {"cases": [...], "runs": N} as JSON on stdin and prints
+{"numpy": version, "results": [{"name", "median_s"}]}. Each case allocates a
+fresh output per run, the way NumPy code does: broadcast_to().copy(), tile,
+sum(keepdims), and a broadcast add.
+"""
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def make(shape, k):
+    rng = np.random.default_rng(2463534242 + k)
+    return rng.random(shape, dtype=np.float32)
+
+
+def runner(case):
+    a = make(case["in"], 0)
+    op, arg = case["op"], case["arg"]
+    if op == "expand":
+        return lambda: np.broadcast_to(a, arg).copy()
+    if op == "repeat":
+        return lambda: np.tile(a, arg)
+    if op == "sum":
+        axes = tuple(d for d, n in enumerate(arg) if n == 1 and a.shape[d] != 1)
+        return lambda: a.sum(axis=axes, keepdims=True)
+    if op == "add":
+        b = make(case["b"], 1)
+        return lambda: a + b
+    raise SystemExit("unknown op " + op)
+
+
+def main():
+    req = json.load(sys.stdin)
+    out = []
+    for case in req["cases"]:
+        fn = runner(case)
+        fn()  # warm up
+        times = []
+        for _ in range(req["runs"]):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        times.sort()
+        out.append({"name": case["name"], "median_s": times[len(times) // 2]})
+    json.dump({"numpy": np.__version__, "results": out}, sys.stdout)
+
+
+main()
