@@ -1,0 +1,72 @@
+package main
+
+import (
+	"io"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+func runGrad(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || (args[0] != "expand" && args[0] != "repeat") {
+		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+			io.WriteString(stderr, "usage: stridelab grad expand --in-shape 3,1 --size 2,3,4 --grad G.npy [--out DX.npy]\n"+
+				"       stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy [--out DX.npy]\n")
+			return nil
+		}
+		return usagef("say which op: grad expand or grad repeat")
+	}
+	op := args[0]
+	argName, argHelp := "size", "the expand size of the forward op"
+	if op == "repeat" {
+		argName, argHelp = "times", "the repeat counts of the forward op"
+	}
+	fs := newFlags("grad "+op, "--in-shape 3,1 --"+argName+" ... --grad G.npy [--out DX.npy] [--backend cpu]", stderr)
+	inShape := fs.String("in-shape", "", "shape of the forward op's input")
+	arg := fs.String(argName, "", argHelp)
+	grad := fs.String("grad", "", "gradient of the forward op's output (.npy)")
+	out := fs.String("out", "", "output .npy file for the input's gradient (default: print)")
+	backend := backendFlag(fs)
+	if err := fs.parse(args[1:]); err != nil {
+		return err
+	}
+	if err := required(map[string]string{"in-shape": *inShape, argName: *arg, "grad": *grad}); err != nil {
+		return err
+	}
+	shape, err := parseShapeFlag("in-shape", *inShape)
+	if err != nil {
+		return err
+	}
+	list, err := parseList(argName, *arg)
+	if err != nil {
+		return err
+	}
+	be, err := backend()
+	if err != nil {
+		return err
+	}
+	g, err := load(*grad, stderr)
+	if err != nil {
+		return err
+	}
+	var dx tensor.Tensor
+	if op == "expand" {
+		l, err := tensor.Contiguous(shape)
+		if err != nil {
+			return err
+		}
+		fwd, err := l.Expand(list)
+		if err != nil {
+			return err
+		}
+		if !g.Shape().Equal(fwd.Shape()) {
+			return usagef("--grad has shape %v, but expand %v to %v outputs %v", g.Shape(), shape, list, fwd.Shape())
+		}
+		dx, err = tensor.ExpandBackward(be, g, shape)
+		if err != nil {
+			return err
+		}
+	} else if dx, err = tensor.RepeatBackward(be, g, shape, list); err != nil {
+		return err
+	}
+	return emit(dx, *out, stdout)
+}

@@ -1,0 +1,154 @@
+// Command stridelab runs and explains tensor views, broadcasting and
+// repeat on NumPy .npy files.
+//
+//	stridelab expand  --in X.npy --size 2,-1,4        [--out Y.npy] [--backend cpu]
+//	stridelab repeat  --in X.npy --times 2,1,3
+//	stridelab reduce  --in X.npy --op sum|max|min --to 1,3,1
+//	stridelab binary  --op add|sub|mul|div|max|min --a A.npy --b B.npy
+//	stridelab grad expand --in-shape 3,1 --size 2,3,4 --grad G.npy
+//	stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy
+//	stridelab layout expand --shape 4,1,3,5 --size 2,1,4,4,3,5 [--json]
+//	stridelab layout repeat --shape 3,1,5 --times 2,5,3,1 [--json]
+//	stridelab demo     walk through the worked examples
+//	stridelab bench    time the kernels beside NumPy
+//
+// Every error exits non-zero with one line naming what was wrong.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand: its one-line summary and its entry point,
+// which gets the arguments after its name.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"expand": {"materialize X expanded to a size (stride 0 on broadcast dims)", runExpand},
+		"repeat": {"tile X along each dim (PyTorch repeat, NumPy tile)", runRepeat},
+		"reduce": {"sum, max or min X down to a broadcast-compatible shape", runReduce},
+		"binary": {"an elementwise op of two broadcast tensors", runBinary},
+		"grad":   {"backward of expand or repeat: sum the gradient over the copies", runGrad},
+		"layout": {"show shapes, strides, the repeat plan and an index trace", runLayout},
+		"demo":   {"walk through the worked examples of expand and repeat", runDemo},
+		"bench":  {"time the kernels on the benchmark cases beside NumPy", runBench},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the exit status: 0 on
+// success, 1 when the operation failed, 2 for a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "stridelab: unknown command %q; run stridelab --help for the list\n", args[0])
+		return 2
+	}
+	err := c.run(args[1:], stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, new(*usageError)):
+		fmt.Fprintf(stderr, "stridelab %s: %v\n", args[0], err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "stridelab %s: %v\n", args[0], oneLine(err))
+		return 1
+	}
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "stridelab: see and run tensor views, broadcasting and repeat")
+	fmt.Fprintln(w, "\nusage: stridelab <command> [flags]   (stridelab <command> --help for its flags)")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+}
+
+// usageError is a bad command line (exit status 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+// flagSet is a flag.FlagSet whose errors come back (not exit) and whose
+// --help prints the synopsis and the flags.
+type flagSet struct {
+	*flag.FlagSet
+	help func()
+}
+
+func newFlags(name, synopsis string, stderr io.Writer) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {} // errors are reported in one line by run
+	return &flagSet{FlagSet: fs, help: func() {
+		fmt.Fprintf(stderr, "usage: stridelab %s %s\n\nflags:\n", name, synopsis)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}}
+}
+
+// parse parses args; an unknown flag or stray argument is a usage error,
+// --help prints usage and returns flag.ErrHelp.
+func (fs *flagSet) parse(args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.help()
+			return err
+		}
+		return usagef("%v (see --help)", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q (see --help)", fs.Arg(0))
+	}
+	return nil
+}
+
+// required returns a usage error naming the first empty flag.
+func required(flags map[string]string) error {
+	names := make([]string, 0, len(flags))
+	for n := range flags {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if flags[n] == "" {
+			return usagef("--%s is required (see --help)", n)
+		}
+	}
+	return nil
+}

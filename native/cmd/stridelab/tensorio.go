@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/npyfile"
+)
+
+// backendFlag registers --backend and returns a function that resolves it.
+func backendFlag(fs *flagSet) func() (tensor.Backend, error) {
+	name := fs.String("backend", "cpu", "where kernels run: cpu (gpu and auto arrive with the WebGPU kernels)")
+	return func() (tensor.Backend, error) {
+		switch *name {
+		case "cpu":
+			return tensor.CPU{}, nil
+		case "gpu", "auto":
+			return nil, fmt.Errorf("--backend %s: the WebGPU backend is not part of this build yet; use --backend cpu", *name)
+		}
+		return nil, usagef("--backend %q: choose cpu, gpu or auto", *name)
+	}
+}
+
+// load reads a .npy file; float64 and int64 inputs are converted with a
+// notice on stderr (exact conversions, or float64 rounding to float32).
+func load(path string, stderr io.Writer) (tensor.Tensor, error) {
+	t, notes, err := npyfile.ReadFile(path, npyfile.Options{Float64: true})
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "stridelab: notice: %s: %s\n", path, n)
+	}
+	return t, nil
+}
+
+// emit writes t to out if given, else prints it.
+func emit(t tensor.Tensor, out string, stdout io.Writer) error {
+	if out != "" {
+		if err := npyfile.WriteFile(out, t); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s: %v %v\n", out, t.DType(), t.Shape())
+		return nil
+	}
+	fmt.Fprintln(stdout, format(t))
+	return nil
+}
+
+// printLimit is the element count above which a printed tensor shows only
+// its first and last elements, as NumPy's print threshold (1000) does.
+const printLimit = 1000
+
+// format writes t as NumPy's repr does, nested brackets per dim.
+func format(t tensor.Tensor) string {
+	vals := t.Float64s()
+	shape := t.Shape()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v %v\n", t.DType(), shape)
+	if len(vals) > printLimit {
+		fmt.Fprintf(&b, "[%s ... %s]  (%d elements; use --out to save them all)",
+			join(vals[:3]), join(vals[len(vals)-3:]), len(vals))
+		return b.String()
+	}
+	var rec func(d, off int)
+	rec = func(d, off int) {
+		if d == len(shape) {
+			b.WriteString(fmt.Sprint(vals[off]))
+			return
+		}
+		stride := 1
+		for _, n := range shape[d+1:] {
+			stride *= n
+		}
+		b.WriteString("[")
+		for i := 0; i < shape[d]; i++ {
+			if i > 0 {
+				b.WriteString(", ")
+				if d < len(shape)-1 {
+					b.WriteString("\n" + strings.Repeat(" ", d+1))
+				}
+			}
+			rec(d+1, off+i*stride)
+		}
+		b.WriteString("]")
+	}
+	rec(0, 0)
+	return b.String()
+}
+
+func join(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, " ")
+}
+
+// parseList parses a comma-separated integer flag, naming it in errors.
+func parseList(flagName, s string) ([]int, error) {
+	v, err := tensor.ParseInts("--"+flagName, s)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return v, nil
+}
+
+func parseShapeFlag(flagName, s string) (tensor.Shape, error) {
+	v, err := tensor.ParseShape(s)
+	if err != nil {
+		return nil, usagef("--%s: %v", flagName, err)
+	}
+	return v, nil
+}
