@@ -29,12 +29,12 @@ type layoutReport struct {
 }
 
 type traceJSON struct {
-	OutIndex  []int       `json:"out_index"`
-	ViewIndex []int       `json:"view_index"`
-	Terms     []termJSON  `json:"terms"`
-	Offset    int         `json:"offset"`
-	InIndex   []int       `json:"in_index"`
-	Text      string      `json:"text"`
+	OutIndex  []int      `json:"out_index"`
+	ViewIndex []int      `json:"view_index"`
+	Terms     []termJSON `json:"terms"`
+	Offset    int        `json:"offset"`
+	InIndex   []int      `json:"in_index"`
+	Text      string     `json:"text"`
 }
 
 type termJSON struct {

@@ -1,0 +1,54 @@
+# stridelab — make run (the CLI demo) and make test (every test) work on a
+# fresh Debian 12 machine as root: both install what they need first.
+
+GO        ?= go
+BIN       := bin/stridelab
+WASM_EXEC := $(shell $(GO) env GOROOT 2>/dev/null)/lib/wasm/go_js_wasm_exec
+# Debian packages: NumPy is the cross-check and benchmark peer; Node runs
+# the GOOS=js test binaries (go_js_wasm_exec).
+APT_PACKAGES := python3-numpy nodejs
+
+.PHONY: all deps build run test test-go test-wasm bench fuzz clean
+
+all: build
+
+# deps installs only what is missing, so re-running it is instant.
+deps:
+	@command -v $(GO) >/dev/null || { echo "make deps: Go 1.26 is required (https://go.dev/dl)"; exit 1; }
+	@missing=""; for p in $(APT_PACKAGES); do \
+		if [ "$$p" = nodejs ] && command -v node >/dev/null; then continue; fi; \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build:
+	$(GO) build -o $(BIN) ./native/cmd/stridelab
+
+# The main job: walk through the worked examples of expand and repeat.
+run: deps build
+	./$(BIN) demo
+
+test: deps test-go test-wasm
+
+test-go:
+	$(GO) vet ./...
+	STRIDELAB_REQUIRE_NUMPY=1 $(GO) test ./...
+
+# The core must build and pass its tests in the browser's runtime.
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/...
+
+# Go benchmarks, then the report beside NumPy (same run, same machine).
+bench: deps build
+	$(GO) test -run XXX -bench . -benchtime 20x ./bench/
+	./$(BIN) bench --json bench.json
+
+fuzz:
+	for f in FuzzParseShape FuzzParseIndices FuzzViewChain; do \
+		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./tensor/ || exit 1; done
+	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 30s ./tensor/npyfile/
+
+clean:
+	rm -rf bin bench.json
