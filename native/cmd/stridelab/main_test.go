@@ -137,7 +137,7 @@ func TestDemoAndPrint(t *testing.T) {
 	if code := run([]string{"expand", "--in", xp, "--size", "2,3"}, &stdout, &stderr); code != 0 {
 		t.Fatal(stderr.String())
 	}
-	if want := "int32 [2 3]\n[[0, 0, 0], \n [1, 1, 1]]\n"; stdout.String() != want {
+	if want := "int32 [2 3]\n[[0, 0, 0],\n [1, 1, 1]]\n"; stdout.String() != want {
 		t.Errorf("printed %q, want %q", stdout.String(), want)
 	}
 }

@@ -76,11 +76,11 @@ func format(t tensor.Tensor) string {
 		}
 		b.WriteString("[")
 		for i := 0; i < shape[d]; i++ {
-			if i > 0 {
+			switch {
+			case i > 0 && d < len(shape)-1:
+				b.WriteString(",\n" + strings.Repeat(" ", d+1))
+			case i > 0:
 				b.WriteString(", ")
-				if d < len(shape)-1 {
-					b.WriteString("\n" + strings.Repeat(" ", d+1))
-				}
 			}
 			rec(d+1, off+i*stride)
 		}
