@@ -77,7 +77,7 @@ func reduceStrided[T Elem, A accum](op ReduceOp, dst, s []T, src Layout, reduced
 			kIt := r.kIter()
 			kIt.seek(lo)
 			for k := lo; k < hi; k++ {
-				r.run(dst, s, kIt, k, acc, 0, r.rRows)
+				r.run(dst, s, kIt, acc, 0, r.rRows)
 				kIt.next()
 			}
 		})
@@ -92,14 +92,14 @@ func reduceStrided[T Elem, A accum](op ReduceOp, dst, s []T, src Layout, reduced
 			acc := make([]A, r.block)
 			kIt := r.kIter()
 			kIt.seek(k)
-			n := r.accumulate(s, kIt, k, acc, lo, hi)
+			n := r.accumulate(s, kIt, acc, lo, hi)
 			mu.Lock()
 			combineInto(op, total[:n], acc[:n])
 			mu.Unlock()
 		})
 		kIt := r.kIter()
 		kIt.seek(k)
-		r.store(dst, kIt, k, total)
+		r.store(dst, kIt, total)
 	}
 }
 
@@ -229,15 +229,15 @@ func (r *reduction[T, A]) blockLen(kIt *odometer) int {
 	return min(r.block, r.inner-b*r.block)
 }
 
-// run reduces K row k over R rows [lo, hi) and stores the result.
-func (r *reduction[T, A]) run(dst, s []T, kIt *odometer, k int, acc []A, lo, hi int) {
-	r.accumulate(s, kIt, k, acc, lo, hi)
-	r.store(dst, kIt, k, acc)
+// run reduces the K row at kIt over R rows [lo, hi) and stores the result.
+func (r *reduction[T, A]) run(dst, s []T, kIt *odometer, acc []A, lo, hi int) {
+	r.accumulate(s, kIt, acc, lo, hi)
+	r.store(dst, kIt, acc)
 }
 
-// accumulate resets acc to the identity and folds R rows [lo, hi) of K row
-// k into it; it returns how many accumulators are in use.
-func (r *reduction[T, A]) accumulate(s []T, kIt *odometer, k int, acc []A, lo, hi int) int {
+// accumulate resets acc to the identity and folds R rows [lo, hi) of the K
+// row at kIt into it; it returns how many accumulators are in use.
+func (r *reduction[T, A]) accumulate(s []T, kIt *odometer, acc []A, lo, hi int) int {
 	n := r.blockLen(kIt)
 	acc = acc[:n]
 	fill(acc, r.id)
@@ -264,7 +264,7 @@ func (r *reduction[T, A]) accumulate(s []T, kIt *odometer, k int, acc []A, lo, h
 	return n
 }
 
-func (r *reduction[T, A]) store(dst []T, kIt *odometer, k int, acc []A) {
+func (r *reduction[T, A]) store(dst []T, kIt *odometer, acc []A) {
 	n := r.blockLen(kIt)
 	o := kIt.off[1]
 	if r.innerOut == 1 || n == 1 {
