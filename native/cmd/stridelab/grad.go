@@ -7,15 +7,12 @@ import (
 )
 
 func runGrad(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || (args[0] != "expand" && args[0] != "repeat") {
-		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
-			io.WriteString(stderr, "usage: stridelab grad expand --in-shape 3,1 --size 2,3,4 --grad G.npy [--out DX.npy]\n"+
-				"       stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy [--out DX.npy]\n")
-			return nil
-		}
-		return usagef("say which op: grad expand or grad repeat")
+	op, args, ok, err := subcommand("grad", args,
+		"usage: stridelab grad expand --in-shape 3,1 --size 2,3,4 --grad G.npy [--out DX.npy]\n"+
+			"       stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy [--out DX.npy]\n", stderr)
+	if !ok {
+		return err
 	}
-	op := args[0]
 	argName, argHelp := "size", "the expand size of the forward op"
 	if op == "repeat" {
 		argName, argHelp = "times", "the repeat counts of the forward op"
@@ -26,7 +23,7 @@ func runGrad(args []string, stdout, stderr io.Writer) error {
 	grad := fs.String("grad", "", "gradient of the forward op's output (.npy)")
 	out := fs.String("out", "", "output .npy file for the input's gradient (default: print)")
 	backend := backendFlag(fs)
-	if err := fs.parse(args[1:]); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := required(map[string]string{"in-shape": *inShape, argName: *arg, "grad": *grad}); err != nil {

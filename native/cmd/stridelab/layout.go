@@ -45,22 +45,19 @@ type termJSON struct {
 }
 
 func runLayout(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || (args[0] != "expand" && args[0] != "repeat") {
-		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
-			io.WriteString(stderr, "usage: stridelab layout expand --shape 4,1,3,5 --size 2,1,4,4,3,5 [--index ...] [--json]\n"+
-				"       stridelab layout repeat --shape 3,1,5 --times 2,5,3,1 [--index ...] [--json]\n")
-			return nil
-		}
-		return usagef("say which op: layout expand or layout repeat")
+	op, args, ok, err := subcommand("layout", args,
+		"usage: stridelab layout expand --shape 4,1,3,5 --size 2,1,4,4,3,5 [--index ...] [--json]\n"+
+			"       stridelab layout repeat --shape 3,1,5 --times 2,5,3,1 [--index ...] [--json]\n", stderr)
+	if !ok {
+		return err
 	}
-	op := args[0]
 	argName := map[string]string{"expand": "size", "repeat": "times"}[op]
 	fs := newFlags("layout "+op, "--shape 4,1,3,5 --"+argName+" ... [--index i,j,...] [--json]", stderr)
 	shapeFlag := fs.String("shape", "", "input shape (contiguous)")
 	arg := fs.String(argName, "", map[string]string{"expand": "expand size", "repeat": "repeat counts"}[op])
 	index := fs.String("index", "", "output index to trace (default: the last element)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
-	if err := fs.parse(args[1:]); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := required(map[string]string{"shape": *shapeFlag, argName: *arg}); err != nil {

@@ -138,6 +138,20 @@ func (fs *flagSet) parse(args []string) error {
 	return nil
 }
 
+// subcommand splits "expand ..." or "repeat ..." off args for commands
+// with an op word (grad, layout). It prints usage and returns ok=false
+// with a nil error for --help.
+func subcommand(cmd string, args []string, usage string, stderr io.Writer) (op string, rest []string, ok bool, err error) {
+	if len(args) > 0 && (args[0] == "expand" || args[0] == "repeat") {
+		return args[0], args[1:], true, nil
+	}
+	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+		io.WriteString(stderr, usage)
+		return "", nil, false, nil
+	}
+	return "", nil, false, usagef("say which op: %s expand or %s repeat", cmd, cmd)
+}
+
 // required returns a usage error naming the first empty flag.
 func required(flags map[string]string) error {
 	names := make([]string, 0, len(flags))
