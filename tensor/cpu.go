@@ -15,7 +15,7 @@ func (CPU) Materialize(src Tensor) (Tensor, error) {
 	if !src.Valid() {
 		return Tensor{}, newError(ErrShape, "materialize", "the input is an empty Tensor value")
 	}
-	out, _ := Zeros(src.DType(), src.layout.shape)
+	out, _ := Empty(src.DType(), src.layout.shape)
 	switch s := src.data.(type) {
 	case []float32:
 		copyStrided(out.data.([]float32), s, src.layout)
@@ -33,7 +33,7 @@ func (CPU) Binary(op BinaryOp, a, b Tensor) (Tensor, error) {
 	if err != nil {
 		return Tensor{}, err
 	}
-	out, _ := Zeros(a.DType(), shape)
+	out, _ := Empty(a.DType(), shape)
 	switch ad := a.data.(type) {
 	case []float32:
 		binaryStrided(op, out.data.([]float32), ad, al, b.data.([]float32), bl)
@@ -54,7 +54,7 @@ func (CPU) Repeat(src Tensor, times []int) (Tensor, error) {
 	if err != nil {
 		return Tensor{}, err
 	}
-	out, _ := Zeros(src.DType(), plan.OutShape)
+	out, _ := Empty(src.DType(), plan.OutShape)
 	switch s := src.data.(type) {
 	case []float32:
 		repeatStrided(out.data.([]float32), s, src.layout, times)
@@ -73,7 +73,7 @@ func (CPU) Reduce(op ReduceOp, src Tensor, to Shape) (Tensor, error) {
 	if err != nil {
 		return Tensor{}, err
 	}
-	out, _ := Zeros(src.DType(), to)
+	out, _ := Empty(src.DType(), to)
 	switch s := src.data.(type) {
 	case []float32:
 		if op == Sum {

@@ -5,8 +5,8 @@ package tensor
 //
 //	for each index i of out: out[i] = s[src.Offset(i[d] mod shape[d] for each d)]
 //
-// Each output row is the source row copied times[last] times; the outer
-// dims walk a wrapping odometer (the source coordinate returns to 0 every
+// Each output block is the source row copied times[last] times (and more,
+// see below); the outer dims walk a wrapping odometer (the source coordinate returns to 0 every
 // shape[d] steps) instead of computing a modulo per element.
 func repeatStrided[T Elem](dst, s []T, src Layout, times []int) {
 	n := len(dst)
@@ -28,10 +28,17 @@ func repeatStrided[T Elem](dst, s []T, src Layout, times []int) {
 	}
 	last := len(times) - 1
 	rowIn, is := inShape[last], inStride[last]
-	inner := rowIn * times[last]
+	// The output block under the outer dims is the source row repeated:
+	// times[last] times, and again for each dim just outside it whose
+	// source size is 1. Doubling copies fill it in log2 steps.
+	split, inner := last, rowIn*times[last]
+	for split > 0 && inShape[split-1] == 1 {
+		split--
+		inner *= times[split]
+	}
 	rows := n / inner
 	parallelFor(rows, n, func(lo, hi int) {
-		w := newWrapOdometer(inShape[:last], times[:last], inStride[:last], src.base)
+		w := newWrapOdometer(inShape[:split], times[:split], inStride[:split], src.base)
 		w.seek(lo)
 		for r := lo; r < hi; r++ {
 			row := dst[r*inner : (r+1)*inner]

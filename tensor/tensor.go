@@ -43,6 +43,17 @@ func (t Tensor) checkSpan(l Layout) error {
 
 // Zeros returns a new contiguous tensor of zeros.
 func Zeros(dt DType, shape Shape) (Tensor, error) {
+	return newContiguous("zeros", dt, shape, true)
+}
+
+// Empty returns a new contiguous tensor whose contents are unspecified
+// (NumPy's np.empty): for kernels and readbacks that write every element.
+// It skips the clearing pass Zeros pays, which costs as much as a copy.
+func Empty(dt DType, shape Shape) (Tensor, error) {
+	return newContiguous("empty", dt, shape, false)
+}
+
+func newContiguous(op string, dt DType, shape Shape, zero bool) (Tensor, error) {
 	l, err := Contiguous(shape)
 	if err != nil {
 		return Tensor{}, err
@@ -50,20 +61,20 @@ func Zeros(dt DType, shape Shape) (Tensor, error) {
 	n := l.NumElements()
 	switch dt {
 	case Float32:
-		return Tensor{layout: l, data: make([]float32, n)}, nil
+		return Tensor{layout: l, data: allocate[float32](n, zero)}, nil
 	case Int32:
-		return Tensor{layout: l, data: make([]int32, n)}, nil
+		return Tensor{layout: l, data: allocate[int32](n, zero)}, nil
 	case Uint32:
-		return Tensor{layout: l, data: make([]uint32, n)}, nil
+		return Tensor{layout: l, data: allocate[uint32](n, zero)}, nil
 	}
-	return Tensor{}, newError(ErrDType, "zeros "+shape.String(), "dtype %v is not supported", dt)
+	return Tensor{}, newError(ErrDType, op+" "+shape.String(), "dtype %v is not supported", dt)
 }
 
 // Arange returns the contiguous tensor of shape holding 0, 1, 2, … in
 // row-major order: the tensor whose values are its own offsets, which makes
 // every view's mapping visible.
 func Arange(dt DType, shape Shape) (Tensor, error) {
-	t, err := Zeros(dt, shape)
+	t, err := Empty(dt, shape)
 	if err != nil {
 		return Tensor{}, err
 	}
@@ -202,5 +213,22 @@ func forEachOffset(l Layout, fn func(off int)) {
 			off -= idx[d] * l.stride[d]
 			idx[d] = 0
 		}
+	}
+}
+
+// Release hands t's buffer back for reuse by later kernel outputs, the way
+// NumPy's memory returns to malloc when an array's last reference goes. It
+// is optional: without it the garbage collector reclaims the buffer. After
+// Release, t and every view sharing its buffer must not be used again, and
+// a buffer must be released at most once. Release of an invalid Tensor
+// does nothing.
+func (t Tensor) Release() {
+	switch d := t.data.(type) {
+	case []float32:
+		recycle(d)
+	case []int32:
+		recycle(d)
+	case []uint32:
+		recycle(d)
 	}
 }
