@@ -6,8 +6,9 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// BenchmarkCPU runs every case on the CPU backend; b.SetBytes makes
-// `go test -bench` print effective GB/s (bytes read + written).
+// BenchmarkCPU runs every case on the CPU backend, releasing each output
+// as NumPy frees its arrays (see Measure); b.SetBytes makes `go test
+// -bench` print effective GB/s (bytes read + written).
 func BenchmarkCPU(b *testing.B) {
 	for _, c := range Cases() {
 		in, err := c.Inputs()
@@ -17,9 +18,11 @@ func BenchmarkCPU(b *testing.B) {
 		b.Run(c.Name, func(b *testing.B) {
 			b.SetBytes(c.Bytes())
 			for b.Loop() {
-				if _, err := c.Run(tensor.CPU{}, in); err != nil {
+				out, err := c.Run(tensor.CPU{}, in)
+				if err != nil {
 					b.Fatal(err)
 				}
+				out.Release()
 			}
 		})
 	}

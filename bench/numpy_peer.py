@@ -1,7 +1,8 @@
 """NumPy peer for stridelab's benchmark cases (run by bench.RunNumPy).
 
-Reads {"cases": [...], "runs": N} as JSON on stdin and prints
-{"numpy": version, "results": [{"name", "median_s"}]}. Each case allocates a
+Reads {"cases": [...], "runs": N, "min_s": T} as JSON on stdin and prints
+{"numpy": version, "results": [{"name", "median_s"}]}: the median of at
+least N runs and T seconds per case. Each case allocates a
 fresh output per run, the way NumPy code does: broadcast_to().copy(), tile,
 sum(keepdims), and a broadcast add.
 """
@@ -40,7 +41,8 @@ def main():
         fn = runner(case)
         fn()  # warm up
         times = []
-        for _ in range(req["runs"]):
+        start = time.perf_counter()
+        while len(times) < req["runs"] or time.perf_counter() - start < req["min_s"]:
             t0 = time.perf_counter()
             fn()
             times.append(time.perf_counter() - t0)

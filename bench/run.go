@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"runtime"
 	"slices"
 	"time"
 
@@ -20,25 +21,60 @@ type Result struct {
 	GBps   float64 `json:"gb_per_s"` // Bytes / Median / 1e9
 }
 
-// Measure runs c on be `runs` times after one warm-up call and returns the
-// median time. Every run allocates its own output, as NumPy does.
-func Measure(be tensor.Backend, c Case, runs int) (Result, error) {
+// MinTime is the least time Measure and the NumPy peer spend timing a case:
+// short cases run more than `runs` times, so their median is not at the
+// mercy of a few scheduler hiccups.
+const MinTime = 200 * time.Millisecond
+
+// Measure runs c on be at least `runs` times and for at least MinTime,
+// after one warm-up call, and returns the median time. Every run allocates its own output, as NumPy does. With
+// release, each run ends (inside the timed region) by handing its output
+// back with Tensor.Release, NumPy's discipline: the array is freed when its
+// last reference goes, and malloc hands the memory to the next one. Without
+// it the output is left to Go's garbage collector, and the Result's Impl
+// gets a "+gc" suffix.
+func Measure(be tensor.Backend, c Case, runs int, release bool) (Result, error) {
 	in, err := c.Inputs()
 	if err != nil {
 		return Result{}, err
 	}
-	if _, err := c.Run(be, in); err != nil {
+	warm, err := c.Run(be, in)
+	if err != nil {
 		return Result{}, err
 	}
-	times := make([]float64, runs)
-	for i := range times {
+	warm.Release()
+	runtime.GC() // start from a quiet heap, as testing.B does
+	var times []float64
+	for start := time.Now(); len(times) < runs || time.Since(start) < MinTime; {
 		t0 := time.Now()
-		if _, err := c.Run(be, in); err != nil {
+		out, err := c.Run(be, in)
+		if err != nil {
 			return Result{}, err
 		}
-		times[i] = time.Since(t0).Seconds()
+		if release {
+			out.Release()
+		}
+		times = append(times, time.Since(t0).Seconds())
 	}
-	return newResult(c, be.Name(), median(times)), nil
+	impl := be.Name()
+	if !release {
+		impl += "+gc"
+	}
+	return newResult(c, impl, median(times)), nil
+}
+
+// MedianOf combines measurements of one case and implementation taken in
+// several rounds: the median of their medians. Rounds interleaved with the
+// peer's spread a shared machine's slow spells over both sides of a ratio.
+func MedianOf(rounds []Result) Result {
+	meds := make([]float64, len(rounds))
+	for i, r := range rounds {
+		meds[i] = r.Median
+	}
+	r := rounds[0]
+	r.Median = median(meds)
+	r.GBps = r.GBps * rounds[0].Median / r.Median
+	return r
 }
 
 func newResult(c Case, impl string, med float64) Result {
@@ -57,7 +93,8 @@ var numpyPeer []byte
 // NumPyPython is the interpreter with NumPy: Debian's python3-numpy.
 const NumPyPython = "/usr/bin/python3"
 
-// RunNumPy measures the cases with NumPy (median of runs) and returns the
+// RunNumPy measures the cases with NumPy (median of at least runs runs and
+// MinTime per case, as Measure) and returns the
 // results and NumPy's version. It fails if python3 or NumPy is missing.
 func RunNumPy(cases []Case, runs int) ([]Result, string, error) {
 	type jcase struct {
@@ -70,7 +107,8 @@ func RunNumPy(cases []Case, runs int) ([]Result, string, error) {
 	req := struct {
 		Cases []jcase `json:"cases"`
 		Runs  int     `json:"runs"`
-	}{Runs: runs}
+		MinS  float64 `json:"min_s"`
+	}{Runs: runs, MinS: MinTime.Seconds()}
 	for _, c := range cases {
 		req.Cases = append(req.Cases, jcase{c.Name, c.Op, c.In, c.B, c.Arg})
 	}
