@@ -43,7 +43,7 @@ test-wasm:
 # Go benchmarks, then the report beside NumPy (same run, same machine).
 bench: deps build
 	$(GO) test -run XXX -bench . -benchtime 20x ./bench/
-	./$(BIN) bench --json bench.json
+	./$(BIN) bench --runs 21 --json bench.json
 
 fuzz:
 	for f in FuzzParseShape FuzzParseIndices FuzzViewChain; do \

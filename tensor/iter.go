@@ -53,8 +53,9 @@ func (o *odometer) next() {
 
 // parallelGrain is the element count below which a kernel runs on one
 // goroutine. Starting a goroutine is cheap, but waking an idle OS thread
-// to run it is not: on a 2-core VM, repeat [64 1 256] by [2 16 1] (2 MiB
-// out) took 117 µs on one goroutine and 272 µs split over two. Past 4 MiB
+// to run it is not: on a 2-core VM, splitting repeat [64 1 256] by
+// [2 16 1] (2 MiB out, ~30 µs on one goroutine into a recycled buffer)
+// over two made it no faster and its timings twice as spread. Past 4 MiB
 // the second core's bandwidth wins.
 const parallelGrain = 1 << 20
 

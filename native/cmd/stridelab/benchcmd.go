@@ -68,11 +68,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(tw, "case\t%s ms\t%s GB/s\t%s+gc ms\tnumpy ms\tnumpy GB/s\tspeedup vs numpy\t\n", name, name, name)
 	for i, r := range results {
 		if peer == nil {
-			fmt.Fprintf(tw, "%s\t%.2f\t%.1f\t%.2f\t-\t-\t-\t\n", r.Case, r.Median*1e3, r.GBps, gcResults[i].Median*1e3)
+			fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.3f\t-\t-\t-\t\n", r.Case, r.Median*1e3, r.GBps, gcResults[i].Median*1e3)
 			continue
 		}
 		p := peer[i]
-		fmt.Fprintf(tw, "%s\t%.2f\t%.1f\t%.2f\t%.2f\t%.1f\t%.2fx\t\n", r.Case, r.Median*1e3, r.GBps, gcResults[i].Median*1e3, p.Median*1e3, p.GBps, p.Median/r.Median)
+		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.3f\t%.3f\t%.1f\t%.2fx\t\n", r.Case, r.Median*1e3, r.GBps, gcResults[i].Median*1e3, p.Median*1e3, p.GBps, p.Median/r.Median)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "median of %d rounds' medians of at least %d runs and %v, fresh output per run: %s releases it at the end of each run as NumPy frees it, %s+gc leaves it to the garbage collector", *rounds, *runs, bench.MinTime, name, name)
