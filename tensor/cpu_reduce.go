@@ -23,50 +23,25 @@ const reduceBlock = 2048
 //	for each index i of src: j = out index of i (0 on reduced dims)
 //	    dst[j] = op(dst[j], s[src.Offset(i)])
 //
-// The dims are first put in memory order (largest stride outermost) and
-// coalesced over (src, dst), which merges runs of reduced and of kept dims
-// (the MXNet/TVM pattern). Kept dims are then walked outermost, each output
-// element or block owned by one goroutine; under them the reduced dims are
-// walked, and if the innermost src dim is kept, each reduced row is added
+// The dims are first put in memory order and merged (ReduceGeometry).
+// Kept dims are then walked outermost, each output element or block owned
+// by one goroutine; under them the reduced dims are walked, and if the innermost src dim is kept, each reduced row is added
 // to a block of accumulators (vector style), else it is folded into one.
 func reduceStrided[T Elem, A accum](op ReduceOp, dst, s []T, src Layout, reduced []bool) {
 	if len(dst) == 0 {
 		return
 	}
-	// Output strides over src's dims: the target's contiguous strides, 0 where reduced.
-	kept := src.shape.Clone()
-	for d := range kept {
-		if reduced[d] {
-			kept[d] = 1
-		}
-	}
-	outStride := ContiguousStrides(kept)
-	for d := range outStride {
-		if reduced[d] {
-			outStride[d] = 0
-		}
-	}
-	perm := make([]int, len(src.shape))
-	for d := range perm {
-		perm[d] = d
-	}
-	sort.SliceStable(perm, func(i, j int) bool { return abs(src.stride[perm[i]]) > abs(src.stride[perm[j]]) })
-	pShape, pIn, pOut := make(Shape, len(perm)), make([]int, len(perm)), make([]int, len(perm))
-	for i, d := range perm {
-		pShape[i], pIn[i], pOut[i] = src.shape[d], src.stride[d], outStride[d]
-	}
-	shape, st := Coalesce(pShape, pIn, pOut)
-
+	shape, in, out := ReduceGeometry(src, reduced)
 	id := identity[A](op)
 	if src.NumElements() == 0 {
 		fill(dst, T(id))
 		return
 	}
-	if streamable(shape, st[1], len(dst)) {
-		reduceStreaming(op, dst, s, shape, st[0], st[1], src.base, id)
+	if streamable(shape, out, len(dst)) {
+		reduceStreaming(op, dst, s, shape, in, out, src.base, id)
 		return
 	}
-	r := newReduction[T, A](op, shape, st[0], st[1], src.base, id)
+	r := newReduction[T, A](op, shape, in, out, src.base, id)
 	workers := 1
 	if src.NumElements() >= parallelGrain {
 		workers = maxWorkers()
@@ -468,4 +443,37 @@ func identity[A accum](op ReduceOp) A {
 		}
 	}
 	return v.(A)
+}
+
+// ReduceGeometry is the iteration space of reducing src over its reduced
+// dims into a contiguous output: src's dims put in memory order (largest
+// |stride| outermost), then coalesced over (src, out), which drops size-1
+// dims and merges runs of reduced and of kept dims (the MXNet/TVM
+// pattern). in holds src's strides and out the output's, 0 exactly on the
+// reduced dims. Every backend reduces over this geometry.
+func ReduceGeometry(src Layout, reduced []bool) (shape Shape, in, out []int) {
+	// Output strides over src's dims: the target's contiguous strides, 0 where reduced.
+	kept := src.shape.Clone()
+	for d := range kept {
+		if reduced[d] {
+			kept[d] = 1
+		}
+	}
+	outStride := ContiguousStrides(kept)
+	for d := range outStride {
+		if reduced[d] {
+			outStride[d] = 0
+		}
+	}
+	perm := make([]int, len(src.shape))
+	for d := range perm {
+		perm[d] = d
+	}
+	sort.SliceStable(perm, func(i, j int) bool { return abs(src.stride[perm[i]]) > abs(src.stride[perm[j]]) })
+	pShape, pIn, pOut := make(Shape, len(perm)), make([]int, len(perm)), make([]int, len(perm))
+	for i, d := range perm {
+		pShape[i], pIn[i], pOut[i] = src.shape[d], src.stride[d], outStride[d]
+	}
+	shape, st := Coalesce(pShape, pIn, pOut)
+	return shape, st[0], st[1]
 }
