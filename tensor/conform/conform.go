@@ -1,0 +1,138 @@
+// Package conform is the kernel conformance suite every tensor.Backend
+// runs: the same cases on the CPU reference and on the backend under test,
+// compared exactly for copies and integer ops and to a tight relative
+// tolerance for float sums. The native GPU tests and the browser page run
+// it alike, so all three backends are held to one list.
+package conform
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// Case is one kernel call on fixed inputs.
+type Case struct {
+	Name string
+	// Run calls the kernel on be.
+	Run func(be tensor.Backend) (tensor.Tensor, error)
+	// Tol is the relative tolerance against the reference (0: exact).
+	Tol float64
+}
+
+// Options shape the sweep.
+type Options struct {
+	// Sizes of the swept dim; DefaultSizes hits every workgroup tail.
+	Sizes []int
+	// Huge adds a gather past 65535 workgroups of 256 (16.8M elements).
+	Huge bool
+}
+
+// DefaultSizes are 0, 1, 2, …, 17, 33, 65 and 257.
+func DefaultSizes() []int {
+	s := []int{}
+	for n := 0; n <= 17; n++ {
+		s = append(s, n)
+	}
+	return append(s, 33, 65, 257)
+}
+
+// sumTol bounds float32 sums: the CPU accumulates in float64, a GPU in f32
+// in a different order; a few hundred additions of values below 1000 stay
+// well within it.
+const sumTol = 1e-5
+
+// Cases returns the suite: every kernel (materialize, expand, repeat,
+// binary ops, reduce ops) in every dtype, over contiguous, permuted,
+// expanded and sliced inputs of ranks 0 to 6 and the swept sizes.
+func Cases(o Options) []Case {
+	var cs []Case
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Int32, tensor.Uint32} {
+		for _, n := range o.Sizes {
+			for _, in := range layouts(dt, n) {
+				in := in
+				cs = append(cs, Case{Name: fmt.Sprintf("materialize %s", in.name), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+					return be.Materialize(in.t)
+				}})
+				for _, r := range reduceTargets(in.t.Shape()) {
+					for _, op := range tensor.ReduceOps() {
+						if op != tensor.Sum && in.t.NumElements() == 0 {
+							continue // max/min of nothing is an error on every backend
+						}
+						tol := 0.0
+						if op == tensor.Sum && dt == tensor.Float32 {
+							tol = sumTol
+						}
+						cs = append(cs, Case{Name: fmt.Sprintf("%v %s to %v", op, in.name, r), Tol: tol,
+							Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Reduce(op, in.t, r) }})
+					}
+				}
+			}
+			cs = append(cs, expandCases(dt, n)...)
+			cs = append(cs, repeatCases(dt, n)...)
+			cs = append(cs, binaryCases(dt, n)...)
+		}
+		for rank := 0; rank <= 6; rank++ {
+			cs = append(cs, rankCases(dt, rank)...)
+		}
+	}
+	if o.Huge {
+		n := 65536*256 + 3
+		x := values(tensor.Float32, tensor.Shape{n, 1})
+		cs = append(cs, Case{Name: fmt.Sprintf("expand [%d,1] to [%d,2] (past 65535 workgroups)", n, n), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+			return tensor.Expand(be, x, []int{n, 2})
+		}})
+	}
+	return cs
+}
+
+// Failure is a case whose result differs from the reference.
+type Failure struct {
+	Case   string
+	Reason string
+}
+
+func (f Failure) String() string { return f.Case + ": " + f.Reason }
+
+// Check runs every case on be and on ref and returns the differences; an
+// error from both sides counts as agreement.
+func Check(be, ref tensor.Backend, cases []Case) []Failure {
+	var fails []Failure
+	for _, c := range cases {
+		if reason := compare(c, be, ref); reason != "" {
+			fails = append(fails, Failure{Case: c.Name, Reason: reason})
+		}
+	}
+	return fails
+}
+
+func compare(c Case, be, ref tensor.Backend) string {
+	want, werr := c.Run(ref)
+	got, gerr := c.Run(be)
+	switch {
+	case werr != nil && gerr != nil:
+		return ""
+	case werr != nil:
+		return fmt.Sprintf("%s succeeded where %s failed with %v", be.Name(), ref.Name(), werr)
+	case gerr != nil:
+		return fmt.Sprintf("%s failed: %v", be.Name(), gerr)
+	}
+	if !got.Shape().Equal(want.Shape()) || got.DType() != want.DType() {
+		return fmt.Sprintf("%v %v, want %v %v", got.DType(), got.Shape(), want.DType(), want.Shape())
+	}
+	g, w := got.Float64s(), want.Float64s()
+	for i := range w {
+		if !close(g[i], w[i], c.Tol) {
+			return fmt.Sprintf("element %d (flat) = %v, want %v (tolerance %g)", i, g[i], w[i], c.Tol)
+		}
+	}
+	return ""
+}
+
+func close(a, b, tol float64) bool {
+	if a == b || (math.IsNaN(a) && math.IsNaN(b)) {
+		return true
+	}
+	return tol > 0 && math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
