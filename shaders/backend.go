@@ -1,0 +1,107 @@
+package shaders
+
+import (
+	"fmt"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// GPU is the WebGPU tensor.Backend. Each call uploads its inputs' spans,
+// runs the kernel and reads the result back once.
+type GPU struct{ dev *Device }
+
+// NewBackend returns the backend running on dev.
+func NewBackend(dev *Device) *GPU { return &GPU{dev: dev} }
+
+// Name returns "gpu".
+func (g *GPU) Name() string { return "gpu" }
+
+// Device returns the device the backend runs on.
+func (g *GPU) Device() *Device { return g.dev }
+
+func (g *GPU) do(op string, fn func() error) error {
+	g.dev.mu.Lock()
+	defer g.dev.mu.Unlock()
+	return wrapErr(op, g.dev.scoped(fn))
+}
+
+// Materialize copies the view src into a new contiguous tensor with the
+// gather kernel.
+func (g *GPU) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
+	if !src.Valid() {
+		return tensor.CPU{}.Materialize(src) // the CPU's error for an empty Tensor value
+	}
+	l := src.Layout()
+	out, err := tensor.Empty(src.DType(), l.Shape())
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	shape, st := tensor.Coalesce(l.Shape(), tensor.ContiguousStrides(l.Shape()), l.Strides())
+	e := elementwise{kernel: kernelGather, dtype: src.DType(), shape: shape, strides: st[1:], ops: []operand{spanOf(src, l)}}
+	return out, g.do("materialize "+l.String(), func() error { return g.dev.runElementwise(e, out) })
+}
+
+// Binary applies op to the broadcast of a and b with the binary kernel.
+func (g *GPU) Binary(op tensor.BinaryOp, a, b tensor.Tensor) (tensor.Tensor, error) {
+	shape, al, bl, err := tensor.BinaryOperands(op, a, b)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	out, err := tensor.Empty(a.DType(), shape)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	cs, st := tensor.Coalesce(shape, tensor.ContiguousStrides(shape), al.Strides(), bl.Strides())
+	e := elementwise{kernel: kernelBinary, op: op.String(), dtype: a.DType(), shape: cs, strides: st[1:],
+		ops: []operand{spanOf(a, al), spanOf(b, bl)}}
+	label := fmt.Sprintf("%v %v and %v", op, a.Shape(), b.Shape())
+	return out, g.do(label, func() error { return g.dev.runElementwise(e, out) })
+}
+
+// Repeat tiles src times[d] times along each dim with the direct repeat
+// kernel (source coordinate = output coordinate mod source dim).
+func (g *GPU) Repeat(src tensor.Tensor, times []int) (tensor.Tensor, error) {
+	if !src.Valid() {
+		return tensor.CPU{}.Repeat(src, times)
+	}
+	plan, err := tensor.PlanRepeat(src.Shape(), times)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	out, err := tensor.Empty(src.DType(), plan.OutShape)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	l := src.Layout()
+	shape, aux, stride := coalesceRepeat(l, times)
+	e := elementwise{kernel: kernelRepeat, dtype: src.DType(), shape: shape, aux: aux, strides: [][]int{stride},
+		ops: []operand{spanOf(src, l)}}
+	return out, g.do(fmt.Sprintf("repeat %v by %v", l.Shape(), times), func() error { return g.dev.runElementwise(e, out) })
+}
+
+// coalesceRepeat returns repeat's iteration space: output dims, source
+// dims and source strides, with src padded on the left to len(times) dims.
+// Dims of output size 1 are dropped, a source dim of size 1 gets stride 0,
+// and dim d merges into d+1 when d+1 is not repeated and their strides
+// chain: then (i_d mod s_d)·s_{d+1} + i_{d+1} = (i_d·s_{d+1} + i_{d+1}) mod (s_d·s_{d+1}).
+func coalesceRepeat(l tensor.Layout, times []int) (shape, aux, stride []int) {
+	lead := len(times) - l.Rank()
+	for d, t := range times {
+		s, st := 1, 0
+		if d >= lead {
+			s, st = l.Dim(d-lead), l.Stride(d-lead)
+		}
+		if s == 1 {
+			st = 0
+		}
+		if s*t == 1 {
+			continue
+		}
+		if n := len(shape) - 1; n >= 0 && t == 1 && st != 0 && stride[n] == s*st {
+			shape[n], aux[n], stride[n] = shape[n]*s, aux[n]*s, st
+			continue
+		}
+		shape, aux, stride = append(shape, s*t), append(aux, s), append(stride, st)
+	}
+	return shape, aux, stride
+}

@@ -1,0 +1,73 @@
+package shaders
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/conform"
+)
+
+// openOrSkip opens the default device; without an adapter the test skips,
+// unless STRIDELAB_REQUIRE_GPU=1 (make test sets it: lavapipe is installed).
+func openOrSkip(t *testing.T, opts Options) *Device {
+	t.Helper()
+	d, err := Open(opts)
+	if errors.Is(err, ErrNoAdapter) && os.Getenv("STRIDELAB_REQUIRE_GPU") != "1" {
+		t.Skip("no WebGPU adapter (install mesa-vulkan-drivers for lavapipe)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	return d
+}
+
+func TestConformance(t *testing.T) {
+	d := openOrSkip(t, Options{})
+	t.Logf("adapter: %+v", d.Info())
+	cases := conform.Cases(conform.Options{Sizes: conform.DefaultSizes(), Huge: !testing.Short()})
+	fails := conform.Check(NewBackend(d), tensor.CPU{}, cases)
+	for i, f := range fails {
+		if i == 20 {
+			t.Errorf("... and %d more", len(fails)-20)
+			break
+		}
+		t.Error(f)
+	}
+	t.Logf("%d cases, %d failures", len(cases), len(fails))
+}
+
+// With a binding limit of 4 KiB every output past 1024 elements is split
+// into chunks, each binding only the window of its inputs it reads
+// (halving a chunk until its windows fit).
+func TestChunkedKernelsAgreeWithTheCPU(t *testing.T) {
+	d := openOrSkip(t, Options{MaxBindingBytes: 4096})
+	var cases []conform.Case
+	for _, c := range conform.Cases(conform.Options{Sizes: []int{700}}) {
+		if !strings.HasPrefix(c.Name, "sum") && !strings.HasPrefix(c.Name, "max") && !strings.HasPrefix(c.Name, "min") {
+			cases = append(cases, c)
+		}
+	}
+	fails := conform.Check(NewBackend(d), tensor.CPU{}, cases)
+	for i, f := range fails {
+		if i == 20 {
+			break
+		}
+		t.Error(f)
+	}
+	t.Logf("%d cases, %d failures", len(cases), len(fails))
+}
+
+// Work beyond the limits fails with an error naming the size and the limit.
+func TestTooLargeIsAClearError(t *testing.T) {
+	d := openOrSkip(t, Options{MaxBindingBytes: 1024})
+	x, _ := tensor.Zeros(tensor.Float32, tensor.Shape{1000})
+	_, err := NewBackend(d).Reduce(tensor.Sum, x, tensor.Shape{1})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "4000 bytes") || !strings.Contains(err.Error(), "1024") {
+		t.Fatalf("reduce of 4000 bytes under a 1024-byte binding limit: %v", err)
+	}
+	t.Log(err)
+}

@@ -1,0 +1,187 @@
+package shaders
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/oliverbestmann/webgpu/wgpu"
+)
+
+// Options tune Open.
+type Options struct {
+	// MaxBindingBytes caps the bytes one storage binding may cover, below
+	// the adapter's maxStorageBufferBindingSize (0: the adapter's limit).
+	// Tests lower it to drive the chunked paths with small tensors.
+	MaxBindingBytes uint64
+}
+
+// AdapterInfo describes a WebGPU adapter: what `stridelab devices` lists.
+type AdapterInfo struct {
+	Name    string `json:"name"`
+	Backend string `json:"backend"` // vulkan, metal, d3d12, opengl, webgpu
+	Type    string `json:"type"`    // discrete GPU, integrated GPU, CPU, unknown
+	Driver  string `json:"driver,omitempty"`
+	Limits  Limits `json:"limits"`
+}
+
+// Limits are the adapter limits the kernels depend on.
+type Limits struct {
+	MaxStorageBufferBindingSize       uint64 `json:"max_storage_buffer_binding_size"`
+	MaxBufferSize                     uint64 `json:"max_buffer_size"`
+	MaxComputeWorkgroupsPerDimension  uint32 `json:"max_compute_workgroups_per_dimension"`
+	MaxComputeInvocationsPerWorkgroup uint32 `json:"max_compute_invocations_per_workgroup"`
+	MaxComputeWorkgroupStorageSize    uint32 `json:"max_compute_workgroup_storage_size"`
+	MinStorageBufferOffsetAlignment   uint32 `json:"min_storage_buffer_offset_alignment"`
+}
+
+func limitsOf(l wgpu.Limits) Limits {
+	return Limits{
+		MaxStorageBufferBindingSize:       l.MaxStorageBufferBindingSize,
+		MaxBufferSize:                     l.MaxBufferSize,
+		MaxComputeWorkgroupsPerDimension:  l.MaxComputeWorkgroupsPerDimension,
+		MaxComputeInvocationsPerWorkgroup: l.MaxComputeInvocationsPerWorkgroup,
+		MaxComputeWorkgroupStorageSize:    l.MaxComputeWorkgroupStorageSize,
+		MinStorageBufferOffsetAlignment:   l.MinStorageBufferOffsetAlignment,
+	}
+}
+
+func infoOf(a *wgpu.Adapter) AdapterInfo {
+	i := a.GetInfo()
+	name := i.Device
+	if name == "" {
+		name = i.Description
+	}
+	if name == "" {
+		name = "browser WebGPU adapter"
+	}
+	return AdapterInfo{Name: name, Backend: i.BackendType.String(), Type: i.AdapterType.String(),
+		Driver: i.Description, Limits: limitsOf(a.GetLimits())}
+}
+
+// Device is one WebGPU device with its compiled pipelines. A process
+// normally opens one; its methods are safe for concurrent use (calls are
+// serialized).
+type Device struct {
+	mu        sync.Mutex
+	instance  *wgpu.Instance
+	adapter   *wgpu.Adapter
+	device    *wgpu.Device
+	queue     *wgpu.Queue
+	info      AdapterInfo
+	limits    Limits // what the device was created with, MaxBindingBytes applied
+	pipelines map[programKey]*wgpu.ComputePipeline
+	lost      error
+}
+
+// Open requests the default adapter and a device with the adapter's own
+// limits where it can (see requestDevice), so large tensors fit.
+func Open(opts Options) (*Device, error) {
+	instance, adapter, err := requestAdapter()
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{instance: instance, adapter: adapter, info: infoOf(adapter), pipelines: map[programKey]*wgpu.ComputePipeline{}}
+	device, limits, err := requestDevice(adapter)
+	if err != nil {
+		return nil, &Error{Op: "open " + d.info.Name, Err: err}
+	}
+	d.device, d.queue, d.limits = device, device.GetQueue(), limits
+	if opts.MaxBindingBytes > 0 && opts.MaxBindingBytes < d.limits.MaxStorageBufferBindingSize {
+		d.limits.MaxStorageBufferBindingSize = opts.MaxBindingBytes
+	}
+	if d.limits.MaxComputeWorkgroupsPerDimension == 0 {
+		d.limits.MaxComputeWorkgroupsPerDimension = 65535
+	}
+	if d.limits.MinStorageBufferOffsetAlignment == 0 {
+		d.limits.MinStorageBufferOffsetAlignment = 256
+	}
+	return d, nil
+}
+
+// Info describes the device's adapter.
+func (d *Device) Info() AdapterInfo { return d.info }
+
+// Limits returns the limits the device works under.
+func (d *Device) Limits() Limits { return d.limits }
+
+// Close releases the device. Later calls fail.
+func (d *Device) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.device == nil {
+		return
+	}
+	for k, p := range d.pipelines {
+		p.Release()
+		delete(d.pipelines, k)
+	}
+	d.queue.Release()
+	d.device.Release()
+	d.adapter.Release()
+	d.instance.Release()
+	d.device = nil
+	d.lost = fmt.Errorf("%w: the device was closed", ErrDeviceLost)
+}
+
+// pipeline returns the compiled pipeline of k, compiling it on first use.
+func (d *Device) pipeline(k programKey) (*wgpu.ComputePipeline, error) {
+	if p, ok := d.pipelines[k]; ok {
+		return p, nil
+	}
+	src, err := k.source()
+	if err != nil {
+		return nil, err
+	}
+	label := fmt.Sprintf("%s/%v/rank%d/red%d/vec%d/%s", k.kernel, k.dtype, k.rank, k.red, k.vec, k.op)
+	var p *wgpu.ComputePipeline
+	err = d.scoped(func() error {
+		module, err := d.device.TryCreateShaderModule(&wgpu.ShaderModuleDescriptor{
+			Label: label, WGSLSource: &wgpu.ShaderSourceWGSL{Code: src}})
+		if err != nil {
+			return fmt.Errorf("compiling %s: %w", label, err)
+		}
+		defer module.Release()
+		p, err = d.device.TryCreateComputePipeline(&wgpu.ComputePipelineDescriptor{
+			Label:   label,
+			Compute: wgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: "main"},
+		})
+		if err != nil {
+			return fmt.Errorf("pipeline %s: %w", label, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.pipelines[k] = p
+	return p, nil
+}
+
+// defaultLimits are WebGPU's guaranteed limits for the fields we use.
+var defaultLimits = Limits{
+	MaxStorageBufferBindingSize:       128 << 20,
+	MaxBufferSize:                     256 << 20,
+	MaxComputeWorkgroupsPerDimension:  65535,
+	MaxComputeInvocationsPerWorkgroup: 256,
+	MaxComputeWorkgroupStorageSize:    16384,
+	MinStorageBufferOffsetAlignment:   256,
+}
+
+// requestDevice asks for a device with the adapter's limits, and with
+// WebGPU's defaults if that keeps failing. The binding (v1.0.0) passes
+// required limits through a malloc'd native-limits struct it does not
+// fully initialize, so the request fails at random (about one in three
+// here); nor can it take a DeviceLostCallback (its Go handle ends up in a
+// Go-allocated C struct, which cgo's pointer check rejects) or report the
+// device's limits (Device.GetLimits trips the same check). A lost device
+// still surfaces: every later Try call returns an error.
+func requestDevice(adapter *wgpu.Adapter) (*wgpu.Device, Limits, error) {
+	al := adapter.GetLimits()
+	for try := 0; try < 4; try++ {
+		if dev, err := adapter.RequestDevice(&wgpu.DeviceDescriptor{Label: "stridelab", RequiredLimits: &al}); err == nil {
+			return dev, limitsOf(al), nil
+		}
+	}
+	dev, err := adapter.RequestDevice(nil)
+	return dev, defaultLimits, err
+}

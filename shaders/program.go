@@ -1,0 +1,150 @@
+package shaders
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+//go:embed wgsl/*.wgsl
+var wgslFiles embed.FS
+
+// workgroupSize is the invocations per workgroup of every kernel.
+const workgroupSize = 256
+
+// maxRank is the most coalesced dims a kernel's Params can describe.
+const maxRank = 8
+
+// kernel names a WGSL file (wgsl/<kernel>.wgsl).
+type kernel string
+
+const (
+	kernelGather kernel = "gather"
+	kernelRepeat kernel = "repeat"
+	kernelBinary kernel = "binary"
+	kernelReduce kernel = "reduce"
+	kernelCopy   kernel = "copy"
+)
+
+// load says how a kernel reads an operand for one work item.
+type load int
+
+const (
+	loadScalar load = iota // one element: VEC is 1
+	loadVec4               // four consecutive elements as one vec4
+	loadSplat              // one element repeated into a vec4 (inner stride 0)
+)
+
+// programKey identifies one compiled pipeline. For reduce, rank and red
+// count the kept and the reduced dims after merging runs: the merged
+// pattern's interleaving only changes strides, which are uniforms, so
+// patterns with the same counts share a pipeline.
+type programKey struct {
+	kernel kernel
+	dtype  tensor.DType
+	rank   int
+	red    int
+	vec    int
+	a, b   load
+	op     string // binary or reduce op; "" otherwise
+	lanes  int    // reduce: invocations per output
+}
+
+func wgslType(dt tensor.DType) string {
+	switch dt {
+	case tensor.Int32:
+		return "i32"
+	case tensor.Uint32:
+		return "u32"
+	}
+	return "f32"
+}
+
+// source returns the WGSL of k: the generated declarations, the prelude
+// and the kernel's file.
+func (k programKey) source() (string, error) {
+	body, err := wgslFiles.ReadFile("wgsl/" + string(k.kernel) + ".wgsl")
+	if err != nil {
+		return "", fmt.Errorf("shaders: no kernel %q", k.kernel)
+	}
+	prelude, _ := wgslFiles.ReadFile("wgsl/prelude.wgsl")
+	var b strings.Builder
+	elem := wgslType(k.dtype)
+	item := elem
+	if k.vec == 4 {
+		item = "vec4<" + elem + ">"
+	}
+	fmt.Fprintf(&b, "alias Elem = %s;\nalias Item = %s;\n", elem, item)
+	fmt.Fprintf(&b, "const RANK: u32 = %du;\nconst VEC: u32 = %du;\nconst WG: u32 = %du;\n", k.rank, k.vec, workgroupSize)
+	binding := 1
+	operand := func(name string, l load) {
+		arr := "Elem"
+		if l == loadVec4 {
+			arr = "vec4<Elem>"
+		}
+		fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read> %s: array<%s>;\n", binding, name, arr)
+		binding++
+		switch l {
+		case loadScalar:
+			fmt.Fprintf(&b, "fn load_%s(off: i32) -> Item { return %s[u32(off)]; }\n", name, name)
+		case loadVec4:
+			fmt.Fprintf(&b, "fn load_%s(off: i32) -> Item { return %s[u32(off) / 4u]; }\n", name, name)
+		case loadSplat:
+			fmt.Fprintf(&b, "fn load_%s(off: i32) -> Item { return Item(%s[u32(off)]); }\n", name, name)
+		}
+	}
+	switch k.kernel {
+	case kernelReduce:
+		fmt.Fprintf(&b, "@group(0) @binding(1) var<storage, read> a: array<Elem>;\n")
+		binding = 2
+		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\n", k.red, k.lanes)
+		ident, combine := reduceOpWGSL(k.op, elem)
+		fmt.Fprintf(&b, "const IDENTITY_BITS: u32 = %#xu;\n", ident)
+		b.WriteString("var<private> IDENTITY: Elem;\n")
+		fmt.Fprintf(&b, "fn combine(x: Elem, y: Elem) -> Elem { %s }\n", combine)
+	case kernelBinary:
+		operand("a", k.a)
+		operand("b", k.b)
+		fmt.Fprintf(&b, "fn apply(x: Item, y: Item) -> Item { %s }\n", binaryOpWGSL(k.op))
+	default:
+		operand("a", k.a)
+	}
+	fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read_write> out: array<Item>;\n", binding)
+	b.Write(prelude)
+	src := string(body)
+	if k.kernel == kernelReduce {
+		// Infinities have no WGSL literal: the identity is set from its bits.
+		src = strings.Replace(src, "  let lane = lid % LANES;", "  IDENTITY = bitcast<Elem>(IDENTITY_BITS);\n  let lane = lid % LANES;", 1)
+	}
+	b.WriteString(src)
+	return b.String(), nil
+}
+
+func binaryOpWGSL(op string) string {
+	switch op {
+	case "sub":
+		return "return x - y;"
+	case "mul":
+		return "return x * y;"
+	case "div":
+		return "return x / y;"
+	case "max":
+		return "return max(x, y);"
+	case "min":
+		return "return min(x, y);"
+	}
+	return "return x + y;"
+}
+
+// reduceOpWGSL returns the identity's bits and the combine body of op.
+func reduceOpWGSL(op, elem string) (uint32, string) {
+	switch op {
+	case "max":
+		return map[string]uint32{"f32": 0xff800000, "i32": 0x80000000, "u32": 0}[elem], "return max(x, y);"
+	case "min":
+		return map[string]uint32{"f32": 0x7f800000, "i32": 0x7fffffff, "u32": 0xffffffff}[elem], "return min(x, y);"
+	}
+	return 0, "return x + y;"
+}

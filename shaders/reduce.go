@@ -1,0 +1,85 @@
+package shaders
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/oliverbestmann/webgpu/wgpu"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// Reduce combines src over its reduced dims into a tensor of shape to with
+// the broadcast-reduce kernel: tensor.ReduceGeometry merges runs of kept
+// and reduced dims, then LANES invocations per output fold the reduced
+// elements and combine in a workgroup tree. Float sums accumulate in f32.
+func (g *GPU) Reduce(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape) (tensor.Tensor, error) {
+	reduced, err := tensor.ReduceOperands(op, src, to)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	out, err := tensor.Empty(src.DType(), to)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	if out.NumElements() == 0 {
+		return out, nil
+	}
+	l := src.Layout()
+	label := fmt.Sprintf("%v %v to %v", op, l.Shape(), to)
+	return out, g.do(label, func() error { return g.dev.runReduce(op, src, l, reduced, out) })
+}
+
+func (d *Device) runReduce(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layout, reduced []bool, out tensor.Tensor) error {
+	shape, in, outSt := tensor.ReduceGeometry(l, reduced)
+	var p params
+	var kept, red int
+	total := 1
+	for i, n := range shape {
+		if outSt[i] != 0 || n == 1 {
+			if kept == maxRank {
+				return fmt.Errorf("the reduce kernel takes at most %d kept dims after merging, %v has more", maxRank, shape)
+			}
+			p.shape[kept], p.strideA[kept], p.strideO[kept] = uint32(n), int32(in[i]), int32(outSt[i])
+			kept++
+			continue
+		}
+		if red == maxRank {
+			return fmt.Errorf("the reduce kernel takes at most %d reduced dims after merging, %v has more", maxRank, shape)
+		}
+		p.aux[red], p.strideB[red] = uint32(n), int32(in[i])
+		red++
+		total *= n
+	}
+	outputs := out.NumElements()
+	o := spanOf(src, l)
+	limit := d.limits.MaxStorageBufferBindingSize
+	if n := uint64(len(o.data)); n > limit {
+		return tooLarge("the reduce input's span", n, limit)
+	}
+	if n := 4 * uint64(outputs); n > limit {
+		return tooLarge("the reduce output", n, limit)
+	}
+	lanes := 1
+	if total > 1 {
+		lanes = min(workgroupSize, 1<<bits.Len(uint(total-1)))
+	}
+	perGroup := workgroupSize / lanes
+	p.count, p.baseA = uint32(outputs), uint32(o.base)
+	in0, err := d.upload("reduce input", o.data)
+	if err != nil {
+		return err
+	}
+	defer in0.Destroy()
+	outBuf, err := d.newBuffer("out", 4*uint64(outputs), wgpu.BufferUsageStorage|wgpu.BufferUsageCopySrc)
+	if err != nil {
+		return err
+	}
+	defer outBuf.Destroy()
+	dp := dispatch{
+		key:      programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: red, vec: 1, op: op.String(), lanes: lanes},
+		params:   p,
+		storage:  []binding{{buf: in0, size: roundUp16(uint64(len(o.data)))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
+		workgrps: uint64((outputs + perGroup - 1) / perGroup),
+	}
+	return d.run([]dispatch{dp}, outBuf, rawBytes(out))
+}
