@@ -65,7 +65,7 @@ func (d *Device) runElementwise(e elementwise, out tensor.Tensor) error {
 	vec, loads := e.loads()
 	limit := d.limits.MaxStorageBufferBindingSize
 	align := max(vec, int(d.limits.MinStorageBufferOffsetAlignment)/4) // elements
-	chunk := int(limit/4) - align // outputs one binding takes from any start
+	chunk := int(limit/4) - align                                      // outputs one binding takes from any start
 	if chunk < vec {
 		return tooLarge("one aligned chunk", uint64(4*(align+vec)), limit)
 	}
