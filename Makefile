@@ -5,8 +5,9 @@ GO        ?= go
 BIN       := bin/stridelab
 WASM_EXEC := $(shell $(GO) env GOROOT 2>/dev/null)/lib/wasm/go_js_wasm_exec
 # Debian packages: NumPy is the cross-check and benchmark peer; Node runs
-# the GOOS=js test binaries (go_js_wasm_exec).
-APT_PACKAGES := python3-numpy nodejs
+# the GOOS=js test binaries (go_js_wasm_exec); Mesa's lavapipe Vulkan driver
+# is the software GPU the WebGPU kernels are tested on.
+APT_PACKAGES := python3-numpy nodejs mesa-vulkan-drivers
 
 .PHONY: all deps build run test test-go test-wasm bench fuzz clean
 
@@ -34,7 +35,7 @@ test: deps test-go test-wasm
 
 test-go:
 	$(GO) vet ./...
-	STRIDELAB_REQUIRE_NUMPY=1 $(GO) test ./...
+	STRIDELAB_REQUIRE_NUMPY=1 STRIDELAB_REQUIRE_GPU=1 $(GO) test ./...
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:

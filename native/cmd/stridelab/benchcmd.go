@@ -18,7 +18,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	rounds := fs.Int("rounds", 3, "rounds per case, NumPy and Go taking turns (the median of the round medians is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
 	noNumPy := fs.Bool("no-numpy", false, "skip the NumPy peer")
-	backend := backendFlag(fs)
+	backend := backendFlag(fs, stderr)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -34,14 +34,15 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"expand": {"materialize X expanded to a size (stride 0 on broadcast dims)", expandCommand.run},
-		"repeat": {"tile X along each dim (PyTorch repeat, NumPy tile)", repeatCommand.run},
-		"reduce": {"sum, max or min X down to a broadcast-compatible shape", reduceCommand.run},
-		"binary": {"an elementwise op of two broadcast tensors", binaryCommand.run},
-		"grad":   {"backward of expand or repeat: sum the gradient over the copies", runGrad},
-		"layout": {"show shapes, strides, the repeat plan and an index trace", runLayout},
-		"demo":   {"walk through the worked examples of expand and repeat", runDemo},
-		"bench":  {"time the kernels on the benchmark cases beside NumPy", runBench},
+		"expand":  {"materialize X expanded to a size (stride 0 on broadcast dims)", expandCommand.run},
+		"repeat":  {"tile X along each dim (PyTorch repeat, NumPy tile)", repeatCommand.run},
+		"reduce":  {"sum, max or min X down to a broadcast-compatible shape", reduceCommand.run},
+		"binary":  {"an elementwise op of two broadcast tensors", binaryCommand.run},
+		"grad":    {"backward of expand or repeat: sum the gradient over the copies", runGrad},
+		"layout":  {"show shapes, strides, the repeat plan and an index trace", runLayout},
+		"demo":    {"walk through the worked examples of expand and repeat", runDemo},
+		"bench":   {"time the kernels on the benchmark cases beside NumPy", runBench},
+		"devices": {"list the WebGPU adapters found, with their limits", runDevices},
 	}
 }
 

@@ -49,7 +49,6 @@ func TestBadInput(t *testing.T) {
 		{[]string{"expand", "--in", xp, "--size", "4,,1,2"}, "empty"},
 		{[]string{"expand", "--in", filepath.Join(dir, "missing.npy"), "--size", "1"}, "no such file"},
 		{[]string{"expand", "--in", junk, "--size", "1"}, "magic"},
-		{[]string{"expand", "--in", xp, "--size", "4,3,1,2", "--backend", "gpu"}, "WebGPU"},
 		{[]string{"expand", "--in", xp, "--size", "4,3,1,2", "--backend", "tpu"}, "choose cpu"},
 		{[]string{"expand", "--in", xp, "--size", "4,3,1,2", "--bogus"}, "flag provided but not defined"},
 		{[]string{"expand", "--in", xp, "--size", "4,3,1,2", "stray"}, "unexpected argument"},

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/bench"
+	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor/npyfile"
 )
 
@@ -49,7 +50,9 @@ var numpyCases = []struct {
 }
 
 // TestAgainstNumPy runs the CLI on files NumPy wrote and compares with
-// NumPy's own results, element for element (float sums within 1e-5).
+// NumPy's own results, element for element (float sums within 1e-5), on
+// the CPU and, where a WebGPU adapter exists, on the GPU
+// (STRIDELAB_REQUIRE_GPU=1 makes a missing adapter a failure).
 func TestAgainstNumPy(t *testing.T) {
 	if err := exec.Command(bench.NumPyPython, "-c", "import numpy").Run(); err != nil {
 		if os.Getenv("STRIDELAB_REQUIRE_NUMPY") != "" {
@@ -68,38 +71,50 @@ func TestAgainstNumPy(t *testing.T) {
 	if out, err := exec.Command(bench.NumPyPython, "-c", script.String()).CombinedOutput(); err != nil {
 		t.Fatalf("numpy script: %v\n%s", err, out)
 	}
+	backends := []string{"cpu"}
+	if dev, err := shaders.Open(shaders.Options{}); err == nil {
+		dev.Close()
+		backends = append(backends, "gpu")
+	} else if os.Getenv("STRIDELAB_REQUIRE_GPU") == "1" {
+		t.Fatalf("a WebGPU adapter is required (STRIDELAB_REQUIRE_GPU=1): %v", err)
+	}
 	for i, c := range numpyCases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(root, fmt.Sprint(i))
-			args := make([]string, len(c.args))
-			for k, a := range c.args {
-				if strings.HasSuffix(a, ".npy") {
-					a = filepath.Join(dir, a)
-				}
-				args[k] = a
-			}
-			got := filepath.Join(dir, "got.npy")
-			var stdout, stderr bytes.Buffer
-			if code := run(append(args, "--out", got), &stdout, &stderr); code != 0 {
-				t.Fatalf("stridelab %v: exit %d: %s", args, code, stderr.String())
-			}
-			g, _, err := npyfile.ReadFile(got, npyfile.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			w, _, err := npyfile.ReadFile(filepath.Join(dir, "want.npy"), npyfile.Options{Float64: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !g.Shape().Equal(w.Shape()) {
-				t.Fatalf("shape %v, NumPy %v", g.Shape(), w.Shape())
-			}
-			gv, wv := g.Float64s(), w.Float64s()
-			for k := range gv {
-				if math.Abs(gv[k]-wv[k]) > 1e-5*math.Max(1, math.Abs(wv[k])) {
-					t.Fatalf("element %d: %v, NumPy %v", k, gv[k], wv[k])
-				}
-			}
-		})
+		for _, be := range backends {
+			t.Run(c.name+"/"+be, func(t *testing.T) {
+				checkAgainstNumPy(t, filepath.Join(root, fmt.Sprint(i)), append(c.args, "--backend", be))
+			})
+		}
+	}
+}
+
+func checkAgainstNumPy(t *testing.T, dir string, cargs []string) {
+	args := make([]string, len(cargs))
+	for k, a := range cargs {
+		if strings.HasSuffix(a, ".npy") {
+			a = filepath.Join(dir, a)
+		}
+		args[k] = a
+	}
+	got := filepath.Join(dir, "got-"+cargs[len(cargs)-1]+".npy")
+	var stdout, stderr bytes.Buffer
+	if code := run(append(args, "--out", got), &stdout, &stderr); code != 0 {
+		t.Fatalf("stridelab %v: exit %d: %s", args, code, stderr.String())
+	}
+	g, _, err := npyfile.ReadFile(got, npyfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := npyfile.ReadFile(filepath.Join(dir, "want.npy"), npyfile.Options{Float64: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Shape().Equal(w.Shape()) {
+		t.Fatalf("shape %v, NumPy %v", g.Shape(), w.Shape())
+	}
+	gv, wv := g.Float64s(), w.Float64s()
+	for k := range gv {
+		if math.Abs(gv[k]-wv[k]) > 1e-5*math.Max(1, math.Abs(wv[k])) {
+			t.Fatalf("element %d: %v, NumPy %v", k, gv[k], wv[k])
+		}
 	}
 }

@@ -5,19 +5,30 @@ import (
 	"io"
 	"strings"
 
+	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/npyfile"
 )
 
-// backendFlag registers --backend and returns a function that resolves it.
-func backendFlag(fs *flagSet) func() (tensor.Backend, error) {
-	name := fs.String("backend", "cpu", "where kernels run: cpu (gpu and auto arrive with the WebGPU kernels)")
+// backendFlag registers --backend and returns a function that resolves
+// it: cpu, gpu (fails without a WebGPU adapter) or auto (the GPU when
+// there is one, else the CPU, saying so on stderr).
+func backendFlag(fs *flagSet, stderr io.Writer) func() (tensor.Backend, error) {
+	name := fs.String("backend", "cpu", "where kernels run: cpu, gpu (WebGPU) or auto (gpu when an adapter exists)")
 	return func() (tensor.Backend, error) {
 		switch *name {
 		case "cpu":
 			return tensor.CPU{}, nil
 		case "gpu", "auto":
-			return nil, fmt.Errorf("--backend %s: the WebGPU backend is not part of this build yet; use --backend cpu", *name)
+			dev, err := shaders.Open(shaders.Options{})
+			if err == nil {
+				return shaders.NewBackend(dev), nil
+			}
+			if *name == "gpu" {
+				return nil, fmt.Errorf("--backend gpu: %v (try --backend auto or cpu)", err)
+			}
+			fmt.Fprintf(stderr, "stridelab: notice: --backend auto: %v; running on the CPU\n", err)
+			return tensor.CPU{}, nil
 		}
 		return nil, usagef("--backend %q: choose cpu, gpu or auto", *name)
 	}
