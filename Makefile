@@ -40,6 +40,7 @@ test-go:
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/...
+	GOOS=js GOARCH=wasm $(GO) vet ./shaders
 
 # Go benchmarks, then the report beside NumPy (same run, same machine).
 bench: deps build

@@ -142,7 +142,6 @@ func (d *Device) pipeline(k programKey) (*wgpu.ComputePipeline, error) {
 		}
 		defer module.Release()
 		p, err = d.device.TryCreateComputePipeline(&wgpu.ComputePipelineDescriptor{
-			Label:   label,
 			Compute: wgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: "main"},
 		})
 		if err != nil {
