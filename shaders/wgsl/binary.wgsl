@@ -8,15 +8,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         @builtin(local_invocation_index) lid: u32) {
   let k = item_index(wid, nwg, lid);
   if (k >= p.count) { return; }
-  var rem = p.start + k * VEC;
-  var off_a = i32(p.base_a);
-  var off_b = i32(p.base_b);
-  for (var d = RANK; d > 0u; d--) {
-    let n = dim_of(p.shape, d - 1u);
-    let c = i32(rem % n);
-    off_a += c * stride_of(p.stride_a, d - 1u);
-    off_b += c * stride_of(p.stride_b, d - 1u);
-    rem /= n;
-  }
-  out[p.base_o + k] = apply(load_a(off_a), load_b(off_b));
+  let i = p.start + k * VEC;
+  out[p.base_o + k] = apply(load_a(strided_offset(i, p.base_a, p.stride_a)),
+                            load_b(strided_offset(i, p.base_b, p.stride_b)));
 }

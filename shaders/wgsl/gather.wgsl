@@ -10,12 +10,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         @builtin(local_invocation_index) lid: u32) {
   let k = item_index(wid, nwg, lid);
   if (k >= p.count) { return; }
-  var rem = p.start + k * VEC;
-  var off = i32(p.base_a);
-  for (var d = RANK; d > 0u; d--) {
-    let n = dim_of(p.shape, d - 1u);
-    off += i32(rem % n) * stride_of(p.stride_a, d - 1u);
-    rem /= n;
-  }
-  out[p.base_o + k] = load_a(off);
+  out[p.base_o + k] = load_a(strided_offset(p.start + k * VEC, p.base_a, p.stride_a));
 }

@@ -27,3 +27,16 @@ fn stride_of(v: array<vec4<i32>, 2>, d: u32) -> i32 { return v[d / 4u][d % 4u]; 
 fn item_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
   return (wid.y * nwg.x + wid.x) * WG + lid;
 }
+
+// strided_offset is base + Σ_d i_d · stride[d] for the output element at
+// linear index i, its coordinates i_d taken over p.shape (row-major).
+fn strided_offset(i: u32, base: u32, stride: array<vec4<i32>, 2>) -> i32 {
+  var rem = i;
+  var off = i32(base);
+  for (var d = RANK; d > 0u; d--) {
+    let n = dim_of(p.shape, d - 1u);
+    off += i32(rem % n) * stride_of(stride, d - 1u);
+    rem /= n;
+  }
+  return off;
+}
