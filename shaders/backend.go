@@ -16,9 +16,6 @@ func NewBackend(dev *Device) *GPU { return &GPU{dev: dev} }
 // Name returns "gpu".
 func (g *GPU) Name() string { return "gpu" }
 
-// Device returns the device the backend runs on.
-func (g *GPU) Device() *Device { return g.dev }
-
 func (g *GPU) do(op string, fn func() error) error {
 	g.dev.mu.Lock()
 	defer g.dev.mu.Unlock()

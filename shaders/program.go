@@ -102,7 +102,6 @@ func (k programKey) source() (string, error) {
 		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\n", k.red, k.lanes)
 		ident, combine := reduceOpWGSL(k.op, elem)
 		fmt.Fprintf(&b, "const IDENTITY_BITS: u32 = %#xu;\n", ident)
-		b.WriteString("var<private> IDENTITY: Elem;\n")
 		fmt.Fprintf(&b, "fn combine(x: Elem, y: Elem) -> Elem { %s }\n", combine)
 	case kernelBinary:
 		operand("a", k.a)
@@ -113,12 +112,7 @@ func (k programKey) source() (string, error) {
 	}
 	fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read_write> out: array<Item>;\n", binding)
 	b.Write(prelude)
-	src := string(body)
-	if k.kernel == kernelReduce {
-		// Infinities have no WGSL literal: the identity is set from its bits.
-		src = strings.Replace(src, "  let lane = lid % LANES;", "  IDENTITY = bitcast<Elem>(IDENTITY_BITS);\n  let lane = lid % LANES;", 1)
-	}
-	b.WriteString(src)
+	b.Write(body)
 	return b.String(), nil
 }
 

@@ -16,7 +16,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         @builtin(local_invocation_index) lid: u32) {
   let lane = lid % LANES;
   let j = (wid.y * nwg.x + wid.x) * (WG / LANES) + lid / LANES;
-  var acc = IDENTITY;
+  var acc = bitcast<Elem>(IDENTITY_BITS); // infinities have no WGSL literal
   var out_off = 0;
   if (j < p.count) {
     var rem = p.start + j;

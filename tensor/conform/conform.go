@@ -123,14 +123,16 @@ func compare(c Case, be, ref tensor.Backend) string {
 	}
 	g, w := got.Float64s(), want.Float64s()
 	for i := range w {
-		if !close(g[i], w[i], c.Tol) {
+		if !within(g[i], w[i], c.Tol) {
 			return fmt.Sprintf("element %d (flat) = %v, want %v (tolerance %g)", i, g[i], w[i], c.Tol)
 		}
 	}
 	return ""
 }
 
-func close(a, b, tol float64) bool {
+// within reports whether a and b agree: equal (NaN with NaN), or within
+// tol relative to the larger magnitude (at least 1).
+func within(a, b, tol float64) bool {
 	if a == b || (math.IsNaN(a) && math.IsNaN(b)) {
 		return true
 	}
