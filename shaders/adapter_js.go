@@ -51,3 +51,9 @@ func (d *Device) mapRead(buf *wgpu.Buffer, size uint64) ([]byte, error) {
 	}
 	return buf.GetMappedRange(0, uint(size)), nil
 }
+
+// wait awaits queue.onSubmittedWorkDone(): callers are on a goroutine.
+func (d *Device) wait() error {
+	d.queue.OnSubmittedWorkDone(func(wgpu.QueueWorkDoneStatus) {})
+	return nil
+}

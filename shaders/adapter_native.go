@@ -59,3 +59,9 @@ func (d *Device) mapRead(buf *wgpu.Buffer, size uint64) ([]byte, error) {
 	}
 	return buf.GetMappedRange(0, uint(size)), nil
 }
+
+// wait blocks until the device has finished the submitted work.
+func (d *Device) wait() error {
+	d.device.Poll(true, nil)
+	return nil
+}

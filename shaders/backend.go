@@ -8,7 +8,10 @@ import (
 
 // GPU is the WebGPU tensor.Backend. Each call uploads its inputs' spans,
 // runs the kernel and reads the result back once.
-type GPU struct{ dev *Device }
+type GPU struct {
+	dev     *Device
+	capture **job // set by Prepare: keep the call's job instead of running it
+}
 
 // NewBackend returns the backend running on dev.
 func NewBackend(dev *Device) *GPU { return &GPU{dev: dev} }
@@ -16,10 +19,30 @@ func NewBackend(dev *Device) *GPU { return &GPU{dev: dev} }
 // Name returns "gpu".
 func (g *GPU) Name() string { return "gpu" }
 
-func (g *GPU) do(op string, fn func() error) error {
+// exec builds the job of one call and runs it into out, or hands it to
+// Prepare's capture. Errors name the call.
+func (g *GPU) exec(op string, out tensor.Tensor, build func() (*job, error)) error {
+	if out.NumElements() == 0 {
+		return nil
+	}
 	g.dev.mu.Lock()
 	defer g.dev.mu.Unlock()
-	return wrapErr(op, g.dev.scoped(fn))
+	return wrapErr(op, g.dev.scoped(func() error {
+		j, err := build()
+		if err != nil {
+			return err
+		}
+		if g.capture != nil {
+			if *g.capture != nil {
+				j.release()
+				return errCaptured
+			}
+			*g.capture = j
+			return nil
+		}
+		defer j.release()
+		return g.dev.readback(j, 1, rawBytes(out))
+	}))
 }
 
 // Materialize copies the view src into a new contiguous tensor with the
@@ -35,7 +58,7 @@ func (g *GPU) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
 	}
 	shape, st := tensor.Coalesce(l.Shape(), tensor.ContiguousStrides(l.Shape()), l.Strides())
 	e := elementwise{kernel: kernelGather, dtype: src.DType(), shape: shape, strides: st[1:], ops: []operand{spanOf(src, l)}}
-	return out, g.do("materialize "+l.String(), func() error { return g.dev.runElementwise(e, out) })
+	return out, g.exec("materialize "+l.String(), out, func() (*job, error) { return g.dev.elementwiseJob(e, out.NumElements()) })
 }
 
 // Binary applies op to the broadcast of a and b with the binary kernel.
@@ -52,7 +75,7 @@ func (g *GPU) Binary(op tensor.BinaryOp, a, b tensor.Tensor) (tensor.Tensor, err
 	e := elementwise{kernel: kernelBinary, op: op.String(), dtype: a.DType(), shape: cs, strides: st[1:],
 		ops: []operand{spanOf(a, al), spanOf(b, bl)}}
 	label := fmt.Sprintf("%v %v and %v", op, a.Shape(), b.Shape())
-	return out, g.do(label, func() error { return g.dev.runElementwise(e, out) })
+	return out, g.exec(label, out, func() (*job, error) { return g.dev.elementwiseJob(e, out.NumElements()) })
 }
 
 // Repeat tiles src times[d] times along each dim with the direct repeat
@@ -73,7 +96,7 @@ func (g *GPU) Repeat(src tensor.Tensor, times []int) (tensor.Tensor, error) {
 	shape, aux, stride := coalesceRepeat(l, times)
 	e := elementwise{kernel: kernelRepeat, dtype: src.DType(), shape: shape, aux: aux, strides: [][]int{stride},
 		ops: []operand{spanOf(src, l)}}
-	return out, g.do(fmt.Sprintf("repeat %v by %v", l.Shape(), times), func() error { return g.dev.runElementwise(e, out) })
+	return out, g.exec(fmt.Sprintf("repeat %v by %v", l.Shape(), times), out, func() (*job, error) { return g.dev.elementwiseJob(e, out.NumElements()) })
 }
 
 // coalesceRepeat returns repeat's iteration space: output dims, source

@@ -49,45 +49,33 @@ func (e *elementwise) loads() (vec int, l []load) {
 	return 4, l
 }
 
-// run executes e into out (contiguous, e's output elements), splitting the
-// output into chunks whose bindings respect the device limits.
-func (d *Device) runElementwise(e elementwise, out tensor.Tensor) error {
-	count := out.NumElements()
-	if count == 0 {
-		return nil
-	}
+// job prepares e's count outputs (contiguous), splitting them into
+// chunks whose bindings respect the device limits. count is at least 1.
+func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 	if len(e.shape) > maxRank {
-		return fmt.Errorf("the kernels take at most %d dims after coalescing, this %s has %d (%v)", maxRank, e.kernel, len(e.shape), e.shape)
+		return nil, fmt.Errorf("the kernels take at most %d dims after coalescing, this %s has %d (%v)", maxRank, e.kernel, len(e.shape), e.shape)
 	}
 	if uint64(count) > math.MaxUint32 {
-		return tooLarge(fmt.Sprintf("an output of %d elements (u32 indices)", count), 4*uint64(count), 4*math.MaxUint32)
+		return nil, tooLarge(fmt.Sprintf("an output of %d elements (u32 indices)", count), 4*uint64(count), 4*math.MaxUint32)
 	}
 	vec, loads := e.loads()
 	limit := d.limits.MaxStorageBufferBindingSize
 	align := max(vec, int(d.limits.MinStorageBufferOffsetAlignment)/4) // elements
 	chunk := int(limit/4) - align                                      // outputs one binding takes from any start
 	if chunk < vec {
-		return tooLarge("one aligned chunk", uint64(4*(align+vec)), limit)
+		return nil, tooLarge("one aligned chunk", uint64(4*(align+vec)), limit)
 	}
 	chunk = chunk / vec * vec
+	bufs, err := d.uploadAll(e.ops)
+	if err != nil {
+		return nil, err
+	}
 	outBuf, err := d.newBuffer("out", 4*uint64(count), wgpu.BufferUsageStorage|wgpu.BufferUsageCopySrc)
 	if err != nil {
-		return err
+		destroyAll(bufs)
+		return nil, err
 	}
-	defer outBuf.Destroy()
-	var bufs []*wgpu.Buffer
-	defer func() {
-		for _, b := range bufs {
-			b.Destroy()
-		}
-	}()
-	for k, op := range e.ops {
-		b, err := d.upload(fmt.Sprintf("operand %d", k), op.data)
-		if err != nil {
-			return err
-		}
-		bufs = append(bufs, b)
-	}
+	bufs = append(bufs, outBuf)
 	key := programKey{kernel: e.kernel, dtype: e.dtype, rank: len(e.shape), vec: vec, op: e.op, a: loads[0]}
 	if len(loads) > 1 {
 		key.b = loads[1]
@@ -96,9 +84,10 @@ func (d *Device) runElementwise(e elementwise, out tensor.Tensor) error {
 	for s := 0; s < count; {
 		n, windows, err := e.chunkAt(s, min(chunk, count-s), vec, align, limit)
 		if err != nil {
-			return err
+			destroyAll(bufs)
+			return nil, err
 		}
-		dp := dispatch{key: key, workgrps: uint64((n/vec + workgroupSize - 1) / workgroupSize)}
+		dp := dispatch{key: key, workgrps: workgroupsFor(n/vec, workgroupSize)}
 		dp.params.count, dp.params.start = uint32(n/vec), uint32(s)
 		for i, v := range e.shape {
 			dp.params.shape[i] = uint32(v)
@@ -127,7 +116,7 @@ func (d *Device) runElementwise(e elementwise, out tensor.Tensor) error {
 		ds = append(ds, dp)
 		s += n
 	}
-	return d.run(ds, outBuf, rawBytes(out))
+	return d.newJob(ds, outBuf, bufs...)
 }
 
 // inputWindow is the part of an uploaded operand one chunk binds.

@@ -25,7 +25,7 @@ type dispatch struct {
 // params is the Params struct of wgsl/prelude.wgsl.
 type params struct {
 	count, start, baseA, baseB uint32
-	baseO                      uint32 // followed by three u32 of padding
+	baseO, reduced             uint32 // followed by two u32 of padding
 	shape, aux                 [maxRank]uint32
 	strideA, strideB, strideO  [maxRank]int32
 }
@@ -34,7 +34,7 @@ const paramsSize = 32 + 5*4*maxRank
 
 func (p *params) bytes() []byte {
 	b := make([]byte, 0, paramsSize)
-	for _, v := range []uint32{p.count, p.start, p.baseA, p.baseB, p.baseO, 0, 0, 0} {
+	for _, v := range []uint32{p.count, p.start, p.baseA, p.baseB, p.baseO, p.reduced, 0, 0} {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	for _, arr := range [][maxRank]uint32{p.shape, p.aux} {
@@ -93,86 +93,24 @@ func (d *Device) upload(label string, data []byte) (*wgpu.Buffer, error) {
 	return buf, nil
 }
 
-// run encodes the dispatches in one command buffer, then copies
-// out[0:len(dst)] into dst with a single readback. dst is never empty:
-// callers return empty outputs without touching the device.
-func (d *Device) run(dispatches []dispatch, out *wgpu.Buffer, dst []byte) error {
-	var garbage []*wgpu.Buffer
-	defer func() {
-		for _, b := range garbage {
-			b.Destroy()
-		}
-	}()
-	encoder, err := d.device.TryCreateCommandEncoder(nil)
-	if err != nil {
-		return err
-	}
-	defer encoder.Release()
-	pass := encoder.BeginComputePass(nil)
-	for _, dp := range dispatches {
-		pipe, err := d.pipeline(dp.key)
+// uploadAll uploads each operand's span into a buffer of its own.
+func (d *Device) uploadAll(ops []operand) ([]*wgpu.Buffer, error) {
+	var bufs []*wgpu.Buffer
+	for k, op := range ops {
+		b, err := d.upload(fmt.Sprintf("operand %d", k), op.data)
 		if err != nil {
-			pass.Release()
-			return err
+			destroyAll(bufs)
+			return nil, err
 		}
-		uni, err := d.newBuffer("params", paramsSize, wgpu.BufferUsageUniform|wgpu.BufferUsageCopyDst)
-		if err != nil {
-			pass.Release()
-			return err
-		}
-		garbage = append(garbage, uni)
-		if err := d.queue.TryWriteBuffer(uni, 0, dp.params.bytes()); err != nil {
-			pass.Release()
-			return err
-		}
-		entries := []wgpu.BindGroupEntry{{Binding: 0, Buffer: uni, Size: paramsSize}}
-		for i, b := range dp.storage {
-			entries = append(entries, wgpu.BindGroupEntry{Binding: uint32(i + 1), Buffer: b.buf, Offset: b.offset, Size: b.size})
-		}
-		layout := pipe.GetBindGroupLayout(0)
-		group, err := d.device.TryCreateBindGroup(&wgpu.BindGroupDescriptor{Layout: layout, Entries: entries})
-		layout.Release()
-		if err != nil {
-			pass.Release()
-			return err
-		}
-		x, y, err := d.grid(dp.workgrps)
-		if err != nil {
-			group.Release()
-			pass.Release()
-			return err
-		}
-		pass.SetPipeline(pipe)
-		pass.SetBindGroup(0, group, nil)
-		pass.DispatchWorkgroups(x, y, 1)
-		group.Release()
+		bufs = append(bufs, b)
 	}
-	if err := pass.TryEnd(); err != nil {
-		pass.Release()
-		return err
+	return bufs, nil
+}
+
+func destroyAll(bufs []*wgpu.Buffer) {
+	for _, b := range bufs {
+		b.Destroy()
 	}
-	pass.Release() // wgpu-native wants the pass released before Submit
-	size := uint64(len(dst))
-	staging, err := d.newBuffer("readback", size, wgpu.BufferUsageMapRead|wgpu.BufferUsageCopyDst)
-	if err != nil {
-		return err
-	}
-	garbage = append(garbage, staging)
-	if err := encoder.TryCopyBufferToBuffer(out, 0, staging, 0, roundUp16(size)); err != nil {
-		return err
-	}
-	cmd, err := encoder.TryFinish(nil)
-	if err != nil {
-		return err
-	}
-	d.queue.Submit(cmd)
-	cmd.Release()
-	data, err := d.mapRead(staging, roundUp16(size))
-	if err != nil {
-		return err
-	}
-	copy(dst, data)
-	return staging.TryUnmap()
 }
 
 func fmtMapStatus(s wgpu.MapAsyncStatus) error {

@@ -14,6 +14,25 @@ var wgslFiles embed.FS
 // workgroupSize is the invocations per workgroup of every kernel.
 const workgroupSize = 256
 
+// Large dispatches loop: once a grid would pass loopingGroups workgroups,
+// each invocation takes itemsPerInvocation items (grid-stride), which
+// amortizes finding its first item's coordinates (one division per dim)
+// while leaving a real GPU loopingGroups·256 invocations to keep busy.
+const (
+	loopingGroups      = 2048
+	itemsPerInvocation = 8
+)
+
+// workgroupsFor returns the workgroups that cover items work items, perGroup
+// to a workgroup per round of the grid-stride loop.
+func workgroupsFor(items, perGroup int) uint64 {
+	groups := (items + perGroup - 1) / perGroup
+	if groups > loopingGroups {
+		groups = max(loopingGroups, (groups+itemsPerInvocation-1)/itemsPerInvocation)
+	}
+	return uint64(groups)
+}
+
 // maxRank is the most coalesced dims a kernel's Params can describe.
 const maxRank = 8
 
@@ -112,6 +131,13 @@ func (k programKey) source() (string, error) {
 	}
 	fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read_write> out: array<Item>;\n", binding)
 	b.Write(prelude)
+	b.WriteString(radixWGSL("out", k.rank))
+	switch k.kernel {
+	case kernelRepeat:
+		b.WriteString(repeatWGSL(k.rank))
+	case kernelReduce:
+		b.WriteString(radixWGSL("red", k.red))
+	}
 	b.Write(body)
 	return b.String(), nil
 }

@@ -26,10 +26,12 @@ func (g *GPU) Reduce(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape) (te
 	}
 	l := src.Layout()
 	label := fmt.Sprintf("%v %v to %v", op, l.Shape(), to)
-	return out, g.do(label, func() error { return g.dev.runReduce(op, src, l, reduced, out) })
+	return out, g.exec(label, out, func() (*job, error) { return g.dev.reduceJob(op, src, l, reduced, out.NumElements()) })
 }
 
-func (d *Device) runReduce(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layout, reduced []bool, out tensor.Tensor) error {
+// reduceJob prepares the reduction of view l of src over its reduced dims
+// into outputs elements.
+func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layout, reduced []bool, outputs int) (*job, error) {
 	shape, in, outSt := tensor.ReduceGeometry(l, reduced)
 	var p params
 	var kept, red int
@@ -37,49 +39,50 @@ func (d *Device) runReduce(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 	for i, n := range shape {
 		if outSt[i] != 0 || n == 1 {
 			if kept == maxRank {
-				return fmt.Errorf("the reduce kernel takes at most %d kept dims after merging, %v has more", maxRank, shape)
+				return nil, fmt.Errorf("the reduce kernel takes at most %d kept dims after merging, %v has more", maxRank, shape)
 			}
 			p.shape[kept], p.strideA[kept], p.strideO[kept] = uint32(n), int32(in[i]), int32(outSt[i])
 			kept++
 			continue
 		}
 		if red == maxRank {
-			return fmt.Errorf("the reduce kernel takes at most %d reduced dims after merging, %v has more", maxRank, shape)
+			return nil, fmt.Errorf("the reduce kernel takes at most %d reduced dims after merging, %v has more", maxRank, shape)
 		}
 		p.aux[red], p.strideB[red] = uint32(n), int32(in[i])
 		red++
 		total *= n
 	}
-	outputs := out.NumElements()
 	o := spanOf(src, l)
 	limit := d.limits.MaxStorageBufferBindingSize
 	if n := uint64(len(o.data)); n > limit {
-		return tooLarge("the reduce input's span", n, limit)
+		return nil, tooLarge("the reduce input's span", n, limit)
 	}
 	if n := 4 * uint64(outputs); n > limit {
-		return tooLarge("the reduce output", n, limit)
+		return nil, tooLarge("the reduce output", n, limit)
 	}
+	// Lanes share an output when the innermost memory dim is reduced, so
+	// they read it side by side; when it is kept, neighbouring outputs
+	// already read neighbouring addresses and one invocation folds each.
 	lanes := 1
-	if total > 1 {
+	if last := len(shape) - 1; total > 1 && last >= 0 && outSt[last] == 0 {
 		lanes = min(workgroupSize, 1<<bits.Len(uint(total-1)))
 	}
 	perGroup := workgroupSize / lanes
-	p.count, p.baseA = uint32(outputs), uint32(o.base)
+	p.count, p.baseA, p.reduced = uint32(outputs), uint32(o.base), uint32(total)
 	in0, err := d.upload("reduce input", o.data)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer in0.Destroy()
 	outBuf, err := d.newBuffer("out", 4*uint64(outputs), wgpu.BufferUsageStorage|wgpu.BufferUsageCopySrc)
 	if err != nil {
-		return err
+		in0.Destroy()
+		return nil, err
 	}
-	defer outBuf.Destroy()
 	dp := dispatch{
 		key:      programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: red, vec: 1, op: op.String(), lanes: lanes},
 		params:   p,
 		storage:  []binding{{buf: in0, size: roundUp16(uint64(len(o.data)))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
-		workgrps: uint64((outputs + perGroup - 1) / perGroup),
+		workgrps: workgroupsFor(outputs, perGroup),
 	}
-	return d.run([]dispatch{dp}, outBuf, rawBytes(out))
+	return d.newJob([]dispatch{dp}, outBuf, in0, outBuf)
 }

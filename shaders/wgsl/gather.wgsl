@@ -2,13 +2,24 @@
 // copies are all this kernel). Must agree with tensor.CPU.Materialize
 // (tensor.copyStrided):
 //   out[i] = a[base_a + Σ_d i_d · stride_a[d]]   (stride 0 on broadcast dims)
-// With VEC = 4 each invocation writes four consecutive outputs of one
-// inner row; load_a reads them as a vec4 or splats a broadcast element.
+// With VEC = 4 each item is four consecutive outputs of one inner row;
+// load_a reads them as a vec4 or splats a broadcast element. Each
+// invocation takes items k, k + step, … (a grid-stride loop), stepping
+// their coordinates without division.
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let k = item_index(wid, nwg, lid);
+  var k = item_index(wid, nwg, lid);
   if (k >= p.count) { return; }
-  out[p.base_o + k] = load_a(strided_offset(p.start + k * VEC, p.base_a, p.stride_a));
+  let step = grid_step(nwg);
+  let shape = p.shape; // hoisted: the loop reads registers, not the uniform
+  let stride_a = p.stride_a;
+  let s = coords_out(step * VEC, shape);
+  var c = coords_out(p.start + k * VEC, shape);
+  loop {
+    out[p.base_o + k] = load_a(offset_out(c, i32(p.base_a), stride_a));
+    if (!next_item(&k, step)) { break; }
+    advance_out(&c, s, shape);
+  }
 }

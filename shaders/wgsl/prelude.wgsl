@@ -9,7 +9,8 @@ struct Params {
   base_a: u32,  // offset of operand a's first element in its binding
   base_b: u32,
   base_o: u32,  // offset of the dispatch's first output in the out binding
-  pad0: u32, pad1: u32, pad2: u32,
+  reduced: u32, // reduce: elements folded into each output
+  pad1: u32, pad2: u32,
   shape: array<vec4<u32>, 2>,     // output dims
   aux: array<vec4<u32>, 2>,       // repeat: source dims; reduce: reduced dims
   stride_a: array<vec4<i32>, 2>,  // element strides of a over the output dims
@@ -19,8 +20,6 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> p: Params;
 
-fn dim_of(v: array<vec4<u32>, 2>, d: u32) -> u32 { return v[d / 4u][d % 4u]; }
-fn stride_of(v: array<vec4<i32>, 2>, d: u32) -> i32 { return v[d / 4u][d % 4u]; }
 
 // item_index rebuilds the linear invocation index of a 2-D dispatch: grids
 // wider than 65535 workgroups wrap into rows of num_workgroups.x.
@@ -28,15 +27,21 @@ fn item_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
   return (wid.y * nwg.x + wid.x) * WG + lid;
 }
 
-// strided_offset is base + Σ_d i_d · stride[d] for the output element at
-// linear index i, its coordinates i_d taken over p.shape (row-major).
-fn strided_offset(i: u32, base: u32, stride: array<vec4<i32>, 2>) -> i32 {
-  var rem = i;
-  var off = i32(base);
-  for (var d = RANK; d > 0u; d--) {
-    let n = dim_of(p.shape, d - 1u);
-    off += i32(rem % n) * stride_of(stride, d - 1u);
-    rem /= n;
-  }
-  return off;
+// Coords are the coordinates of one element over up to 8 dims. The
+// kernels never divide per element: they take an item's coordinates once
+// (coords_out), then step them through the grid-stride loop in mixed radix
+// (advance_out), a few adds and compares per dim. shaders/radix.go
+// generates these helpers unrolled for the pipeline's rank.
+alias Coords = array<u32, 8>;
+
+// next_item steps a grid-stride loop: item k of this invocation is
+// followed by k + step, the dispatch's invocation count; false at the
+// end. It never overflows u32.
+fn next_item(k: ptr<function, u32>, step: u32) -> bool {
+  if (step >= p.count - *k) { return false; }
+  *k += step;
+  return true;
 }
+
+// grid_step is the dispatch's invocation count.
+fn grid_step(nwg: vec3<u32>) -> u32 { return nwg.x * nwg.y * WG; }

@@ -2,52 +2,66 @@
 // (tensor.reduceStrided):
 //   out[j] = op over the reduced coordinates r of a[base_a + kept(j) + red(r)]
 // The host has put dims in memory order and merged runs of kept and of
-// reduced dims (the MXNet/TVM pattern): RANK kept dims (shape, stride_a,
-// stride_o) and RED reduced dims (aux, stride_b). LANES invocations share
-// one output: each folds every LANES-th reduced element, then the
-// workgroup combines the lanes in a shared-memory tree. Float sums
-// accumulate in f32 (WGSL has no f64), so they match the CPU's float64
-// accumulation only to rounding.
+// reduced dims (the MXNet/TVM pattern, tensor.ReduceGeometry): RANK kept
+// dims (shape, stride_a, stride_o) and RED reduced dims (aux, stride_b),
+// p.reduced elements per output. LANES invocations share an output: lane
+// l folds reduced elements l, l + LANES, …, then the workgroup combines the
+// lanes in a shared-memory tree. With LANES = 1 (chosen when the innermost
+// memory dim is kept) each invocation folds its outputs alone, neighbours
+// reading neighbouring addresses, and no barrier is needed. Outputs go
+// round in a grid-stride loop, their coordinates stepped without division.
+// Float sums accumulate in f32 (WGSL has no f64), so they match the CPU's
+// float64 accumulation only to rounding.
 
 var<workgroup> scratch: array<Elem, WG>;
+
+// fold combines the reduced elements lane, lane + LANES, … of the output
+// whose first input is at off; r0 and rs are the reduced coordinates of
+// lane and of LANES.
+fn fold(off: i32, lane: u32, r0: Coords, rs: Coords, aux: array<vec4<u32>, 2>, stride: array<vec4<i32>, 2>) -> Elem {
+  var acc = bitcast<Elem>(IDENTITY_BITS); // infinities have no WGSL literal
+  var r = r0;
+  let n = p.reduced;
+  for (var i = lane; i < n; i += LANES) {
+    acc = combine(acc, a[u32(offset_red(r, off, stride))]);
+    advance_red(&r, rs, aux);
+  }
+  return acc;
+}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let lane = lid % LANES;
-  let j = (wid.y * nwg.x + wid.x) * (WG / LANES) + lid / LANES;
-  var acc = bitcast<Elem>(IDENTITY_BITS); // infinities have no WGSL literal
-  var out_off = 0;
-  if (j < p.count) {
-    var rem = p.start + j;
-    var off = i32(p.base_a);
-    for (var d = RANK; d > 0u; d--) {
-      let n = dim_of(p.shape, d - 1u);
-      let c = i32(rem % n);
-      off += c * stride_of(p.stride_a, d - 1u);
-      out_off += c * stride_of(p.stride_o, d - 1u);
-      rem /= n;
-    }
-    var total = 1u;
-    for (var d = 0u; d < RED; d++) { total *= dim_of(p.aux, d); }
-    for (var r = lane; r < total; r += LANES) {
-      var rr = r;
-      var roff = off;
-      for (var d = RED; d > 0u; d--) {
-        let n = dim_of(p.aux, d - 1u);
-        roff += i32(rr % n) * stride_of(p.stride_b, d - 1u);
-        rr /= n;
+  let per = WG / LANES;
+  var j = (wid.y * nwg.x + wid.x) * per + lid / LANES;
+  let step = nwg.x * nwg.y * per;
+  let rounds = p.count / step + select(0u, 1u, p.count % step != 0u); // uniform
+  let shape = p.shape; // hoisted: the loops read registers, not the uniform
+  let aux = p.aux;
+  let stride_a = p.stride_a;
+  let stride_b = p.stride_b;
+  let stride_o = p.stride_o;
+  let s = coords_out(step, shape);
+  var c = coords_out(p.start + j, shape);
+  let r0 = coords_red(lane, aux);
+  let rs = coords_red(LANES, aux);
+  for (var round = 0u; round < rounds; round++) {
+    var acc = bitcast<Elem>(IDENTITY_BITS);
+    if (j < p.count) { acc = fold(offset_out(c, i32(p.base_a), stride_a), lane, r0, rs, aux, stride_b); }
+    if (LANES == 1u) {
+      if (j < p.count) { out[u32(offset_out(c, 0, stride_o))] = acc; }
+    } else {
+      scratch[lid] = acc;
+      workgroupBarrier();
+      for (var h = LANES / 2u; h > 0u; h /= 2u) {
+        if (lane < h) { scratch[lid] = combine(scratch[lid], scratch[lid + h]); }
+        workgroupBarrier();
       }
-      acc = combine(acc, a[u32(roff)]);
+      if (lane == 0u && j < p.count) { out[u32(offset_out(c, 0, stride_o))] = scratch[lid]; }
+      workgroupBarrier(); // the next round reuses scratch
     }
-  }
-  scratch[lid] = acc;
-  workgroupBarrier();
-  for (var s = LANES / 2u; s > 0u; s /= 2u) {
-    if (lane < s) { scratch[lid] = combine(scratch[lid], scratch[lid + s]); }
-    workgroupBarrier();
-  }
-  if (lane == 0u && j < p.count) {
-    out[u32(out_off)] = scratch[lid];
+    j += step;
+    advance_out(&c, s, shape);
   }
 }

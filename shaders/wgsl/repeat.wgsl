@@ -1,19 +1,26 @@
 // repeat.wgsl: the direct repeat kernel. Must agree with tensor.CPU.Repeat
 // (tensor.repeatStrided):
 //   out[i] = a[base_a + Σ_d (i_d mod src_d) · stride_a[d]]
-// where out dim d is src_d · times_d. aux holds src_d.
+// where out dim d is src_d · times_d; aux holds src_d. The loop over items
+// is gather.wgsl's; the source coordinates q = c mod src step beside the
+// output ones (advance_repeat, in shaders/radix.go).
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let k = item_index(wid, nwg, lid);
+  var k = item_index(wid, nwg, lid);
   if (k >= p.count) { return; }
-  var rem = p.start + k * VEC;
-  var off = i32(p.base_a);
-  for (var d = RANK; d > 0u; d--) {
-    let n = dim_of(p.shape, d - 1u);
-    off += i32((rem % n) % dim_of(p.aux, d - 1u)) * stride_of(p.stride_a, d - 1u);
-    rem /= n;
+  let step = grid_step(nwg);
+  let shape = p.shape; // hoisted: the loop reads registers, not the uniform
+  let stride_a = p.stride_a;
+  let aux = p.aux;
+  let s = coords_out(step * VEC, shape);
+  var c = coords_out(p.start + k * VEC, shape);
+  var q = source_coords(c, aux);
+  let sq = source_coords(s, aux);
+  loop {
+    out[p.base_o + k] = load_a(offset_out(q, i32(p.base_a), stride_a));
+    if (!next_item(&k, step)) { break; }
+    advance_repeat(&c, &q, s, sq, shape, aux);
   }
-  out[p.base_o + k] = load_a(off);
 }
