@@ -71,3 +71,19 @@ func TestTooLargeIsAClearError(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// With at most 3 workgroups per dimension every dispatch of more than 3
+// workgroups runs on a 2-D grid, and items past the grid loop: the paths
+// a tensor past 65535·256 items takes on a real device.
+func TestTwoDimensionalGridsAgreeWithTheCPU(t *testing.T) {
+	d := openOrSkip(t, Options{MaxWorkgroupsPerDimension: 3})
+	cases := conform.Cases(conform.Options{Sizes: []int{700}})
+	fails := conform.Check(NewBackend(d), tensor.CPU{}, cases)
+	for i, f := range fails {
+		if i == 20 {
+			break
+		}
+		t.Error(f)
+	}
+	t.Logf("%d cases, %d failures", len(cases), len(fails))
+}

@@ -13,6 +13,10 @@ type Options struct {
 	// the adapter's maxStorageBufferBindingSize (0: the adapter's limit).
 	// Tests lower it to drive the chunked paths with small tensors.
 	MaxBindingBytes uint64
+	// MaxWorkgroupsPerDimension caps the workgroups of one dispatch
+	// dimension below the adapter's (0: the adapter's limit). Tests lower
+	// it to drive 2-D grids with small tensors.
+	MaxWorkgroupsPerDimension uint32
 }
 
 // AdapterInfo describes a WebGPU adapter: what `stridelab devices` lists.
@@ -88,6 +92,9 @@ func Open(opts Options) (*Device, error) {
 	d.device, d.queue, d.limits = device, device.GetQueue(), limits
 	if opts.MaxBindingBytes > 0 && opts.MaxBindingBytes < d.limits.MaxStorageBufferBindingSize {
 		d.limits.MaxStorageBufferBindingSize = opts.MaxBindingBytes
+	}
+	if n := opts.MaxWorkgroupsPerDimension; n > 0 && n < d.limits.MaxComputeWorkgroupsPerDimension {
+		d.limits.MaxComputeWorkgroupsPerDimension = n
 	}
 	if d.limits.MaxComputeWorkgroupsPerDimension == 0 {
 		d.limits.MaxComputeWorkgroupsPerDimension = 65535

@@ -80,6 +80,22 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 	if len(loads) > 1 {
 		key.b = loads[1]
 	}
+	if fp, ok := e.fan(); ok && e.fitsOneBinding(count, limit) {
+		dp := fp.e.dispatch(key, vec, bufs, nil)
+		dp.key.fan, dp.key.fanDim, dp.key.vary = fp.fan, fp.dim, fp.vary
+		for i, v := range fp.outStrides(e.shape) {
+			dp.params.strideO[i] = int32(v)
+		}
+		dp.params.fan = [4]int32{int32(fp.n), int32(fp.src), int32(fp.ostr), 0}
+		dp.params.fanLoad = [4]int32{int32(fp.loads[0]), int32(fp.loads[1]), 0, 0}
+		items := 1
+		for _, n := range fp.e.shape {
+			items *= n
+		}
+		dp.params.count, dp.workgrps = uint32(items/vec), workgroupsFor(items/vec, workgroupSize)
+		dp.storage = append(dp.storage, binding{buf: outBuf, size: roundUp16(4 * uint64(count))})
+		return d.newJob([]dispatch{dp}, outBuf, bufs...)
+	}
 	var ds []dispatch
 	for s := 0; s < count; {
 		n, windows, err := e.chunkAt(s, min(chunk, count-s), vec, align, limit)
@@ -87,28 +103,9 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 			destroyAll(bufs)
 			return nil, err
 		}
-		dp := dispatch{key: key, workgrps: workgroupsFor(n/vec, workgroupSize)}
+		dp := e.dispatch(key, vec, bufs, windows)
+		dp.workgrps = workgroupsFor(n/vec, workgroupSize)
 		dp.params.count, dp.params.start = uint32(n/vec), uint32(s)
-		for i, v := range e.shape {
-			dp.params.shape[i] = uint32(v)
-			if e.aux != nil {
-				dp.params.aux[i] = uint32(e.aux[i])
-			}
-		}
-		for k, op := range e.ops {
-			w := windows[k]
-			dp.storage = append(dp.storage, binding{buf: bufs[k], offset: 4 * uint64(w.start), size: w.bytes})
-			base := uint32(op.base - w.start)
-			st := &dp.params.strideA
-			if k == 0 {
-				dp.params.baseA = base
-			} else {
-				dp.params.baseB, st = base, &dp.params.strideB
-			}
-			for i, v := range e.strides[k] {
-				st[i] = int32(v)
-			}
-		}
 		// The output binding starts at the aligned element before s.
 		outStart := s / align * align
 		dp.params.baseO = uint32((s - outStart) / vec)
@@ -117,6 +114,48 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		s += n
 	}
 	return d.newJob(ds, outBuf, bufs...)
+}
+
+// fitsOneBinding reports whether count outputs and every operand fit one
+// binding each: one dispatch then covers the call.
+func (e *elementwise) fitsOneBinding(count int, limit uint64) bool {
+	for _, op := range e.ops {
+		if roundUp16(uint64(len(op.data))) > limit {
+			return false
+		}
+	}
+	return roundUp16(4*uint64(count)) <= limit
+}
+
+// dispatch returns a dispatch of e's geometry with its operands bound:
+// through windows, or whole when windows is nil. The caller sets the
+// count, start and output.
+func (e *elementwise) dispatch(key programKey, vec int, bufs []*wgpu.Buffer, windows []inputWindow) dispatch {
+	dp := dispatch{key: key}
+	for i, v := range e.shape {
+		dp.params.shape[i] = uint32(v)
+		if e.aux != nil {
+			dp.params.aux[i] = uint32(e.aux[i])
+		}
+	}
+	for k, op := range e.ops {
+		w := inputWindow{0, roundUp16(uint64(len(op.data)))}
+		if windows != nil {
+			w = windows[k]
+		}
+		dp.storage = append(dp.storage, binding{buf: bufs[k], offset: 4 * uint64(w.start), size: w.bytes})
+		base := uint32(op.base - w.start)
+		st := &dp.params.strideA
+		if k == 0 {
+			dp.params.baseA = base
+		} else {
+			dp.params.baseB, st = base, &dp.params.strideB
+		}
+		for i, v := range e.strides[k] {
+			st[i] = int32(v)
+		}
+	}
+	return dp
 }
 
 // inputWindow is the part of an uploaded operand one chunk binds.

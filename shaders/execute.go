@@ -28,9 +28,10 @@ type params struct {
 	baseO, reduced             uint32 // followed by two u32 of padding
 	shape, aux                 [maxRank]uint32
 	strideA, strideB, strideO  [maxRank]int32
+	fan, fanLoad               [4]int32
 }
 
-const paramsSize = 32 + 5*4*maxRank
+const paramsSize = 32 + 5*4*maxRank + 2*16
 
 func (p *params) bytes() []byte {
 	b := make([]byte, 0, paramsSize)
@@ -47,22 +48,25 @@ func (p *params) bytes() []byte {
 			b = binary.LittleEndian.AppendUint32(b, uint32(v))
 		}
 	}
+	for _, v := range append(p.fan[:], p.fanLoad[:]...) {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
 	return b
 }
 
-// grid splits n workgroups into a 2-D dispatch: WebGPU caps each dimension
+// grid lays n workgroups out as a 2-D dispatch: WebGPU caps each dimension
 // (maxComputeWorkgroupsPerDimension, 65535 by default), and item_index in
-// the prelude rebuilds the linear index from (x, y).
-func (d *Device) grid(n uint64) (x, y uint32, err error) {
+// the prelude rebuilds the linear index from (x, y). Past limit² workgroups
+// the grid stays at limit²: every kernel's grid-stride loop takes the
+// remaining items (the copy kernel, which does not loop, is bounded far
+// below by its binding size).
+func (d *Device) grid(n uint64) (x, y uint32) {
 	limit := uint64(d.limits.MaxComputeWorkgroupsPerDimension)
 	if n <= limit {
-		return uint32(n), 1, nil
+		return uint32(n), 1
 	}
-	rows := (n + limit - 1) / limit
-	if rows > limit {
-		return 0, 0, fmt.Errorf("%w: %d workgroups exceed %d×%d", ErrTooLarge, n, limit, limit)
-	}
-	return uint32(limit), uint32(rows), nil
+	rows := min(limit, (n+limit-1)/limit)
+	return uint32(limit), uint32(rows)
 }
 
 // roundUp16 rounds a buffer size up to 16 bytes (and at least 16): vec4

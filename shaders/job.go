@@ -43,10 +43,7 @@ func (j *job) add(d *Device, dp dispatch) error {
 	if err != nil {
 		return err
 	}
-	x, y, err := d.grid(dp.workgrps)
-	if err != nil {
-		return err
-	}
+	x, y := d.grid(dp.workgrps)
 	uni, err := d.newBuffer("params", paramsSize, wgpu.BufferUsageUniform|wgpu.BufferUsageCopyDst)
 	if err != nil {
 		return err

@@ -69,6 +69,10 @@ type programKey struct {
 	a, b   load
 	op     string // binary or reduce op; "" otherwise
 	lanes  int    // reduce: invocations per output
+	rvec   int    // reduce: reduced elements per load (4: a vec4 of the inner reduced dim)
+	fan    int    // outputs per load along fanDim (0 or 1: no fanning)
+	fanDim int
+	vary   [2]bool // binary, fanned: whether a, b move along fanDim
 }
 
 func wgslType(dt tensor.DType) string {
@@ -97,6 +101,8 @@ func (k programKey) source() (string, error) {
 	}
 	fmt.Fprintf(&b, "alias Elem = %s;\nalias Item = %s;\n", elem, item)
 	fmt.Fprintf(&b, "const RANK: u32 = %du;\nconst VEC: u32 = %du;\nconst WG: u32 = %du;\n", k.rank, k.vec, workgroupSize)
+	fmt.Fprintf(&b, "const FAN: u32 = %du;\nconst FAN_DIM: u32 = %du;\n", max(k.fan, 1), k.fanDim)
+	fmt.Fprintf(&b, "const A_VARIES: bool = %v;\nconst B_VARIES: bool = %v;\n", k.vary[0], k.vary[1])
 	binding := 1
 	operand := func(name string, l load) {
 		arr := "Elem"
@@ -116,12 +122,25 @@ func (k programKey) source() (string, error) {
 	}
 	switch k.kernel {
 	case kernelReduce:
-		fmt.Fprintf(&b, "@group(0) @binding(1) var<storage, read> a: array<Elem>;\n")
-		binding = 2
-		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\n", k.red, k.lanes)
 		ident, combine := reduceOpWGSL(k.op, elem)
+		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\nconst RVEC: u32 = %du;\n", k.red, k.lanes, max(k.rvec, 1))
 		fmt.Fprintf(&b, "const IDENTITY_BITS: u32 = %#xu;\n", ident)
-		fmt.Fprintf(&b, "fn combine(x: Elem, y: Elem) -> Elem { %s }\n", combine)
+		fmt.Fprintf(&b, "fn combine(x: Item, y: Item) -> Item { %s }\n", combine)
+		// fold_load reads what one step of a fold takes: an output's
+		// element (VEC 1), four neighbouring outputs' elements (VEC 4), or
+		// four neighbouring reduced elements combined (RVEC 4).
+		switch {
+		case k.vec == 4:
+			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<vec4<Elem>>;\n")
+			b.WriteString("fn fold_load(off: i32) -> Item { return a[u32(off) / 4u]; }\n")
+		case k.rvec == 4:
+			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<vec4<Elem>>;\n")
+			b.WriteString("fn fold_load(off: i32) -> Item { let v = a[u32(off) / 4u]; return combine(combine(v.x, v.y), combine(v.z, v.w)); }\n")
+		default:
+			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<Elem>;\n")
+			b.WriteString("fn fold_load(off: i32) -> Item { return a[u32(off)]; }\n")
+		}
+		binding = 2
 	case kernelBinary:
 		operand("a", k.a)
 		operand("b", k.b)

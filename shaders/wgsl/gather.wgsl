@@ -5,7 +5,8 @@
 // With VEC = 4 each item is four consecutive outputs of one inner row;
 // load_a reads them as a vec4 or splats a broadcast element. Each
 // invocation takes items k, k + step, … (a grid-stride loop), stepping
-// their coordinates without division.
+// their coordinates without division. Fanned (FAN > 1, along a broadcast
+// dim of a) each load is stored FAN times.
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -15,10 +16,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let step = grid_step(nwg);
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
+  let stride_o = p.stride_o;
   let s = coords_out(step * VEC, shape);
   var c = coords_out(p.start + k * VEC, shape);
   loop {
-    out[p.base_o + k] = load_a(offset_out(c, i32(p.base_a), stride_a));
+    let v = load_a(offset_out(c, i32(p.base_a), stride_a));
+    if (FAN == 1u) {
+      out[p.base_o + k] = v;
+    } else {
+      let o = offset_out(c, 0, stride_o);
+      for (var j = 0u; j < FAN; j++) {
+        if (fan_ok(c[FAN_DIM], 0u, j)) { out[u32(fan_out(o, 0u, j)) / VEC] = v; }
+      }
+    }
     if (!next_item(&k, step)) { break; }
     advance_out(&c, s, shape);
   }

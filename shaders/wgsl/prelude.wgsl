@@ -15,7 +15,9 @@ struct Params {
   aux: array<vec4<u32>, 2>,       // repeat: source dims; reduce: reduced dims
   stride_a: array<vec4<i32>, 2>,  // element strides of a over the output dims
   stride_b: array<vec4<i32>, 2>,  // of b (binary) or of the reduced dims of a (reduce)
-  stride_o: array<vec4<i32>, 2>,  // reduce: output strides over the kept dims
+  stride_o: array<vec4<i32>, 2>,  // output element strides (reduce: over the kept dims)
+  fan: vec4<i32>,       // fanned kernels: FAN_DIM's output size, source size, output stride
+  fan_load: vec4<i32>,  // a's and b's element stride along FAN_DIM
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -41,6 +43,24 @@ fn next_item(k: ptr<function, u32>, step: u32) -> bool {
   if (step >= p.count - *k) { return false; }
   *k += step;
   return true;
+}
+
+// Fanning (FAN > 1): an item stands for FAN outputs along FAN_DIM that
+// read the same element of a fixed operand (stride 0 there; for repeat,
+// the same source element), so it loads once and stores FAN times. The
+// item's coordinate c_f along FAN_DIM counts groups: the outputs are at
+// (c_f − q_f)·FAN + j·src + q_f for j < FAN, where src is the dim's source
+// size (repeat; 1 otherwise) and q_f = c_f mod src.
+
+// fan_ok reports whether fan copy j of the item at c_f exists.
+fn fan_ok(cf: u32, qf: u32, j: u32) -> bool {
+  return (cf - qf) * FAN + j * u32(p.fan.y) < u32(p.fan.x);
+}
+
+// fan_out is the output element offset of fan copy j, where o is the
+// item's offset through stride_o (whose FAN_DIM entry is FAN·ostride).
+fn fan_out(o: i32, qf: u32, j: u32) -> i32 {
+  return o - i32(qf * (FAN - 1u)) * p.fan.z + i32(j) * p.fan.y * p.fan.z;
 }
 
 // grid_step is the dispatch's invocation count.

@@ -10,20 +10,26 @@
 // memory dim is kept) each invocation folds its outputs alone, neighbours
 // reading neighbouring addresses, and no barrier is needed. Outputs go
 // round in a grid-stride loop, their coordinates stepped without division.
-// Float sums accumulate in f32 (WGSL has no f64), so they match the CPU's
-// float64 accumulation only to rounding.
+// Vectorized: with VEC = 4 an item is four neighbouring outputs (the
+// innermost memory dim is kept and contiguous) folded as a vec4; with
+// RVEC = 4 each load takes four neighbouring reduced elements (the
+// innermost dim is reduced and contiguous). fold_load is generated for
+// the mode. Float sums accumulate in f32 (WGSL has no f64), so they match
+// the CPU's float64 accumulation only to rounding.
 
-var<workgroup> scratch: array<Elem, WG>;
+var<workgroup> scratch: array<Item, WG>;
 
-// fold combines the reduced elements lane, lane + LANES, … of the output
-// whose first input is at off; r0 and rs are the reduced coordinates of
-// lane and of LANES.
-fn fold(off: i32, lane: u32, r0: Coords, rs: Coords, aux: array<vec4<u32>, 2>, stride: array<vec4<i32>, 2>) -> Elem {
-  var acc = bitcast<Elem>(IDENTITY_BITS); // infinities have no WGSL literal
+fn identity() -> Item { return Item(bitcast<Elem>(IDENTITY_BITS)); } // infinities have no WGSL literal
+
+// fold combines the reduced elements lane·RVEC, (lane + LANES)·RVEC, … (RVEC
+// at a time) of the item whose first input is at off; r0 and rs are the
+// reduced coordinates of lane·RVEC and of LANES·RVEC.
+fn fold(off: i32, lane: u32, r0: Coords, rs: Coords, aux: array<vec4<u32>, 2>, stride: array<vec4<i32>, 2>) -> Item {
+  var acc = identity();
   var r = r0;
   let n = p.reduced;
-  for (var i = lane; i < n; i += LANES) {
-    acc = combine(acc, a[u32(offset_red(r, off, stride))]);
+  for (var i = lane * RVEC; i < n; i += LANES * RVEC) {
+    acc = combine(acc, fold_load(offset_red(r, off, stride)));
     advance_red(&r, rs, aux);
   }
   return acc;
@@ -42,15 +48,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let stride_a = p.stride_a;
   let stride_b = p.stride_b;
   let stride_o = p.stride_o;
-  let s = coords_out(step, shape);
-  var c = coords_out(p.start + j, shape);
-  let r0 = coords_red(lane, aux);
-  let rs = coords_red(LANES, aux);
+  let s = coords_out(step * VEC, shape);
+  var c = coords_out(p.start + j * VEC, shape);
+  let r0 = coords_red(lane * RVEC, aux);
+  let rs = coords_red(LANES * RVEC, aux);
   for (var round = 0u; round < rounds; round++) {
-    var acc = bitcast<Elem>(IDENTITY_BITS);
+    var acc = identity();
     if (j < p.count) { acc = fold(offset_out(c, i32(p.base_a), stride_a), lane, r0, rs, aux, stride_b); }
     if (LANES == 1u) {
-      if (j < p.count) { out[u32(offset_out(c, 0, stride_o))] = acc; }
+      if (j < p.count) { out[u32(offset_out(c, 0, stride_o)) / VEC] = acc; }
     } else {
       scratch[lid] = acc;
       workgroupBarrier();
@@ -58,7 +64,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (lane < h) { scratch[lid] = combine(scratch[lid], scratch[lid + h]); }
         workgroupBarrier();
       }
-      if (lane == 0u && j < p.count) { out[u32(offset_out(c, 0, stride_o))] = scratch[lid]; }
+      if (lane == 0u && j < p.count) { out[u32(offset_out(c, 0, stride_o)) / VEC] = scratch[lid]; }
       workgroupBarrier(); // the next round reuses scratch
     }
     j += step;

@@ -3,7 +3,8 @@
 //   out[i] = a[base_a + Σ_d (i_d mod src_d) · stride_a[d]]
 // where out dim d is src_d · times_d; aux holds src_d. The loop over items
 // is gather.wgsl's; the source coordinates q = c mod src step beside the
-// output ones (advance_repeat, in shaders/radix.go).
+// output ones (advance_repeat, in shaders/radix.go). Fanned (FAN > 1,
+// along a repeated dim) each load is stored to FAN of its copies.
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -14,12 +15,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
   let aux = p.aux;
+  let stride_o = p.stride_o;
   let s = coords_out(step * VEC, shape);
   var c = coords_out(p.start + k * VEC, shape);
   var q = source_coords(c, aux);
   let sq = source_coords(s, aux);
   loop {
-    out[p.base_o + k] = load_a(offset_out(q, i32(p.base_a), stride_a));
+    let v = load_a(offset_out(q, i32(p.base_a), stride_a));
+    if (FAN == 1u) {
+      out[p.base_o + k] = v;
+    } else {
+      let o = offset_out(c, 0, stride_o);
+      for (var j = 0u; j < FAN; j++) {
+        if (fan_ok(c[FAN_DIM], q[FAN_DIM], j)) { out[u32(fan_out(o, q[FAN_DIM], j)) / VEC] = v; }
+      }
+    }
     if (!next_item(&k, step)) { break; }
     advance_repeat(&c, &q, s, sq, shape, aux);
   }
