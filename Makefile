@@ -42,10 +42,13 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/...
 	GOOS=js GOARCH=wasm $(GO) vet ./shaders
 
-# Go benchmarks, then the report beside NumPy (same run, same machine).
+# Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
+# the same device's copy kernel and copyBufferToBuffer (same run each).
 bench: deps build
 	$(GO) test -run XXX -bench . -benchtime 20x ./bench/
 	./$(BIN) bench --runs 21 --json bench.json
+	mkdir -p docs
+	./$(BIN) bench --backend gpu --rounds 5 --json bench-gpu.json --svg docs/bench-gpu.svg
 
 fuzz:
 	for f in FuzzParseShape FuzzParseIndices FuzzViewChain; do \
@@ -53,4 +56,4 @@ fuzz:
 	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 30s ./tensor/npyfile/
 
 clean:
-	rm -rf bin bench.json
+	rm -rf bin bench.json bench-gpu.json

@@ -125,3 +125,6 @@ func coalesceRepeat(l tensor.Layout, times []int) (shape, aux, stride []int) {
 	}
 	return shape, aux, stride
 }
+
+// Device returns the device g runs on.
+func (g *GPU) Device() *Device { return g.dev }

@@ -1,0 +1,139 @@
+package bench
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/stridelab/stridelab/shaders"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// DeviceResult is one case timed on a WebGPU device beside the device's
+// own copies of the same traffic, all measured in the same run: the kernel
+// alone on device-resident buffers (no upload, no readback), the plain
+// vec4 copy kernel and copyBufferToBuffer, each moving Bytes/2 bytes (so
+// Bytes read + written, as the case does).
+type DeviceResult struct {
+	Case       string  `json:"case"`
+	Bytes      int64   `json:"bytes"`
+	Kernel     float64 `json:"kernel_s"`      // median time per run
+	CopyKernel float64 `json:"copy_kernel_s"` // the vec4 copy kernel
+	BufferCopy float64 `json:"buffer_copy_s"` // copyBufferToBuffer
+	KernelGBps float64 `json:"kernel_gb_per_s"`
+	CopyGBps   float64 `json:"copy_kernel_gb_per_s"`
+	BufferGBps float64 `json:"buffer_copy_gb_per_s"`
+	Ratio      float64 `json:"ratio_of_copy_kernel"` // KernelGBps / CopyGBps
+	Target     float64 `json:"target_ratio"`         // 0.8 for data movement, 0.6 for reductions
+}
+
+// Target is the least ratio of the copy kernel's throughput a case's
+// kernel should reach: 0.8 for the data-movement kernels (expand, repeat,
+// binary), 0.6 for reductions, which also combine what they read.
+func (c Case) Target() float64 {
+	if c.Op == "sum" {
+		return 0.6
+	}
+	return 0.8
+}
+
+// DeviceOptions tune MeasureDevice.
+type DeviceOptions struct {
+	Rounds  int           // rounds of kernel, copy kernel, buffer copy in turn (median of rounds)
+	MinTime time.Duration // least time one batch of back-to-back runs takes
+}
+
+// MeasureDevice times c on g's device: it prepares the kernel once, checks
+// one run's output against the CPU reference (one readback), then times
+// batches of back-to-back runs of the kernel and of both copies in turn,
+// round after round, so a slow spell of the machine hits all three.
+func MeasureDevice(g *shaders.GPU, c Case, opt DeviceOptions) (DeviceResult, error) {
+	opt.Rounds = max(opt.Rounds, 1)
+	in, err := c.Inputs()
+	if err != nil {
+		return DeviceResult{}, err
+	}
+	kernel, err := g.Prepare(func(be tensor.Backend) (tensor.Tensor, error) { return c.Run(be, in) })
+	if err != nil {
+		return DeviceResult{}, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	defer kernel.Release()
+	if err := verify(kernel, c, in); err != nil {
+		return DeviceResult{}, err
+	}
+	copyKernel, err := g.Device().PrepareCopy(uint64(c.Bytes() / 2))
+	if err != nil {
+		return DeviceResult{}, err
+	}
+	defer copyKernel.Release()
+	bufferCopy, err := g.Device().PrepareBufferCopy(uint64(c.Bytes() / 2))
+	if err != nil {
+		return DeviceResult{}, err
+	}
+	defer bufferCopy.Release()
+	all := []*shaders.Kernel{kernel, copyKernel, bufferCopy}
+	reps := make([]int, len(all))
+	for i, k := range all {
+		if reps[i], err = calibrate(k, opt.MinTime); err != nil {
+			return DeviceResult{}, fmt.Errorf("%s: %w", c.Name, err)
+		}
+	}
+	times := make([][]float64, len(all))
+	for range opt.Rounds {
+		for i, k := range all {
+			t, err := k.Run(reps[i])
+			if err != nil {
+				return DeviceResult{}, fmt.Errorf("%s: %w", c.Name, err)
+			}
+			times[i] = append(times[i], t.Seconds())
+		}
+	}
+	r := DeviceResult{Case: c.Name, Bytes: c.Bytes(), Target: c.Target(),
+		Kernel: median(times[0]), CopyKernel: median(times[1]), BufferCopy: median(times[2])}
+	gb := func(s float64) float64 { return float64(r.Bytes) / s / 1e9 }
+	r.KernelGBps, r.CopyGBps, r.BufferGBps = gb(r.Kernel), gb(r.CopyKernel), gb(r.BufferCopy)
+	r.Ratio = r.KernelGBps / r.CopyGBps
+	return r, nil
+}
+
+// calibrate runs k once (compiling, warming) and returns how many
+// back-to-back runs take at least minTime, at most 1000.
+func calibrate(k *shaders.Kernel, minTime time.Duration) (int, error) {
+	if _, err := k.Run(1); err != nil {
+		return 0, err
+	}
+	t, err := k.Run(1)
+	if err != nil {
+		return 0, err
+	}
+	return int(min(1000, max(1, minTime/max(t, time.Microsecond)))), nil
+}
+
+// verify reads the prepared kernel's output back once and compares it with
+// the CPU reference: a benchmark of a wrong kernel is worthless.
+func verify(k *shaders.Kernel, c Case, in []tensor.Tensor) error {
+	want, err := c.Run(tensor.CPU{}, in)
+	if err != nil {
+		return err
+	}
+	if _, err := k.Run(1); err != nil {
+		return err
+	}
+	got, err := tensor.Empty(want.DType(), want.Shape())
+	if err != nil {
+		return err
+	}
+	if err := k.ReadInto(got); err != nil {
+		return err
+	}
+	w, g := want.Float64s(), got.Float64s()
+	tol := 0.0
+	if c.Op == "sum" {
+		tol = 1e-5 // f32 accumulation on the GPU, float64 on the CPU
+	}
+	for i := range w {
+		if d := g[i] - w[i]; d > tol*max(1, w[i], -w[i]) || -d > tol*max(1, w[i], -w[i]) {
+			return fmt.Errorf("%s: the GPU kernel's output differs from the CPU at element %d: %g, want %g", c.Name, i, g[i], w[i])
+		}
+	}
+	return nil
+}
