@@ -4,12 +4,16 @@
 GO        ?= go
 BIN       := bin/stridelab
 WASM_EXEC := $(shell $(GO) env GOROOT 2>/dev/null)/lib/wasm/go_js_wasm_exec
+WASM_JS   := $(shell $(GO) env GOROOT 2>/dev/null)/lib/wasm/wasm_exec.js
+SITE      := bin/web
 # Debian packages: NumPy is the cross-check and benchmark peer; Node runs
-# the GOOS=js test binaries (go_js_wasm_exec); Mesa's lavapipe Vulkan driver
-# is the software GPU the WebGPU kernels are tested on.
-APT_PACKAGES := python3-numpy nodejs mesa-vulkan-drivers
+# the GOOS=js test binaries (go_js_wasm_exec) and the browser tests (npm
+# installs playwright-core, which drives Debian's Chromium: its WebGPU runs
+# on SwiftShader); Mesa's lavapipe Vulkan driver is the software GPU the
+# native WebGPU kernels are tested on.
+APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium
 
-.PHONY: all deps build run test test-go test-wasm bench fuzz clean
+.PHONY: all deps build web run test test-go test-wasm test-browser bench bench-browser fuzz clean
 
 all: build
 
@@ -18,20 +22,29 @@ deps:
 	@command -v $(GO) >/dev/null || { echo "make deps: Go 1.26 is required (https://go.dev/dl)"; exit 1; }
 	@missing=""; for p in $(APT_PACKAGES); do \
 		if [ "$$p" = nodejs ] && command -v node >/dev/null; then continue; fi; \
+		if [ "$$p" = npm ] && command -v npm >/dev/null; then continue; fi; \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "make deps: installing$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@[ -d web/node_modules/playwright-core ] || { echo "make deps: npm ci in web/ (playwright-core)"; \
+		cd web && npm ci --no-audit --no-fund --loglevel=error; }
 
 build:
 	$(GO) build -o $(BIN) ./native/cmd/stridelab
+
+# The browser build: the kernels compiled to wasm, with the page in web/.
+web:
+	mkdir -p $(SITE)
+	GOOS=js GOARCH=wasm $(GO) build -o $(SITE)/stridelab.wasm ./wasm
+	cp web/index.html web/main.js web/style.css $(WASM_JS) $(SITE)/
 
 # The main job: walk through the worked examples of expand and repeat.
 run: deps build
 	./$(BIN) demo
 
-test: deps test-go test-wasm
+test: deps test-go test-wasm test-browser
 
 test-go:
 	$(GO) vet ./...
@@ -40,7 +53,12 @@ test-go:
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/...
-	GOOS=js GOARCH=wasm $(GO) vet ./shaders
+	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm
+
+# The page in headless Chromium on SwiftShader's WebGPU: worked examples,
+# the conformance suite over the full size sweep, bad input.
+test-browser: web
+	cd web && node test/browser.mjs ../$(SITE) --screenshot ../$(SITE)/screenshot.png
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).
@@ -50,10 +68,14 @@ bench: deps build
 	mkdir -p docs
 	./$(BIN) bench --backend gpu --rounds 5 --json bench-gpu.json --svg docs/bench-gpu.svg
 
+# The benchmark's cases at browser sizes on Chromium's WebGPU (SwiftShader).
+bench-browser: deps web
+	cd web && node test/browser.mjs ../$(SITE) --sizes 1 --bench ../bench-browser.json
+
 fuzz:
 	for f in FuzzParseShape FuzzParseIndices FuzzViewChain; do \
 		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./tensor/ || exit 1; done
 	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 30s ./tensor/npyfile/
 
 clean:
-	rm -rf bin bench.json bench-gpu.json
+	rm -rf bin bench.json bench-gpu.json bench-browser.json

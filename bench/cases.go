@@ -32,6 +32,21 @@ func Cases() []Case {
 	}
 }
 
+// SmallCases returns the seven cases at about a sixteenth of the bytes
+// (the small repeat as it is): what the browser runs, where software
+// WebGPU (SwiftShader) is several times slower than lavapipe.
+func SmallCases() []Case {
+	return []Case{
+		{Name: "expand [64,1,4096]->[64,4,4096]", Op: "expand", In: tensor.Shape{64, 1, 4096}, Arg: []int{64, 4, 4096}},
+		{Name: "expand [1,4096]->[256,4096]", Op: "expand", In: tensor.Shape{1, 4096}, Arg: []int{256, 4096}},
+		{Name: "repeat [64,4096] by [2,2]", Op: "repeat", In: tensor.Shape{64, 4096}, Arg: []int{2, 2}},
+		{Name: "repeat [64,1,256] by [2,16,1]", Op: "repeat", In: tensor.Shape{64, 1, 256}, Arg: []int{2, 16, 1}},
+		{Name: "sum [64,4,4096] to [64,1,4096]", Op: "sum", In: tensor.Shape{64, 4, 4096}, Arg: []int{64, 1, 4096}},
+		{Name: "sum [4,256,1024] to [1,256,1]", Op: "sum", In: tensor.Shape{4, 256, 1024}, Arg: []int{1, 256, 1}},
+		{Name: "add [64,1,4096]+[1,4,4096]", Op: "add", In: tensor.Shape{64, 1, 4096}, B: tensor.Shape{1, 4, 4096}},
+	}
+}
+
 // Inputs returns the case's operands: deterministic float32 values in
 // [0, 1), so sums stay well conditioned.
 func (c Case) Inputs() ([]tensor.Tensor, error) {

@@ -95,17 +95,24 @@ func MeasureDevice(g *shaders.GPU, c Case, opt DeviceOptions) (DeviceResult, err
 	return r, nil
 }
 
-// calibrate runs k once (compiling, warming) and returns how many
-// back-to-back runs take at least minTime, at most 1000.
+// calibrate runs k once (compiling, warming), then doubles a batch of
+// back-to-back runs until it takes at least minTime (at most 1024 runs),
+// so the submit-and-wait overhead of a batch fades from the figure.
 func calibrate(k *shaders.Kernel, minTime time.Duration) (int, error) {
 	if _, err := k.Run(1); err != nil {
 		return 0, err
 	}
-	t, err := k.Run(1)
-	if err != nil {
-		return 0, err
+	reps := 1
+	for ; reps < 1024; reps *= 2 {
+		t, err := k.Run(reps)
+		if err != nil {
+			return 0, err
+		}
+		if t*time.Duration(reps) >= minTime {
+			break
+		}
 	}
-	return int(min(1000, max(1, minTime/max(t, time.Microsecond)))), nil
+	return reps, nil
 }
 
 // verify reads the prepared kernel's output back once and compares it with

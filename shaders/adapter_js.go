@@ -3,8 +3,89 @@
 package shaders
 
 import (
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"github.com/oliverbestmann/webgpu/jsx"
 	"github.com/oliverbestmann/webgpu/wgpu"
 )
+
+// The binding (v1.0.0) keeps the GPUAdapter and GPUDevice JS objects
+// unexported, and its Try calls cannot see WebGPU's asynchronous errors.
+// This hook records the last adapter and device the page requested, so the
+// runtime can read the adapter's info and wrap every call in error scopes.
+func init() {
+	js.Global().Call("eval", `(() => {
+  if (!globalThis.navigator || !navigator.gpu || globalThis.__stridelab) return;
+  globalThis.__stridelab = {};
+  const requestAdapter = GPU.prototype.requestAdapter;
+  GPU.prototype.requestAdapter = async function (...args) {
+    const a = await requestAdapter.apply(this, args);
+    globalThis.__stridelab.adapter = a;
+    return a;
+  };
+  const requestDevice = GPUAdapter.prototype.requestDevice;
+  GPUAdapter.prototype.requestDevice = async function (...args) {
+    const d = await requestDevice.apply(this, args);
+    globalThis.__stridelab.device = d;
+    return d;
+  };
+})()`)
+}
+
+// platform is the browser's side of a Device: its GPUDevice.
+type platform struct{ device js.Value }
+
+// hooked returns the object the init hook recorded under name, or
+// undefined.
+func hooked(name string) js.Value {
+	h := js.Global().Get("__stridelab")
+	if h.IsUndefined() {
+		return h
+	}
+	return h.Get(name)
+}
+
+// attach records the GPUDevice just requested and turns its loss into
+// d.lost: later calls fail with ErrDeviceLost and the browser's reason.
+func (d *Device) attach() {
+	d.plat.device = hooked("device")
+	if d.plat.device.IsUndefined() {
+		return
+	}
+	var onLost js.Func
+	onLost = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := args[0].Get("message").String()
+		d.lost = fmt.Errorf("%w: %s", ErrDeviceLost, msg)
+		onLost.Release()
+		return nil
+	})
+	d.plat.device.Get("lost").Call("then", onLost)
+}
+
+// browserInfo fills what the binding's GetInfo leaves empty in the
+// browser from GPUAdapter.info.
+func browserInfo(i AdapterInfo) AdapterInfo {
+	a := hooked("adapter")
+	if a.IsUndefined() || a.Get("info").IsUndefined() {
+		return i
+	}
+	info := a.Get("info")
+	str := func(k string) string {
+		if v := info.Get(k); v.Type() == js.TypeString {
+			return v.String()
+		}
+		return ""
+	}
+	if s := str("description"); s != "" {
+		i.Name = s
+	} else if s := str("vendor") + " " + str("architecture"); s != " " {
+		i.Name = s
+	}
+	i.Backend, i.Driver = "webgpu", str("vendor")
+	return i
+}
 
 // Adapters lists the browser's adapter (navigator.gpu offers one).
 func Adapters() ([]AdapterInfo, error) {
@@ -12,13 +93,16 @@ func Adapters() ([]AdapterInfo, error) {
 	if err != nil {
 		return nil, nil
 	}
-	return []AdapterInfo{infoOf(a)}, nil
+	return []AdapterInfo{browserInfo(infoOf(a))}, nil
 }
 
 // requestAdapter awaits navigator.gpu.requestAdapter(). It blocks on a
 // promise, so callers must be on a goroutine of their own, never inside a
 // js.FuncOf callback.
 func requestAdapter() (*wgpu.Instance, *wgpu.Adapter, error) {
+	if js.Global().Get("navigator").Get("gpu").IsUndefined() {
+		return nil, nil, ErrNoAdapter
+	}
 	inst := wgpu.CreateInstance(nil)
 	if inst == nil {
 		return nil, nil, ErrNoAdapter
@@ -30,14 +114,35 @@ func requestAdapter() (*wgpu.Instance, *wgpu.Adapter, error) {
 	return inst, a, nil
 }
 
-// scoped runs fn. In the browser WebGPU reports validation errors
-// asynchronously; the binding's Try calls do not return them (see the
-// note in the closing report: error scopes are the next step here).
+// scoped runs fn inside validation, out-of-memory and internal error
+// scopes and awaits them: in the browser WebGPU reports errors
+// asynchronously, and this is where they become Go errors. Scopes nest,
+// so a scoped call may make scoped calls. Callers are on a goroutine.
 func (d *Device) scoped(fn func() error) error {
 	if d.lost != nil {
 		return d.lost
 	}
-	return fn()
+	dev := d.plat.device
+	if dev.IsUndefined() {
+		return fn()
+	}
+	for _, f := range []string{"internal", "out-of-memory", "validation"} {
+		dev.Call("pushErrorScope", f)
+	}
+	err := fn()
+	for range 3 {
+		e, ok := jsx.Await(dev.Call("popErrorScope"))
+		switch {
+		case !ok && err == nil:
+			err = errors.New("popping a WebGPU error scope failed")
+		case ok && e.Truthy() && err == nil:
+			err = fmt.Errorf("WebGPU: %s", e.Get("message").String())
+		}
+	}
+	if err == nil {
+		err = d.lost
+	}
+	return err
 }
 
 // mapRead awaits buf.mapAsync and returns a copy of its bytes.

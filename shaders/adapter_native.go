@@ -8,6 +8,15 @@ import (
 
 func init() { wgpu.SetLogLevel(wgpu.LogLevelOff) } // errors come back as values
 
+// platform is the native side of a Device: wgpu-native needs nothing more.
+type platform struct{}
+
+// attach has nothing to record natively: wgpu-native reports errors
+// synchronously to the Try calls.
+func (d *Device) attach() {}
+
+func browserInfo(i AdapterInfo) AdapterInfo { return i }
+
 // Adapters lists every adapter of every backend.
 func Adapters() ([]AdapterInfo, error) {
 	inst := wgpu.CreateInstance(nil)

@@ -41,7 +41,7 @@ func (g *GPU) exec(op string, out tensor.Tensor, build func() (*job, error)) err
 			return nil
 		}
 		defer j.release()
-		return g.dev.readback(j, 1, rawBytes(out))
+		return g.dev.readback(j, 1, tensor.RawBytes(out))
 	}))
 }
 

@@ -75,6 +75,7 @@ type Device struct {
 	limits    Limits // what the device was created with, MaxBindingBytes applied
 	pipelines map[programKey]*wgpu.ComputePipeline
 	lost      error
+	plat      platform
 }
 
 // Open requests the default adapter and a device with the adapter's own
@@ -84,12 +85,13 @@ func Open(opts Options) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{instance: instance, adapter: adapter, info: infoOf(adapter), pipelines: map[programKey]*wgpu.ComputePipeline{}}
+	d := &Device{instance: instance, adapter: adapter, info: browserInfo(infoOf(adapter)), pipelines: map[programKey]*wgpu.ComputePipeline{}}
 	device, limits, err := requestDevice(adapter)
 	if err != nil {
 		return nil, &Error{Op: "open " + d.info.Name, Err: err}
 	}
 	d.device, d.queue, d.limits = device, device.GetQueue(), limits
+	d.attach()
 	if opts.MaxBindingBytes > 0 && opts.MaxBindingBytes < d.limits.MaxStorageBufferBindingSize {
 		d.limits.MaxStorageBufferBindingSize = opts.MaxBindingBytes
 	}

@@ -139,7 +139,7 @@ func (k *Kernel) ReadInto(out tensor.Tensor) error {
 	if k.job == nil {
 		return errors.New("shaders: ReadInto on a released Kernel")
 	}
-	dst := rawBytes(out)
+	dst := tensor.RawBytes(out)
 	if len(dst) == 0 {
 		return nil
 	}

@@ -1,8 +1,6 @@
 package shaders
 
 import (
-	"unsafe"
-
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -15,7 +13,7 @@ type operand struct {
 
 // spanOf returns the bytes of the elements l reaches in t's buffer.
 func spanOf(t tensor.Tensor, l tensor.Layout) operand {
-	raw := rawBytes(t)
+	raw := tensor.RawBytes(t)
 	lo, hi := l.Span()
 	if l.NumElements() == 0 {
 		return operand{data: nil, base: 0}
@@ -25,25 +23,4 @@ func spanOf(t tensor.Tensor, l tensor.Layout) operand {
 	data := make([]byte, 4*(pad+hi-lo+1))
 	copy(data[4*pad:], raw[4*lo:4*(hi+1)])
 	return operand{data: data, base: l.Base() - lo + pad}
-}
-
-// rawBytes views t's whole buffer as bytes (every dtype is 4 bytes wide).
-func rawBytes(t tensor.Tensor) []byte {
-	var p unsafe.Pointer
-	var n int
-	switch t.DType() {
-	case tensor.Float32:
-		s, _ := tensor.Buffer[float32](t)
-		p, n = unsafe.Pointer(unsafe.SliceData(s)), len(s)
-	case tensor.Int32:
-		s, _ := tensor.Buffer[int32](t)
-		p, n = unsafe.Pointer(unsafe.SliceData(s)), len(s)
-	case tensor.Uint32:
-		s, _ := tensor.Buffer[uint32](t)
-		p, n = unsafe.Pointer(unsafe.SliceData(s)), len(s)
-	}
-	if n == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(p), 4*n)
 }

@@ -98,3 +98,24 @@ func garbage[T Elem]() T {
 	*(*uint32)(unsafe.Pointer(&v)) = 0x7fc0dead
 	return v
 }
+
+// RawBytes returns t's whole backing buffer as bytes (shared, not copied):
+// what a device upload or a JS typed array copies. Every dtype is four
+// bytes wide, in the machine's byte order (little-endian wherever Go runs
+// WebGPU or wasm).
+func RawBytes(t Tensor) []byte {
+	var p unsafe.Pointer
+	var n int
+	switch d := t.data.(type) {
+	case []float32:
+		p, n = unsafe.Pointer(unsafe.SliceData(d)), len(d)
+	case []int32:
+		p, n = unsafe.Pointer(unsafe.SliceData(d)), len(d)
+	case []uint32:
+		p, n = unsafe.Pointer(unsafe.SliceData(d)), len(d)
+	}
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(p), 4*n)
+}

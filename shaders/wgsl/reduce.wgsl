@@ -19,7 +19,10 @@
 
 var<workgroup> scratch: array<Item, WG>;
 
-fn identity() -> Item { return Item(bitcast<Elem>(IDENTITY_BITS)); } // infinities have no WGSL literal
+// The identity's bits go through a private variable: infinities have no
+// WGSL literal, and a browser's compiler rejects a constant bitcast to one.
+var<private> identity_bits: u32 = IDENTITY_BITS;
+fn identity() -> Item { return Item(bitcast<Elem>(identity_bits)); }
 
 // fold combines the reduced elements lane·RVEC, (lane + LANES)·RVEC, … (RVEC
 // at a time) of the item whose first input is at off; r0 and rs are the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/stridelab/stridelab/bench"
+	"github.com/stridelab/stridelab/bench/chart"
 	"github.com/stridelab/stridelab/shaders"
 )
 
@@ -157,7 +158,7 @@ func runDeviceBench(g *shaders.GPU, rounds int, jsonOut, svgOut string, stdout, 
 		if err != nil {
 			return err
 		}
-		if err := bench.WriteChart(f, "stridelab kernels on "+device, results); err != nil {
+		if err := chart.Write(f, "stridelab kernels on "+device, results); err != nil {
 			f.Close()
 			return err
 		}

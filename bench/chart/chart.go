@@ -1,9 +1,14 @@
-package bench
+// Package chart draws benchmark results as SVG for the README. It is
+// apart from package bench so the browser build, which runs the
+// benchmark, does not carry a plotting library and its fonts.
+package chart
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/stridelab/stridelab/bench"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,17 +19,17 @@ import (
 // WriteChart draws results as an SVG bar chart: per case, the kernel's
 // GB/s beside the device's copy kernel and copyBufferToBuffer, measured
 // in the same run, for the README.
-func WriteChart(w io.Writer, title string, results []DeviceResult) error {
+func Write(w io.Writer, title string, results []bench.DeviceResult) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = "GB/s (bytes read + written)"
 	series := []struct {
 		name string
-		gbps func(DeviceResult) float64
+		gbps func(bench.DeviceResult) float64
 	}{
-		{"kernel", func(r DeviceResult) float64 { return r.KernelGBps }},
-		{"vec4 copy kernel", func(r DeviceResult) float64 { return r.CopyGBps }},
-		{"copyBufferToBuffer", func(r DeviceResult) float64 { return r.BufferGBps }},
+		{"kernel", func(r bench.DeviceResult) float64 { return r.KernelGBps }},
+		{"vec4 copy kernel", func(r bench.DeviceResult) float64 { return r.CopyGBps }},
+		{"copyBufferToBuffer", func(r bench.DeviceResult) float64 { return r.BufferGBps }},
 	}
 	width := vg.Points(9)
 	for i, s := range series {
@@ -34,7 +39,7 @@ func WriteChart(w io.Writer, title string, results []DeviceResult) error {
 		}
 		bars, err := plotter.NewBarChart(vals, width)
 		if err != nil {
-			return fmt.Errorf("bench: chart: %w", err)
+			return fmt.Errorf("chart: %w", err)
 		}
 		bars.LineStyle.Width = 0
 		bars.Color = plotutil.Color(i)
@@ -52,7 +57,7 @@ func WriteChart(w io.Writer, title string, results []DeviceResult) error {
 	p.X.Tick.Label.XAlign = -0.9
 	wt, err := p.WriterTo(11*vg.Inch, 5*vg.Inch, "svg")
 	if err != nil {
-		return fmt.Errorf("bench: chart: %w", err)
+		return fmt.Errorf("chart: %w", err)
 	}
 	_, err = wt.WriteTo(w)
 	return err

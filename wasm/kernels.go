@@ -1,0 +1,137 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// run executes one kernel call: {kernel, op, a, shape, b, bShape, arg,
+// backend} -> {data, shape, backend}.
+func run(req js.Value) (any, error) {
+	be, err := backend(req)
+	if err != nil {
+		return nil, err
+	}
+	kernel := str(req, "kernel")
+	a, err := tensorOf(req, "a", "shape")
+	if err != nil {
+		return nil, err
+	}
+	var out tensor.Tensor
+	switch kernel {
+	case "materialize":
+		out, err = be.Materialize(a)
+	case "expand":
+		var size []int
+		if size, err = ints(req, "arg"); err == nil {
+			out, err = tensor.Expand(be, a, size)
+		}
+	case "repeat":
+		var times []int
+		if times, err = ints(req, "arg"); err == nil {
+			out, err = be.Repeat(a, times)
+		}
+	case "binary":
+		var op tensor.BinaryOp
+		var b tensor.Tensor
+		if op, err = tensor.ParseBinaryOp(str(req, "op")); err == nil {
+			if b, err = tensorOf(req, "b", "bShape"); err == nil {
+				out, err = be.Binary(op, a, b)
+			}
+		}
+	case "reduce":
+		var op tensor.ReduceOp
+		var to []int
+		if op, err = tensor.ParseReduceOp(str(req, "op")); err == nil {
+			if to, err = ints(req, "arg"); err == nil {
+				out, err = be.Reduce(op, a, to)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("kernel %q: choose materialize, expand, repeat, binary or reduce", kernel)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := js.Global().Get("Object").New()
+	res.Set("data", typedArrayOf(out))
+	res.Set("shape", toJS([]int(out.Shape())))
+	res.Set("backend", be.Name())
+	return res, nil
+}
+
+func str(req js.Value, name string) string {
+	if v := field(req, name); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
+}
+
+// ints reads an array of integers.
+func ints(req js.Value, name string) ([]int, error) {
+	v := field(req, name)
+	if v.Type() != js.TypeObject || !js.Global().Get("Array").Call("isArray", v).Bool() {
+		return nil, fmt.Errorf("%s: want an array of integers, got %s", name, v.Type())
+	}
+	out := make([]int, v.Length())
+	for i := range out {
+		x := v.Index(i)
+		if x.Type() != js.TypeNumber || x.Float() != float64(int(x.Float())) {
+			return nil, fmt.Errorf("%s[%d]: want an integer, got %v", name, i, x)
+		}
+		out[i] = x.Int()
+	}
+	return out, nil
+}
+
+// tensorOf copies the typed array req[data] into a tensor of shape
+// req[shape]; the element type follows the array's class.
+func tensorOf(req js.Value, data, shape string) (tensor.Tensor, error) {
+	arr := field(req, data)
+	s, err := ints(req, shape)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	if arr.Type() != js.TypeObject {
+		return tensor.Tensor{}, fmt.Errorf("%s: want a Float32Array, Int32Array or Uint32Array", data)
+	}
+	var dt tensor.DType
+	switch arr.Get("constructor").Get("name").String() {
+	case "Float32Array":
+		dt = tensor.Float32
+	case "Int32Array":
+		dt = tensor.Int32
+	case "Uint32Array":
+		dt = tensor.Uint32
+	default:
+		return tensor.Tensor{}, fmt.Errorf("%s: want a Float32Array, Int32Array or Uint32Array, got %s", data, arr.Get("constructor").Get("name"))
+	}
+	n, err := tensor.Shape(s).NumElements()
+	if err != nil {
+		return tensor.Tensor{}, fmt.Errorf("%s: %w", shape, err)
+	}
+	if got := arr.Length(); got != n {
+		return tensor.Tensor{}, fmt.Errorf("%s holds %d elements, %s %v needs %d", data, got, shape, s, n)
+	}
+	t, err := tensor.Empty(dt, s)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	bytes := js.Global().Get("Uint8Array").New(arr.Get("buffer"), arr.Get("byteOffset"), arr.Get("byteLength"))
+	js.CopyBytesToGo(tensor.RawBytes(t), bytes)
+	return t, nil
+}
+
+// typedArrayOf copies a contiguous tensor into a new typed array.
+func typedArrayOf(t tensor.Tensor) js.Value {
+	class := map[tensor.DType]string{tensor.Float32: "Float32Array", tensor.Int32: "Int32Array", tensor.Uint32: "Uint32Array"}[t.DType()]
+	arr := js.Global().Get(class).New(t.NumElements())
+	if raw := tensor.RawBytes(t); len(raw) > 0 {
+		js.CopyBytesToJS(js.Global().Get("Uint8Array").New(arr.Get("buffer")), raw)
+	}
+	return arr
+}

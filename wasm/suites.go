@@ -1,0 +1,63 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+	"time"
+
+	"github.com/stridelab/stridelab/bench"
+	"github.com/stridelab/stridelab/shaders"
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/conform"
+)
+
+// conformance runs the kernel conformance suite on the request's backend
+// against the CPU reference: {sizes?, backend?} -> {backend, cases,
+// failures}. Sizes default to the suite's full sweep.
+func conformance(req js.Value) (any, error) {
+	be, err := backend(req)
+	if err != nil {
+		return nil, err
+	}
+	sizes := conform.DefaultSizes()
+	if field(req, "sizes").Truthy() {
+		if sizes, err = ints(req, "sizes"); err != nil {
+			return nil, err
+		}
+	}
+	cases := conform.Cases(conform.Options{Sizes: sizes})
+	start := time.Now()
+	fails := conform.Check(be, tensor.CPU{}, cases)
+	msgs := make([]string, len(fails))
+	for i, f := range fails {
+		msgs[i] = f.String()
+	}
+	return map[string]any{"backend": be.Name(), "cases": len(cases), "failures": msgs,
+		"seconds": time.Since(start).Seconds()}, nil
+}
+
+// runBench times the benchmark's cases at browser sizes (bench.SmallCases)
+// on the browser's WebGPU beside its copy kernel and copyBufferToBuffer:
+// {rounds?} -> {device, results}.
+func runBench(req js.Value) (any, error) {
+	be, err := backend(js.Undefined())
+	if err != nil {
+		return nil, err
+	}
+	g := be.(*shaders.GPU)
+	rounds := 3
+	if r := field(req, "rounds"); r.Type() == js.TypeNumber {
+		rounds = r.Int()
+	}
+	var results []bench.DeviceResult
+	for _, c := range bench.SmallCases() {
+		r, err := bench.MeasureDevice(g, c, bench.DeviceOptions{Rounds: rounds, MinTime: 100 * time.Millisecond})
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		results = append(results, r)
+	}
+	return map[string]any{"device": g.Device().Info(), "results": results}, nil
+}
