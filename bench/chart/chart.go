@@ -31,7 +31,7 @@ func Write(w io.Writer, title string, results []bench.DeviceResult) error {
 		{"vec4 copy kernel", func(r bench.DeviceResult) float64 { return r.CopyGBps }},
 		{"copyBufferToBuffer", func(r bench.DeviceResult) float64 { return r.BufferGBps }},
 	}
-	width := vg.Points(9)
+	width := vg.Points(16)
 	for i, s := range series {
 		vals := make(plotter.Values, len(results))
 		for j, r := range results {
