@@ -29,6 +29,12 @@ func TestConformance(t *testing.T) {
 	d := openOrSkip(t, Options{})
 	t.Logf("adapter: %+v", d.Info())
 	cases := conform.Cases(conform.Options{Sizes: conform.DefaultSizes(), Huge: !testing.Short()})
+	check(t, d, cases)
+}
+
+// check runs cases on d and reports the first 20 failures.
+func check(t *testing.T, d *Device, cases []conform.Case) {
+	t.Helper()
 	fails := conform.Check(NewBackend(d), tensor.CPU{}, cases)
 	for i, f := range fails {
 		if i == 20 {
@@ -51,14 +57,7 @@ func TestChunkedKernelsAgreeWithTheCPU(t *testing.T) {
 			cases = append(cases, c)
 		}
 	}
-	fails := conform.Check(NewBackend(d), tensor.CPU{}, cases)
-	for i, f := range fails {
-		if i == 20 {
-			break
-		}
-		t.Error(f)
-	}
-	t.Logf("%d cases, %d failures", len(cases), len(fails))
+	check(t, d, cases)
 }
 
 // Work beyond the limits fails with an error naming the size and the limit.
@@ -78,12 +77,5 @@ func TestTooLargeIsAClearError(t *testing.T) {
 func TestTwoDimensionalGridsAgreeWithTheCPU(t *testing.T) {
 	d := openOrSkip(t, Options{MaxWorkgroupsPerDimension: 3})
 	cases := conform.Cases(conform.Options{Sizes: []int{700}})
-	fails := conform.Check(NewBackend(d), tensor.CPU{}, cases)
-	for i, f := range fails {
-		if i == 20 {
-			break
-		}
-		t.Error(f)
-	}
-	t.Logf("%d cases, %d failures", len(cases), len(fails))
+	check(t, d, cases)
 }
