@@ -88,10 +88,7 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		}
 		dp.params.fan = [4]int32{int32(fp.n), int32(fp.src), int32(fp.ostr), 0}
 		dp.params.fanLoad = [4]int32{int32(fp.loads[0]), int32(fp.loads[1]), 0, 0}
-		items := 1
-		for _, n := range fp.e.shape {
-			items *= n
-		}
+		items, _ := tensor.Shape(fp.e.shape).NumElements()
 		dp.params.count, dp.workgrps = uint32(items/vec), workgroupsFor(items/vec, workgroupSize)
 		dp.storage = append(dp.storage, binding{buf: outBuf, size: roundUp16(4 * uint64(count))})
 		return d.newJob([]dispatch{dp}, outBuf, bufs...)

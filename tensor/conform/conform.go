@@ -25,7 +25,9 @@ type Case struct {
 type Options struct {
 	// Sizes of the swept dim; DefaultSizes hits every workgroup tail.
 	Sizes []int
-	// Huge adds a gather past 65535 workgroups of 256 (16.8M elements).
+	// Huge adds a gather of more elements than 65535 workgroups of 256
+	// invocations cover one to one (16.8M): a kernel must loop or dispatch
+	// in 2-D to finish it.
 	Huge bool
 }
 
@@ -80,7 +82,7 @@ func Cases(o Options) []Case {
 	if o.Huge {
 		n := 65536*256 + 3
 		x := values(tensor.Float32, tensor.Shape{n, 1})
-		cs = append(cs, Case{Name: fmt.Sprintf("expand [%d,1] to [%d,2] (past 65535 workgroups)", n, n), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+		cs = append(cs, Case{Name: fmt.Sprintf("expand [%d,1] to [%d,2] (past 65535·256 elements)", n, n), Run: func(be tensor.Backend) (tensor.Tensor, error) {
 			return tensor.Expand(be, x, []int{n, 2})
 		}})
 	}
