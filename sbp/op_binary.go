@@ -1,0 +1,104 @@
+package sbp
+
+import (
+	"fmt"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+type binaryOp struct{ op tensor.BinaryOp }
+
+// Binary is a broadcast elementwise op (add, sub, mul, div, max, min) on
+// two global tensors. For every output dim d, with "has" meaning the
+// operand's aligned axis has the output's size there:
+//
+//	S(i) x S(j) -> S(d)   both have d
+//	S(i) x B    -> S(d)   a has d, b broadcasts along it (size 1 or no axis)
+//	B    x S(j) -> S(d)   b has d, a broadcasts along it
+//	B    x B    -> B
+//
+// and the partials each op is linear or idempotent in:
+//
+//	add, sub:   P(sum) x P(sum) -> P(sum)
+//	mul:        P(sum) x B -> P(sum),  B x P(sum) -> P(sum)
+//	max (min):  P(max) x P(max), P(max) x B, B x P(max) -> P(max)
+//
+// Div has no partial signature: (a₁+a₂)/b is a₁/b + a₂/b only in exact
+// arithmetic, and integer division truncates each part.
+func Binary(op tensor.BinaryOp) Op { return binaryOp{op: op} }
+
+func (o binaryOp) Name() string   { return o.op.String() }
+func (o binaryOp) String() string { return o.op.String() }
+func (binaryOp) Arity() int       { return 2 }
+
+func (o binaryOp) OutShape(in []tensor.Shape) (tensor.Shape, error) {
+	if _, err := tensor.ParseBinaryOp(o.op.String()); err != nil {
+		return nil, err
+	}
+	return tensor.BroadcastShapes(in[0], in[1])
+}
+
+func (o binaryOp) Signatures(in []tensor.Shape) []Signature {
+	out, err := o.OutShape(in)
+	if err != nil {
+		return nil
+	}
+	la, lb := len(out)-len(in[0]), len(out)-len(in[1])
+	var sigs []Signature
+	for d := range out {
+		ha, hb := kept(in[0], out, d), kept(in[1], out, d)
+		switch {
+		case ha && hb:
+			sigs = append(sigs, Signature{In: []SBP{S(d - la), S(d - lb)}, Out: S(d)})
+		case ha:
+			sigs = append(sigs, Signature{In: []SBP{S(d - la), B}, Out: S(d)})
+		case hb:
+			sigs = append(sigs, Signature{In: []SBP{B, S(d - lb)}, Out: S(d)})
+		}
+	}
+	sigs = append(sigs, Signature{In: []SBP{B, B}, Out: B})
+	sum, mx, mn := P(tensor.Sum), P(tensor.MaxAll), P(tensor.MinAll)
+	switch o.op {
+	case tensor.Add, tensor.Sub:
+		sigs = append(sigs, Signature{In: []SBP{sum, sum}, Out: sum})
+	case tensor.Mul:
+		sigs = append(sigs, Signature{In: []SBP{sum, B}, Out: sum}, Signature{In: []SBP{B, sum}, Out: sum})
+	case tensor.Max:
+		sigs = append(sigs, Signature{In: []SBP{mx, mx}, Out: mx}, Signature{In: []SBP{mx, B}, Out: mx}, Signature{In: []SBP{B, mx}, Out: mx})
+	case tensor.Min:
+		sigs = append(sigs, Signature{In: []SBP{mn, mn}, Out: mn}, Signature{In: []SBP{mn, B}, Out: mn}, Signature{In: []SBP{B, mn}, Out: mn})
+	}
+	return sigs
+}
+
+func (o binaryOp) why(in []tensor.Shape, sbps []SBP) string {
+	out, err := o.OutShape(in)
+	if err != nil {
+		return ""
+	}
+	names := []string{"a", "b"}
+	for i, s := range sbps {
+		if s.Kind == Split {
+			d := s.Axis + len(out) - len(in[i])
+			if in[i][s.Axis] != out[d] {
+				return fmt.Sprintf("%s's axis %d has size %d and broadcasts to %d; a split axis is never broadcast", names[i], s.Axis, in[i][s.Axis], out[d])
+			}
+		}
+	}
+	a, b := sbps[0], sbps[1]
+	switch {
+	case a.Kind == Split && b.Kind == Split:
+		return fmt.Sprintf("a split along output dim %d and b along output dim %d would leave each device with pieces of different elements", a.Axis+len(out)-len(in[0]), b.Axis+len(out)-len(in[1]))
+	case a.Kind == Partial || b.Kind == Partial:
+		return fmt.Sprintf("%v(Σ parts) is not Σ %v(parts) for these inputs: %v is not linear (or idempotent) in a partial of this kind", o.op, o.op, o.op)
+	}
+	return ""
+}
+
+func (o binaryOp) Args(in []tensor.Shape, out tensor.Shape) Args {
+	return Args{OutStride: tensor.ContiguousStrides(out)}
+}
+
+func (o binaryOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (tensor.Tensor, error) {
+	return be.Binary(o.op, in[0], in[1])
+}

@@ -1,0 +1,179 @@
+package sbp
+
+import (
+	"fmt"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// Applied reports how Apply ran an op: the plan it ran and, per input, the
+// boxing that brought the input to the plan's SBP ("none" when the input
+// already had it).
+type Applied struct {
+	Plan   OpPlan   `json:"plan"`
+	Boxing []Boxing `json:"boxing"`
+}
+
+// maxCandidates bounds the signatures Apply compares on deep meshes: the
+// candidates are every combination of one signature per mesh dim.
+const maxCandidates = 1 << 14
+
+// Apply runs op on global tensors that share a placement and a backend.
+// When the inputs' SBPs form a valid signature on every mesh dim it runs
+// as they are; otherwise it boxes the inputs to the signature whose
+// boxing sends the fewest bytes (ties go to the first in the op's list).
+// Each device then runs the op on its shards with its own arguments
+// (PlanOp), and the result is a global tensor whose full value equals the
+// op's single-device result.
+func Apply(op Op, in ...*Global) (*Global, Applied, error) {
+	if len(in) != op.Arity() || len(in) == 0 {
+		return nil, Applied{}, newError(ErrShape, op.String(), "takes %d inputs, got %d", op.Arity(), len(in))
+	}
+	shapes := make([]tensor.Shape, len(in))
+	nds := make([]NdSbp, len(in))
+	for i, g := range in {
+		shapes[i], nds[i] = g.shape, g.nd
+	}
+	name := describe(op, shapes)
+	for i, g := range in[1:] {
+		if !g.placement.Equal(in[0].placement) {
+			return nil, Applied{}, newError(ErrPlacement, name, "input %d is on %v but input 0 on %v; move it first", i+1, g.placement, in[0].placement)
+		}
+		if g.dtype != in[0].dtype {
+			return nil, Applied{}, newError(ErrShape, name, "input %d is %v but input 0 is %v", i+1, g.dtype, in[0].dtype)
+		}
+	}
+	if _, err := checkInputs(op, shapes, in[0].placement, nds); err != nil {
+		return nil, Applied{}, err
+	}
+	target, err := cheapest(op, shapes, in)
+	if err != nil {
+		return nil, Applied{}, err
+	}
+	plan, err := PlanOp(op, shapes, in[0].placement, target)
+	if err != nil {
+		return nil, Applied{}, err
+	}
+	applied := Applied{Plan: plan}
+	boxed := make([]*Global, len(in))
+	defer func() {
+		for i, b := range boxed {
+			if b != nil && b != in[i] {
+				b.Release()
+			}
+		}
+	}()
+	for i, g := range in {
+		boxed[i] = g
+		if g.nd.Equal(target[i]) {
+			b, _ := PlanBoxing(g.shape, g.dtype, g.placement, g.nd, g.nd)
+			applied.Boxing = append(applied.Boxing, b)
+			continue
+		}
+		b, bx, err := g.Box(target[i])
+		if err != nil {
+			return nil, Applied{}, err
+		}
+		boxed[i] = b
+		applied.Boxing = append(applied.Boxing, bx)
+	}
+	out, err := runLocal(op, plan, boxed)
+	return out, applied, err
+}
+
+// runLocal runs the op on every device's shards: the simulated devices'
+// kernel calls.
+func runLocal(op Op, plan OpPlan, in []*Global) (*Global, error) {
+	p := in[0].placement
+	shards, err := Shards(plan.OutShape, p, plan.OutSbp)
+	if err != nil {
+		return nil, err
+	}
+	out := &Global{shape: plan.OutShape, dtype: in[0].dtype, placement: p, nd: plan.OutSbp, shards: shards, be: in[0].be}
+	for r, sh := range shards {
+		locals := make([]tensor.Tensor, len(in))
+		for i, g := range in {
+			locals[i] = g.locals[r]
+		}
+		y, err := op.Local(out.be, locals, sh.Shape)
+		if err == nil && !y.Shape().Equal(sh.Shape) {
+			err = newError(ErrShape, plan.Op, "device %d produced %v but its output shard is %v (a bug in the rewrite)", r, y.Shape(), sh.Shape)
+		}
+		if err != nil {
+			out.Release()
+			return nil, fmt.Errorf("sbp: %s on device %d (rank %d): %w", plan.Op, r, sh.Rank, err)
+		}
+		out.locals = append(out.locals, y)
+	}
+	return out, nil
+}
+
+// cheapest returns the inputs' nd-SBPs of the valid signature that is
+// cheapest to box to: the inputs' own when they already form one.
+func cheapest(op Op, shapes []tensor.Shape, in []*Global) ([]NdSbp, error) {
+	p := in[0].placement
+	nds := make([]NdSbp, len(in))
+	for i, g := range in {
+		nds[i] = g.nd
+	}
+	if _, _, err := Infer(op, shapes, p, nds); err == nil {
+		return nds, nil
+	}
+	sigs := op.Signatures(shapes)
+	if len(sigs) == 0 {
+		return nil, newError(ErrSignature, describe(op, shapes), "the op has no signature for these shapes")
+	}
+	var best []NdSbp
+	bestCost := int64(-1)
+	choice := make([]int, p.MeshRank())
+	for tried := 0; tried < maxCandidates; tried++ {
+		cand := make([]NdSbp, len(in))
+		for i := range cand {
+			cand[i] = make(NdSbp, len(choice))
+			for m, c := range choice {
+				cand[i][m] = sigs[c].In[i]
+			}
+		}
+		if cost, ok := boxingCost(op, shapes, in, cand); ok && (bestCost < 0 || cost < bestCost) {
+			best, bestCost = cand, cost
+		}
+		if !nextChoice(choice, len(sigs)) {
+			break
+		}
+	}
+	if best == nil {
+		return nil, newError(ErrSignature, describe(op, shapes)+" with "+formatNds(nds), "no signature is valid on %v", p)
+	}
+	return best, nil
+}
+
+// boxingCost is the bytes sent to box every input to cand, and whether
+// cand is a valid signature at all.
+func boxingCost(op Op, shapes []tensor.Shape, in []*Global, cand []NdSbp) (int64, bool) {
+	p := in[0].placement
+	if _, _, err := Infer(op, shapes, p, cand); err != nil {
+		return 0, false
+	}
+	var cost int64
+	for i, g := range in {
+		b, err := PlanBoxing(g.shape, g.dtype, p, g.nd, cand[i])
+		if err != nil {
+			return 0, false
+		}
+		cost += b.SendBytes
+	}
+	return cost, true
+}
+
+// nextChoice steps choice like an odometer over n signatures per mesh
+// dim; it returns false after the last combination.
+func nextChoice(choice []int, n int) bool {
+	for m := len(choice) - 1; m >= 0; m-- {
+		choice[m]++
+		if choice[m] < n {
+			return true
+		}
+		choice[m] = 0
+	}
+	return false
+}

@@ -1,0 +1,186 @@
+package sbp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// Signature is one valid way to run an op along one mesh dim: if the
+// inputs are laid out as In, each device can run the op on its own shards
+// and the outputs are laid out as Out. On an n-D mesh every mesh dim picks
+// its own signature.
+type Signature struct {
+	In  []SBP
+	Out SBP
+}
+
+// String spells s as "S(1) x S(0) -> P(sum)".
+func (s Signature) String() string { return formatSBPs(s.In) + " -> " + s.Out.String() }
+
+func formatSBPs(in []SBP) string {
+	parts := make([]string, len(in))
+	for i, x := range in {
+		parts[i] = x.String()
+	}
+	return strings.Join(parts, " x ")
+}
+
+func sameSBPs(a, b []SBP) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Op is an operation on global tensors: its logical meaning, its SBP
+// signatures and its physical rewrite (what each device runs on its
+// shards). Expand, Repeat, Binary, Reduce and Matmul make them.
+type Op interface {
+	// Name is the op's word: expand, repeat, add, …, reduce, matmul.
+	Name() string
+	// String names the op with its arguments: "expand to [2 4 3 4 2]".
+	String() string
+	// Arity is the number of inputs.
+	Arity() int
+	// OutShape validates the logical input shapes and returns the
+	// logical output shape.
+	OutShape(in []tensor.Shape) (tensor.Shape, error)
+	// Signatures lists the op's valid signatures for those shapes.
+	Signatures(in []tensor.Shape) []Signature
+	// Args returns the physical rewrite on one device: the arguments
+	// the kernel gets for inputs of the shard shapes in and an output
+	// shard of shape out.
+	Args(in []tensor.Shape, out tensor.Shape) Args
+	// Local runs the op on one device's shards, producing its output
+	// shard of shape out.
+	Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (tensor.Tensor, error)
+	// why explains why sbps is not one of its signatures, or returns ""
+	// when there is nothing more specific to say than the list of valid
+	// ones.
+	why(in []tensor.Shape, sbps []SBP) string
+}
+
+// Args is the physical rewrite of an op on one device: the per-device
+// arguments of its kernel. Only the fields of the op's kind are set.
+type Args struct {
+	ExpandSize  []int        // expand: the physical expand size
+	RepeatTimes []int        // repeat: the physical repeat counts
+	ReduceTo    tensor.Shape // reduce: the physical target shape
+	OutStride   []int        // the output's strides (stride 0 on an expand's broadcast dims)
+}
+
+// describe names an op applied to shapes: "expand [4 3 1 2] to [2 4 3 4 2]".
+func describe(op Op, shapes []tensor.Shape) string {
+	parts := make([]string, len(shapes))
+	for i, s := range shapes {
+		parts[i] = s.String()
+	}
+	return op.Name() + " " + strings.Join(parts, " x ") + strings.TrimPrefix(op.String(), op.Name())
+}
+
+// Infer returns the output nd-SBP of op on inputs of the logical shapes
+// laid out on p by in, and the signature each mesh dim uses. When some
+// mesh dim has no signature taking the inputs' SBPs it returns an
+// ErrSignature error that names the op, the SBPs, why, and the valid
+// signatures.
+func Infer(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (NdSbp, []Signature, error) {
+	if _, err := checkInputs(op, shapes, p, in); err != nil {
+		return nil, nil, err
+	}
+	sigs := op.Signatures(shapes)
+	out := make(NdSbp, p.MeshRank())
+	used := make([]Signature, p.MeshRank())
+	for m := range out {
+		sbps := make([]SBP, len(in))
+		for i := range in {
+			sbps[i] = in[i][m]
+		}
+		sig, ok := findSignature(sigs, sbps)
+		if !ok {
+			return nil, nil, illegal(op, shapes, p, m, sbps, sigs)
+		}
+		out[m], used[m] = sig.Out, sig
+	}
+	outShape, _ := op.OutShape(shapes)
+	if err := Validate(outShape, p, out); err != nil {
+		return nil, nil, newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "the output would be %v: %s", out, err.(*Error).Detail)
+	}
+	return out, used, nil
+}
+
+func findSignature(sigs []Signature, in []SBP) (Signature, bool) {
+	for _, s := range sigs {
+		if sameSBPs(s.In, in) {
+			return s, true
+		}
+	}
+	return Signature{}, false
+}
+
+// checkInputs validates the inputs of op: their number, shapes and
+// layouts. It returns the logical output shape.
+func checkInputs(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (tensor.Shape, error) {
+	if len(shapes) != op.Arity() || len(in) != op.Arity() {
+		return nil, newError(ErrShape, op.String(), "takes %d inputs, got %d shapes and %d SBPs", op.Arity(), len(shapes), len(in))
+	}
+	out, err := op.OutShape(shapes)
+	if err != nil {
+		return nil, err
+	}
+	for i := range in {
+		if err := Validate(shapes[i], p, in[i]); err != nil {
+			return nil, newError(ErrSBP, describe(op, shapes), "input %d: %s", i, err.Error())
+		}
+	}
+	return out, nil
+}
+
+func formatNds(in []NdSbp) string {
+	parts := make([]string, len(in))
+	for i, n := range in {
+		parts[i] = n.String()
+	}
+	return strings.Join(parts, " x ")
+}
+
+// illegal builds the error for SBPs no signature takes on mesh dim m.
+func illegal(op Op, shapes []tensor.Shape, p Placement, m int, sbps []SBP, sigs []Signature) error {
+	where := ""
+	if p.MeshRank() > 1 {
+		where = fmt.Sprintf(" on mesh dim %d", m)
+	}
+	detail := fmt.Sprintf("no signature takes %s%s", formatSBPs(sbps), where)
+	if why := op.why(shapes, sbps); why != "" {
+		detail += ": " + why
+	}
+	var near, all []string
+	for _, s := range sigs {
+		all = append(all, s.String())
+		if s.In[0] == sbps[0] {
+			near = append(near, s.String())
+		}
+	}
+	if len(near) > 0 && len(sbps) > 1 {
+		detail += fmt.Sprintf("; with input 0 as %v the valid ones are %s", sbps[0], strings.Join(near, ", "))
+	} else {
+		detail += "; the valid ones are " + strings.Join(all, ", ")
+	}
+	return newError(ErrSignature, describe(op, shapes)+" with "+formatSBPs(sbps), "%s", detail)
+}
+
+// partialsThrough lists P(op) -> P(op) for every partial: the signatures
+// of an op that commutes with sum, max and min alike (a copy).
+func partialsThrough() []Signature {
+	var sigs []Signature
+	for _, op := range tensor.ReduceOps() {
+		sigs = append(sigs, Signature{In: []SBP{P(op)}, Out: P(op)})
+	}
+	return sigs
+}

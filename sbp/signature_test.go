@@ -1,0 +1,99 @@
+package sbp
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+func containsAll(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// The documents' matmul signatures, and the illegal S(0) x S(0).
+func TestMatmulSignatures(t *testing.T) {
+	p, _ := Devices(2)
+	shapes := []tensor.Shape{{4, 6}, {6, 8}}
+	for _, c := range []struct{ a, b, out string }{
+		{"S(0)", "B", "S(0)"}, {"B", "S(1)", "S(1)"}, {"S(1)", "S(0)", "P(sum)"}, {"B", "B", "B"},
+		{"P", "B", "P(sum)"}, {"B", "P", "P(sum)"},
+	} {
+		a, _ := ParseNd(c.a)
+		b, _ := ParseNd(c.b)
+		out, _, err := Infer(Matmul(), shapes, p, []NdSbp{a, b})
+		if err != nil || out.String() != c.out {
+			t.Errorf("matmul %s x %s = %v, %v; want %s", c.a, c.b, out, err, c.out)
+		}
+	}
+	for _, c := range []struct{ a, b, says string }{
+		{"S(0)", "S(0)", "a row of the product needs all of b's rows"},
+		{"S(1)", "B", "pairs only with b split along k"},
+		{"P", "P", "product of two sums"},
+		{"P(max)", "B", "never in a partial max"},
+	} {
+		a, _ := ParseNd(c.a)
+		b, _ := ParseNd(c.b)
+		_, _, err := Infer(Matmul(), shapes, p, []NdSbp{a, b})
+		if err == nil || !errors.Is(err, ErrSignature) || !containsAll(err.Error(), "matmul [4 6] x [6 8]", a.String()+" x "+b.String(), c.says, "valid") {
+			t.Errorf("matmul %s x %s: error %v, want ErrSignature naming the op, SBPs and %q", c.a, c.b, err, c.says)
+		}
+	}
+}
+
+func TestSignatures(t *testing.T) {
+	two, _ := Devices(2)
+	mesh, _ := ParsePlacement("[[0,1],[2,3]]")
+	for _, c := range []struct {
+		op     Op
+		shapes []tensor.Shape
+		p      Placement
+		in     []string
+		want   string // the output SBP, or the error's telling phrase
+	}{
+		{Expand([]int{2, 4, 3, 4, 2}), []tensor.Shape{{4, 3, 1, 2}}, two, []string{"S(3)"}, "S(4)"},
+		{Expand([]int{2, 4, 3, 4, 2}), []tensor.Shape{{4, 3, 1, 2}}, two, []string{"S(0)"}, "S(1)"},
+		{Expand([]int{2, 4, 3, 4, 2}), []tensor.Shape{{4, 3, 1, 2}}, two, []string{"P(max)"}, "P(max)"},
+		{Expand([]int{2, 4, 3, 4, 2}), []tensor.Shape{{4, 3, 1, 2}}, two, []string{"S(2)"}, "a split axis is never broadcast"},
+		{Repeat([]int{1, 3}), []tensor.Shape{{4, 2}}, two, []string{"S(0)"}, "S(0)"},
+		{Repeat([]int{1, 3}), []tensor.Shape{{4, 2}}, two, []string{"S(1)"}, "repeated 3 times"},
+		{Binary(tensor.Add), []tensor.Shape{{4, 1}, {1, 3}}, two, []string{"S(0)", "B"}, "S(0)"},
+		{Binary(tensor.Add), []tensor.Shape{{4, 1}, {1, 3}}, two, []string{"B", "S(1)"}, "S(1)"},
+		{Binary(tensor.Add), []tensor.Shape{{4, 1}, {1, 3}}, two, []string{"S(1)", "B"}, "never broadcast"},
+		{Binary(tensor.Add), []tensor.Shape{{4, 3}, {4, 3}}, two, []string{"S(0)", "S(1)"}, "pieces of different elements"},
+		{Binary(tensor.Add), []tensor.Shape{{4, 3}, {3}}, two, []string{"P", "P"}, "P(sum)"},
+		{Binary(tensor.Add), []tensor.Shape{{4, 3}, {3}}, two, []string{"P", "B"}, "not linear"},
+		{Binary(tensor.Mul), []tensor.Shape{{4, 3}, {3}}, two, []string{"P", "B"}, "P(sum)"},
+		{Binary(tensor.Max), []tensor.Shape{{4, 3}, {3}}, two, []string{"P(max)", "B"}, "P(max)"},
+		{Binary(tensor.Div), []tensor.Shape{{4, 3}, {3}}, two, []string{"P", "B"}, "not linear"},
+		{Reduce(tensor.Sum, tensor.Shape{4, 1}), []tensor.Shape{{4, 3}}, two, []string{"S(0)"}, "S(0)"},
+		{Reduce(tensor.Sum, tensor.Shape{4, 1}), []tensor.Shape{{4, 3}}, two, []string{"S(1)"}, "P(sum)"},
+		{Reduce(tensor.MaxAll, tensor.Shape{3}), []tensor.Shape{{4, 3}}, two, []string{"S(0)"}, "P(max)"},
+		{Reduce(tensor.MaxAll, tensor.Shape{3}), []tensor.Shape{{4, 3}}, two, []string{"S(1)"}, "S(0)"},
+		{Reduce(tensor.MaxAll, tensor.Shape{3}), []tensor.Shape{{4, 3}}, two, []string{"P"}, "the max of a P(sum)"},
+		{Reduce(tensor.Sum, tensor.Shape{1, 1}), []tensor.Shape{{4, 3}}, mesh, []string{"(S(0), S(1))"}, "(P(sum), P(sum))"},
+		{Matmul(), []tensor.Shape{{4, 6}, {6, 8}}, mesh, []string{"(S(0), S(1))", "(B, S(0))"}, "(S(0), P(sum))"},
+		{Matmul(), []tensor.Shape{{4, 6}, {6, 8}}, mesh, []string{"(S(0), B)", "(S(0), B)"}, "on mesh dim 0"},
+		{Reduce(tensor.MaxAll, tensor.Shape{1, 3}), []tensor.Shape{{4, 3}}, mesh, []string{"(S(0), P(max))"}, "(P(max), P(max))"},
+		{Reduce(tensor.MaxAll, tensor.Shape{1, 3}), []tensor.Shape{{4, 3}}, mesh, []string{"(S(0), P(min))"}, "each part's max"},
+	} {
+		in := make([]NdSbp, len(c.in))
+		for i, s := range c.in {
+			in[i], _ = ParseNd(s)
+		}
+		out, _, err := Infer(c.op, c.shapes, c.p, in)
+		got := out.String()
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%v %v with %v: %s, want %s", c.op, c.shapes, c.in, got, c.want)
+		}
+	}
+}
