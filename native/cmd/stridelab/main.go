@@ -9,6 +9,9 @@
 //	stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy
 //	stridelab layout expand --shape 4,1,3,5 --size 2,1,4,4,3,5 [--json]
 //	stridelab layout repeat --shape 3,1,5 --times 2,5,3,1 [--json]
+//	stridelab sbp plan   --op expand --shape 4,3,1,2 --size 2,4,3,4,2 --sbp 'S(3)' --placement 2 [--json] [--emit oneflow|pytorch]
+//	stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json]
+//	stridelab sbp run    --op add --in A.npy --b B.npy --sbp 'S(0)' --placement 0-3 --out Y.npy
 //	stridelab demo     walk through the worked examples
 //	stridelab bench    time the kernels beside NumPy
 //
@@ -43,6 +46,7 @@ func commands() map[string]command {
 		"demo":    {"walk through the worked examples of expand and repeat", runDemo},
 		"bench":   {"time the kernels on the benchmark cases beside NumPy", runBench},
 		"devices": {"list the WebGPU adapters found, with their limits", runDevices},
+		"sbp":     {"global tensors on simulated devices: plan an op, plan a boxing, run", runSbp},
 	}
 }
 

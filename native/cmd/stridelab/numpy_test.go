@@ -46,6 +46,14 @@ var numpyCases = []struct {
 	{"max", "a = np.random.randn(5,1).astype(np.float32); b = np.random.randn(5).astype(np.float32); w = np.maximum(a, b)", []string{"binary", "--op", "max", "--a", "a.npy", "--b", "b.npy"}},
 	{"min empty", "a = np.zeros((0,3), np.float32); b = np.ones(3, np.float32); w = np.minimum(a, b)", []string{"binary", "--op", "min", "--a", "a.npy", "--b", "b.npy"}},
 	{"grad expand", "g = np.random.rand(2,3,4).astype(np.float32); np.save('g.npy', g); a = g; w = g.sum(axis=(0,2)).reshape(3,1)", []string{"grad", "expand", "--in-shape", "3,1", "--size", "2,3,4", "--grad", "g.npy"}},
+	{"sbp expand seed", "a = np.random.rand(4,3,1,2).astype(np.float32); w = np.broadcast_to(a, (2,4,3,4,2))", []string{"sbp", "run", "--op", "expand", "--in", "a.npy", "--size", "2,4,3,4,2", "--sbp", "S(3)", "--placement", "3"}},
+	{"sbp tile mesh", "a = np.random.rand(5,1,3).astype(np.float32); w = np.tile(a, (2,1,4,1))", []string{"sbp", "run", "--op", "repeat", "--in", "a.npy", "--times", "2,1,4,1", "--sbp", "(S(0), P)", "--placement", "[[0,1],[2,3]]"}},
+	{"sbp add uneven", "a = np.random.rand(25,33).astype(np.float32); b = np.random.rand(33).astype(np.float32); w = a + b", []string{"sbp", "run", "--op", "add", "--in", "a.npy", "--b", "b.npy", "--sbp", "S(1)", "--b-sbp", "S(0)", "--placement", "4"}},
+	{"sbp max boxed", "a = np.random.randn(13,17).astype(np.float32); b = np.random.randn(13,1).astype(np.float32); w = np.maximum(a, b)", []string{"sbp", "run", "--op", "max", "--in", "a.npy", "--b", "b.npy", "--sbp", "S(1)", "--b-sbp", "S(0)", "--placement", "0-3"}},
+	{"sbp sum to partial", "a = np.random.rand(16,32).astype(np.float32); w = a.sum(axis=0, keepdims=True)", []string{"sbp", "run", "--op", "reduce", "--in", "a.npy", "--to", "1,32", "--sbp", "(S(0), S(1))", "--placement", "[[0,1],[2,3]]"}},
+	{"sbp min int", "a = np.random.randint(-99,99,(8,5)).astype(np.int32); w = a.min(axis=0)", []string{"sbp", "run", "--op", "reduce", "--reduce", "min", "--in", "a.npy", "--to", "5", "--sbp", "S(0)", "--placement", "cuda:0-7"}},
+	{"sbp matmul illegal boxed", "a = np.random.rand(12,18).astype(np.float32); b = np.random.rand(18,24).astype(np.float32); w = a @ b", []string{"sbp", "run", "--op", "matmul", "--in", "a.npy", "--b", "b.npy", "--sbp", "S(0)", "--b-sbp", "S(0)", "--placement", "3"}},
+	{"sbp matmul partial", "a = np.random.rand(12,18).astype(np.float32); b = np.random.rand(18,24).astype(np.float32); w = a @ b", []string{"sbp", "run", "--op", "matmul", "--in", "a.npy", "--b", "b.npy", "--sbp", "S(1)", "--b-sbp", "S(0)", "--placement", "5"}},
 	{"grad repeat", "g = np.random.rand(6,3).astype(np.float32); np.save('g.npy', g); a = g; w = g.reshape(2,3,3,1).sum(axis=(0,2))", []string{"grad", "repeat", "--in-shape", "3,1", "--times", "2,3", "--grad", "g.npy"}},
 }
 

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/bench"
+)
+
+// The issue's example plan, as JSON with its documented keys.
+func TestSbpPlanJSON(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(3)", "--placement", "2", "--json"}, &stdout, &stderr); code != 0 {
+		t.Fatal(stderr.String())
+	}
+	var plan struct {
+		OutSbp string `json:"out_sbp"`
+		Ranks  []struct {
+			Rank       int   `json:"rank"`
+			InShape    []int `json:"in_shape"`
+			InStride   []int `json:"in_stride"`
+			ExpandSize []int `json:"expand_size"`
+			OutStride  []int `json:"out_stride"`
+			OutShape   []int `json:"out_shape"`
+		} `json:"ranks"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &plan); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(plan)
+	want := `{"out_sbp":"S(4)","ranks":[` +
+		`{"rank":0,"in_shape":[4,3,1,1],"in_stride":[3,1,1,1],"expand_size":[2,4,3,4,1],"out_stride":[0,3,1,0,1],"out_shape":[2,4,3,4,1]},` +
+		`{"rank":1,"in_shape":[4,3,1,1],"in_stride":[3,1,1,1],"expand_size":[2,4,3,4,1],"out_stride":[0,3,1,0,1],"out_shape":[2,4,3,4,1]}]}`
+	if string(b) != want {
+		t.Errorf("plan\n got %s\nwant %s", b, want)
+	}
+}
+
+func TestSbpBoxingJSON(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"sbp", "boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(1)", "--placement", "4", "--json"}, &stdout, &stderr); code != 0 {
+		t.Fatal(stderr.String())
+	}
+	var plan struct {
+		Collective string `json:"collective"`
+		Ranks      []struct {
+			SendBytes int `json:"send_bytes"`
+			RecvBytes int `json:"recv_bytes"`
+		} `json:"ranks"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &plan); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(plan)
+	want := `{"collective":"all-to-all","ranks":[{"send_bytes":672,"recv_bytes":648},{"send_bytes":600,"recv_bytes":608},{"send_bytes":600,"recv_bytes":608},{"send_bytes":600,"recv_bytes":608}]}`
+	if string(b) != want {
+		t.Errorf("boxing\n got %s\nwant %s", b, want)
+	}
+}
+
+// Every emitted program is valid Python (checked with Python's own
+// parser) and spells the placement, the SBPs and the op for its engine.
+func TestSbpEmit(t *testing.T) {
+	python := bench.NumPyPython
+	if _, err := exec.LookPath(python); err != nil {
+		t.Skipf("no %s to parse the programs", python)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(3)", "--placement", "2", "--emit", "oneflow"},
+			[]string{`flow.placement("cpu", ranks=[0, 1])`, "flow.sbp.split(3)", "x.expand(2, 4, 3, 4, 2)", "stridelab: [flow.sbp.split(4)]"}},
+		{[]string{"plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(3)", "--placement", "2", "--emit", "pytorch"},
+			[]string{`DeviceMesh("cpu", [0, 1])`, "[Shard(3)]", "x.expand(2, 4, 3, 4, 2)", "stridelab: [Shard(4)]", "torchrun --nproc_per_node 2"}},
+		{[]string{"plan", "--op", "matmul", "--shape", "4,6", "--b-shape", "6,8", "--sbp", "(S(1), B)", "--b-sbp", "(S(0), S(1))", "--placement", "cuda:[[0,1],[2,3]]", "--emit", "oneflow"},
+			[]string{`ranks=[[0, 1], [2, 3]]`, "flow.matmul(a, b)", "stridelab: [flow.sbp.partial_sum, flow.sbp.split(1)]"}},
+		{[]string{"plan", "--op", "reduce", "--reduce", "max", "--to", "1,3", "--shape", "4,3", "--sbp", "S(0)", "--placement", "4", "--dtype", "int32", "--emit", "pytorch"},
+			[]string{"np.int32", "x.amax(dim=(0,), keepdim=True).reshape(1, 3)", `Partial("max")`}},
+		{[]string{"plan", "--op", "max", "--shape", "4,3", "--b-shape", "3", "--sbp", "S(0)", "--placement", "4", "--emit", "pytorch"},
+			[]string{"torch.maximum(a, b)", "[Shard(0)]"}},
+		{[]string{"boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(1)", "--placement", "4", "--emit", "oneflow"},
+			[]string{"y = x.to_global(sbp=[flow.sbp.split(1)])"}},
+		{[]string{"boxing", "--shape", "16,32", "--from", "(S(0), S(1))", "--to", "(P(min), B)", "--placement", "[[0,1],[2,3]]", "--emit", "pytorch"},
+			[]string{`y = x.redistribute(mesh, [Partial("min"), Replicate()])`}},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"sbp"}, c.args...), &stdout, &stderr); code != 0 {
+			t.Errorf("sbp %v: %s", c.args, stderr.String())
+			continue
+		}
+		prog := stdout.String()
+		for _, w := range c.want {
+			if !strings.Contains(prog, w) {
+				t.Errorf("sbp %v: the program lacks %q:\n%s", c.args, w, prog)
+			}
+		}
+		file := filepath.Join(dir, "prog.py")
+		os.WriteFile(file, stdout.Bytes(), 0o644)
+		if out, err := exec.Command(python, "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read())", file).CombinedOutput(); err != nil {
+			t.Errorf("sbp %v: not valid Python: %v\n%s\n%s", c.args, err, out, prog)
+		}
+	}
+}

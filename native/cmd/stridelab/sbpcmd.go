@@ -1,0 +1,467 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/npyfile"
+)
+
+const sbpUsage = `usage: stridelab sbp plan   --op OP --shape 4,3,1,2 [op args] --sbp 'S(3)' --placement 2 [--json] [--emit oneflow|pytorch]
+       stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json] [--emit oneflow|pytorch]
+       stridelab sbp run    --op OP --in X.npy [--b B.npy] [op args] --sbp 'S(3)' [--b-sbp B] --placement 2 [--out Y.npy] [--backend cpu]
+
+ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, matmul (two inputs),
+     reduce (--reduce sum|max|min --to 1,3)
+SBP: S(axis), B, P (sum), P(max), P(min); on a mesh one per mesh dim: '(S(0), B)'
+placement: 4 | 0-3 | cpu:0,1,2,3 | cuda:[[0,1],[2,3]]
+`
+
+func runSbp(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("say which: sbp plan, sbp boxing or sbp run (see stridelab sbp --help)")
+	}
+	switch args[0] {
+	case "plan":
+		return sbpPlan(args[1:], stdout, stderr)
+	case "boxing":
+		return sbpBoxing(args[1:], stdout, stderr)
+	case "run":
+		return sbpRun(args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		io.WriteString(stderr, sbpUsage)
+		return nil
+	}
+	return usagef("unknown sbp command %q; the commands are plan, boxing and run", args[0])
+}
+
+// opFlags are the flags that name an op and its arguments.
+type opFlags struct {
+	op, size, times, to, reduce *string
+}
+
+func defineOpFlags(fs *flagSet) *opFlags {
+	return &opFlags{
+		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, matmul or reduce"),
+		size:   fs.String("size", "", "expand: the expand size (-1 keeps a dim)"),
+		times:  fs.String("times", "", "repeat: the repeat count per dim"),
+		to:     fs.String("to", "", "reduce: the target shape (each dim the input's or 1)"),
+		reduce: fs.String("reduce", "sum", "reduce: sum, max or min"),
+	}
+}
+
+// build returns the op the flags name.
+func (f *opFlags) build() (sbp.Op, error) {
+	switch *f.op {
+	case "":
+		return nil, usagef("--op is required (see --help)")
+	case "expand":
+		if *f.size == "" {
+			return nil, usagef("--op expand needs --size")
+		}
+		size, err := parseList("size", *f.size)
+		return sbp.Expand(size), err
+	case "repeat":
+		if *f.times == "" {
+			return nil, usagef("--op repeat needs --times")
+		}
+		times, err := parseList("times", *f.times)
+		return sbp.Repeat(times), err
+	case "reduce":
+		if *f.to == "" {
+			return nil, usagef("--op reduce needs --to")
+		}
+		op, err := tensor.ParseReduceOp(*f.reduce)
+		if err != nil {
+			return nil, usagef("--reduce: %v", err)
+		}
+		to, err := parseShapeFlag("to", *f.to)
+		return sbp.Reduce(op, to), err
+	case "matmul":
+		return sbp.Matmul(), nil
+	}
+	op, err := tensor.ParseBinaryOp(*f.op)
+	if err != nil {
+		return nil, usagef("--op %q: the ops are expand, repeat, add, sub, mul, div, max, min, matmul and reduce", *f.op)
+	}
+	return sbp.Binary(op), nil
+}
+
+// layoutFlags are the placement and the inputs' SBPs.
+type layoutFlags struct {
+	placement, sbp, bSbp *string
+}
+
+func defineLayoutFlags(fs *flagSet) *layoutFlags {
+	return &layoutFlags{
+		placement: fs.String("placement", "", "devices: 4, 0-3, cpu:0,1,2,3 or a mesh cuda:[[0,1],[2,3]]"),
+		sbp:       fs.String("sbp", "", "the (first) input's SBP, one per mesh dim: S(0), B, P, P(max), (S(0), B)"),
+		bSbp:      fs.String("b-sbp", "B", "the second input's SBP"),
+	}
+}
+
+func (f *layoutFlags) parse(arity int) (sbp.Placement, []sbp.NdSbp, error) {
+	if *f.placement == "" {
+		return sbp.Placement{}, nil, usagef("--placement is required (see --help)")
+	}
+	if *f.sbp == "" {
+		return sbp.Placement{}, nil, usagef("--sbp is required (see --help)")
+	}
+	p, err := sbp.ParsePlacement(*f.placement)
+	if err != nil {
+		return sbp.Placement{}, nil, usagef("--placement: %v", err)
+	}
+	var nds []sbp.NdSbp
+	for i, s := range []string{*f.sbp, *f.bSbp}[:arity] {
+		nd, err := sbp.ParseNd(s)
+		if err != nil {
+			return sbp.Placement{}, nil, usagef("--%s: %v", []string{"sbp", "b-sbp"}[i], err)
+		}
+		nds = append(nds, nd)
+	}
+	return p, nds, nil
+}
+
+func emitFlag(fs *flagSet) *string {
+	return fs.String("emit", "", "print the equivalent program for oneflow or pytorch instead")
+}
+
+func checkEmit(engine string) error {
+	if engine != "" && engine != "oneflow" && engine != "pytorch" {
+		return usagef("--emit %q: choose oneflow or pytorch", engine)
+	}
+	return nil
+}
+
+func sbpPlan(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sbp plan", "--op OP --shape 4,3,1,2 [--b-shape ...] [op args] --sbp S --placement P [--json] [--emit oneflow|pytorch]", stderr)
+	ops := defineOpFlags(fs)
+	shapeA := fs.String("shape", "", "the (first) input's logical shape")
+	shapeB := fs.String("b-shape", "", "the second input's logical shape (binary ops, matmul)")
+	lay := defineLayoutFlags(fs)
+	dtName := fs.String("dtype", "float32", "element type, for --emit: float32, int32 or uint32")
+	asJSON := fs.Bool("json", false, "print JSON")
+	engine := emitFlag(fs)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	op, err := ops.build()
+	if err != nil {
+		return err
+	}
+	if err := checkEmit(*engine); err != nil {
+		return err
+	}
+	dt, err := tensor.ParseDType(*dtName)
+	if err != nil {
+		return usagef("--dtype: %v", err)
+	}
+	var shapes []tensor.Shape
+	for i, s := range []string{*shapeA, *shapeB}[:op.Arity()] {
+		name := []string{"shape", "b-shape"}[i]
+		if s == "" {
+			return usagef("--op %s needs --%s", op.Name(), name)
+		}
+		sh, err := parseShapeFlag(name, s)
+		if err != nil {
+			return err
+		}
+		shapes = append(shapes, sh)
+	}
+	p, nds, err := lay.parse(op.Arity())
+	if err != nil {
+		return err
+	}
+	plan, err := sbp.PlanOp(op, shapes, p, nds)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *engine != "":
+		pr := sbp.Program{Command: commandLine("sbp plan", args), Placement: p, Op: op, OutSbp: plan.OutSbp}
+		for i, sh := range shapes {
+			pr.Inputs = append(pr.Inputs, sbp.Input{Name: inputName(op, i), Shape: sh, DType: dt, Sbp: nds[i]})
+		}
+		return sbp.Emit(stdout, *engine, pr)
+	case *asJSON:
+		return writeJSON(stdout, plan)
+	}
+	writePlan(stdout, plan, op)
+	return nil
+}
+
+func inputName(op sbp.Op, i int) string {
+	if op.Arity() == 1 {
+		return "x"
+	}
+	return []string{"a", "b"}[i]
+}
+
+// writePlan prints the plan's signature and a row per device.
+func writePlan(w io.Writer, plan sbp.OpPlan, op sbp.Op) {
+	fmt.Fprintf(w, "%s on %v\n", plan.Op, plan.Placement)
+	in := make([]string, len(plan.InSbp))
+	for i, nd := range plan.InSbp {
+		in[i] = nd.String()
+	}
+	fmt.Fprintf(w, "in %s -> out %v   (signature per mesh dim: %s)\n\n", strings.Join(in, " x "), plan.OutSbp, strings.Join(plan.Signatures, "; "))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := "rank\tcoord\tin shape\tin stride\tin range"
+	if op.Arity() == 2 {
+		header += "\tb shape\tb stride"
+	}
+	argName := map[string]string{"expand": "\texpand size", "repeat": "\trepeat times", "reduce": "\treduce to"}[op.Name()]
+	fmt.Fprintln(tw, header+argName+"\tout shape\tout stride\tout range")
+	for _, r := range plan.Ranks {
+		row := fmt.Sprintf("%d\t%v\t%v\t%v\t%s", r.Rank, r.Coord, r.InShape, r.InStride, formatRange(r.InRange))
+		if op.Arity() == 2 {
+			row += fmt.Sprintf("\t%v\t%v", r.BShape, r.BStride)
+		}
+		switch op.Name() {
+		case "expand":
+			row += fmt.Sprintf("\t%v", r.ExpandSize)
+		case "repeat":
+			row += fmt.Sprintf("\t%v", r.RepeatTimes)
+		case "reduce":
+			row += fmt.Sprintf("\t%v", r.ReduceTo)
+		}
+		out := formatRange(r.OutRange)
+		if r.Partial {
+			out += " (partial)"
+		}
+		fmt.Fprintln(tw, row+fmt.Sprintf("\t%v\t%v\t%s", r.OutShape, r.OutStride, out))
+	}
+	tw.Flush()
+}
+
+// formatRange spells logical ranges as NumPy slices: [0:4, 2:3].
+func formatRange(r [][2]int) string {
+	parts := make([]string, len(r))
+	for i, lr := range r {
+		parts[i] = fmt.Sprintf("%d:%d", lr[0], lr[1])
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func sbpBoxing(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sbp boxing", "--shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--dtype float32] [--json] [--emit oneflow|pytorch]", stderr)
+	shapeFlag := fs.String("shape", "", "the logical shape")
+	from := fs.String("from", "", "the SBP now, one per mesh dim")
+	to := fs.String("to", "", "the SBP wanted")
+	placement := fs.String("placement", "", "devices: 4, 0-3, cpu:0,1,2,3 or a mesh [[0,1],[2,3]]")
+	dtName := fs.String("dtype", "float32", "element type: float32, int32 or uint32 (all 4 bytes)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	engine := emitFlag(fs)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := required(map[string]string{"shape": *shapeFlag, "from": *from, "to": *to, "placement": *placement}); err != nil {
+		return err
+	}
+	if err := checkEmit(*engine); err != nil {
+		return err
+	}
+	shape, err := parseShapeFlag("shape", *shapeFlag)
+	if err != nil {
+		return err
+	}
+	dt, err := tensor.ParseDType(*dtName)
+	if err != nil {
+		return usagef("--dtype: %v", err)
+	}
+	p, err := sbp.ParsePlacement(*placement)
+	if err != nil {
+		return usagef("--placement: %v", err)
+	}
+	fromNd, err := sbp.ParseNd(*from)
+	if err != nil {
+		return usagef("--from: %v", err)
+	}
+	toNd, err := sbp.ParseNd(*to)
+	if err != nil {
+		return usagef("--to: %v", err)
+	}
+	plan, err := sbp.PlanBoxing(shape, dt, p, fromNd, toNd)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *engine != "":
+		return sbp.Emit(stdout, *engine, sbp.Program{
+			Command: commandLine("sbp boxing", args), Placement: p, To: toNd,
+			Inputs: []sbp.Input{{Name: "x", Shape: shape, DType: dt, Sbp: fromNd}},
+		})
+	case *asJSON:
+		return writeJSON(stdout, plan)
+	}
+	writeBoxing(stdout, plan)
+	return nil
+}
+
+// writeBoxing prints the collective, the steps, and a row per device.
+func writeBoxing(w io.Writer, b sbp.Boxing) {
+	fmt.Fprintf(w, "boxing %s %v from %v to %v on %v: %s\n", b.DType, b.Shape, b.From, b.To, b.Placement, b.Collective)
+	for i, st := range b.Steps {
+		fmt.Fprintf(w, "  step %d: %s along mesh dim %d, %v -> %v\n", i+1, st.Collective, st.MeshDim, st.From, st.To)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "rank\tcoord\tbefore\tafter\tsend bytes\trecv bytes\t")
+	var recv int64
+	for _, r := range b.Ranks {
+		fmt.Fprintf(tw, "%d\t%v\t%v\t%v\t%d\t%d\t\n", r.Rank, r.Coord, r.Before, r.After, r.SendBytes, r.RecvBytes)
+		recv += r.RecvBytes
+	}
+	fmt.Fprintf(tw, "total\t\t\t\t%d\t%d\t\n", b.SendBytes, recv)
+	tw.Flush()
+}
+
+func sbpRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sbp run", "--op OP --in X.npy [--b B.npy] [op args] --sbp S [--b-sbp S] --placement P [--out Y.npy] [--backend cpu] [--json] [--emit oneflow|pytorch]", stderr)
+	ops := defineOpFlags(fs)
+	inPath := fs.String("in", "", "the (first) input .npy file")
+	bPath := fs.String("b", "", "the second input .npy file (binary ops, matmul)")
+	lay := defineLayoutFlags(fs)
+	out := fs.String("out", "", "output .npy file (default: print)")
+	asJSON := fs.Bool("json", false, "print the run (signature, boxing, per-device plan) as JSON")
+	engine := emitFlag(fs)
+	backend := backendFlag(fs, stderr)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	op, err := ops.build()
+	if err != nil {
+		return err
+	}
+	if err := checkEmit(*engine); err != nil {
+		return err
+	}
+	paths := []string{*inPath, *bPath}[:op.Arity()]
+	for i, p := range paths {
+		if p == "" {
+			return usagef("--op %s needs --%s", op.Name(), []string{"in", "b"}[i])
+		}
+	}
+	p, nds, err := lay.parse(op.Arity())
+	if err != nil {
+		return err
+	}
+	be, err := backend()
+	if err != nil {
+		return err
+	}
+	var full []tensor.Tensor
+	var globals []*sbp.Global
+	for i, path := range paths {
+		t, err := load(path, stderr)
+		if err != nil {
+			return err
+		}
+		g, err := sbp.Scatter(be, t, p, nds[i])
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		full, globals = append(full, t), append(globals, g)
+	}
+	y, applied, err := sbp.Apply(op, globals...)
+	if err != nil {
+		return err
+	}
+	result, err := y.Full()
+	if err != nil {
+		return err
+	}
+	check, err := compareSingle(be, op, full, result)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *engine != "":
+		pr := sbp.Program{Command: commandLine("sbp run", args), Placement: p, Op: op, OutSbp: applied.Plan.OutSbp, Out: *out}
+		for i, path := range paths {
+			pr.Inputs = append(pr.Inputs, sbp.Input{Name: inputName(op, i), Path: path, Shape: full[i].Shape(), DType: full[i].DType(), Sbp: nds[i]})
+		}
+		return sbp.Emit(stdout, *engine, pr)
+	case *asJSON:
+		if *out != "" {
+			if err := npyfile.WriteFile(*out, result); err != nil {
+				return err
+			}
+		}
+		return writeJSON(stdout, struct {
+			sbp.Applied
+			Backend string `json:"backend"`
+			Check   string `json:"check"`
+			Out     string `json:"out,omitempty"`
+		}{applied, be.Name(), check, *out})
+	}
+	for i, b := range applied.Boxing {
+		if len(b.Steps) > 0 {
+			fmt.Fprintf(stdout, "input %d boxed %v -> %v by %s, %d bytes sent\n", i, b.From, b.To, b.Collective, b.SendBytes)
+		}
+	}
+	writePlan(stdout, applied.Plan, op)
+	fmt.Fprintf(stdout, "\nran on %d simulated devices (%s backend); the gathered result %s\n", p.Size(), be.Name(), check)
+	return emit(result, *out, stdout)
+}
+
+// compareSingle runs op on one device of be and compares: exact for
+// integers, and for floats the largest difference, which only the order
+// of a partial sum's additions can make.
+func compareSingle(be tensor.Backend, op sbp.Op, full []tensor.Tensor, got tensor.Tensor) (string, error) {
+	shapes := make([]tensor.Shape, len(full))
+	for i, t := range full {
+		shapes[i] = t.Shape()
+	}
+	outShape, err := op.OutShape(shapes)
+	if err != nil {
+		return "", err
+	}
+	want, err := op.Local(be, full, outShape)
+	if err != nil {
+		return "", err
+	}
+	g, w := got.Float64s(), want.Float64s()
+	worst, scale := 0.0, 0.0
+	for i := range g {
+		if g[i] == w[i] || math.IsNaN(g[i]) && math.IsNaN(w[i]) {
+			continue
+		}
+		worst, scale = max(worst, math.Abs(g[i]-w[i])), max(scale, math.Abs(w[i]))
+	}
+	switch {
+	case worst == 0:
+		return "equals the single-device result", nil
+	case got.DType() == tensor.Float32 && worst <= 1e-5*max(scale, 1):
+		return fmt.Sprintf("matches the single-device result to %.3g (float sums in another order)", worst), nil
+	}
+	return "", fmt.Errorf("the sharded result differs from the single-device result by up to %g (a bug; please report it)", worst)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// commandLine spells the command as a shell would take it back, quoting
+// arguments such as 'S(0)' and '[[0,1],[2,3]]'.
+func commandLine(cmd string, args []string) string {
+	parts := []string{"stridelab", cmd}
+	for _, a := range args {
+		if a == "" || strings.ContainsFunc(a, func(r rune) bool { return !strings.ContainsRune(shellSafe, r) }) {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
+
+const shellSafe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=+@%"
