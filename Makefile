@@ -76,6 +76,8 @@ fuzz:
 	for f in FuzzParseShape FuzzParseIndices FuzzViewChain; do \
 		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./tensor/ || exit 1; done
 	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 30s ./tensor/npyfile/
+	for f in FuzzParseNd FuzzParsePlacement; do \
+		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./sbp/ || exit 1; done
 
 clean:
 	rm -rf bin bench.json bench-gpu.json bench-browser.json
