@@ -2,6 +2,7 @@ package sbp
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -174,7 +175,7 @@ func parseMesh(f string) (ranks, hierarchy []int, err error) {
 				if err != nil {
 					return nil, err
 				}
-				if count > 0 && !equalInts(h, sub) {
+				if count > 0 && !slices.Equal(h, sub) {
 					return nil, fmt.Errorf("rows of different lengths (%v and %v); a mesh must be rectangular", sub, h)
 				}
 				sub = h
@@ -220,18 +221,6 @@ func parseMesh(f string) (ranks, hierarchy []int, err error) {
 	return ranks, hierarchy, err
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // Device returns the device type, "cpu" or "cuda".
 func (p Placement) Device() string { return p.device }
 
@@ -264,7 +253,7 @@ func (p Placement) Coord(i int) []int {
 
 // Equal reports whether p and q are the same devices on the same mesh.
 func (p Placement) Equal(q Placement) bool {
-	return p.device == q.device && equalInts(p.ranks, q.ranks) && equalInts(p.hierarchy, q.hierarchy)
+	return p.device == q.device && slices.Equal(p.ranks, q.ranks) && slices.Equal(p.hierarchy, q.hierarchy)
 }
 
 // String spells p as ParsePlacement reads it: cpu:[0,1,2,3] or

@@ -2,6 +2,7 @@ package sbp
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -105,25 +106,11 @@ func (n NdSbp) String() string {
 	if len(n) == 1 {
 		return n[0].String()
 	}
-	parts := make([]string, len(n))
-	for i, s := range n {
-		parts[i] = s.String()
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
+	return "(" + join(n, ", ") + ")"
 }
 
 // Equal reports whether n and m are the same SBP on every mesh dim.
-func (n NdSbp) Equal(m NdSbp) bool {
-	if len(n) != len(m) {
-		return false
-	}
-	for i := range n {
-		if n[i] != m[i] {
-			return false
-		}
-	}
-	return true
-}
+func (n NdSbp) Equal(m NdSbp) bool { return slices.Equal(n, m) }
 
 // Clone returns a copy of n.
 func (n NdSbp) Clone() NdSbp { return append(NdSbp{}, n...) }
@@ -180,4 +167,13 @@ func (n NdSbp) MarshalText() ([]byte, error) { return []byte(n.String()), nil }
 func (n *NdSbp) UnmarshalText(b []byte) (err error) {
 	*n, err = ParseNd(string(b))
 	return err
+}
+
+// join spells xs with sep between them.
+func join[T fmt.Stringer](xs []T, sep string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = x.String()
+	}
+	return strings.Join(parts, sep)
 }

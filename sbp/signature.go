@@ -2,6 +2,7 @@ package sbp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -19,25 +20,7 @@ type Signature struct {
 // String spells s as "S(1) x S(0) -> P(sum)".
 func (s Signature) String() string { return formatSBPs(s.In) + " -> " + s.Out.String() }
 
-func formatSBPs(in []SBP) string {
-	parts := make([]string, len(in))
-	for i, x := range in {
-		parts[i] = x.String()
-	}
-	return strings.Join(parts, " x ")
-}
-
-func sameSBPs(a, b []SBP) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+func formatSBPs(in []SBP) string { return join(in, " x ") }
 
 // Op is an operation on global tensors: its logical meaning, its SBP
 // signatures and its physical rewrite (what each device runs on its
@@ -78,11 +61,7 @@ type Args struct {
 
 // describe names an op applied to shapes: "expand [4 3 1 2] to [2 4 3 4 2]".
 func describe(op Op, shapes []tensor.Shape) string {
-	parts := make([]string, len(shapes))
-	for i, s := range shapes {
-		parts[i] = s.String()
-	}
-	return op.Name() + " " + strings.Join(parts, " x ") + strings.TrimPrefix(op.String(), op.Name())
+	return op.Name() + " " + join(shapes, " x ") + strings.TrimPrefix(op.String(), op.Name())
 }
 
 // Infer returns the output nd-SBP of op on inputs of the logical shapes
@@ -117,7 +96,7 @@ func Infer(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (NdSbp, []Sign
 
 func findSignature(sigs []Signature, in []SBP) (Signature, bool) {
 	for _, s := range sigs {
-		if sameSBPs(s.In, in) {
+		if slices.Equal(s.In, in) {
 			return s, true
 		}
 	}
@@ -142,13 +121,7 @@ func checkInputs(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (tensor.
 	return out, nil
 }
 
-func formatNds(in []NdSbp) string {
-	parts := make([]string, len(in))
-	for i, n := range in {
-		parts[i] = n.String()
-	}
-	return strings.Join(parts, " x ")
-}
+func formatNds(in []NdSbp) string { return join(in, " x ") }
 
 // illegal builds the error for SBPs no signature takes on mesh dim m.
 func illegal(op Op, shapes []tensor.Shape, p Placement, m int, sbps []SBP, sigs []Signature) error {

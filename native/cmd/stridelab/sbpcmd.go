@@ -139,6 +139,17 @@ func checkEmit(engine string) error {
 	return nil
 }
 
+// parseOp parses the command line of an op command and returns its op.
+func parseOp(fs *flagSet, args []string, ops *opFlags, engine *string) (sbp.Op, error) {
+	if err := fs.parse(args); err != nil {
+		return nil, err
+	}
+	if err := checkEmit(*engine); err != nil {
+		return nil, err
+	}
+	return ops.build()
+}
+
 func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sbp plan", "--op OP --shape 4,3,1,2 [--b-shape ...] [op args] --sbp S --placement P [--json] [--emit oneflow|pytorch]", stderr)
 	ops := defineOpFlags(fs)
@@ -148,14 +159,8 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	dtName := fs.String("dtype", "float32", "element type, for --emit: float32, int32 or uint32")
 	asJSON := fs.Bool("json", false, "print JSON")
 	engine := emitFlag(fs)
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	op, err := ops.build()
+	op, err := parseOp(fs, args, ops, engine)
 	if err != nil {
-		return err
-	}
-	if err := checkEmit(*engine); err != nil {
 		return err
 	}
 	dt, err := tensor.ParseDType(*dtName)
@@ -332,14 +337,8 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the run (signature, boxing, per-device plan) as JSON")
 	engine := emitFlag(fs)
 	backend := backendFlag(fs, stderr)
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	op, err := ops.build()
+	op, err := parseOp(fs, args, ops, engine)
 	if err != nil {
-		return err
-	}
-	if err := checkEmit(*engine); err != nil {
 		return err
 	}
 	paths := []string{*inPath, *bPath}[:op.Arity()]
