@@ -47,7 +47,7 @@ func (g *Global) collective(c Collective, x, y SBP, in []tensor.Tensor) ([]tenso
 	switch c {
 	case AllGather:
 		var full tensor.Tensor
-		if full, err = concat(g.dtype, in, x.Axis); err == nil {
+		if full, err = tensor.Concat(x.Axis, in...); err == nil {
 			err = g.copies(full, out)
 		}
 	case AllReduce:
@@ -71,7 +71,7 @@ func (g *Global) collective(c Collective, x, y SBP, in []tensor.Tensor) ([]tenso
 			if c == ReduceScatter {
 				out[q], err = combine(g.be, x.Op, pieces)
 			} else {
-				out[q], err = concat(g.dtype, pieces, x.Axis)
+				out[q], err = tensor.Concat(x.Axis, pieces...)
 			}
 			for _, p := range pieces {
 				p.Release()
@@ -148,5 +148,5 @@ func (g *Global) pad(t tensor.Tensor, axis, lo, hi int, op tensor.ReduceOp) (ten
 		}
 		parts = append(parts, f)
 	}
-	return concat(g.dtype, parts, axis)
+	return tensor.Concat(axis, parts...)
 }

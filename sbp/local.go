@@ -7,9 +7,9 @@ import (
 )
 
 // This file holds what a simulated device does to its own buffers besides
-// running kernels: fill, slice, concatenate and combine partial values.
-// Copies between devices are concatenations here; the plan (boxing.go)
-// counts their bytes.
+// running kernels: fill, slice and combine partial values. Copies between
+// devices are concatenations (tensor.Concat); the plan (boxing.go) counts
+// their bytes.
 
 // identity returns the value a partial of op starts from: 0 for sum, the
 // lowest value for max, the highest for min.
@@ -50,9 +50,6 @@ func fillWith[T tensor.Elem](t tensor.Tensor, v T) {
 	}
 }
 
-// combineOp is the binary kernel that folds two partial values of op.
-var combineOp = map[tensor.ReduceOp]tensor.BinaryOp{tensor.Sum: tensor.Add, tensor.MaxAll: tensor.Max, tensor.MinAll: tensor.Min}
-
 // combine folds partial values elementwise on the device's backend:
 // parts[0] op parts[1] op ….
 func combine(be tensor.Backend, op tensor.ReduceOp, parts []tensor.Tensor) (tensor.Tensor, error) {
@@ -61,7 +58,7 @@ func combine(be tensor.Backend, op tensor.ReduceOp, parts []tensor.Tensor) (tens
 		if err != nil {
 			break
 		}
-		next, e := be.Binary(combineOp[op], acc, p)
+		next, e := be.Binary(op.Combiner(), acc, p)
 		acc.Release()
 		acc, err = next, e
 	}
@@ -82,60 +79,8 @@ func sliceAxis(be tensor.Backend, t tensor.Tensor, axis, lo, hi int) (tensor.Ten
 	return be.Materialize(v)
 }
 
-// concat joins contiguous parts along axis into a new buffer; their other
-// dims must agree. It is the receiving side of a gather.
-func concat(dt tensor.DType, parts []tensor.Tensor, axis int) (tensor.Tensor, error) {
-	shape := parts[0].Shape()
-	shape[axis] = 0
-	for _, p := range parts {
-		shape[axis] += p.Shape()[axis]
-	}
-	out, err := tensor.Empty(dt, shape)
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	switch dt {
-	case tensor.Float32:
-		concatInto[float32](out, parts, axis)
-	case tensor.Int32:
-		concatInto[int32](out, parts, axis)
-	case tensor.Uint32:
-		concatInto[uint32](out, parts, axis)
-	}
-	return out, nil
-}
-
-// concatInto copies each part's rows into out: with outer = Π shape[:axis],
-// part p fills out[o·row + off_p : o·row + off_p + chunk_p] for every o,
-// where chunk_p = Π p.shape[axis:] and row = Π out.shape[axis:].
-func concatInto[T tensor.Elem](out tensor.Tensor, parts []tensor.Tensor, axis int) {
-	dst := elems[T](out)
-	shape := out.Shape()
-	outer, row := product(shape[:axis]), product(shape[axis:])
-	off := 0
-	for _, p := range parts {
-		src := elems[T](p)
-		chunk := product(p.Shape()[axis:])
-		for o := 0; o < outer; o++ {
-			copy(dst[o*row+off:o*row+off+chunk], src[o*chunk:(o+1)*chunk])
-		}
-		off += chunk
-	}
-}
-
-// elems returns the elements of a contiguous tensor in order.
-func elems[T tensor.Elem](t tensor.Tensor) []T {
-	n := t.NumElements()
-	if n == 0 {
-		return nil
-	}
-	d, _ := tensor.Buffer[T](t)
-	base := t.Layout().Base()
-	return d[base : base+n]
-}
-
 // dense returns t itself when it is a contiguous view, else a contiguous
-// copy made on be: every local buffer is dense so concat can copy rows.
+// copy made on be: every device's buffer is its own dense tensor.
 func dense(be tensor.Backend, t tensor.Tensor) (tensor.Tensor, error) {
 	if t.Layout().IsContiguous() {
 		return t, nil

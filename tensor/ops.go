@@ -54,6 +54,14 @@ func (op ReduceOp) String() string {
 	return fmt.Sprintf("ReduceOp(%d)", uint8(op))
 }
 
+// Combiner returns the binary op that folds two partial results of op into
+// one: Add for Sum, Max for MaxAll, Min for MinAll. Work split along a
+// reduced dim (a partial sum on simulated devices, a reduction too large
+// for one GPU binding) combines with it.
+func (op ReduceOp) Combiner() BinaryOp {
+	return map[ReduceOp]BinaryOp{Sum: Add, MaxAll: Max, MinAll: Min}[op]
+}
+
 // ReduceOps lists every ReduceOp in order.
 func ReduceOps() []ReduceOp { return []ReduceOp{Sum, MaxAll, MinAll} }
 
