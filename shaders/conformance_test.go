@@ -48,25 +48,42 @@ func check(t *testing.T, d *Device, cases []conform.Case) {
 
 // With a binding limit of 4 KiB every output past 1024 elements is split
 // into chunks, each binding only the window of its inputs it reads
-// (halving a chunk until its windows fit).
+// (halving a chunk until its windows fit), and every reduction whose input
+// or output passes 4 KiB is split in halves along a dim.
 func TestChunkedKernelsAgreeWithTheCPU(t *testing.T) {
 	d := openOrSkip(t, Options{MaxBindingBytes: 4096})
+	check(t, d, conform.Cases(conform.Options{Sizes: []int{700}}))
+}
+
+// With a binding limit of 512 bytes every reduction of more than 128
+// elements (input span or output) is split in halves, recursively, along
+// kept and reduced dims, and the halves' results are concatenated or
+// combined.
+func TestSplitReductionsAgreeWithTheCPU(t *testing.T) {
+	d := openOrSkip(t, Options{MaxBindingBytes: 512})
 	var cases []conform.Case
-	for _, c := range conform.Cases(conform.Options{Sizes: []int{700}}) {
-		if !strings.HasPrefix(c.Name, "sum") && !strings.HasPrefix(c.Name, "max") && !strings.HasPrefix(c.Name, "min") {
+	for _, c := range conform.Cases(conform.Options{Sizes: []int{65, 700}}) {
+		if strings.HasPrefix(c.Name, "sum") || strings.HasPrefix(c.Name, "max") || strings.HasPrefix(c.Name, "min") {
 			cases = append(cases, c)
 		}
 	}
 	check(t, d, cases)
 }
 
-// Work beyond the limits fails with an error naming the size and the limit.
-func TestTooLargeIsAClearError(t *testing.T) {
+// A reduction of 4000 bytes under a 1 KiB binding limit runs in pieces;
+// work that cannot be cut small enough fails with an error naming the size
+// and the limit.
+func TestTooLargeIsSplitOrAClearError(t *testing.T) {
 	d := openOrSkip(t, Options{MaxBindingBytes: 1024})
-	x, _ := tensor.Zeros(tensor.Float32, tensor.Shape{1000})
-	_, err := NewBackend(d).Reduce(tensor.Sum, x, tensor.Shape{1})
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "4000 bytes") || !strings.Contains(err.Error(), "1024") {
-		t.Fatalf("reduce of 4000 bytes under a 1024-byte binding limit: %v", err)
+	x, _ := tensor.Arange(tensor.Int32, tensor.Shape{1000})
+	sum, err := NewBackend(d).Reduce(tensor.Sum, x, tensor.Shape{1})
+	if err != nil || sum.At(0) != 999*1000/2 {
+		t.Fatalf("sum of 0..999 under a 1024-byte binding limit: %v, %v", sum.Float64s(), err)
+	}
+	tiny := openOrSkip(t, Options{MaxBindingBytes: 8})
+	_, err = NewBackend(tiny).Materialize(x)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "bytes") || !strings.Contains(err.Error(), "allows 8") {
+		t.Fatalf("a copy under an 8-byte binding limit: %v", err)
 	}
 	t.Log(err)
 }

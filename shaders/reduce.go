@@ -12,10 +12,14 @@ import (
 // the broadcast-reduce kernel: tensor.ReduceGeometry merges runs of kept
 // and reduced dims, then LANES invocations per output fold the reduced
 // elements and combine in a workgroup tree. Float sums accumulate in f32.
+// Work too large for one binding is split in halves (reduceSplit).
 func (g *GPU) Reduce(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape) (tensor.Tensor, error) {
 	reduced, err := tensor.ReduceOperands(op, src, to)
 	if err != nil {
 		return tensor.Tensor{}, err
+	}
+	if d, ok := g.dev.splitDim(src.Layout(), reduced, to); ok {
+		return g.reduceSplit(op, src, to, reduced, d)
 	}
 	out, err := tensor.Empty(src.DType(), to)
 	if err != nil {
@@ -86,6 +90,68 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 		workgrps: workgroupsFor(outputs/vec, perGroup),
 	}
 	return d.newJob([]dispatch{dp}, outBuf, in0, outBuf)
+}
+
+// splitDim returns the dim of l to halve when the reduction's input span
+// or its output exceeds one storage binding: for the input the dim that
+// spans the most memory ((size-1)·|stride|), for the output the largest
+// kept dim. ok is false when the work fits, or no dim can be halved.
+func (d *Device) splitDim(l tensor.Layout, reduced []bool, to tensor.Shape) (dim int, ok bool) {
+	limit := d.limits.MaxStorageBufferBindingSize
+	lo, hi := l.Span()
+	outputs, _ := to.NumElements()
+	inBytes := 4 * uint64(hi-lo+1+3) // +3: the pad that aligns the base for vec4 loads
+	best, dim := 0, -1
+	for k := range l.Rank() {
+		n := l.Dim(k)
+		var extent int
+		switch {
+		case n < 2:
+			continue
+		case inBytes > limit:
+			extent = (n - 1) * max(l.Stride(k), -l.Stride(k))
+		case 4*uint64(outputs) > limit && !reduced[k]:
+			extent = n
+		}
+		if extent > best {
+			best, dim = extent, k
+		}
+	}
+	return dim, dim >= 0
+}
+
+// reduceSplit reduces src in two halves along dim d, the way package sbp
+// reduces a split tensor: halves of a reduced dim each reduce to the full
+// target and combine elementwise (S -> P, then P -> B); halves of a kept
+// dim each produce their part of the target, concatenated.
+func (g *GPU) reduceSplit(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape, reduced []bool, d int) (tensor.Tensor, error) {
+	n, h := src.Layout().Dim(d), src.Layout().Dim(d)/2
+	outDim := d + len(to) - src.Layout().Rank()
+	parts := make([]tensor.Tensor, 2)
+	for i, r := range [][2]int{{0, h}, {h, n}} {
+		idx := make([]tensor.Index, src.Layout().Rank())
+		for k := range idx {
+			idx[k] = tensor.All()
+		}
+		idx[d] = tensor.Interval(r[0], r[1], 1)
+		half, err := src.Slice(idx...)
+		if err != nil {
+			return tensor.Tensor{}, err
+		}
+		target := to.Clone()
+		if !reduced[d] {
+			target[outDim] = r[1] - r[0]
+		}
+		if parts[i], err = g.Reduce(op, half, target); err != nil {
+			return tensor.Tensor{}, err
+		}
+	}
+	defer parts[0].Release()
+	defer parts[1].Release()
+	if reduced[d] {
+		return g.Binary(op.Combiner(), parts[0], parts[1])
+	}
+	return tensor.Concat(outDim, parts...)
 }
 
 // reduceLanes is the most invocations that share one output: a warp's
