@@ -8,5 +8,8 @@
 // tensor.ReduceGeometry), picks a pipeline cached by (kernel, dtype,
 // coalesced rank, reduce pattern, vector width, operand loads, op), uploads
 // the inputs' spans once, dispatches a 2-D grid in chunks that respect the
-// device's limits, and reads the result back once.
+// device's limits, and reads the result back once. Elementwise kernels past
+// the storage binding limit run in output chunks, each binding only the
+// input windows it reads; a reduction past it is halved along the dim that
+// spans the most memory, as a split tensor reduces in package sbp.
 package shaders
