@@ -247,15 +247,14 @@ func planStep(shape tensor.Shape, dt tensor.DType, p Placement, cur, next NdSbp,
 	for _, g := range p.groups(m) {
 		k := int64(len(g))
 		for ri, r := range g {
-			s := int64(product(before[r].Shape))
-			t := int64(product(after[r].Shape))
+			s, t := elements(before[r]), elements(after[r])
 			var send, recv int64
 			switch st.Collective {
 			case AllGather:
 				send = s * (k - 1)
 				for _, q := range g {
 					if q != r {
-						recv += int64(product(before[q].Shape))
+						recv += elements(before[q])
 					}
 				}
 			case AllReduce:
@@ -276,6 +275,12 @@ func planStep(shape tensor.Shape, dt tensor.DType, p Placement, cur, next NdSbp,
 		}
 	}
 	return st, nil
+}
+
+// elements counts a shard's elements (its shape was validated by Shards).
+func elements(sh Shard) int64 {
+	n, _ := sh.Shape.NumElements()
+	return int64(n)
 }
 
 // overlap counts the elements two shards' logical ranges share.

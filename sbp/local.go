@@ -67,12 +67,7 @@ func combine(be tensor.Backend, op tensor.ReduceOp, parts []tensor.Tensor) (tens
 
 // sliceAxis returns a new buffer holding t[…, lo:hi, …] along axis.
 func sliceAxis(be tensor.Backend, t tensor.Tensor, axis, lo, hi int) (tensor.Tensor, error) {
-	idx := make([]tensor.Index, t.Layout().Rank())
-	for d := range idx {
-		idx[d] = tensor.All()
-	}
-	idx[axis] = tensor.Interval(lo, hi, 1)
-	v, err := t.Slice(idx...)
+	v, err := t.Narrow(axis, lo, hi)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -86,12 +81,4 @@ func dense(be tensor.Backend, t tensor.Tensor) (tensor.Tensor, error) {
 		return t, nil
 	}
 	return be.Materialize(t)
-}
-
-func product(s []int) int {
-	n := 1
-	for _, v := range s {
-		n *= v
-	}
-	return n
 }

@@ -74,10 +74,8 @@ func (o repeatOp) Args(in []tensor.Shape, out tensor.Shape) Args {
 		if d >= lead {
 			have = in[0][d-lead]
 		}
-		switch {
-		case have == 0:
-			times[d] = 1
-		default:
+		times[d] = 1
+		if have > 0 {
 			times[d] = out[d] / have
 		}
 	}

@@ -129,12 +129,7 @@ func (g *GPU) reduceSplit(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape
 	outDim := d + len(to) - src.Layout().Rank()
 	parts := make([]tensor.Tensor, 2)
 	for i, r := range [][2]int{{0, h}, {h, n}} {
-		idx := make([]tensor.Index, src.Layout().Rank())
-		for k := range idx {
-			idx[k] = tensor.All()
-		}
-		idx[d] = tensor.Interval(r[0], r[1], 1)
-		half, err := src.Slice(idx...)
+		half, err := src.Narrow(d, r[0], r[1])
 		if err != nil {
 			return tensor.Tensor{}, err
 		}

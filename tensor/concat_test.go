@@ -49,3 +49,21 @@ func TestConcat(t *testing.T) {
 		}
 	}
 }
+
+// Narrow keeps a range of one dim: the part split work takes, and the
+// inverse of Concat.
+func TestNarrow(t *testing.T) {
+	x, _ := Arange(Int32, Shape{2, 5, 3})
+	a, _ := x.Narrow(1, 0, 2)
+	b, _ := x.Narrow(1, 2, 5)
+	if got := fmt.Sprint(a.Shape(), b.Shape(), a.Layout().Strides(), b.Layout().Base()); got != "[2 2 3] [2 3 3] [15 3 1] 6" {
+		t.Errorf("narrow [2 5 3] along 1 at 2: %s", got)
+	}
+	back, _ := Concat(1, a, b)
+	if fmt.Sprint(back.Float64s()) != fmt.Sprint(x.Float64s()) {
+		t.Errorf("concat of the narrowed parts is %v", back.Float64s())
+	}
+	if _, err := x.Narrow(3, 0, 1); err == nil || !errors.Is(err, ErrIndex) || !strings.Contains(err.Error(), "has 3 dims") {
+		t.Errorf("narrow along axis 3 of a 3-dim tensor: %v", err)
+	}
+}

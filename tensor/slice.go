@@ -291,3 +291,18 @@ func parseIndex(f string) (Index, error) {
 	}
 	return ix, nil
 }
+
+// Narrow returns the view of l that keeps [start, stop) of dim axis and
+// every other dim whole: x[…, start:stop, …] with the interval at axis
+// (PyTorch's narrow). It is how split work takes its part.
+func (l Layout) Narrow(axis, start, stop int) (Layout, error) {
+	if axis < 0 || axis >= len(l.shape) {
+		return Layout{}, newError(ErrIndex, fmt.Sprintf("narrow %v along axis %d", l.shape, axis), "the layout has %d dims", len(l.shape))
+	}
+	idx := make([]Index, len(l.shape))
+	for d := range idx {
+		idx[d] = All()
+	}
+	idx[axis] = Interval(start, stop, 1)
+	return l.Slice(idx...)
+}

@@ -158,6 +158,11 @@ func (t Tensor) Permute(perm []int) (Tensor, error) { return t.view(t.layout.Per
 // with ErrNeedsCopy when no view exists.
 func (t Tensor) Reshape(shape []int) (Tensor, error) { return t.view(t.layout.Reshape(shape)) }
 
+// Narrow is Layout.Narrow on t's layout, sharing the buffer.
+func (t Tensor) Narrow(axis, start, stop int) (Tensor, error) {
+	return t.view(t.layout.Narrow(axis, start, stop))
+}
+
 // Slice is Layout.Slice on t's layout, sharing the buffer.
 func (t Tensor) Slice(idx ...Index) (Tensor, error) { return t.view(t.layout.Slice(idx...)) }
 
