@@ -89,7 +89,8 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		dp.params.fan = [4]int32{int32(fp.n), int32(fp.src), int32(fp.ostr), 0}
 		dp.params.fanLoad = [4]int32{int32(fp.loads[0]), int32(fp.loads[1]), 0, 0}
 		items, _ := tensor.Shape(fp.e.shape).NumElements()
-		dp.params.count, dp.workgrps = uint32(items/vec), workgroupsFor(items/vec, workgroupSize)
+		dp.params.count = uint32(items / vec)
+		dp.workgrps, dp.params.per = d.tiles(items / vec)
 		dp.storage = append(dp.storage, binding{buf: outBuf, size: roundUp16(4 * uint64(count))})
 		return d.newJob([]dispatch{dp}, outBuf, bufs...)
 	}
@@ -101,7 +102,7 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 			return nil, err
 		}
 		dp := e.dispatch(key, vec, bufs, windows)
-		dp.workgrps = workgroupsFor(n/vec, workgroupSize)
+		dp.workgrps, dp.params.per = d.tiles(n / vec)
 		dp.params.count, dp.params.start = uint32(n/vec), uint32(s)
 		// The output binding starts at the aligned element before s.
 		outStart := s / align * align

@@ -25,7 +25,7 @@ type dispatch struct {
 // params is the Params struct of wgsl/prelude.wgsl.
 type params struct {
 	count, start, baseA, baseB uint32
-	baseO, reduced             uint32 // followed by two u32 of padding
+	baseO, reduced, per        uint32 // followed by a u32 of padding
 	shape, aux                 [maxRank]uint32
 	strideA, strideB, strideO  [maxRank]int32
 	fan, fanLoad               [4]int32
@@ -35,7 +35,7 @@ const paramsSize = 32 + 5*4*maxRank + 2*16
 
 func (p *params) bytes() []byte {
 	b := make([]byte, 0, paramsSize)
-	for _, v := range []uint32{p.count, p.start, p.baseA, p.baseB, p.baseO, p.reduced, 0, 0} {
+	for _, v := range []uint32{p.count, p.start, p.baseA, p.baseB, p.baseO, p.reduced, p.per, 0} {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	for _, arr := range [][maxRank]uint32{p.shape, p.aux} {
@@ -54,12 +54,21 @@ func (p *params) bytes() []byte {
 	return b
 }
 
+// tiles returns the workgroups and items per invocation of an
+// elementwise dispatch of items work items on d's grid.
+func (d *Device) tiles(items int) (uint64, uint32) {
+	limit := uint64(d.limits.MaxComputeWorkgroupsPerDimension)
+	groups, per := tiles(items, limit*limit)
+	return groups, uint32(per)
+}
+
 // grid lays n workgroups out as a 2-D dispatch: WebGPU caps each dimension
 // (maxComputeWorkgroupsPerDimension, 65535 by default), and item_index in
 // the prelude rebuilds the linear index from (x, y). Past limit² workgroups
-// the grid stays at limit²: every kernel's grid-stride loop takes the
-// remaining items (the copy kernel, which does not loop, is bounded far
-// below by its binding size).
+// the grid stays at limit²: the reduce kernel's grid-stride loop takes the
+// remaining outputs (elementwise dispatches size per to fit, see tiles; the
+// copy kernel, which does not loop, is bounded far below by its binding
+// size).
 func (d *Device) grid(n uint64) (x, y uint32) {
 	limit := uint64(d.limits.MaxComputeWorkgroupsPerDimension)
 	if n <= limit {

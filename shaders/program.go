@@ -14,17 +14,33 @@ var wgslFiles embed.FS
 // workgroupSize is the invocations per workgroup of every kernel.
 const workgroupSize = 256
 
-// Large dispatches loop: once a grid would pass loopingGroups workgroups,
-// each invocation takes itemsPerInvocation items (grid-stride), which
-// amortizes finding its first item's coordinates (one division per dim)
-// while leaving a real GPU loopingGroups·256 invocations to keep busy.
+// itemsPerInvocation is how many items an elementwise invocation takes
+// once a dispatch has enough of them (tilingItems): its coordinates are
+// found once (one division per dim) and stepped for the rest, while a real
+// GPU still gets tilingItems/itemsPerInvocation invocations to keep busy.
 const (
-	loopingGroups      = 2048
 	itemsPerInvocation = 8
+	tilingItems        = 1 << 18
 )
 
+// tiles returns the workgroups and the items per invocation (per) of an
+// elementwise dispatch of items work items (wgsl/prelude.wgsl, first_item).
+// per is at least what keeps the grid within maxGroups workgroups.
+func tiles(items int, maxGroups uint64) (groups uint64, per int) {
+	per = 1
+	if items >= tilingItems {
+		per = itemsPerInvocation
+	}
+	per = max(per, int((uint64(items)+workgroupSize*maxGroups-1)/(workgroupSize*maxGroups)))
+	return uint64((items + workgroupSize*per - 1) / (workgroupSize * per)), per
+}
+
+// Reductions loop over their outputs: once a grid would pass
+// loopingGroups workgroups, each invocation takes up to 8 rounds.
+const loopingGroups = 2048
+
 // workgroupsFor returns the workgroups that cover items work items, perGroup
-// to a workgroup per round of the grid-stride loop.
+// to a workgroup per round of the reduce kernel's grid-stride loop.
 func workgroupsFor(items, perGroup int) uint64 {
 	groups := (items + perGroup - 1) / perGroup
 	if groups > loopingGroups {

@@ -8,14 +8,14 @@
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  var k = item_index(wid, nwg, lid);
+  var k = first_item(wid, nwg, lid);
   if (k >= p.count) { return; }
-  let step = grid_step(nwg);
+  var left = items_from(k);
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
   let stride_b = p.stride_b;
   let stride_o = p.stride_o;
-  let s = coords_out(step * VEC, shape);
+  let s = coords_out(GROUP * VEC, shape);
   var c = coords_out(p.start + k * VEC, shape);
   loop {
     let oa = offset_out(c, i32(p.base_a), stride_a);
@@ -34,7 +34,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         }
       }
     }
-    if (!next_item(&k, step)) { break; }
+    left -= 1u;
+    if (left == 0u) { break; }
+    k += GROUP;
     advance_out(&c, s, shape);
   }
 }

@@ -4,20 +4,20 @@
 //   out[i] = a[base_a + Σ_d i_d · stride_a[d]]   (stride 0 on broadcast dims)
 // With VEC = 4 each item is four consecutive outputs of one inner row;
 // load_a reads them as a vec4 or splats a broadcast element. Each
-// invocation takes items k, k + step, … (a grid-stride loop), stepping
-// their coordinates without division. Fanned (FAN > 1, along a broadcast
+// invocation takes items k, k + GROUP, … of its tile (first_item in the
+// prelude), stepping their coordinates without division. Fanned (FAN > 1, along a broadcast
 // dim of a) each load is stored FAN times.
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  var k = item_index(wid, nwg, lid);
+  var k = first_item(wid, nwg, lid);
   if (k >= p.count) { return; }
-  let step = grid_step(nwg);
+  var left = items_from(k);
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
   let stride_o = p.stride_o;
-  let s = coords_out(step * VEC, shape);
+  let s = coords_out(GROUP * VEC, shape);
   var c = coords_out(p.start + k * VEC, shape);
   loop {
     let v = load_a(offset_out(c, i32(p.base_a), stride_a));
@@ -29,7 +29,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (fan_ok(c[FAN_DIM], 0u, j)) { out[u32(fan_out(o, 0u, j)) / VEC] = v; }
       }
     }
-    if (!next_item(&k, step)) { break; }
+    left -= 1u;
+    if (left == 0u) { break; }
+    k += GROUP;
     advance_out(&c, s, shape);
   }
 }

@@ -9,14 +9,14 @@
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  var k = item_index(wid, nwg, lid);
+  var k = first_item(wid, nwg, lid);
   if (k >= p.count) { return; }
-  let step = grid_step(nwg);
+  var left = items_from(k);
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
   let aux = p.aux;
   let stride_o = p.stride_o;
-  let s = coords_out(step * VEC, shape);
+  let s = coords_out(GROUP * VEC, shape);
   var c = coords_out(p.start + k * VEC, shape);
   var q = source_coords(c, aux);
   let sq = source_coords(s, aux);
@@ -30,7 +30,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (fan_ok(c[FAN_DIM], q[FAN_DIM], j)) { out[u32(fan_out(o, q[FAN_DIM], j)) / VEC] = v; }
       }
     }
-    if (!next_item(&k, step)) { break; }
+    left -= 1u;
+    if (left == 0u) { break; }
+    k += GROUP;
     advance_repeat(&c, &q, s, sq, shape, aux);
   }
 }
