@@ -84,6 +84,11 @@ func browserInfo(i AdapterInfo) AdapterInfo {
 		i.Name = s
 	}
 	i.Backend, i.Driver = "webgpu", str("vendor")
+	// Chromium's software fallback (SwiftShader) says so in
+	// isFallbackAdapter (older versions: architecture "swiftshader").
+	if info.Get("isFallbackAdapter").Truthy() || str("architecture") == "swiftshader" {
+		i.Type = cpuAdapter
+	}
 	return i
 }
 

@@ -29,9 +29,10 @@ type params struct {
 	shape, aux                 [maxRank]uint32
 	strideA, strideB, strideO  [maxRank]int32
 	fan, fanLoad               [4]int32
+	split                      [4]uint32 // reduce: chunks per output, elements per chunk
 }
 
-const paramsSize = 32 + 5*4*maxRank + 2*16
+const paramsSize = 32 + 5*4*maxRank + 3*16
 
 func (p *params) bytes() []byte {
 	b := make([]byte, 0, paramsSize)
@@ -50,6 +51,9 @@ func (p *params) bytes() []byte {
 	}
 	for _, v := range append(p.fan[:], p.fanLoad[:]...) {
 		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	for _, v := range p.split {
+		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	return b
 }

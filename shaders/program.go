@@ -86,6 +86,7 @@ type programKey struct {
 	op     string // binary or reduce op; "" otherwise
 	lanes  int    // reduce: invocations per output
 	rvec   int    // reduce: reduced elements per load (4: a vec4 of the inner reduced dim)
+	split  bool   // reduce: items fold chunks of an output into partials
 	fan    int    // outputs per load along fanDim (0 or 1: no fanning)
 	fanDim int
 	vary   [2]bool // binary, fanned: whether a, b move along fanDim
@@ -139,7 +140,7 @@ func (k programKey) source() (string, error) {
 	switch k.kernel {
 	case kernelReduce:
 		ident, combine := reduceOpWGSL(k.op, elem)
-		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\nconst RVEC: u32 = %du;\n", k.red, k.lanes, max(k.rvec, 1))
+		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\nconst RVEC: u32 = %du;\nconst SPLIT: bool = %v;\n", k.red, k.lanes, max(k.rvec, 1), k.split)
 		fmt.Fprintf(&b, "const IDENTITY_BITS: u32 = %#xu;\n", ident)
 		fmt.Fprintf(&b, "fn combine(x: Item, y: Item) -> Item { %s }\n", combine)
 		// fold_load reads what one step of a fold takes: an output's

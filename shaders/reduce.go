@@ -64,16 +64,19 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 	if n := 4 * uint64(outputs); n > limit {
 		return nil, tooLarge("the reduce output", n, limit)
 	}
-	// Lanes share an output when the innermost memory dim is reduced, so
-	// they read it side by side; when it is kept, neighbouring outputs
-	// already read neighbouring addresses and one invocation folds each.
 	vec, rvec := reduceVectors(shape, in, outSt, o.base)
-	lanes := 1
-	if last := len(shape) - 1; total > 1 && last >= 0 && outSt[last] == 0 {
-		lanes = min(64, 1<<bits.Len(uint(total/rvec-1)))
+	items := outputs / vec
+	lanes, chunks, chunk := 1, 1, total
+	if d.tuning == TuneCPU {
+		chunks, chunk = splitChunks(items, total, rvec, int(limit/(4*uint64(outputs))))
+	} else if last := len(shape) - 1; total > 1 && last >= 0 && outSt[last] == 0 {
+		// Lanes share an output when the innermost memory dim is reduced,
+		// so they read it side by side; when it is kept, neighbouring
+		// outputs already read neighbouring addresses.
+		lanes = min(reduceLanes, 1<<bits.Len(uint(total/rvec-1)))
 	}
-	perGroup := workgroupSize / lanes
-	p.count, p.baseA, p.reduced = uint32(outputs/vec), uint32(o.base), uint32(total)
+	p.count, p.baseA, p.reduced = uint32(items), uint32(o.base), uint32(total)
+	p.split = [4]uint32{uint32(chunks), uint32(chunk)}
 	in0, err := d.upload("reduce input", o.data)
 	if err != nil {
 		return nil, err
@@ -83,13 +86,61 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 		in0.Destroy()
 		return nil, err
 	}
-	dp := dispatch{
-		key:      programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: red, vec: vec, rvec: rvec, op: op.String(), lanes: lanes},
+	owned := []*wgpu.Buffer{in0, outBuf}
+	key := programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: red, vec: vec, rvec: rvec, op: op.String(), lanes: lanes}
+	first := dispatch{
+		key:      key,
 		params:   p,
 		storage:  []binding{{buf: in0, size: roundUp16(uint64(len(o.data)))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
-		workgrps: workgroupsFor(outputs/vec, perGroup),
+		workgrps: workgroupsFor(items*chunks, workgroupSize/lanes),
 	}
-	return d.newJob([]dispatch{dp}, outBuf, in0, outBuf)
+	if chunks == 1 {
+		return d.newJob([]dispatch{first}, outBuf, owned...)
+	}
+	first.key.split = true
+	partials, err := d.newBuffer("reduce partials", 4*uint64(chunks*outputs), wgpu.BufferUsageStorage)
+	if err != nil {
+		destroyAll(owned)
+		return nil, err
+	}
+	owned = append(owned, partials)
+	first.storage[1] = binding{buf: partials, size: roundUp16(4 * uint64(chunks*outputs))}
+	// The partials are a [chunks][kept dims] tensor, row-major: reduce its
+	// leading dim into the outputs.
+	q := params{count: uint32(items), reduced: uint32(chunks), shape: p.shape, strideO: p.strideO, split: [4]uint32{1, uint32(chunks)}}
+	q.aux[0], q.strideB[0] = uint32(chunks), int32(outputs)
+	stride := 1
+	for i := kept - 1; i >= 0; i-- {
+		q.strideA[i] = int32(stride)
+		stride *= int(p.shape[i])
+	}
+	second := dispatch{
+		key:      programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: 1, vec: vec, rvec: 1, op: op.String(), lanes: 1},
+		params:   q,
+		storage:  []binding{{buf: partials, size: roundUp16(4 * uint64(chunks*outputs))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
+		workgrps: workgroupsFor(items, workgroupSize),
+	}
+	return d.newJob([]dispatch{first, second}, outBuf, owned...)
+}
+
+// A CPU adapter runs a reduction with few outputs in chunks, so that its
+// items (chunks × outputs) keep every thread busy: splitItems of them,
+// each chunk at least minChunk reduced elements long.
+const (
+	splitItems = 4096
+	minChunk   = 1024
+)
+
+// splitChunks returns how many chunks each of items outputs' total
+// reduced elements are cut into, and the chunk length (a multiple of
+// rvec); at most maxChunks (what the partials' binding holds).
+func splitChunks(items, total, rvec, maxChunks int) (chunks, chunk int) {
+	chunks = min((splitItems+items-1)/items, total/minChunk, maxChunks)
+	if chunks <= 1 {
+		return 1, total
+	}
+	chunk = ((total+chunks-1)/chunks + rvec - 1) / rvec * rvec
+	return (total + chunk - 1) / chunk, chunk
 }
 
 // splitDim returns the dim of l to halve when the reduction's input span
@@ -149,10 +200,8 @@ func (g *GPU) reduceSplit(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape
 	return tensor.Concat(outDim, parts...)
 }
 
-// reduceLanes is the most invocations that share one output: a warp's
-// worth. More lanes mean a deeper workgroup tree, which measured slower
-// on lavapipe (sum [64,256,1024] to [1,256,1]: 256 lanes 59 ms, 64 lanes
-// 53 ms, 32 lanes 41 ms).
+// reduceLanes is the most invocations that share one output on a GPU: a
+// warp's worth, so the workgroup tree stays shallow.
 const reduceLanes = 32
 
 // reduceVectors picks vec4 loads for a reduction over the merged geometry

@@ -19,6 +19,7 @@ struct Params {
   stride_o: array<vec4<i32>, 2>,  // output element strides (reduce: over the kept dims)
   fan: vec4<i32>,       // fanned kernels: FAN_DIM's output size, source size, output stride
   fan_load: vec4<i32>,  // a's and b's element stride along FAN_DIM
+  split: vec4<u32>,     // reduce: chunks per output and reduced elements per chunk
 }
 
 @group(0) @binding(0) var<uniform> p: Params;

@@ -7,9 +7,13 @@
 // p.reduced elements per output. LANES invocations share an output: lane
 // l folds reduced elements l, l + LANES, …, then the workgroup combines the
 // lanes in a shared-memory tree. With LANES = 1 (chosen when the innermost
-// memory dim is kept) each invocation folds its outputs alone, neighbours
-// reading neighbouring addresses, and no barrier is needed. Outputs go
-// round in a grid-stride loop, their coordinates stepped without division.
+// memory dim is kept, and always on a CPU adapter) each invocation folds
+// its outputs alone and no barrier is needed. Split (p.split.x = K > 1
+// chunks, LANES = 1), an output's reduced elements are cut into K chunks
+// of p.split.y; item k·count + i folds chunk k of output item i and writes
+// it at out[k·count + i], and a second dispatch reduces those K partials
+// (shaders/reduce.go). Items go round in a grid-stride loop, their output
+// coordinates stepped without division.
 // Vectorized: with VEC = 4 an item is four neighbouring outputs (the
 // innermost memory dim is kept and contiguous) folded as a vec4; with
 // RVEC = 4 each load takes four neighbouring reduced elements (the
@@ -24,14 +28,13 @@ var<workgroup> scratch: array<Item, WG>;
 var<private> identity_bits: u32 = IDENTITY_BITS;
 fn identity() -> Item { return Item(bitcast<Elem>(identity_bits)); }
 
-// fold combines the reduced elements lane·RVEC, (lane + LANES)·RVEC, … (RVEC
-// at a time) of the item whose first input is at off; r0 and rs are the
-// reduced coordinates of lane·RVEC and of LANES·RVEC.
-fn fold(off: i32, lane: u32, r0: Coords, rs: Coords, aux: array<vec4<u32>, 2>, stride: array<vec4<i32>, 2>) -> Item {
+// fold combines the reduced elements first, first + LANES·RVEC, … below
+// end (RVEC at a time) of the item whose first input is at off; r0 and rs
+// are the reduced coordinates of first and of LANES·RVEC.
+fn fold(off: i32, first: u32, end: u32, r0: Coords, rs: Coords, aux: array<vec4<u32>, 2>, stride: array<vec4<i32>, 2>) -> Item {
   var acc = identity();
   var r = r0;
-  let n = p.reduced;
-  for (var i = lane * RVEC; i < n; i += LANES * RVEC) {
+  for (var i = first; i < end; i += LANES * RVEC) {
     acc = combine(acc, fold_load(offset_red(r, off, stride)));
     advance_red(&r, rs, aux);
   }
@@ -43,23 +46,38 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         @builtin(local_invocation_index) lid: u32) {
   let lane = lid % LANES;
   let per = WG / LANES;
+  let chunks = p.split.x;
+  let chunk = p.split.y;
+  let items = p.count * chunks; // chunk k of output item i is item k·count + i
   var j = (wid.y * nwg.x + wid.x) * per + lid / LANES;
   let step = nwg.x * nwg.y * per;
-  let rounds = p.count / step + select(0u, 1u, p.count % step != 0u); // uniform
+  let rounds = items / step + select(0u, 1u, items % step != 0u); // uniform
   let shape = p.shape; // hoisted: the loops read registers, not the uniform
   let aux = p.aux;
   let stride_a = p.stride_a;
   let stride_b = p.stride_b;
   let stride_o = p.stride_o;
   let s = coords_out(step * VEC, shape);
-  var c = coords_out(p.start + j * VEC, shape);
+  var c = coords_out(p.start + j * VEC, shape); // coords_out wraps: item j's output is j mod count
   let r0 = coords_red(lane * RVEC, aux);
   let rs = coords_red(LANES * RVEC, aux);
   for (var round = 0u; round < rounds; round++) {
     var acc = identity();
-    if (j < p.count) { acc = fold(offset_out(c, i32(p.base_a), stride_a), lane, r0, rs, aux, stride_b); }
+    if (j < items) {
+      var first = lane * RVEC;
+      var end = p.reduced;
+      var r = r0;
+      if (SPLIT) { // LANES is 1
+        first = (j / p.count) * chunk;
+        end = min(end, first + chunk);
+        r = coords_red(first, aux);
+      }
+      acc = fold(offset_out(c, i32(p.base_a), stride_a), first, end, r, rs, aux, stride_b);
+    }
     if (LANES == 1u) {
-      if (j < p.count) { out[u32(offset_out(c, 0, stride_o)) / VEC] = acc; }
+      if (j < items) {
+        if (SPLIT) { out[j] = acc; } else { out[u32(offset_out(c, 0, stride_o)) / VEC] = acc; }
+      }
     } else {
       scratch[lid] = acc;
       workgroupBarrier();
@@ -67,7 +85,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (lane < h) { scratch[lid] = combine(scratch[lid], scratch[lid + h]); }
         workgroupBarrier();
       }
-      if (lane == 0u && j < p.count) { out[u32(offset_out(c, 0, stride_o)) / VEC] = scratch[lid]; }
+      if (lane == 0u && j < items) { out[u32(offset_out(c, 0, stride_o)) / VEC] = scratch[lid]; }
       workgroupBarrier(); // the next round reuses scratch
     }
     j += step;
