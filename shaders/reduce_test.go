@@ -107,9 +107,9 @@ func TestSplitChunks(t *testing.T) {
 		{256, 65536, 4, 1 << 20, 16, 4096}, // sum [64,256,1024] to [1,256,1]: 4096 items
 		{3, 5000, 4, 1 << 20, 4, 1252},     // as many chunks as 1024-element pieces fit
 		{3, 5003, 1, 1 << 20, 4, 1251},
-		{1 << 20, 4, 1, 1 << 20, 1, 4},   // enough outputs: no split
-		{1, 1 << 20, 4, 3, 3, 349528},    // the partials' binding holds 3 chunks
-		{1, 1023, 1, 1 << 20, 1, 1023},   // too short to cut
+		{1 << 20, 4, 1, 1 << 20, 1, 4}, // enough outputs: no split
+		{1, 1 << 20, 4, 3, 3, 349528},  // the partials' binding holds 3 chunks
+		{1, 1023, 1, 1 << 20, 1, 1023}, // too short to cut
 		{2, 2048, 4, 1 << 20, 2, 1024},
 	} {
 		chunks, chunk := splitChunks(c.items, c.total, c.rvec, c.maxChunks)
