@@ -93,7 +93,7 @@ func (g *GPU) Repeat(src tensor.Tensor, times []int) (tensor.Tensor, error) {
 		return tensor.Tensor{}, err
 	}
 	l := src.Layout()
-	shape, aux, stride := coalesceRepeat(l, times)
+	shape, aux, stride := splitInnerRepeat(coalesceRepeat(l, times))
 	e := elementwise{kernel: kernelRepeat, dtype: src.DType(), shape: shape, aux: aux, strides: [][]int{stride},
 		ops: []operand{spanOf(src, l)}}
 	return out, g.exec(fmt.Sprintf("repeat %v by %v", l.Shape(), times), out, func() (*job, error) { return g.dev.elementwiseJob(e, out.NumElements()) })
@@ -123,6 +123,22 @@ func coalesceRepeat(l tensor.Layout, times []int) (shape, aux, stride []int) {
 		}
 		shape, aux, stride = append(shape, s*t), append(aux, s), append(stride, st)
 	}
+	return shape, aux, stride
+}
+
+// splitInnerRepeat writes a repeated inner dim of output size src·times as
+// two dims, times (source size 1) and src: out[t, i] = a[i], the reshape of
+// OneFlow's repeat = reshape + expand + reshape. The inner dim holds the
+// vec4 items and is never fanned; its copies, a dim of their own, are.
+func splitInnerRepeat(shape, aux, stride []int) ([]int, []int, []int) {
+	last := len(shape) - 1
+	if last < 0 || last+1 >= maxRank || aux[last] == 1 || aux[last] == shape[last] {
+		return shape, aux, stride
+	}
+	times, src, st := shape[last]/aux[last], aux[last], stride[last]
+	shape = append(shape[:last], times, src)
+	aux = append(aux[:last], 1, src)
+	stride = append(stride[:last], 0, st)
 	return shape, aux, stride
 }
 

@@ -82,12 +82,22 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 	}
 	if fp, ok := e.fan(); ok && e.fitsOneBinding(count, limit) {
 		dp := fp.e.dispatch(key, vec, bufs, nil)
-		dp.key.fan, dp.key.fanDim, dp.key.vary = fp.fan, fp.dim, fp.vary
+		dp.key.tail = fp.tail
+		for i, ax := range fp.axes {
+			v := [4]int32{int32(ax.n), int32(ax.src), int32(ax.ostr), 0}
+			if i == 0 {
+				dp.key.fan, dp.key.fanDim, dp.params.fan = ax.fan, ax.dim, v
+			} else {
+				dp.key.fan2, dp.key.fan2Dim, dp.params.fan2 = ax.fan, ax.dim, v
+			}
+			for k, l := range ax.loads {
+				dp.key.vary[2*i+k] = l != 0
+				dp.params.fanLoad[2*i+k] = int32(l)
+			}
+		}
 		for i, v := range fp.outStrides(e.shape) {
 			dp.params.strideO[i] = int32(v)
 		}
-		dp.params.fan = [4]int32{int32(fp.n), int32(fp.src), int32(fp.ostr), 0}
-		dp.params.fanLoad = [4]int32{int32(fp.loads[0]), int32(fp.loads[1]), 0, 0}
 		items, _ := tensor.Shape(fp.e.shape).NumElements()
 		dp.params.count = uint32(items / vec)
 		dp.workgrps, dp.params.per = d.tiles(items / vec)

@@ -3,6 +3,7 @@ package shaders
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
 )
@@ -28,11 +29,11 @@ type params struct {
 	baseO, reduced, per        uint32 // followed by a u32 of padding
 	shape, aux                 [maxRank]uint32
 	strideA, strideB, strideO  [maxRank]int32
-	fan, fanLoad               [4]int32
+	fan, fan2, fanLoad         [4]int32
 	split                      [4]uint32 // reduce: chunks per output, elements per chunk
 }
 
-const paramsSize = 32 + 5*4*maxRank + 3*16
+const paramsSize = 32 + 5*4*maxRank + 4*16
 
 func (p *params) bytes() []byte {
 	b := make([]byte, 0, paramsSize)
@@ -49,7 +50,7 @@ func (p *params) bytes() []byte {
 			b = binary.LittleEndian.AppendUint32(b, uint32(v))
 		}
 	}
-	for _, v := range append(p.fan[:], p.fanLoad[:]...) {
+	for _, v := range slices.Concat(p.fan[:], p.fan2[:], p.fanLoad[:]) {
 		b = binary.LittleEndian.AppendUint32(b, uint32(v))
 	}
 	for _, v := range p.split {

@@ -1,82 +1,161 @@
 package shaders
 
-import "github.com/stridelab/stridelab/tensor"
+import (
+	"slices"
 
-// maxFan is the most outputs one fanned item stores per load.
-const maxFan = 8
+	"github.com/stridelab/stridelab/tensor"
+)
 
-// fanPlan is an elementwise call recast so that each work item loads its
-// fixed operands once and stores up to fan outputs along dim, where they
-// read the same element: a broadcast dim (stride 0) of a gather's source
-// or of one binary operand, or a repeated dim (the copies of one source
-// element). On a GPU a load costs about what a store does, so a kernel
-// that loads once per output moves at most half its bytes per memory
-// operation; fanning lifts expand, repeat and broadcast binary ops towards
-// the plain copy's rate.
-type fanPlan struct {
-	e     elementwise // the item space: dim's extent in groups, strides along it ×fan
+// maxFan is the most outputs one fanned item stores per load of a fixed
+// operand: its block of FAN × FAN2 copies.
+const maxFan = 16
+
+// fanAxis is one output dim an item fans out along: fan outputs that read
+// the same element of a fixed operand.
+type fanAxis struct {
 	dim   int
 	fan   int
-	vary  [2]bool // binary: whether a, b move along dim
-	n     int     // dim's output extent
-	src   int     // repeat: dim's source extent; 1 otherwise
-	ostr  int     // dim's output element stride
-	loads [2]int  // a's and b's element stride along dim
+	n     int    // dim's output extent
+	src   int    // repeat: dim's source extent; 1 otherwise
+	ostr  int    // dim's output element stride
+	loads [2]int // a's and b's element stride along dim
+}
+
+// fanPlan is an elementwise call recast so that each work item loads its
+// operands once per value they take in a block of outputs along one or
+// two dims (axes), where a fixed operand reads the same element: a
+// broadcast dim (stride 0) of a gather's source or of a binary operand, a
+// repeated dim (the copies of one source element). On a GPU a load costs
+// about what a store does, and on a CPU (lavapipe) every load and store
+// of a lane is a separate memory operation; so a kernel that loads once
+// per output moves at most half its bytes per operation, and fanning lifts
+// expand, repeat and broadcast binary ops towards the plain copy's rate.
+type fanPlan struct {
+	e    elementwise // the item space: fan dims' extents in groups, operand strides along them ×fan
+	axes []fanAxis   // one or two
+	tail bool        // some fan does not divide its dim: the last group's copies are checked
+}
+
+// fanExtent is how many outputs along output dim d share a load of a
+// fixed operand (1: none), and whether a (b) moves along d.
+func (e *elementwise) fanExtent(d int) (x int, vary [2]bool) {
+	for k, st := range e.strides {
+		vary[k] = e.kernel != kernelRepeat && st[d] != 0
+	}
+	switch e.kernel {
+	case kernelGather:
+		if e.strides[0][d] == 0 {
+			return e.shape[d], vary
+		}
+	case kernelBinary:
+		if e.strides[0][d] == 0 || e.strides[1][d] == 0 {
+			return e.shape[d], vary
+		}
+	case kernelRepeat:
+		return e.shape[d] / e.aux[d], vary
+	}
+	return 1, vary
 }
 
 // fan returns e's fan plan, or ok false when no dim qualifies. The inner
-// dim is never fanned: it holds the vec4 items.
+// dim is never fanned: it holds the vec4 items. It fans along the dim with
+// the most shared outputs and, within maxFan stores per item, the next:
+// for a binary op the one where the other operand is fixed.
 func (e *elementwise) fan() (fanPlan, bool) {
-	best, extent := -1, 1
+	type cand struct {
+		dim, extent int
+		vary        [2]bool
+	}
+	var cs []cand
 	for d := 0; d < len(e.shape)-1; d++ {
-		x := 1
-		switch e.kernel {
-		case kernelGather:
-			if e.strides[0][d] == 0 {
-				x = e.shape[d]
-			}
-		case kernelBinary:
-			if e.strides[0][d] == 0 || e.strides[1][d] == 0 {
-				x = e.shape[d]
-			}
-		case kernelRepeat:
-			x = e.shape[d] / e.aux[d]
-		}
-		if x >= extent && x > 1 {
-			best, extent = d, x
+		if x, vary := e.fanExtent(d); x > 1 {
+			cs = append(cs, cand{d, x, vary})
 		}
 	}
-	if best < 0 {
+	if len(cs) == 0 {
 		return fanPlan{}, false
 	}
-	d, fan := best, min(maxFan, extent)
-	p := fanPlan{dim: d, fan: fan, n: e.shape[d], src: 1, ostr: tensor.ContiguousStrides(e.shape)[d]}
-	f := *e
-	f.shape = append([]int(nil), e.shape...)
-	f.strides = nil
-	for k, st := range e.strides {
-		st = append([]int(nil), st...)
-		if e.kernel != kernelRepeat {
-			p.loads[k], p.vary[k] = st[d], st[d] != 0
-			st[d] *= fan
+	slices.SortStableFunc(cs, func(a, b cand) int { return b.extent - a.extent })
+	picked := cs[:1]
+	for _, c := range cs[1:] {
+		// A second axis pays when it shares a load the first does not:
+		// any repeated or broadcast dim for gather and repeat, for a
+		// binary op a dim where an operand moving along the first is fixed.
+		if e.kernel != kernelBinary || (cs[0].vary[0] && !c.vary[0]) || (cs[0].vary[1] && !c.vary[1]) {
+			picked = append(picked, c)
+			break
 		}
-		f.strides = append(f.strides, st)
 	}
-	if e.kernel == kernelRepeat {
-		p.src = e.aux[d]
-		f.shape[d] = p.src * ((extent + fan - 1) / fan)
-	} else {
-		f.shape[d] = (e.shape[d] + fan - 1) / fan
+	// The smaller extent takes up to 4 of the block, the larger the rest;
+	// an axis left with a fan of 1 is dropped.
+	fans := make([]int, len(picked))
+	tail := false
+	budget := maxFan
+	for i := len(picked) - 1; i >= 0; i-- {
+		limit := budget
+		if i > 0 {
+			limit = min(4, budget)
+		}
+		fans[i] = 1
+		if limit >= 2 {
+			f, whole := fanFactor(picked[i].extent, limit)
+			fans[i], budget, tail = f, budget/f, tail || !whole
+		}
+	}
+	if fans[0] == 1 {
+		picked, fans = picked[1:], fans[1:]
+	}
+	p := fanPlan{tail: tail}
+	f := *e
+	f.shape = slices.Clone(e.shape)
+	f.strides = nil
+	for _, st := range e.strides {
+		f.strides = append(f.strides, slices.Clone(st))
+	}
+	ostr := tensor.ContiguousStrides(e.shape)
+	for i, c := range picked {
+		d, fan := c.dim, fans[i]
+		ax := fanAxis{dim: d, fan: fan, n: e.shape[d], src: 1, ostr: ostr[d]}
+		for k := range f.strides {
+			if e.kernel != kernelRepeat {
+				ax.loads[k] = e.strides[k][d]
+				f.strides[k][d] *= fan
+			}
+		}
+		if e.kernel == kernelRepeat {
+			ax.src = e.aux[d]
+			f.shape[d] = ax.src * ((c.extent + fan - 1) / fan)
+		} else {
+			f.shape[d] = (e.shape[d] + fan - 1) / fan
+		}
+		p.axes = append(p.axes, ax)
 	}
 	p.e = f
 	return p, true
 }
 
+// fanFactor returns the fan along a dim of extent shared outputs, at most
+// limit: the largest divisor of extent up to limit when it is at least
+// half of limit (whole: every group is full), limit otherwise.
+func fanFactor(extent, limit int) (fan int, whole bool) {
+	if extent <= limit {
+		return extent, true
+	}
+	for f := limit; f >= max(2, limit/2); f-- {
+		if extent%f == 0 {
+			return f, true
+		}
+	}
+	return limit, false
+}
+
 // outStrides are the output element strides over the item space: the
-// output's own, dim's scaled by fan, so offset_out lands on the group's
-// first output (fan_out in the prelude steps to the others).
+// output's own, the fan dims' scaled by their fan, so offset_out lands on
+// the block's first output (fan_out in the prelude steps to the others).
 func (p fanPlan) outStrides(outShape []int) []int {
 	st := tensor.ContiguousStrides(outShape)
-	st[p.dim] *= p.fan
+	for _, ax := range p.axes {
+		st[ax.dim] *= ax.fan
+	}
 	return st
 }

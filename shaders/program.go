@@ -77,19 +77,22 @@ const (
 // pattern's interleaving only changes strides, which are uniforms, so
 // patterns with the same counts share a pipeline.
 type programKey struct {
-	kernel kernel
-	dtype  tensor.DType
-	rank   int
-	red    int
-	vec    int
-	a, b   load
-	op     string // binary or reduce op; "" otherwise
-	lanes  int    // reduce: invocations per output
-	rvec   int    // reduce: reduced elements per load (4: a vec4 of the inner reduced dim)
-	split  bool   // reduce: items fold chunks of an output into partials
-	fan    int    // outputs per load along fanDim (0 or 1: no fanning)
-	fanDim int
-	vary   [2]bool // binary, fanned: whether a, b move along fanDim
+	kernel  kernel
+	dtype   tensor.DType
+	rank    int
+	red     int
+	vec     int
+	a, b    load
+	op      string // binary or reduce op; "" otherwise
+	lanes   int    // reduce: invocations per output
+	rvec    int    // reduce: reduced elements per load (4: a vec4 of the inner reduced dim)
+	split   bool   // reduce: items fold chunks of an output into partials
+	fan     int    // outputs per load along fanDim (0 or 1: no fanning)
+	fanDim  int
+	fan2    int // and along fan2Dim (0 or 1: one fan dim)
+	fan2Dim int
+	vary    [4]bool // binary, fanned: whether a, b move along fanDim, then along fan2Dim
+	tail    bool    // a fan does not divide its dim: copies are checked
 }
 
 func wgslType(dt tensor.DType) string {
@@ -119,7 +122,9 @@ func (k programKey) source() (string, error) {
 	fmt.Fprintf(&b, "alias Elem = %s;\nalias Item = %s;\n", elem, item)
 	fmt.Fprintf(&b, "const RANK: u32 = %du;\nconst VEC: u32 = %du;\nconst WG: u32 = %du;\n", k.rank, k.vec, workgroupSize)
 	fmt.Fprintf(&b, "const FAN: u32 = %du;\nconst FAN_DIM: u32 = %du;\n", max(k.fan, 1), k.fanDim)
+	fmt.Fprintf(&b, "const FAN2: u32 = %du;\nconst FAN2_DIM: u32 = %du;\nconst TAIL: bool = %v;\n", max(k.fan2, 1), k.fan2Dim, k.tail)
 	fmt.Fprintf(&b, "const A_VARIES: bool = %v;\nconst B_VARIES: bool = %v;\n", k.vary[0], k.vary[1])
+	fmt.Fprintf(&b, "const A_VARIES2: bool = %v;\nconst B_VARIES2: bool = %v;\n", k.vary[2], k.vary[3])
 	binding := 1
 	operand := func(name string, l load) {
 		arr := "Elem"

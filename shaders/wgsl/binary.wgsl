@@ -2,8 +2,9 @@
 // (tensor.binaryStrided):
 //   out[i] = op(a[base_a + Σ_d i_d·stride_a[d]], b[base_b + Σ_d i_d·stride_b[d]])
 // Integer x / 0 is x (WGSL's rule, which the CPU follows). The loop over
-// items is gather.wgsl's. Fanned (FAN > 1, along a dim where a or b has
-// stride 0), the fixed operand is loaded once for FAN outputs.
+// items is gather.wgsl's. Fanned (FAN > 1, along one or two dims where a
+// or b has stride 0), each operand is loaded once per value it takes in
+// the FAN × FAN2 block.
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -20,17 +21,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   loop {
     let oa = offset_out(c, i32(p.base_a), stride_a);
     let ob = offset_out(c, i32(p.base_b), stride_b);
-    var x = load_a(oa);
-    var y = load_b(ob);
     if (FAN == 1u) {
-      out[p.base_o + k] = apply(x, y);
+      out[p.base_o + k] = apply(load_a(oa), load_b(ob));
     } else {
+      // xs[j2], ys[j2]: the operands of copy (j, j2), loaded where they
+      // change: along FAN_DIM when A_VARIES (B_VARIES), along FAN2_DIM
+      // when A_VARIES2 (B_VARIES2).
+      var xs: array<Item, FAN2>;
+      var ys: array<Item, FAN2>;
       let o = offset_out(c, 0, stride_o);
+      let q = Coords();
       for (var j = 0u; j < FAN; j++) {
-        if (fan_ok(c[FAN_DIM], 0u, j)) {
-          if (A_VARIES && j > 0u) { x = load_a(oa + i32(j) * p.fan_load.x); }
-          if (B_VARIES && j > 0u) { y = load_b(ob + i32(j) * p.fan_load.y); }
-          out[u32(fan_out(o, 0u, j)) / VEC] = apply(x, y);
+        for (var j2 = 0u; j2 < FAN2; j2++) {
+          if ((j == 0u || A_VARIES) && (j2 == 0u || A_VARIES2)) {
+            xs[j2] = load_a(oa + i32(j) * p.fan_load.x + i32(j2) * p.fan_load.z);
+          }
+          if ((j == 0u || B_VARIES) && (j2 == 0u || B_VARIES2)) {
+            ys[j2] = load_b(ob + i32(j) * p.fan_load.y + i32(j2) * p.fan_load.w);
+          }
+          if (fan_ok(c, q, j, j2)) {
+            out[fan_out(o, q, j, j2)] = apply(xs[select(0u, j2, A_VARIES2)], ys[select(0u, j2, B_VARIES2)]);
+          }
         }
       }
     }

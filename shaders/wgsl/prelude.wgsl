@@ -18,7 +18,8 @@ struct Params {
   stride_b: array<vec4<i32>, 2>,  // of b (binary) or of the reduced dims of a (reduce)
   stride_o: array<vec4<i32>, 2>,  // output element strides (reduce: over the kept dims)
   fan: vec4<i32>,       // fanned kernels: FAN_DIM's output size, source size, output stride
-  fan_load: vec4<i32>,  // a's and b's element stride along FAN_DIM
+  fan2: vec4<i32>,      // the same of FAN2_DIM
+  fan_load: vec4<i32>,  // a's and b's element stride along FAN_DIM, then along FAN2_DIM
   split: vec4<u32>,     // reduce: chunks per output and reduced elements per chunk
 }
 
@@ -63,20 +64,26 @@ fn items_from(k: u32) -> u32 {
 // generates these helpers unrolled for the pipeline's rank.
 alias Coords = array<u32, 8>;
 
-// Fanning (FAN > 1): an item stands for FAN outputs along FAN_DIM that
-// read the same element of a fixed operand (stride 0 there; for repeat,
-// the same source element), so it loads once and stores FAN times. The
-// item's coordinate c_f along FAN_DIM counts groups: the outputs are at
-// (c_f − q_f)·FAN + j·src + q_f for j < FAN, where src is the dim's source
-// size (repeat; 1 otherwise) and q_f = c_f mod src.
+// Fanning (FAN > 1): an item stands for a block of FAN × FAN2 outputs
+// along FAN_DIM and FAN2_DIM (FAN2 = 1: one dim) that read the same
+// element of a fixed operand (stride 0 there; for repeat, the same source
+// element), so it loads that once and stores the block. Along each fan dim
+// the item's coordinate c_f counts groups: the outputs are at
+// (c_f − q_f)·F + j·src + q_f for j < F, where src is the dim's source size
+// (repeat; 1 otherwise) and q_f = c_f mod src. Without TAIL every fan
+// divides its dim and every copy exists.
 
-// fan_ok reports whether fan copy j of the item at c_f exists.
-fn fan_ok(cf: u32, qf: u32, j: u32) -> bool {
-  return (cf - qf) * FAN + j * u32(p.fan.y) < u32(p.fan.x);
+// fan_ok reports whether copy (j, j2) of the item at c (source coords q)
+// exists.
+fn fan_ok(c: Coords, q: Coords, j: u32, j2: u32) -> bool {
+  if (!TAIL) { return true; }
+  return (c[FAN_DIM] - q[FAN_DIM]) * FAN + j * u32(p.fan.y) < u32(p.fan.x) &&
+         (FAN2 == 1u || (c[FAN2_DIM] - q[FAN2_DIM]) * FAN2 + j2 * u32(p.fan2.y) < u32(p.fan2.x));
 }
 
-// fan_out is the output element offset of fan copy j, where o is the
-// item's offset through stride_o (whose FAN_DIM entry is FAN·ostride).
-fn fan_out(o: i32, qf: u32, j: u32) -> i32 {
-  return o - i32(qf * (FAN - 1u)) * p.fan.z + i32(j) * p.fan.y * p.fan.z;
+// fan_out is the output item of copy (j, j2), where o is the item's
+// element offset through stride_o (whose fan dims' entries are F·ostride).
+fn fan_out(o: i32, q: Coords, j: u32, j2: u32) -> u32 {
+  return u32(o - i32(q[FAN_DIM] * (FAN - 1u)) * p.fan.z + i32(j) * p.fan.y * p.fan.z
+               - i32(q[FAN2_DIM] * (FAN2 - 1u)) * p.fan2.z + i32(j2) * p.fan2.y * p.fan2.z) / VEC;
 }

@@ -27,7 +27,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     } else {
       let o = offset_out(c, 0, stride_o);
       for (var j = 0u; j < FAN; j++) {
-        if (fan_ok(c[FAN_DIM], q[FAN_DIM], j)) { out[u32(fan_out(o, q[FAN_DIM], j)) / VEC] = v; }
+        for (var j2 = 0u; j2 < FAN2; j2++) {
+          if (fan_ok(c, q, j, j2)) { out[fan_out(o, q, j, j2)] = v; }
+        }
       }
     }
     left -= 1u;
