@@ -101,6 +101,7 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		items, _ := tensor.Shape(fp.e.shape).NumElements()
 		dp.params.count = uint32(items / vec)
 		dp.workgrps, dp.params.per = d.tiles(items / vec)
+		dp.key.rowRuns = fp.e.rowRuns(vec, int(dp.params.per), 0)
 		dp.storage = append(dp.storage, binding{buf: outBuf, size: roundUp16(4 * uint64(count))})
 		return d.newJob([]dispatch{dp}, outBuf, bufs...)
 	}
@@ -114,6 +115,7 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		dp := e.dispatch(key, vec, bufs, windows)
 		dp.workgrps, dp.params.per = d.tiles(n / vec)
 		dp.params.count, dp.params.start = uint32(n/vec), uint32(s)
+		dp.key.rowRuns = e.rowRuns(vec, int(dp.params.per), s)
 		// The output binding starts at the aligned element before s.
 		outStart := s / align * align
 		dp.params.baseO = uint32((s - outStart) / vec)
@@ -122,6 +124,17 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		s += n
 	}
 	return d.newJob(ds, outBuf, bufs...)
+}
+
+// rowRuns reports whether every lane's items (runs of groupLanes·per
+// items from multiples of that, counted from element start) lie in one row
+// of the inner dim, which a repeat must not repeat: the kernel then steps
+// offsets, not coordinates (ROW_RUNS in wgsl/prelude.wgsl).
+func (e *elementwise) rowRuns(vec, per, start int) bool {
+	last := len(e.shape) - 1
+	run := groupLanes * per * vec
+	return last >= 0 && e.shape[last]%run == 0 && start%run == 0 &&
+		(e.kernel != kernelRepeat || e.aux[last] == e.shape[last])
 }
 
 // fitsOneBinding reports whether count outputs and every operand fit one

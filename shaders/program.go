@@ -14,6 +14,10 @@ var wgslFiles embed.FS
 // workgroupSize is the invocations per workgroup of every kernel.
 const workgroupSize = 256
 
+// groupLanes is GROUP in wgsl/prelude.wgsl: lanes that step through a run
+// of items together.
+const groupLanes = 8
+
 // itemsPerInvocation is how many items an elementwise invocation takes
 // once a dispatch has enough of them (tilingItems): its coordinates are
 // found once (one division per dim) and stepped for the rest, while a real
@@ -93,6 +97,7 @@ type programKey struct {
 	fan2Dim int
 	vary    [4]bool // binary, fanned: whether a, b move along fanDim, then along fan2Dim
 	tail    bool    // a fan does not divide its dim: copies are checked
+	rowRuns bool    // elementwise: every lane's items lie in one inner row
 }
 
 func wgslType(dt tensor.DType) string {
@@ -124,6 +129,7 @@ func (k programKey) source() (string, error) {
 	fmt.Fprintf(&b, "const FAN: u32 = %du;\nconst FAN_DIM: u32 = %du;\n", max(k.fan, 1), k.fanDim)
 	fmt.Fprintf(&b, "const FAN2: u32 = %du;\nconst FAN2_DIM: u32 = %du;\nconst TAIL: bool = %v;\n", max(k.fan2, 1), k.fan2Dim, k.tail)
 	fmt.Fprintf(&b, "const A_VARIES: bool = %v;\nconst B_VARIES: bool = %v;\n", k.vary[0], k.vary[1])
+	fmt.Fprintf(&b, "const ROW_RUNS: bool = %v;\n", k.rowRuns)
 	fmt.Fprintf(&b, "const A_VARIES2: bool = %v;\nconst B_VARIES2: bool = %v;\n", k.vary[2], k.vary[3])
 	binding := 1
 	operand := func(name string, l load) {

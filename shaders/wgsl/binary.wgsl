@@ -18,9 +18,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let stride_o = p.stride_o;
   let s = coords_out(GROUP * VEC, shape);
   var c = coords_out(p.start + k * VEC, shape);
+  var oa = offset_out(c, i32(p.base_a), stride_a);
+  var ob = offset_out(c, i32(p.base_b), stride_b);
+  var o = offset_out(c, 0, stride_o);
   loop {
-    let oa = offset_out(c, i32(p.base_a), stride_a);
-    let ob = offset_out(c, i32(p.base_b), stride_b);
     if (FAN == 1u) {
       out[p.base_o + k] = apply(load_a(oa), load_b(ob));
     } else {
@@ -29,7 +30,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       // when A_VARIES2 (B_VARIES2).
       var xs: array<Item, FAN2>;
       var ys: array<Item, FAN2>;
-      let o = offset_out(c, 0, stride_o);
       let q = Coords();
       for (var j = 0u; j < FAN; j++) {
         for (var j2 = 0u; j2 < FAN2; j2++) {
@@ -48,6 +48,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     left -= 1u;
     if (left == 0u) { break; }
     k += GROUP;
-    advance_out(&c, s, shape);
+    if (ROW_RUNS) {
+      oa += row_step(stride_a);
+      ob += row_step(stride_b);
+      o += row_step(stride_o);
+    } else {
+      advance_out(&c, s, shape);
+      oa = offset_out(c, i32(p.base_a), stride_a);
+      ob = offset_out(c, i32(p.base_b), stride_b);
+      o = offset_out(c, 0, stride_o);
+    }
   }
 }

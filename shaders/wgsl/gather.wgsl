@@ -19,12 +19,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let stride_o = p.stride_o;
   let s = coords_out(GROUP * VEC, shape);
   var c = coords_out(p.start + k * VEC, shape);
+  var oa = offset_out(c, i32(p.base_a), stride_a);
+  var o = offset_out(c, 0, stride_o);
   loop {
-    let v = load_a(offset_out(c, i32(p.base_a), stride_a));
+    let v = load_a(oa);
     if (FAN == 1u) {
       out[p.base_o + k] = v;
     } else {
-      let o = offset_out(c, 0, stride_o);
       let q = Coords(); // no source coords: every q_f is 0
       for (var j = 0u; j < FAN; j++) {
         for (var j2 = 0u; j2 < FAN2; j2++) {
@@ -35,6 +36,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     left -= 1u;
     if (left == 0u) { break; }
     k += GROUP;
-    advance_out(&c, s, shape);
+    if (ROW_RUNS) {
+      oa += row_step(stride_a);
+      o += row_step(stride_o);
+    } else {
+      advance_out(&c, s, shape);
+      oa = offset_out(c, i32(p.base_a), stride_a);
+      o = offset_out(c, 0, stride_o);
+    }
   }
 }

@@ -57,6 +57,15 @@ fn items_from(k: u32) -> u32 {
   return min(p.per, (p.count - k - 1u) / GROUP + 1u);
 }
 
+// With ROW_RUNS every lane's items lie in one row of the inner dim (its
+// length and the dispatch's start are multiples of GROUP·per items): from
+// step to step only the inner coordinate moves, by GROUP·VEC, and each
+// offset by that times its inner stride, with no coordinates to step.
+const LAST: u32 = max(RANK, 1u) - 1u;
+fn row_step(stride: array<vec4<i32>, 2>) -> i32 {
+  return i32(GROUP * VEC) * stride[LAST / 4u][LAST % 4u];
+}
+
 // Coords are the coordinates of one element over up to 8 dims. The
 // kernels never divide per element: they take an item's coordinates once
 // (coords_out), then step them GROUP items at a time in mixed radix

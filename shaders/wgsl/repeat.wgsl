@@ -20,12 +20,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var c = coords_out(p.start + k * VEC, shape);
   var q = source_coords(c, aux);
   let sq = source_coords(s, aux);
+  var oa = offset_out(q, i32(p.base_a), stride_a);
+  var o = offset_out(c, 0, stride_o);
   loop {
-    let v = load_a(offset_out(q, i32(p.base_a), stride_a));
+    let v = load_a(oa);
     if (FAN == 1u) {
       out[p.base_o + k] = v;
     } else {
-      let o = offset_out(c, 0, stride_o);
       for (var j = 0u; j < FAN; j++) {
         for (var j2 = 0u; j2 < FAN2; j2++) {
           if (fan_ok(c, q, j, j2)) { out[fan_out(o, q, j, j2)] = v; }
@@ -35,6 +36,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     left -= 1u;
     if (left == 0u) { break; }
     k += GROUP;
-    advance_repeat(&c, &q, s, sq, shape, aux);
+    if (ROW_RUNS) { // the inner dim is not repeated: q steps with c
+      oa += row_step(stride_a);
+      o += row_step(stride_o);
+    } else {
+      advance_repeat(&c, &q, s, sq, shape, aux);
+      oa = offset_out(q, i32(p.base_a), stride_a);
+      o = offset_out(c, 0, stride_o);
+    }
   }
 }
