@@ -178,6 +178,11 @@ func (k programKey) source() (string, error) {
 	}
 	fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read_write> out: array<Item>;\n", binding)
 	b.Write(prelude)
+	if k.kernel == kernelBinary {
+		b.WriteString(fanBinaryWGSL(max(k.fan, 1), max(k.fan2, 1), k.vary))
+	} else {
+		b.WriteString(fanStoresWGSL(max(k.fan, 1), max(k.fan2, 1)))
+	}
 	b.WriteString(radixWGSL("out", k.rank))
 	switch k.kernel {
 	case kernelRepeat:
@@ -187,6 +192,61 @@ func (k programKey) source() (string, error) {
 	}
 	b.Write(body)
 	return b.String(), nil
+}
+
+// fanStoresWGSL returns store_fan(o, c, q, v), which stores v to every
+// copy of an item's fan block, written out copy by copy: a software GPU
+// runs a loop's every iteration under a lane mask, straight-line stores
+// without.
+func fanStoresWGSL(fan, fan2 int) string {
+	var b strings.Builder
+	b.WriteString("fn store_fan(o: i32, c: Coords, q: Coords, v: Item) {\n")
+	for j := range fan {
+		for j2 := range fan2 {
+			fmt.Fprintf(&b, "  if (fan_ok(c, q, %du, %du)) { out[fan_out(o, q, %du, %du)] = v; }\n", j, j2, j, j2)
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// fanBinaryWGSL returns store_fan_binary(o, c, oa, ob), which stores
+// every copy of a binary item's fan block, written out copy by copy: each
+// operand is loaded once per value it takes in the block, along the fan
+// dims it varies on (vary: a, b along FAN_DIM, then along FAN2_DIM).
+func fanBinaryWGSL(fan, fan2 int, vary [4]bool) string {
+	var b strings.Builder
+	b.WriteString("fn store_fan_binary(o: i32, c: Coords, oa: i32, ob: i32) {\n  let q = Coords();\n")
+	pick := func(j, j2, k int) (int, int) {
+		if !vary[k] {
+			j = 0
+		}
+		if !vary[2+k] {
+			j2 = 0
+		}
+		return j, j2
+	}
+	loaded := map[[3]int]bool{}
+	for j := range fan {
+		for j2 := range fan2 {
+			for k, name := range []string{"a", "b"} {
+				lj, lj2 := pick(j, j2, k)
+				if loaded[[3]int{k, lj, lj2}] {
+					continue
+				}
+				loaded[[3]int{k, lj, lj2}] = true
+				st := [2]string{"x", "y"}[k]
+				fmt.Fprintf(&b, "  let %s%d_%d = load_%s(o%s + %d * p.fan_load.%s + %d * p.fan_load.%s);\n",
+					name, lj, lj2, name, name, lj, st, lj2, [2]string{"z", "w"}[k])
+			}
+			aj, aj2 := pick(j, j2, 0)
+			bj, bj2 := pick(j, j2, 1)
+			fmt.Fprintf(&b, "  if (fan_ok(c, q, %du, %du)) { out[fan_out(o, q, %du, %du)] = apply(a%d_%d, b%d_%d); }\n",
+				j, j2, j, j2, aj, aj2, bj, bj2)
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
 }
 
 func binaryOpWGSL(op string) string {

@@ -25,25 +25,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (FAN == 1u) {
       out[p.base_o + k] = apply(load_a(oa), load_b(ob));
     } else {
-      // xs[j2], ys[j2]: the operands of copy (j, j2), loaded where they
-      // change: along FAN_DIM when A_VARIES (B_VARIES), along FAN2_DIM
-      // when A_VARIES2 (B_VARIES2).
-      var xs: array<Item, FAN2>;
-      var ys: array<Item, FAN2>;
-      let q = Coords();
-      for (var j = 0u; j < FAN; j++) {
-        for (var j2 = 0u; j2 < FAN2; j2++) {
-          if ((j == 0u || A_VARIES) && (j2 == 0u || A_VARIES2)) {
-            xs[j2] = load_a(oa + i32(j) * p.fan_load.x + i32(j2) * p.fan_load.z);
-          }
-          if ((j == 0u || B_VARIES) && (j2 == 0u || B_VARIES2)) {
-            ys[j2] = load_b(ob + i32(j) * p.fan_load.y + i32(j2) * p.fan_load.w);
-          }
-          if (fan_ok(c, q, j, j2)) {
-            out[fan_out(o, q, j, j2)] = apply(xs[select(0u, j2, A_VARIES2)], ys[select(0u, j2, B_VARIES2)]);
-          }
-        }
-      }
+      store_fan_binary(o, c, oa, ob);
     }
     left -= 1u;
     if (left == 0u) { break; }

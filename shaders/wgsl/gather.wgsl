@@ -27,11 +27,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       out[p.base_o + k] = v;
     } else {
       let q = Coords(); // no source coords: every q_f is 0
-      for (var j = 0u; j < FAN; j++) {
-        for (var j2 = 0u; j2 < FAN2; j2++) {
-          if (fan_ok(c, q, j, j2)) { out[fan_out(o, q, j, j2)] = v; }
-        }
-      }
+      store_fan(o, c, q, v);
     }
     left -= 1u;
     if (left == 0u) { break; }
