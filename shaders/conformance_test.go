@@ -32,6 +32,15 @@ func TestConformance(t *testing.T) {
 	check(t, d, cases)
 }
 
+// The adapter here is a CPU (TuneCPU); TuneGPU, what a real GPU gets,
+// shares out work differently (an item per invocation in small
+// dispatches, lanes combined in a workgroup tree): it runs the sweep at
+// sizes that hit workgroup tails too.
+func TestGPUTuningAgreesWithTheCPU(t *testing.T) {
+	d := openOrSkip(t, Options{Tuning: TuneGPU})
+	check(t, d, conform.Cases(conform.Options{Sizes: []int{0, 1, 2, 5, 17, 65, 257}}))
+}
+
 // check runs cases on d and reports the first 20 failures.
 func check(t *testing.T, d *Device, cases []conform.Case) {
 	t.Helper()

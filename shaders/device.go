@@ -17,12 +17,12 @@ type Options struct {
 	// dimension below the adapter's (0: the adapter's limit). Tests lower
 	// it to drive 2-D grids with small tensors.
 	MaxWorkgroupsPerDimension uint32
-	// Tuning picks how reductions share work (TuneAuto: by the adapter's
-	// type). Tests set it to run both ways on one adapter.
+	// Tuning picks how work is shared among invocations (TuneAuto: by the
+	// adapter's type). Tests set it to run both ways on one adapter.
 	Tuning Tuning
 }
 
-// Tuning is how a device's reductions share out work.
+// Tuning is how a device shares out work among invocations.
 type Tuning int
 
 const (
@@ -30,7 +30,8 @@ const (
 	// and TuneGPU otherwise.
 	TuneAuto Tuning = iota
 	// TuneGPU: up to 32 invocations share an output and combine in a
-	// shared-memory workgroup tree.
+	// shared-memory workgroup tree; small elementwise dispatches take an
+	// item per invocation.
 	TuneGPU
 	// TuneCPU: every invocation folds alone, with no barrier; an output's
 	// reduced elements are cut into chunks when there are too few outputs
@@ -38,7 +39,8 @@ const (
 	// chunks. A CPU runs a workgroup's lanes as SIMD vectors, one vector
 	// after another, and a barrier makes it save and resume every vector
 	// (sum [64,256,1024] to [1,256,1] on lavapipe: 2 lanes per output with
-	// a tree took 24 ms, 1 lane without 14 ms on a single thread).
+	// a tree took 24 ms, 1 lane without 14 ms on a single thread). Every
+	// elementwise invocation takes 8 items (see tiles).
 	TuneCPU
 )
 

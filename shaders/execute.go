@@ -60,10 +60,21 @@ func (p *params) bytes() []byte {
 }
 
 // tiles returns the workgroups and items per invocation of an
-// elementwise dispatch of items work items on d's grid.
+// elementwise dispatch of items work items on d's grid: itemsPerInvocation
+// on a CPU adapter or past tilingItems, one otherwise.
 func (d *Device) tiles(items int) (uint64, uint32) {
+	per := 1
+	if d.tuning == TuneCPU || items >= tilingItems {
+		per = itemsPerInvocation
+	}
+	return d.tilesOf(items, per)
+}
+
+// tilesOf returns the workgroups of a dispatch of items taken per to an
+// invocation, and per raised to fit d's grid.
+func (d *Device) tilesOf(items, per int) (uint64, uint32) {
 	limit := uint64(d.limits.MaxComputeWorkgroupsPerDimension)
-	groups, per := tiles(items, limit*limit)
+	groups, per := tiles(items, limit*limit, per)
 	return groups, uint32(per)
 }
 

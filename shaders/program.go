@@ -19,22 +19,22 @@ const workgroupSize = 256
 const groupLanes = 8
 
 // itemsPerInvocation is how many items an elementwise invocation takes
-// once a dispatch has enough of them (tilingItems): its coordinates are
-// found once (one division per dim) and stepped for the rest, while a real
-// GPU still gets tilingItems/itemsPerInvocation invocations to keep busy.
+// once a dispatch has enough of them (tilingItems), and always on a CPU
+// adapter: its coordinates are found once (a division per dim) and stepped
+// for the rest, while a real GPU still gets tilingItems/itemsPerInvocation
+// invocations to keep busy. A CPU adapter has a few threads to keep busy
+// and pays for every invocation it starts (SwiftShader: expand
+// [64,1,4096]->[64,4,4096] took 6.8 ms with one item per invocation, 2.5 ms
+// with eight; its copy kernel 2.5 ms).
 const (
 	itemsPerInvocation = 8
 	tilingItems        = 1 << 18
 )
 
-// tiles returns the workgroups and the items per invocation (per) of an
-// elementwise dispatch of items work items (wgsl/prelude.wgsl, first_item).
-// per is at least what keeps the grid within maxGroups workgroups.
-func tiles(items int, maxGroups uint64) (groups uint64, per int) {
-	per = 1
-	if items >= tilingItems {
-		per = itemsPerInvocation
-	}
+// tiles returns the workgroups of a dispatch of items work items taken
+// per to an invocation (wgsl/prelude.wgsl, first_item), and per raised
+// to what keeps the grid within maxGroups workgroups.
+func tiles(items int, maxGroups uint64, per int) (uint64, int) {
 	per = max(per, int((uint64(items)+workgroupSize*maxGroups-1)/(workgroupSize*maxGroups)))
 	return uint64((items + workgroupSize*per - 1) / (workgroupSize * per)), per
 }
@@ -91,6 +91,8 @@ type programKey struct {
 	lanes   int    // reduce: invocations per output
 	rvec    int    // reduce: reduced elements per load (4: a vec4 of the inner reduced dim)
 	split   bool   // reduce: items fold chunks of an output into partials
+	tiled   bool   // reduce: items are taken in tiles (LANES 1), not a grid-stride loop
+	foldN   int    // reduce: an output's loads when few and fixed (LANES 1, unsplit); 0: a loop
 	fan     int    // outputs per load along fanDim (0 or 1: no fanning)
 	fanDim  int
 	fan2    int // and along fan2Dim (0 or 1: one fan dim)
@@ -151,9 +153,11 @@ func (k programKey) source() (string, error) {
 	switch k.kernel {
 	case kernelReduce:
 		ident, combine := reduceOpWGSL(k.op, elem)
-		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\nconst RVEC: u32 = %du;\nconst SPLIT: bool = %v;\n", k.red, k.lanes, max(k.rvec, 1), k.split)
+		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\nconst RVEC: u32 = %du;\nconst SPLIT: bool = %v;\nconst TILED: bool = %v;\n", k.red, k.lanes, max(k.rvec, 1), k.split, k.tiled)
 		fmt.Fprintf(&b, "const IDENTITY_BITS: u32 = %#xu;\n", ident)
 		fmt.Fprintf(&b, "fn combine(x: Item, y: Item) -> Item { %s }\n", combine)
+		b.WriteString(lanesWGSL(k.lanes))
+		fmt.Fprintf(&b, "const FOLD_N: u32 = %du;\n", k.foldN)
 		// fold_load reads what one step of a fold takes: an output's
 		// element (VEC 1), four neighbouring outputs' elements (VEC 4), or
 		// four neighbouring reduced elements combined (RVEC 4).
@@ -189,6 +193,7 @@ func (k programKey) source() (string, error) {
 		b.WriteString(repeatWGSL(k.rank))
 	case kernelReduce:
 		b.WriteString(radixWGSL("red", k.red))
+		b.WriteString(foldFixedWGSL(k.foldN))
 	}
 	b.Write(body)
 	return b.String(), nil
@@ -247,6 +252,45 @@ func fanBinaryWGSL(fan, fan2 int, vary [4]bool) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// foldFixedWGSL returns fold_fixed(off, r0, rs, aux, stride), which folds
+// an output's n loads written out one by one (wgsl/reduce.wgsl).
+func foldFixedWGSL(n int) string {
+	var b strings.Builder
+	b.WriteString("fn fold_fixed(off: i32, r0: Coords, rs: Coords, aux: array<vec4<u32>, 2>, stride: array<vec4<i32>, 2>) -> Item {\n  var acc = identity();\n  var r = r0;\n")
+	for i := range n {
+		b.WriteString("  acc = combine(acc, fold_load(offset_red(r, off, stride)));\n")
+		if i < n-1 {
+			b.WriteString("  advance_red(&r, rs, aux);\n")
+		}
+	}
+	b.WriteString("  return acc;\n}\n")
+	return b.String()
+}
+
+// lanesWGSL returns combine_lanes(lid, lane, acc), which combines the
+// accumulators of an output's LANES lanes in a shared-memory tree and
+// returns the result to lane 0. With one lane it returns acc and declares
+// no workgroup memory: WebGPU zero-fills workgroup memory behind a
+// barrier, which a CPU adapter pays for in every workgroup.
+func lanesWGSL(lanes int) string {
+	if lanes <= 1 {
+		return "fn combine_lanes(lid: u32, lane: u32, acc: Item) -> Item { return acc; }\n"
+	}
+	return `var<workgroup> scratch: array<Item, WG>;
+fn combine_lanes(lid: u32, lane: u32, acc: Item) -> Item {
+  scratch[lid] = acc;
+  workgroupBarrier();
+  for (var h = LANES / 2u; h > 0u; h /= 2u) {
+    if (lane < h) { scratch[lid] = combine(scratch[lid], scratch[lid + h]); }
+    workgroupBarrier();
+  }
+  let r = scratch[lid];
+  workgroupBarrier(); // the next round reuses scratch
+  return r;
+}
+`
 }
 
 func binaryOpWGSL(op string) string {

@@ -89,12 +89,15 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 	owned := []*wgpu.Buffer{in0, outBuf}
 	key := programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: red, vec: vec, rvec: rvec, op: op.String(), lanes: lanes}
 	first := dispatch{
-		key:      key,
-		params:   p,
-		storage:  []binding{{buf: in0, size: roundUp16(uint64(len(o.data)))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
-		workgrps: workgroupsFor(items*chunks, workgroupSize/lanes),
+		key:     key,
+		params:  p,
+		storage: []binding{{buf: in0, size: roundUp16(uint64(len(o.data)))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
 	}
+	d.tile(&first, items*chunks, chunk)
 	if chunks == 1 {
+		if loads := total / rvec; lanes == 1 && loads <= maxFoldN {
+			first.key.foldN = loads
+		}
 		return d.newJob([]dispatch{first}, outBuf, owned...)
 	}
 	first.key.split = true
@@ -115,13 +118,30 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 		stride *= int(p.shape[i])
 	}
 	second := dispatch{
-		key:      programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: 1, vec: vec, rvec: 1, op: op.String(), lanes: 1},
-		params:   q,
-		storage:  []binding{{buf: partials, size: roundUp16(4 * uint64(chunks*outputs))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
-		workgrps: workgroupsFor(items, workgroupSize),
+		key:     programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: 1, vec: vec, rvec: 1, op: op.String(), lanes: 1},
+		params:  q,
+		storage: []binding{{buf: partials, size: roundUp16(4 * uint64(chunks*outputs))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
 	}
+	d.tile(&second, items, chunks)
 	return d.newJob([]dispatch{first, second}, outBuf, owned...)
 }
+
+// tile lays a reduce dispatch of items items, each folding fold elements,
+// out in tiles on a CPU adapter (TILED: no barriers, lanes take runs of
+// items as the elementwise kernels do, as many as make about 64 loads
+// each, at most itemsPerInvocation) and in a grid-stride loop otherwise.
+func (d *Device) tile(dp *dispatch, items, fold int) {
+	if d.tuning != TuneCPU {
+		dp.workgrps = workgroupsFor(items, workgroupSize/dp.key.lanes)
+		return
+	}
+	dp.key.tiled = true
+	dp.workgrps, dp.params.per = d.tilesOf(items, min(itemsPerInvocation, max(1, 64*dp.key.rvec/max(1, fold))))
+}
+
+// maxFoldN is the most loads per output a reduce pipeline writes out one
+// by one instead of looping (its count is part of the pipeline's key).
+const maxFoldN = 8
 
 // A CPU adapter runs a reduction with few outputs in chunks, so that its
 // items (chunks × outputs) keep every thread busy: splitItems of them,

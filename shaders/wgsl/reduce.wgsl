@@ -13,15 +13,15 @@
 // of p.split.y; item k·count + i folds chunk k of output item i and writes
 // it at out[k·count + i], and a second dispatch reduces those K partials
 // (shaders/reduce.go). Items go round in a grid-stride loop, their output
-// coordinates stepped without division.
+// coordinates stepped without division; TILED (a CPU adapter, LANES = 1),
+// they are taken in the elementwise kernels' tiles (first_item in the
+// prelude), p.per to an invocation.
 // Vectorized: with VEC = 4 an item is four neighbouring outputs (the
 // innermost memory dim is kept and contiguous) folded as a vec4; with
 // RVEC = 4 each load takes four neighbouring reduced elements (the
 // innermost dim is reduced and contiguous). fold_load is generated for
 // the mode. Float sums accumulate in f32 (WGSL has no f64), so they match
 // the CPU's float64 accumulation only to rounding.
-
-var<workgroup> scratch: array<Item, WG>;
 
 // The identity's bits go through a private variable: infinities have no
 // WGSL literal, and a browser's compiler rejects a constant bitcast to one.
@@ -41,6 +41,10 @@ fn fold(off: i32, first: u32, end: u32, r0: Coords, rs: Coords, aux: array<vec4<
   return acc;
 }
 
+// fold_fixed (generated when FOLD_N > 0: LANES is 1, an output folds
+// FOLD_N ≤ 8 elements, unsplit) is fold written out load by load: a CPU
+// adapter runs every iteration of a loop under a lane mask.
+
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
@@ -50,8 +54,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let chunk = p.split.y;
   let items = p.count * chunks; // chunk k of output item i is item k·count + i
   var j = (wid.y * nwg.x + wid.x) * per + lid / LANES;
-  let step = nwg.x * nwg.y * per;
-  let rounds = items / step + select(0u, 1u, items % step != 0u); // uniform
+  var step = nwg.x * nwg.y * per;
+  var rounds = items / step + select(0u, 1u, items % step != 0u); // uniform
+  if (TILED) { // LANES is 1: no barrier, so each lane may stop on its own
+    j = first_item(wid, nwg, lid);
+    step = GROUP;
+    rounds = select(0u, min(p.per, (items - j - 1u) / GROUP + 1u), j < items);
+  }
   let shape = p.shape; // hoisted: the loops read registers, not the uniform
   let aux = p.aux;
   let stride_a = p.stride_a;
@@ -72,21 +81,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         end = min(end, first + chunk);
         r = coords_red(first, aux);
       }
-      acc = fold(offset_out(c, i32(p.base_a), stride_a), first, end, r, rs, aux, stride_b);
+      if (FOLD_N > 0u) {
+        acc = fold_fixed(offset_out(c, i32(p.base_a), stride_a), r, rs, aux, stride_b);
+      } else {
+        acc = fold(offset_out(c, i32(p.base_a), stride_a), first, end, r, rs, aux, stride_b);
+      }
     }
     if (LANES == 1u) {
       if (j < items) {
         if (SPLIT) { out[j] = acc; } else { out[u32(offset_out(c, 0, stride_o)) / VEC] = acc; }
       }
     } else {
-      scratch[lid] = acc;
-      workgroupBarrier();
-      for (var h = LANES / 2u; h > 0u; h /= 2u) {
-        if (lane < h) { scratch[lid] = combine(scratch[lid], scratch[lid + h]); }
-        workgroupBarrier();
-      }
-      if (lane == 0u && j < items) { out[u32(offset_out(c, 0, stride_o)) / VEC] = scratch[lid]; }
-      workgroupBarrier(); // the next round reuses scratch
+      let r = combine_lanes(lid, lane, acc);
+      if (lane == 0u && j < items) { out[u32(offset_out(c, 0, stride_o)) / VEC] = r; }
     }
     j += step;
     advance_out(&c, s, shape);
