@@ -206,13 +206,30 @@ func (k programKey) source() (string, error) {
 func fanStoresWGSL(fan, fan2 int) string {
 	var b strings.Builder
 	b.WriteString("fn store_fan(o: i32, c: Coords, q: Coords, v: Item) {\n")
+	b.WriteString(fanStepsWGSL)
 	for j := range fan {
 		for j2 := range fan2 {
-			fmt.Fprintf(&b, "  if (fan_ok(c, q, %du, %du)) { out[fan_out(o, q, %du, %du)] = v; }\n", j, j2, j, j2)
+			fmt.Fprintf(&b, "  if (fan_ok(c, q, %du, %du)) { out[%s] = v; }\n", j, j2, fanCopyWGSL(j, j2))
 		}
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// fanStepsWGSL opens a store_fan* body: the block's first copy and the
+// steps to the next copy along each fan dim, found once per item.
+const fanStepsWGSL = "  let base = fan_base(o, q);\n  let s1 = p.fan.y * p.fan.z;\n  let s2 = p.fan2.y * p.fan2.z;\n"
+
+// fanCopyWGSL is the output item of copy (j, j2) of a fan block.
+func fanCopyWGSL(j, j2 int) string {
+	off := "base"
+	if j > 0 {
+		off += fmt.Sprintf(" + %d * s1", j)
+	}
+	if j2 > 0 {
+		off += fmt.Sprintf(" + %d * s2", j2)
+	}
+	return fmt.Sprintf("u32(%s) / VEC", off)
 }
 
 // fanBinaryWGSL returns store_fan_binary(o, c, oa, ob), which stores
@@ -222,6 +239,7 @@ func fanStoresWGSL(fan, fan2 int) string {
 func fanBinaryWGSL(fan, fan2 int, vary [4]bool) string {
 	var b strings.Builder
 	b.WriteString("fn store_fan_binary(o: i32, c: Coords, oa: i32, ob: i32) {\n  let q = Coords();\n")
+	b.WriteString(fanStepsWGSL)
 	pick := func(j, j2, k int) (int, int) {
 		if !vary[k] {
 			j = 0
@@ -246,8 +264,8 @@ func fanBinaryWGSL(fan, fan2 int, vary [4]bool) string {
 			}
 			aj, aj2 := pick(j, j2, 0)
 			bj, bj2 := pick(j, j2, 1)
-			fmt.Fprintf(&b, "  if (fan_ok(c, q, %du, %du)) { out[fan_out(o, q, %du, %du)] = apply(a%d_%d, b%d_%d); }\n",
-				j, j2, j, j2, aj, aj2, bj, bj2)
+			fmt.Fprintf(&b, "  if (fan_ok(c, q, %du, %du)) { out[%s] = apply(a%d_%d, b%d_%d); }\n",
+				j, j2, fanCopyWGSL(j, j2), aj, aj2, bj, bj2)
 		}
 	}
 	b.WriteString("}\n")

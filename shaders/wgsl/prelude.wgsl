@@ -90,9 +90,10 @@ fn fan_ok(c: Coords, q: Coords, j: u32, j2: u32) -> bool {
          (FAN2 == 1u || (c[FAN2_DIM] - q[FAN2_DIM]) * FAN2 + j2 * u32(p.fan2.y) < u32(p.fan2.x));
 }
 
-// fan_out is the output item of copy (j, j2), where o is the item's
-// element offset through stride_o (whose fan dims' entries are F·ostride).
-fn fan_out(o: i32, q: Coords, j: u32, j2: u32) -> u32 {
-  return u32(o - i32(q[FAN_DIM] * (FAN - 1u)) * p.fan.z + i32(j) * p.fan.y * p.fan.z
-               - i32(q[FAN2_DIM] * (FAN2 - 1u)) * p.fan2.z + i32(j2) * p.fan2.y * p.fan2.z) / VEC;
+// fan_base is the element offset of an item's first copy, where o is
+// its offset through stride_o (whose fan dims' entries are F·ostride); copy
+// (j, j2) lies j·src·ostride + j2·src2·ostride2 beyond it. The generated
+// store_fan* functions write each copy out with these steps.
+fn fan_base(o: i32, q: Coords) -> i32 {
+  return o - i32(q[FAN_DIM] * (FAN - 1u)) * p.fan.z - i32(q[FAN2_DIM] * (FAN2 - 1u)) * p.fan2.z;
 }
