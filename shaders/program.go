@@ -193,19 +193,19 @@ func (k programKey) source() (string, error) {
 		b.WriteString(repeatWGSL(k.rank))
 	case kernelReduce:
 		b.WriteString(radixWGSL("red", k.red))
-		b.WriteString(foldFixedWGSL(k.foldN))
+		b.WriteString(foldFixedWGSL(k.foldN, k.red))
 	}
 	b.Write(body)
 	return b.String(), nil
 }
 
-// fanStoresWGSL returns store_fan(o, c, q, v), which stores v to every
+// fanStoresWGSL returns store_fan(base, c, q, v), which stores v to every
 // copy of an item's fan block, written out copy by copy: a software GPU
 // runs a loop's every iteration under a lane mask, straight-line stores
 // without.
 func fanStoresWGSL(fan, fan2 int) string {
 	var b strings.Builder
-	b.WriteString("fn store_fan(o: i32, c: Coords, q: Coords, v: Item) {\n")
+	b.WriteString("fn store_fan(base: i32, c: Coords, q: Coords, v: Item) {\n")
 	b.WriteString(fanStepsWGSL)
 	for j := range fan {
 		for j2 := range fan2 {
@@ -216,9 +216,10 @@ func fanStoresWGSL(fan, fan2 int) string {
 	return b.String()
 }
 
-// fanStepsWGSL opens a store_fan* body: the block's first copy and the
-// steps to the next copy along each fan dim, found once per item.
-const fanStepsWGSL = "  let base = fan_base(o, q);\n  let s1 = p.fan.y * p.fan.z;\n  let s2 = p.fan2.y * p.fan2.z;\n"
+// fanStepsWGSL opens a store_fan* body, whose base is the block's first
+// copy (fan_base in the prelude): the steps to the next copy along each fan
+// dim.
+const fanStepsWGSL = "  let s1 = p.fan.y * p.fan.z;\n  let s2 = p.fan2.y * p.fan2.z;\n"
 
 // fanCopyWGSL is the output item of copy (j, j2) of a fan block.
 func fanCopyWGSL(j, j2 int) string {
@@ -232,13 +233,13 @@ func fanCopyWGSL(j, j2 int) string {
 	return fmt.Sprintf("u32(%s) / VEC", off)
 }
 
-// fanBinaryWGSL returns store_fan_binary(o, c, oa, ob), which stores
+// fanBinaryWGSL returns store_fan_binary(base, c, oa, ob), which stores
 // every copy of a binary item's fan block, written out copy by copy: each
 // operand is loaded once per value it takes in the block, along the fan
 // dims it varies on (vary: a, b along FAN_DIM, then along FAN2_DIM).
 func fanBinaryWGSL(fan, fan2 int, vary [4]bool) string {
 	var b strings.Builder
-	b.WriteString("fn store_fan_binary(o: i32, c: Coords, oa: i32, ob: i32) {\n  let q = Coords();\n")
+	b.WriteString("fn store_fan_binary(base: i32, c: Coords, oa: i32, ob: i32) {\n  let q = Coords();\n")
 	b.WriteString(fanStepsWGSL)
 	pick := func(j, j2, k int) (int, int) {
 		if !vary[k] {
@@ -274,10 +275,14 @@ func fanBinaryWGSL(fan, fan2 int, vary [4]bool) string {
 
 // foldFixedWGSL returns fold_fixed(off, r0, rs, aux, stride), which folds
 // an output's n loads written out one by one (wgsl/reduce.wgsl).
-func foldFixedWGSL(n int) string {
+func foldFixedWGSL(n, red int) string {
 	var b strings.Builder
 	b.WriteString("fn fold_fixed(off: i32, r0: Coords, rs: Coords, aux: array<vec4<u32>, 2>, stride: array<vec4<i32>, 2>) -> Item {\n  var acc = identity();\n  var r = r0;\n")
 	for i := range n {
+		if red == 1 { // one reduced dim: load i is i·RVEC elements along it
+			fmt.Fprintf(&b, "  acc = combine(acc, fold_load(off + %d * i32(RVEC) * stride[0][0]));\n", i)
+			continue
+		}
 		b.WriteString("  acc = combine(acc, fold_load(offset_red(r, off, stride)));\n")
 		if i < n-1 {
 			b.WriteString("  advance_red(&r, rs, aux);\n")

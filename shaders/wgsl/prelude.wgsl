@@ -93,7 +93,8 @@ fn fan_ok(c: Coords, q: Coords, j: u32, j2: u32) -> bool {
 // fan_base is the element offset of an item's first copy, where o is
 // its offset through stride_o (whose fan dims' entries are F·ostride); copy
 // (j, j2) lies j·src·ostride + j2·src2·ostride2 beyond it. The generated
-// store_fan* functions write each copy out with these steps.
+// store_fan* functions write each copy out with these steps. It is o
+// unless the fan dims are repeated (q ≠ 0), and moves with o along a row.
 fn fan_base(o: i32, q: Coords) -> i32 {
   return o - i32(q[FAN_DIM] * (FAN - 1u)) * p.fan.z - i32(q[FAN2_DIM] * (FAN2 - 1u)) * p.fan2.z;
 }

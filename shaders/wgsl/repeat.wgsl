@@ -21,7 +21,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var q = source_coords(c, aux);
   let sq = source_coords(s, aux);
   var oa = offset_out(q, i32(p.base_a), stride_a);
-  var o = offset_out(c, 0, stride_o);
+  var o = fan_base(offset_out(c, 0, stride_o), q);
   loop {
     let v = load_a(oa);
     if (FAN == 1u) {
@@ -38,7 +38,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     } else {
       advance_repeat(&c, &q, s, sq, shape, aux);
       oa = offset_out(q, i32(p.base_a), stride_a);
-      o = offset_out(c, 0, stride_o);
+      o = fan_base(offset_out(c, 0, stride_o), q);
     }
   }
 }
