@@ -6,9 +6,20 @@
 //
 // Each kernel call coalesces the dims first (tensor.Coalesce,
 // tensor.ReduceGeometry), picks a pipeline cached by (kernel, dtype,
-// coalesced rank, reduce pattern, vector width, operand loads, op), uploads
-// the inputs' spans once, dispatches a 2-D grid in chunks that respect the
-// device's limits, and reads the result back once. Elementwise kernels past
+// coalesced rank, reduce pattern, vector width, operand loads, op, fan
+// block), uploads the inputs' spans once, dispatches a 2-D grid in chunks
+// that respect the device's limits, and reads the result back once.
+//
+// Work is shared out for the adapter at hand (Tuning). Elementwise lanes
+// go in groups of 8 that walk forward through memory together, coalesced
+// on a GPU and streamed by a CPU's SIMD lanes, and an item loads a fixed
+// operand once for a block of up to 16 outputs (fanPlan). On a GPU, lanes
+// that share an output combine in a workgroup tree; on a CPU adapter
+// (lavapipe, SwiftShader), which runs a workgroup's lanes as SIMD vectors
+// one after another and pays for every barrier, loop iteration and
+// started invocation, reductions fold without barriers (few outputs: in
+// chunks combined by a second dispatch), invocations take 8 items, and
+// short loops are generated straight-line. Elementwise kernels past
 // the storage binding limit run in output chunks, each binding only the
 // input windows it reads; a reduction past it is halved along the dim that
 // spans the most memory, as a split tensor reduces in package sbp.

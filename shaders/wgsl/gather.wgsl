@@ -5,8 +5,10 @@
 // With VEC = 4 each item is four consecutive outputs of one inner row;
 // load_a reads them as a vec4 or splats a broadcast element. Each
 // invocation takes items k, k + GROUP, … of its tile (first_item in the
-// prelude), stepping their coordinates without division. Fanned (FAN > 1, along a broadcast
-// dim of a) each load is stored FAN times.
+// prelude), stepping their coordinates without division (with ROW_RUNS,
+// only their offsets). Fanned (FAN > 1, along one or two broadcast dims
+// of a) each load is stored FAN·FAN2 times (store_fan, generated in
+// shaders/program.go).
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,

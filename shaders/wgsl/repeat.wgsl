@@ -4,7 +4,8 @@
 // where out dim d is src_d · times_d; aux holds src_d. The loop over items
 // is gather.wgsl's; the source coordinates q = c mod src step beside the
 // output ones (advance_repeat, in shaders/radix.go). Fanned (FAN > 1,
-// along a repeated dim) each load is stored to FAN of its copies.
+// along one or two repeated dims) each load is stored to FAN·FAN2 of its
+// copies (store_fan, generated in shaders/program.go).
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
