@@ -66,7 +66,7 @@ bench: deps build
 	$(GO) test -run XXX -bench . -benchtime 20x ./bench/
 	./$(BIN) bench --runs 21 --json bench.json
 	mkdir -p docs
-	./$(BIN) bench --backend gpu --rounds 5 --json bench-gpu.json --svg docs/bench-gpu.svg
+	./$(BIN) bench --backend gpu --rounds 7 --json bench-gpu.json --svg docs/bench-gpu.svg
 
 # The benchmark's cases at browser sizes on Chromium's WebGPU (SwiftShader).
 bench-browser: deps web

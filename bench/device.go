@@ -22,7 +22,7 @@ type DeviceResult struct {
 	KernelGBps float64 `json:"kernel_gb_per_s"`
 	CopyGBps   float64 `json:"copy_kernel_gb_per_s"`
 	BufferGBps float64 `json:"buffer_copy_gb_per_s"`
-	Ratio      float64 `json:"ratio_of_copy_kernel"` // KernelGBps / CopyGBps
+	Ratio      float64 `json:"ratio_of_copy_kernel"` // median over rounds of the round's kernel GB/s / copy kernel GB/s
 	Target     float64 `json:"target_ratio"`         // 0.8 for data movement, 0.6 for reductions
 }
 
@@ -91,7 +91,15 @@ func MeasureDevice(g *shaders.GPU, c Case, opt DeviceOptions) (DeviceResult, err
 		Kernel: median(times[0]), CopyKernel: median(times[1]), BufferCopy: median(times[2])}
 	gb := func(s float64) float64 { return float64(r.Bytes) / s / 1e9 }
 	r.KernelGBps, r.CopyGBps, r.BufferGBps = gb(r.Kernel), gb(r.CopyKernel), gb(r.BufferCopy)
-	r.Ratio = r.KernelGBps / r.CopyGBps
+	// Each round times the kernel and the copy kernel back to back, so the
+	// round's ratio is a paired measurement: a slow spell of the machine
+	// slows both. The median of those ratios is steadier than the ratio
+	// of the medians, which pairs times from different rounds.
+	ratios := make([]float64, len(times[0]))
+	for i := range ratios {
+		ratios[i] = times[1][i] / times[0][i]
+	}
+	r.Ratio = median(ratios)
 	return r, nil
 }
 

@@ -81,7 +81,7 @@ try {
 
   const benchFile = opt("--bench");
   if (benchFile) {
-    const r = await page.evaluate(() => runBench(3));
+    const r = await page.evaluate(() => runBench(5));
     await writeFile(benchFile, JSON.stringify(r, null, 2));
     check(r.results.length === 7 && r.results.every((x) => x.kernel_s > 0 && x.copy_kernel_s > 0 && x.buffer_copy_s > 0),
       `benchmark: 7 cases timed on ${r.device.name}, written to ${benchFile}`);

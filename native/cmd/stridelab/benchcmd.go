@@ -146,7 +146,7 @@ func runDeviceBench(g *shaders.GPU, rounds int, jsonOut, svgOut string, stdout, 
 		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "median of %d rounds; each round times the kernel, the vec4 copy kernel and copyBufferToBuffer in turn (batches of back-to-back runs of at least 50ms, inputs resident on the device, no readback); the copies move half the case's bytes, so all three move the same bytes read + written; every kernel's output was checked against the CPU first\n", rounds)
+	fmt.Fprintf(stdout, "median of %d rounds; each round times the kernel, the vec4 copy kernel and copyBufferToBuffer in turn (batches of back-to-back runs of at least 50ms, inputs resident on the device, no readback); \"of copy kernel\" is the median of the rounds' kernel/copy-kernel ratios; the copies move half the case's bytes, so all three move the same bytes read + written; every kernel's output was checked against the CPU first\n", rounds)
 	if jsonOut != "" {
 		body, _ := json.MarshalIndent(map[string]any{"device": info, "results": results}, "", "  ")
 		if err := os.WriteFile(jsonOut, body, 0o644); err != nil {
