@@ -76,7 +76,7 @@ func (e *elementwise) fan() (fanPlan, bool) {
 		return fanPlan{}, false
 	}
 	slices.SortStableFunc(cs, func(a, b cand) int { return b.extent - a.extent })
-	picked := cs[:1]
+	picked := []cand{cs[0]} // a copy: appending must not overwrite cs
 	for _, c := range cs[1:] {
 		// A second axis pays when it shares a load the first does not:
 		// any repeated or broadcast dim for gather and repeat, for a

@@ -101,13 +101,14 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 		return d.newJob([]dispatch{first}, outBuf, owned...)
 	}
 	first.key.split = true
-	partials, err := d.newBuffer("reduce partials", 4*uint64(chunks*outputs), wgpu.BufferUsageStorage)
+	partialBytes := roundUp16(4 * uint64(chunks*outputs))
+	partials, err := d.newBuffer("reduce partials", partialBytes, wgpu.BufferUsageStorage)
 	if err != nil {
 		destroyAll(owned)
 		return nil, err
 	}
 	owned = append(owned, partials)
-	first.storage[1] = binding{buf: partials, size: roundUp16(4 * uint64(chunks*outputs))}
+	first.storage[1] = binding{buf: partials, size: partialBytes}
 	// The partials are a [chunks][kept dims] tensor, row-major: reduce its
 	// leading dim into the outputs.
 	q := params{count: uint32(items), reduced: uint32(chunks), shape: p.shape, strideO: p.strideO, split: [4]uint32{1, uint32(chunks)}}
@@ -120,7 +121,7 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 	second := dispatch{
 		key:     programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: 1, vec: vec, rvec: 1, op: op.String(), lanes: 1},
 		params:  q,
-		storage: []binding{{buf: partials, size: roundUp16(4 * uint64(chunks*outputs))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
+		storage: []binding{{buf: partials, size: partialBytes}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
 	}
 	d.tile(&second, items, chunks)
 	return d.newJob([]dispatch{first, second}, outBuf, owned...)
