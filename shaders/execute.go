@@ -33,7 +33,9 @@ type params struct {
 	split                      [4]uint32 // reduce: chunks per output, elements per chunk
 }
 
-const paramsSize = 32 + 5*4*maxRank + 4*16
+// paramsSize is Params' size: the fields above, then the magic pairs of
+// shape, aux and count (divisor), which bytes derives.
+const paramsSize = 32 + 5*4*maxRank + 4*16 + 2*8*maxRank + 16
 
 func (p *params) bytes() []byte {
 	b := make([]byte, 0, paramsSize)
@@ -55,6 +57,10 @@ func (p *params) bytes() []byte {
 	}
 	for _, v := range p.split {
 		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	for _, v := range slices.Concat(p.shape[:], p.aux[:], []uint32{p.count, 0}) {
+		m, l := divisor(v)
+		b = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(b, m), l)
 	}
 	return b
 }

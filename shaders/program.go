@@ -187,12 +187,12 @@ func (k programKey) source() (string, error) {
 	} else {
 		b.WriteString(fanStoresWGSL(max(k.fan, 1), max(k.fan2, 1)))
 	}
-	b.WriteString(radixWGSL("out", k.rank))
+	b.WriteString(radixWGSL("out", "shape", k.rank))
 	switch k.kernel {
 	case kernelRepeat:
 		b.WriteString(repeatWGSL(k.rank))
 	case kernelReduce:
-		b.WriteString(radixWGSL("red", k.red))
+		b.WriteString(radixWGSL("red", "aux", k.red))
 		b.WriteString(foldFixedWGSL(k.foldN, k.red))
 	}
 	b.Write(body)

@@ -6,27 +6,28 @@ import (
 )
 
 // radixWGSL returns the coordinate helpers the kernels step their items
-// with, unrolled for n dims of the Params field dims and named with
-// suffix:
+// with, unrolled for n dims of the Params field (shape or aux) and named
+// with suffix:
 //
-//	coords_<suffix>(i, dims) -> Coords   row-major coordinates of i (wraps past the end)
+//	coords_<suffix>(i) -> Coords         row-major coordinates of i (wraps past the end)
 //	advance_<suffix>(&c, s, dims)        c += s in the mixed radix of dims
 //	offset_<suffix>(c, base, stride)     base + Σ_d c_d · stride[d]
 //
-// The kernels pass dims and strides copied out of the uniform once, so
-// their loops work on registers.
+// coords divides with the field's magic pairs (div_by in the prelude).
+// The loops pass dims and strides copied out of the uniform once, so they
+// work on registers.
 //
 // They are generated rather than written as loops over a runtime index:
 // software GPUs (lavapipe) keep a locally indexed array in registers only
 // when every index is a constant, and run about ten times slower when not.
 // advance needs each digit of s below its dim: c_d + s_d + carry < 2·dim,
 // so one subtraction carries.
-func radixWGSL(suffix string, n int) string {
+func radixWGSL(suffix, field string, n int) string {
 	var b strings.Builder
 	dim := func(d int) string { return fmt.Sprintf("dims[%d][%d]", d/4, d%4) }
-	fmt.Fprintf(&b, "fn coords_%s(i: u32, dims: array<vec4<u32>, 2>) -> Coords {\n  var c: Coords;\n  var rem = i;\n", suffix)
+	fmt.Fprintf(&b, "fn coords_%s(i: u32) -> Coords {\n  var c: Coords;\n  var rem = i;\n  var q = 0u;\n", suffix)
 	for d := n - 1; d >= 0; d-- {
-		fmt.Fprintf(&b, "  c[%d] = rem %% %s; rem = rem / %s;\n", d, dim(d), dim(d))
+		fmt.Fprintf(&b, "  q = %s; c[%d] = rem - q * p.%s[%d][%d]; rem = q;\n", divByWGSL("rem", field, d), d, field, d/4, d%4)
 	}
 	fmt.Fprintf(&b, "  return c;\n}\n")
 	fmt.Fprintf(&b, "fn advance_%s(c: ptr<function, Coords>, s: Coords, dims: array<vec4<u32>, 2>) {\n  var carry = 0u;\n  var v = 0u;\n", suffix)
@@ -45,16 +46,16 @@ func radixWGSL(suffix string, n int) string {
 // repeatWGSL returns repeat's source-coordinate helpers over the n output
 // dims (shape) and source dims (aux):
 //
-//	source_coords(c, aux) -> Coords                 q_d = c_d mod aux_d
+//	source_coords(c) -> Coords                      q_d = c_d mod aux_d
 //	advance_repeat(&c, &q, s, sq, shape, aux)       c += s (mixed radix), q += sq mod aux
 //
 // aux_d divides shape_d, so q tracks c mod aux with one subtraction per
 // dim: q_d + sq_d + carry < 2·aux_d, with the carry of c's addition.
 func repeatWGSL(n int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "fn source_coords(c: Coords, aux: array<vec4<u32>, 2>) -> Coords {\n  var q: Coords;\n")
+	fmt.Fprintf(&b, "fn source_coords(c: Coords) -> Coords {\n  var q: Coords;\n")
 	for d := range n {
-		fmt.Fprintf(&b, "  q[%d] = c[%d] %% aux[%d][%d];\n", d, d, d/4, d%4)
+		fmt.Fprintf(&b, "  q[%d] = c[%d] - %s * p.aux[%d][%d];\n", d, d, divByWGSL(fmt.Sprintf("c[%d]", d), "aux", d), d/4, d%4)
 	}
 	fmt.Fprintf(&b, "  return q;\n}\n")
 	fmt.Fprintf(&b, "fn advance_repeat(c: ptr<function, Coords>, q: ptr<function, Coords>, s: Coords, sq: Coords,\n    shape: array<vec4<u32>, 2>, aux: array<vec4<u32>, 2>) {\n  var carry = 0u;\n  var v = 0u;\n  var w = 0u;\n")
@@ -65,4 +66,12 @@ func repeatWGSL(n int) string {
 	}
 	fmt.Fprintf(&b, "}\n")
 	return b.String()
+}
+
+// divByWGSL is ⌊n / dim d of field⌋ through the field's magic pairs
+// (Params.shape_div, aux_div: dim d's pair is in [d/2] from component
+// 2·(d mod 2)).
+func divByWGSL(n, field string, d int) string {
+	xy := [2]string{"xy", "zw"}[d%2]
+	return fmt.Sprintf("div_by(%s, p.%s_div[%d].%c, p.%s_div[%d].%c)", n, field, d/2, xy[0], field, d/2, xy[1])
 }

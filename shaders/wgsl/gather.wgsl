@@ -19,8 +19,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
   let stride_o = p.stride_o;
-  let s = coords_out(GROUP * VEC, shape);
-  var c = coords_out(p.start + k * VEC, shape);
+  let s = coords_out(GROUP * VEC);
+  var c = coords_out(p.start + k * VEC);
   var oa = offset_out(c, i32(p.base_a), stride_a);
   var o = offset_out(c, 0, stride_o);
   loop {

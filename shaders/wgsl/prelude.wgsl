@@ -21,6 +21,12 @@ struct Params {
   fan2: vec4<i32>,      // the same of FAN2_DIM
   fan_load: vec4<i32>,  // a's and b's element stride along FAN_DIM, then along FAN2_DIM
   split: vec4<u32>,     // reduce: chunks per output and reduced elements per chunk
+  // The magic pairs (m, l) of div_by for each dim of shape and of aux, two
+  // dims to a vec4 (dim d: [d / 2], components 2·(d mod 2) and the next),
+  // and of count.
+  shape_div: array<vec4<u32>, 4>,
+  aux_div: array<vec4<u32>, 4>,
+  count_div: vec4<u32>,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -66,9 +72,32 @@ fn row_step(stride: array<vec4<i32>, 2>) -> i32 {
   return i32(GROUP * VEC) * stride[LAST / 4u][LAST % 4u];
 }
 
+// mul_hi is the high word of the 64-bit product a·b, from 16-bit halves
+// (WGSL has no widening multiply).
+fn mul_hi(a: u32, b: u32) -> u32 {
+  let a0 = a & 0xffffu;
+  let a1 = a >> 16u;
+  let b0 = b & 0xffffu;
+  let b1 = b >> 16u;
+  let p01 = a0 * b1;
+  let p10 = a1 * b0;
+  let mid = ((a0 * b0) >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  return a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
+}
+
+// div_by is ⌊n / d⌋ for any u32 n, given d's magic pair (m, l), which the
+// host computes (shaders/divide.go, Granlund and Montgomery):
+//   t = ⌊m·n / 2³²⌋,  n / d = (t + ((n − t) >> min(l, 1))) >> (max(l, 1) − 1)
+// A few multiplies and shifts on every lane at once, where a u32 division
+// is a long sequence on a GPU and a scalar divide per lane on a CPU.
+fn div_by(n: u32, m: u32, l: u32) -> u32 {
+  let t = mul_hi(n, m);
+  return (t + ((n - t) >> min(l, 1u))) >> (max(l, 1u) - 1u);
+}
+
 // Coords are the coordinates of one element over up to 8 dims. The
-// kernels never divide per element: they take an item's coordinates once
-// (coords_out), then step them GROUP items at a time in mixed radix
+// kernels never divide: they take an item's coordinates once (coords_out,
+// with div_by), then step them GROUP items at a time in mixed radix
 // (advance_out), a few adds and compares per dim. shaders/radix.go
 // generates these helpers unrolled for the pipeline's rank.
 alias Coords = array<u32, 8>;

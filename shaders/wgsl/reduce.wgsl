@@ -53,23 +53,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let chunks = p.split.x;
   let chunk = p.split.y;
   let items = p.count * chunks; // chunk k of output item i is item k·count + i
-  var j = (wid.y * nwg.x + wid.x) * per + lid / LANES;
-  var step = nwg.x * nwg.y * per;
-  var rounds = items / step + select(0u, 1u, items % step != 0u); // uniform
+  var j: u32;
+  var step: u32;
+  var rounds: u32;
   if (TILED) { // LANES is 1: no barrier, so each lane may stop on its own
     j = first_item(wid, nwg, lid);
     step = GROUP;
     rounds = select(0u, min(p.per, (items - j - 1u) / GROUP + 1u), j < items);
+  } else {
+    j = (wid.y * nwg.x + wid.x) * per + lid / LANES;
+    step = nwg.x * nwg.y * per;
+    rounds = items / step + select(0u, 1u, items % step != 0u); // uniform
   }
   let shape = p.shape; // hoisted: the loops read registers, not the uniform
   let aux = p.aux;
   let stride_a = p.stride_a;
   let stride_b = p.stride_b;
   let stride_o = p.stride_o;
-  let s = coords_out(step * VEC, shape);
-  var c = coords_out(p.start + j * VEC, shape); // coords_out wraps: item j's output is j mod count
-  let r0 = coords_red(lane * RVEC, aux);
-  let rs = coords_red(LANES * RVEC, aux);
+  let s = coords_out(step * VEC);
+  var c = coords_out(p.start + j * VEC); // coords_out wraps: item j's output is j mod count
+  let r0 = coords_red(lane * RVEC);
+  let rs = coords_red(LANES * RVEC);
   for (var round = 0u; round < rounds; round++) {
     var acc = identity();
     if (j < items) {
@@ -77,9 +81,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       var end = p.reduced;
       var r = r0;
       if (SPLIT) { // LANES is 1
-        first = (j / p.count) * chunk;
+        first = div_by(j, p.count_div.x, p.count_div.y) * chunk; // j / count
         end = min(end, first + chunk);
-        r = coords_red(first, aux);
+        r = coords_red(first);
       }
       if (FOLD_N > 0u) {
         acc = fold_fixed(offset_out(c, i32(p.base_a), stride_a), r, rs, aux, stride_b);

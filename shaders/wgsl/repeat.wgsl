@@ -17,10 +17,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let stride_a = p.stride_a;
   let aux = p.aux;
   let stride_o = p.stride_o;
-  let s = coords_out(GROUP * VEC, shape);
-  var c = coords_out(p.start + k * VEC, shape);
-  var q = source_coords(c, aux);
-  let sq = source_coords(s, aux);
+  let s = coords_out(GROUP * VEC);
+  var c = coords_out(p.start + k * VEC);
+  var q = source_coords(c);
+  let sq = source_coords(s);
   var oa = offset_out(q, i32(p.base_a), stride_a);
   var o = fan_base(offset_out(c, 0, stride_o), q);
   loop {
