@@ -64,6 +64,15 @@ func (d *Device) attach() {
 	d.plat.device.Get("lost").Call("then", onLost)
 }
 
+// hostThreads is how many threads a CPU adapter (SwiftShader) runs
+// workgroups on: navigator.hardwareConcurrency, one per logical CPU.
+func hostThreads() int {
+	if n := js.Global().Get("navigator").Get("hardwareConcurrency"); n.Type() == js.TypeNumber && n.Int() > 0 {
+		return n.Int()
+	}
+	return 4
+}
+
 // browserInfo fills what the binding's GetInfo leaves empty in the
 // browser from GPUAdapter.info.
 func browserInfo(i AdapterInfo) AdapterInfo {

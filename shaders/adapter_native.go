@@ -3,6 +3,8 @@
 package shaders
 
 import (
+	"runtime"
+
 	"github.com/oliverbestmann/webgpu/wgpu"
 )
 
@@ -10,6 +12,10 @@ func init() { wgpu.SetLogLevel(wgpu.LogLevelOff) } // errors come back as values
 
 // platform is the native side of a Device: wgpu-native needs nothing more.
 type platform struct{}
+
+// hostThreads is how many threads a CPU adapter (lavapipe) runs
+// workgroups on: one per CPU.
+func hostThreads() int { return runtime.NumCPU() }
 
 // attach has nothing to record natively: wgpu-native reports errors
 // synchronously to the Try calls.

@@ -2,6 +2,7 @@ package shaders
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -104,4 +105,62 @@ func TestTwoDimensionalGridsAgreeWithTheCPU(t *testing.T) {
 	d := openOrSkip(t, Options{MaxWorkgroupsPerDimension: 3})
 	cases := conform.Cases(conform.Options{Sizes: []int{700}})
 	check(t, d, cases)
+}
+
+// On a CPU adapter with one thread, dispatches of 16K work items and more
+// take 16 and 32 items per invocation (Device.itemsPer): fanned and plain,
+// in rows and not, with tails.
+func TestLongInvocationsAgreeWithTheCPU(t *testing.T) {
+	d := openOrSkip(t, Options{Tuning: TuneCPU, Threads: 1})
+	x := func(shape ...int) tensor.Tensor {
+		v, err := tensor.Arange(tensor.Float32, shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	expand := func(in tensor.Tensor, size ...int) conform.Case {
+		return conform.Case{Name: fmt.Sprintf("expand %v to %v", in.Shape(), size), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+			return tensor.Expand(be, in, size)
+		}}
+	}
+	repeat := func(in tensor.Tensor, times ...int) conform.Case {
+		return conform.Case{Name: fmt.Sprintf("repeat %v by %v", in.Shape(), times), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+			return be.Repeat(in, times)
+		}}
+	}
+	add := func(a, b tensor.Tensor) conform.Case {
+		return conform.Case{Name: fmt.Sprintf("add %v + %v", a.Shape(), b.Shape()), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+			return be.Binary(tensor.Add, a, b)
+		}}
+	}
+	transposed, _ := x(512, 300).Permute([]int{1, 0})
+	check(t, d, []conform.Case{
+		expand(x(64, 1, 4096), 64, 4, 4096), // 64K fanned vec4 items in rows: 32 per invocation
+		expand(x(300, 1, 100), 300, 8, 100), // 30K scalar items, rows of 100: 16, stepping coordinates
+		expand(x(1, 4093), 77, 4093),
+		expand(x(300, 1, 768), 300, 4, 768), // rows of 768 hold runs of 8 items per lane, not of 32
+		repeat(x(64, 4096), 2, 2),
+		repeat(x(96, 1000), 3, 1),
+		repeat(x(5, 7, 999), 2, 3, 5),
+		add(x(64, 1, 4096), x(1, 4, 4096)),
+		add(x(333, 1, 97), x(1, 5, 97)),
+		{Name: "materialize a transposed [512,300]", Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Materialize(transposed) }},
+	})
+}
+
+func TestItemsPerInvocation(t *testing.T) {
+	cpu := &Device{tuning: TuneCPU, threads: 2}
+	gpu := &Device{tuning: TuneGPU}
+	for _, c := range []struct {
+		d           *Device
+		items, want int
+	}{
+		{cpu, 1, 8}, {cpu, 16383, 8}, {cpu, 16384, 8}, {cpu, 32767, 8}, {cpu, 32768, 16}, {cpu, 65536, 32}, {cpu, 1 << 24, 32},
+		{gpu, 1, 1}, {gpu, tilingItems - 1, 1}, {gpu, tilingItems, 8},
+	} {
+		if got := c.d.itemsPer(c.items); got != c.want {
+			t.Errorf("%v with %d threads, %d items: %d per invocation, want %d", c.d.tuning, c.d.threads, c.items, got, c.want)
+		}
+	}
 }

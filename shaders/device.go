@@ -20,6 +20,10 @@ type Options struct {
 	// Tuning picks how work is shared among invocations (TuneAuto: by the
 	// adapter's type). Tests set it to run both ways on one adapter.
 	Tuning Tuning
+	// Threads is how many threads a CPU adapter runs workgroups on (0:
+	// the host's CPUs), which sizes its invocations (see Device.itemsPer).
+	// Tests lower it to drive long invocations with small tensors.
+	Threads int
 }
 
 // Tuning is how a device shares out work among invocations.
@@ -40,7 +44,7 @@ const (
 	// after another, and a barrier makes it save and resume every vector
 	// (sum [64,256,1024] to [1,256,1] on lavapipe: 2 lanes per output with
 	// a tree took 24 ms, 1 lane without 14 ms on a single thread). Every
-	// elementwise invocation takes 8 items (see tiles).
+	// elementwise invocation takes 8 to 32 items (see Device.itemsPer).
 	TuneCPU
 )
 
@@ -105,6 +109,7 @@ type Device struct {
 	lost      error
 	plat      platform
 	tuning    Tuning // TuneGPU or TuneCPU
+	threads   int    // TuneCPU: the adapter's threads
 }
 
 // Open requests the default adapter and a device with the adapter's own
@@ -133,7 +138,10 @@ func Open(opts Options) (*Device, error) {
 	if d.limits.MinStorageBufferOffsetAlignment == 0 {
 		d.limits.MinStorageBufferOffsetAlignment = 256
 	}
-	d.tuning = opts.Tuning
+	d.tuning, d.threads = opts.Tuning, opts.Threads
+	if d.threads <= 0 {
+		d.threads = hostThreads()
+	}
 	if d.tuning == TuneAuto {
 		d.tuning = TuneGPU
 		if d.info.Type == cpuAdapter {

@@ -100,8 +100,7 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		}
 		items, _ := tensor.Shape(fp.e.shape).NumElements()
 		dp.params.count = uint32(items / vec)
-		dp.workgrps, dp.params.per = d.tiles(items / vec)
-		dp.key.rowRuns = fp.e.rowRuns(vec, int(dp.params.per), 0)
+		dp.workgrps, dp.params.per, dp.key.rowRuns = d.elementwiseTiles(&fp.e, items/vec, vec, 0)
 		dp.storage = append(dp.storage, binding{buf: outBuf, size: roundUp16(4 * uint64(count))})
 		return d.newJob([]dispatch{dp}, outBuf, bufs...)
 	}
@@ -113,9 +112,8 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 			return nil, err
 		}
 		dp := e.dispatch(key, vec, bufs, windows)
-		dp.workgrps, dp.params.per = d.tiles(n / vec)
+		dp.workgrps, dp.params.per, dp.key.rowRuns = d.elementwiseTiles(&e, n/vec, vec, s)
 		dp.params.count, dp.params.start = uint32(n/vec), uint32(s)
-		dp.key.rowRuns = e.rowRuns(vec, int(dp.params.per), s)
 		// The output binding starts at the aligned element before s.
 		outStart := s / align * align
 		dp.params.baseO = uint32((s - outStart) / vec)
@@ -124,6 +122,21 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		s += n
 	}
 	return d.newJob(ds, outBuf, bufs...)
+}
+
+// elementwiseTiles returns the workgroups and items per invocation
+// (Device.itemsPer, raised to fit the grid) of a dispatch of e's items
+// work items from element start, and whether they run in rows (rowRuns).
+// An invocation takes fewer items where more would break the rows that
+// itemsPerInvocation keeps: stepping coordinates costs more than the
+// invocations saved.
+func (d *Device) elementwiseTiles(e *elementwise, items, vec, start int) (uint64, uint32, bool) {
+	per := d.itemsPer(items)
+	for per > itemsPerInvocation && !e.rowRuns(vec, per, start) && e.rowRuns(vec, itemsPerInvocation, start) {
+		per /= 2
+	}
+	groups, p := d.tilesOf(items, per)
+	return groups, p, e.rowRuns(vec, int(p), start)
 }
 
 // rowRuns reports whether every lane's items (runs of groupLanes·per

@@ -20,15 +20,18 @@ const groupLanes = 8
 
 // itemsPerInvocation is how many items an elementwise invocation takes
 // once a dispatch has enough of them (tilingItems), and always on a CPU
-// adapter: its coordinates are found once (a division per dim) and stepped
-// for the rest, while a real GPU still gets tilingItems/itemsPerInvocation
-// invocations to keep busy. A CPU adapter has a few threads to keep busy
-// and pays for every invocation it starts (SwiftShader: expand
-// [64,1,4096]->[64,4,4096] took 6.8 ms with one item per invocation, 2.5 ms
-// with eight; its copy kernel 2.5 ms).
+// adapter: its coordinates are found once and stepped for the rest, while
+// a real GPU still gets tilingItems/itemsPerInvocation invocations to keep
+// busy. A CPU adapter has a few threads to keep busy and pays for every
+// invocation it starts (SwiftShader: expand [64,1,4096]->[64,4,4096] took
+// 6.8 ms with one item per invocation, 2.5 ms with eight; its copy kernel
+// 2.5 ms), so it takes up to maxItemsPerInvocation while every thread
+// still gets workgroupsPerThread workgroups (Device.itemsPer).
 const (
-	itemsPerInvocation = 8
-	tilingItems        = 1 << 18
+	itemsPerInvocation    = 8
+	maxItemsPerInvocation = 32
+	workgroupsPerThread   = 4
+	tilingItems           = 1 << 18
 )
 
 // tiles returns the workgroups of a dispatch of items work items taken
