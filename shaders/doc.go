@@ -18,8 +18,11 @@
 // (lavapipe, SwiftShader), which runs a workgroup's lanes as SIMD vectors
 // one after another and pays for every barrier, loop iteration and
 // started invocation, reductions fold without barriers (few outputs: in
-// chunks combined by a second dispatch), invocations take 8 items, and
-// short loops are generated straight-line. Elementwise kernels past
+// chunks combined by a second dispatch), invocations take 8 to 32 items
+// (as many as leave every thread 4 workgroups), and short loops are
+// generated straight-line. No kernel divides: coordinates come from
+// multiplies by magic numbers the host computes per dim (divisor).
+// Elementwise kernels past
 // the storage binding limit run in output chunks, each binding only the
 // input windows it reads; a reduction past it is halved along the dim that
 // spans the most memory, as a split tensor reduces in package sbp.
