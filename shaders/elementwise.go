@@ -132,8 +132,10 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 // invocations saved.
 func (d *Device) elementwiseTiles(e *elementwise, items, vec, start int) (uint64, uint32, bool) {
 	per := d.itemsPer(items)
-	for per > itemsPerInvocation && !e.rowRuns(vec, per, start) && e.rowRuns(vec, itemsPerInvocation, start) {
-		per /= 2
+	if e.rowRuns(vec, itemsPerInvocation, start) {
+		for per > itemsPerInvocation && !e.rowRuns(vec, per, start) {
+			per /= 2
+		}
 	}
 	groups, p := d.tilesOf(items, per)
 	return groups, p, e.rowRuns(vec, int(p), start)
