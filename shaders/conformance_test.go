@@ -109,7 +109,8 @@ func TestTwoDimensionalGridsAgreeWithTheCPU(t *testing.T) {
 
 // On a CPU adapter with one thread, dispatches of 16K work items and more
 // take 16 and 32 items per invocation (Device.itemsPer): fanned and plain,
-// in rows and not, with tails.
+// in rows and not, with tails; tiled reductions likewise, while their
+// items make at most foldLoadsPerInvocation loads.
 func TestLongInvocationsAgreeWithTheCPU(t *testing.T) {
 	d := openOrSkip(t, Options{Tuning: TuneCPU, Threads: 1})
 	x := func(shape ...int) tensor.Tensor {
@@ -134,6 +135,11 @@ func TestLongInvocationsAgreeWithTheCPU(t *testing.T) {
 			return be.Binary(tensor.Add, a, b)
 		}}
 	}
+	reduce := func(op tensor.ReduceOp, in tensor.Tensor, to ...int) conform.Case {
+		return conform.Case{Name: fmt.Sprintf("%v %v to %v", op, in.Shape(), to), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+			return be.Reduce(op, in, to)
+		}}
+	}
 	transposed, _ := x(512, 300).Permute([]int{1, 0})
 	check(t, d, []conform.Case{
 		expand(x(64, 1, 4096), 64, 4, 4096), // 64K fanned vec4 items in rows: 32 per invocation
@@ -145,6 +151,9 @@ func TestLongInvocationsAgreeWithTheCPU(t *testing.T) {
 		repeat(x(5, 7, 999), 2, 3, 5),
 		add(x(64, 1, 4096), x(1, 4, 4096)),
 		add(x(333, 1, 97), x(1, 5, 97)),
+		reduce(tensor.Sum, x(64, 4, 4096), 64, 1, 4096),    // 64K vec4 items of 4 loads: 32 per invocation
+		reduce(tensor.MaxAll, x(300, 7, 101), 300, 1, 101), // 30K scalar items of 7 loads: 16, with a tail
+		reduce(tensor.MinAll, x(20001, 16), 20001, 1),      // 20K items of 4 vec4 loads: 16, with a tail
 		{Name: "materialize a transposed [512,300]", Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Materialize(transposed) }},
 	})
 }
@@ -161,6 +170,20 @@ func TestItemsPerInvocation(t *testing.T) {
 	} {
 		if got := c.d.itemsPer(c.items); got != c.want {
 			t.Errorf("%v with %d threads, %d items: %d per invocation, want %d", c.d.tuning, c.d.threads, c.items, got, c.want)
+		}
+	}
+}
+
+func TestReduceItemsPerInvocation(t *testing.T) {
+	d := &Device{tuning: TuneCPU, threads: 1, limits: Limits{MaxComputeWorkgroupsPerDimension: 65535}}
+	for _, c := range []struct{ items, fold, rvec, want int }{
+		{65536, 4, 1, 32}, {30300, 7, 1, 16}, {20001, 16, 4, 16}, {1000, 4, 1, 8},
+		{65536, 16, 1, 8}, {65536, 1024, 4, 1}, {65536, 1 << 20, 4, 1},
+	} {
+		dp := dispatch{key: programKey{kernel: kernelReduce, rvec: c.rvec, lanes: 1}}
+		d.tile(&dp, c.items, c.fold)
+		if !dp.key.tiled || int(dp.params.per) != c.want {
+			t.Errorf("%d items folding %d (rvec %d): tiled %v, %d per invocation, want %d", c.items, c.fold, c.rvec, dp.key.tiled, dp.params.per, c.want)
 		}
 	}
 }
