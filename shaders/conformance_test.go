@@ -187,3 +187,42 @@ func TestReduceItemsPerInvocation(t *testing.T) {
 		}
 	}
 }
+
+// TuneCPUOpBound (SwiftShader's) walks broadcast binary ops
+// (binary_walk.wgsl): the sweep, and walks with and without tails along
+// W and F, either operand held, on a non-commutative op.
+func TestOpBoundTuningAgreesWithTheCPU(t *testing.T) {
+	d := openOrSkip(t, Options{Tuning: TuneCPUOpBound, Threads: 1})
+	cases := conform.Cases(conform.Options{Sizes: []int{0, 1, 2, 5, 17, 65, 257}})
+	x := func(dt tensor.DType, shape ...int) tensor.Tensor {
+		v, err := tensor.Arange(dt, shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	binary := func(op tensor.BinaryOp, a, b tensor.Tensor) conform.Case {
+		return conform.Case{Name: fmt.Sprintf("%v %v, %v", op, a.Shape(), b.Shape()), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+			return be.Binary(op, a, b)
+		}}
+	}
+	cases = append(cases,
+		binary(tensor.Add, x(tensor.Float32, 64, 1, 4096), x(tensor.Float32, 1, 4, 4096)), // b held, 32 steps
+		binary(tensor.Sub, x(tensor.Float32, 1, 4, 4096), x(tensor.Float32, 64, 1, 4096)), // a held
+		binary(tensor.Sub, x(tensor.Int32, 77, 1, 12), x(tensor.Int32, 1, 19, 12)),        // F of 19: a fan of 16 with a tail; W of 77
+		binary(tensor.Div, x(tensor.Uint32, 9, 1, 5, 1, 3), x(tensor.Uint32, 1, 33, 1, 7, 3)),
+		binary(tensor.Max, x(tensor.Float32, 1000, 1, 3), x(tensor.Float32, 1, 37, 3)), // scalar items
+		binary(tensor.Mul, x(tensor.Float32, 64, 1, 1), x(tensor.Float32, 1, 4, 8)),    // the walker splat
+		binary(tensor.Min, x(tensor.Int32, 64, 1, 8), x(tensor.Int32, 1, 4, 1)),        // the held operand splat
+	)
+	check(t, d, cases)
+	walks := 0
+	for k := range d.pipelines {
+		if k.kernel == kernelBinaryWalk {
+			walks++
+		}
+	}
+	if walks < 5 {
+		t.Errorf("%d binary_walk pipelines compiled, want the walks above", walks)
+	}
+}

@@ -2,6 +2,7 @@ package shaders
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
@@ -30,8 +31,8 @@ type Options struct {
 type Tuning int
 
 const (
-	// TuneAuto picks TuneCPU for a CPU adapter (lavapipe, SwiftShader)
-	// and TuneGPU otherwise.
+	// TuneAuto picks TuneCPUOpBound for SwiftShader, TuneCPU for another
+	// CPU adapter (lavapipe) and TuneGPU otherwise.
 	TuneAuto Tuning = iota
 	// TuneGPU: up to 32 invocations share an output and combine in a
 	// shared-memory workgroup tree; small elementwise dispatches take an
@@ -46,7 +47,33 @@ const (
 	// a tree took 24 ms, 1 lane without 14 ms on a single thread). Every
 	// elementwise invocation takes 8 to 32 items (see Device.itemsPer).
 	TuneCPU
+	// TuneCPUOpBound is TuneCPU for a CPU adapter whose time goes on
+	// memory operations more than on memory traffic, so that an access
+	// pattern that jumps through memory costs it little: SwiftShader
+	// (its copy kernel moves 2.6 GB/s here, lavapipe's 8.4). A broadcast
+	// binary op then walks (binary_walk.wgsl): a lane holds the
+	// operand that is fixed along a dim in registers and steps down that
+	// dim, one load of the other operand per step (SwiftShader, add
+	// [64,1,4096]+[1,4,4096]: about 1.4 of the copy kernel's rate walking,
+	// 0.85 in 4 × 4 blocks; lavapipe, whose prefetchers lose lanes that
+	// jump a row at every step, takes 2.5 to 3 times as long walking).
+	TuneCPUOpBound
 )
+
+// onCPU reports whether d's adapter runs on the CPU (TuneCPU or
+// TuneCPUOpBound).
+func (d *Device) onCPU() bool { return d.tuning == TuneCPU || d.tuning == TuneCPUOpBound }
+
+// autoTuning is TuneAuto's choice for an adapter.
+func autoTuning(info AdapterInfo) Tuning {
+	switch {
+	case info.Type != cpuAdapter:
+		return TuneGPU
+	case strings.Contains(strings.ToLower(info.Name+" "+info.Driver), "swiftshader"):
+		return TuneCPUOpBound
+	}
+	return TuneCPU
+}
 
 // AdapterInfo describes a WebGPU adapter: what `stridelab devices` lists.
 type AdapterInfo struct {
@@ -143,10 +170,7 @@ func Open(opts Options) (*Device, error) {
 		d.threads = hostThreads()
 	}
 	if d.tuning == TuneAuto {
-		d.tuning = TuneGPU
-		if d.info.Type == cpuAdapter {
-			d.tuning = TuneCPU
-		}
+		d.tuning = autoTuning(d.info)
 	}
 	return d, nil
 }

@@ -20,10 +20,12 @@
 // started invocation, reductions fold without barriers (few outputs: in
 // chunks combined by a second dispatch), invocations take 8 to 32 items
 // (as many as leave every thread 4 workgroups), and short loops are
-// generated straight-line. No kernel divides: coordinates come from
-// multiplies by magic numbers the host computes per dim (divisor).
-// Elementwise kernels past
-// the storage binding limit run in output chunks, each binding only the
+// generated straight-line. SwiftShader, whose memory operations cost it
+// more than its memory traffic (TuneCPUOpBound), walks broadcast binary
+// ops instead (walkPlan): a lane holds the fixed operand in registers and
+// steps down the dim it is fixed along. No kernel divides: coordinates
+// come from multiplies by magic numbers the host computes per dim
+// (divisor). Elementwise kernels past the storage binding limit run in output chunks, each binding only the
 // input windows it reads; a reduction past it is halved along the dim that
 // spans the most memory, as a split tensor reduces in package sbp.
 package shaders

@@ -80,29 +80,19 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 	if len(loads) > 1 {
 		key.b = loads[1]
 	}
-	if fp, ok := e.fan(); ok && e.fitsOneBinding(count, limit) {
-		dp := fp.e.dispatch(key, vec, bufs, nil)
-		dp.key.tail = fp.tail
-		for i, ax := range fp.axes {
-			v := [4]int32{int32(ax.n), int32(ax.src), int32(ax.ostr), 0}
-			if i == 0 {
-				dp.key.fan, dp.key.fanDim, dp.params.fan = ax.fan, ax.dim, v
-			} else {
-				dp.key.fan2, dp.key.fan2Dim, dp.params.fan2 = ax.fan, ax.dim, v
-			}
-			for k, l := range ax.loads {
-				dp.key.vary[2*i+k] = l != 0
-				dp.params.fanLoad[2*i+k] = int32(l)
+	if e.fitsOneBinding(count, limit) {
+		if wp, ok := e.walk(); ok && d.tuning == TuneCPUOpBound {
+			if dp, ok := d.walkDispatch(wp, e.shape, key, vec, bufs, outBuf, count); ok {
+				return d.newJob([]dispatch{dp}, outBuf, bufs...)
 			}
 		}
-		for i, v := range fp.outStrides(e.shape) {
-			dp.params.strideO[i] = int32(v)
+		if fp, ok := e.fan(); ok {
+			dp := fp.dispatch(e.shape, key, vec, bufs, outBuf, count)
+			items, _ := tensor.Shape(fp.e.shape).NumElements()
+			dp.params.count = uint32(items / vec)
+			dp.workgrps, dp.params.per, dp.key.rowRuns = d.elementwiseTiles(&fp.e, items/vec, vec, 0)
+			return d.newJob([]dispatch{dp}, outBuf, bufs...)
 		}
-		items, _ := tensor.Shape(fp.e.shape).NumElements()
-		dp.params.count = uint32(items / vec)
-		dp.workgrps, dp.params.per, dp.key.rowRuns = d.elementwiseTiles(&fp.e, items/vec, vec, 0)
-		dp.storage = append(dp.storage, binding{buf: outBuf, size: roundUp16(4 * uint64(count))})
-		return d.newJob([]dispatch{dp}, outBuf, bufs...)
 	}
 	var ds []dispatch
 	for s := 0; s < count; {

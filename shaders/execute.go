@@ -76,7 +76,7 @@ func (p *params) bytes() []byte {
 // share out (SwiftShader on 2 threads, repeat [64,4096] by [2,2]: 0.92
 // of the copy kernel's rate at 8 items, 1.11 at 32, in one run).
 func (d *Device) itemsPer(items int) int {
-	if d.tuning != TuneCPU {
+	if !d.onCPU() {
 		if items >= tilingItems {
 			return itemsPerInvocation
 		}

@@ -3,6 +3,7 @@ package shaders
 import (
 	"slices"
 
+	"github.com/oliverbestmann/webgpu/wgpu"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -105,6 +106,17 @@ func (e *elementwise) fan() (fanPlan, bool) {
 	if fans[0] == 1 {
 		picked, fans = picked[1:], fans[1:]
 	}
+	dims := make([]int, len(picked))
+	for i, c := range picked {
+		dims[i] = c.dim
+	}
+	return e.fanAlong(dims, fans, tail), true
+}
+
+// fanAlong returns the fan plan of e along dims (one or two), fans[i]
+// outputs along dims[i] to an item; tail: some fan does not divide its
+// dim's shared outputs.
+func (e *elementwise) fanAlong(dims, fans []int, tail bool) fanPlan {
 	p := fanPlan{tail: tail}
 	f := *e
 	f.shape = slices.Clone(e.shape)
@@ -113,8 +125,9 @@ func (e *elementwise) fan() (fanPlan, bool) {
 		f.strides = append(f.strides, slices.Clone(st))
 	}
 	ostr := tensor.ContiguousStrides(e.shape)
-	for i, c := range picked {
-		d, fan := c.dim, fans[i]
+	for i, d := range dims {
+		fan := fans[i]
+		extent, _ := e.fanExtent(d)
 		ax := fanAxis{dim: d, fan: fan, n: e.shape[d], src: 1, ostr: ostr[d]}
 		for k := range f.strides {
 			if e.kernel != kernelRepeat {
@@ -124,14 +137,14 @@ func (e *elementwise) fan() (fanPlan, bool) {
 		}
 		if e.kernel == kernelRepeat {
 			ax.src = e.aux[d]
-			f.shape[d] = ax.src * ((c.extent + fan - 1) / fan)
+			f.shape[d] = ax.src * ((extent + fan - 1) / fan)
 		} else {
 			f.shape[d] = (e.shape[d] + fan - 1) / fan
 		}
 		p.axes = append(p.axes, ax)
 	}
 	p.e = f
-	return p, true
+	return p
 }
 
 // fanFactor returns the fan along a dim of extent shared outputs, at most
@@ -158,4 +171,29 @@ func (p fanPlan) outStrides(outShape []int) []int {
 		st[ax.dim] *= ax.fan
 	}
 	return st
+}
+
+// dispatch returns the one dispatch of p over the whole call (outShape,
+// count outputs), its operands and output bound; the caller sets the
+// count, the items per invocation and the workgroups.
+func (p fanPlan) dispatch(outShape []int, key programKey, vec int, bufs []*wgpu.Buffer, outBuf *wgpu.Buffer, count int) dispatch {
+	dp := p.e.dispatch(key, vec, bufs, nil)
+	dp.key.tail = p.tail
+	for i, ax := range p.axes {
+		v := [4]int32{int32(ax.n), int32(ax.src), int32(ax.ostr), 0}
+		if i == 0 {
+			dp.key.fan, dp.key.fanDim, dp.params.fan = ax.fan, ax.dim, v
+		} else {
+			dp.key.fan2, dp.key.fan2Dim, dp.params.fan2 = ax.fan, ax.dim, v
+		}
+		for k, l := range ax.loads {
+			dp.key.vary[2*i+k] = l != 0
+			dp.params.fanLoad[2*i+k] = int32(l)
+		}
+	}
+	for i, v := range p.outStrides(outShape) {
+		dp.params.strideO[i] = int32(v)
+	}
+	dp.storage = append(dp.storage, binding{buf: outBuf, size: roundUp16(4 * uint64(count))})
+	return dp
 }

@@ -67,7 +67,7 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 	vec, rvec := reduceVectors(shape, in, outSt, o.base)
 	items := outputs / vec
 	lanes, chunks, chunk := 1, 1, total
-	if d.tuning == TuneCPU {
+	if d.onCPU() {
 		chunks, chunk = splitChunks(items, total, rvec, int(limit/(4*uint64(outputs))))
 	} else if last := len(shape) - 1; total > 1 && last >= 0 && outSt[last] == 0 {
 		// Lanes share an output when the innermost memory dim is reduced,
@@ -133,7 +133,7 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 // of items would (Device.itemsPer) while they make at most
 // foldLoadsPerInvocation loads) and in a grid-stride loop otherwise.
 func (d *Device) tile(dp *dispatch, items, fold int) {
-	if d.tuning != TuneCPU {
+	if !d.onCPU() {
 		dp.workgrps = workgroupsFor(items, workgroupSize/dp.key.lanes)
 		return
 	}
