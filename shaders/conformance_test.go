@@ -154,6 +154,8 @@ func TestLongInvocationsAgreeWithTheCPU(t *testing.T) {
 		reduce(tensor.Sum, x(64, 4, 4096), 64, 1, 4096),    // 64K vec4 items of 4 loads: 32 per invocation
 		reduce(tensor.MaxAll, x(300, 7, 101), 300, 1, 101), // 30K scalar items of 7 loads: 16, with a tail
 		reduce(tensor.MinAll, x(20001, 16), 20001, 1),      // 20K items of 4 vec4 loads: 16, with a tail
+		reduce(tensor.Sum, x(7, 2, 333), 1, 2, 1),          // 2 chunks of 1166 per output: folds start and end mid-row
+		reduce(tensor.MaxAll, x(7, 2, 336), 1, 2, 1),       // the same in vec4 loads (RVEC 4), chunks of 1176
 		{Name: "materialize a transposed [512,300]", Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Materialize(transposed) }},
 	})
 }

@@ -165,20 +165,23 @@ func (k programKey) source() (string, error) {
 		fmt.Fprintf(&b, "fn combine(x: Item, y: Item) -> Item { %s }\n", combine)
 		b.WriteString(lanesWGSL(k.lanes))
 		fmt.Fprintf(&b, "const FOLD_N: u32 = %du;\n", k.foldN)
-		// fold_load reads what one step of a fold takes: an output's
-		// element (VEC 1), four neighbouring outputs' elements (VEC 4), or
-		// four neighbouring reduced elements combined (RVEC 4).
+		// fold_at reads what one step of a fold takes, at index i of a:
+		// an output's element (VEC 1), four neighbouring outputs' elements
+		// (VEC 4), or four neighbouring reduced elements combined (RVEC
+		// 4); LOAD_UNIT is the elements per index. fold_load reads it at
+		// element offset off.
 		switch {
 		case k.vec == 4:
-			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<vec4<Elem>>;\n")
-			b.WriteString("fn fold_load(off: i32) -> Item { return a[u32(off) / 4u]; }\n")
+			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<vec4<Elem>>;\nconst LOAD_UNIT: u32 = 4u;\n")
+			b.WriteString("fn fold_at(i: u32) -> Item { return a[i]; }\n")
 		case k.rvec == 4:
-			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<vec4<Elem>>;\n")
-			b.WriteString("fn fold_load(off: i32) -> Item { let v = a[u32(off) / 4u]; return combine(combine(v.x, v.y), combine(v.z, v.w)); }\n")
+			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<vec4<Elem>>;\nconst LOAD_UNIT: u32 = 4u;\n")
+			b.WriteString("fn fold_at(i: u32) -> Item { let v = a[i]; return combine(combine(v.x, v.y), combine(v.z, v.w)); }\n")
 		default:
-			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<Elem>;\n")
-			b.WriteString("fn fold_load(off: i32) -> Item { return a[u32(off)]; }\n")
+			b.WriteString("@group(0) @binding(1) var<storage, read> a: array<Elem>;\nconst LOAD_UNIT: u32 = 1u;\n")
+			b.WriteString("fn fold_at(i: u32) -> Item { return a[i]; }\n")
 		}
+		b.WriteString("fn fold_load(off: i32) -> Item { return fold_at(u32(off) / LOAD_UNIT); }\n")
 		binding = 2
 	case kernelBinary, kernelBinaryWalk:
 		operand("a", k.a)
