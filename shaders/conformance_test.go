@@ -3,7 +3,9 @@ package shaders
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,6 +33,9 @@ func TestConformance(t *testing.T) {
 	t.Logf("adapter: %+v", d.Info())
 	cases := conform.Cases(conform.Options{Sizes: conform.DefaultSizes(), Huge: !testing.Short()})
 	check(t, d, cases)
+	if d.tuning == TuneCPU && !slices.ContainsFunc(slices.Collect(maps.Keys(d.pipelines)), func(k programKey) bool { return k.a == loadUniform || k.b == loadUniform }) {
+		t.Error("no pipeline read an operand from a uniform binding (uniformLoads)")
+	}
 }
 
 // The adapter here is a CPU (TuneCPU); TuneGPU, what a real GPU gets,

@@ -46,6 +46,9 @@ const (
 	// (sum [64,256,1024] to [1,256,1] on lavapipe: 2 lanes per output with
 	// a tree took 24 ms, 1 lane without 14 ms on a single thread). Every
 	// elementwise invocation takes 8 to 32 items (see Device.itemsPer).
+	// An operand of up to 64 KiB is read from a uniform binding, which
+	// lavapipe gathers, where it reads storage lane by lane
+	// (elementwise.uniformLoads).
 	TuneCPU
 	// TuneCPUOpBound is TuneCPU for a CPU adapter whose time goes on
 	// memory operations more than on memory traffic, so that an access

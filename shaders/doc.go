@@ -20,7 +20,8 @@
 // started invocation, reductions fold without barriers (few outputs: in
 // chunks combined by a second dispatch), invocations take 8 to 32 items
 // (as many as leave every thread 4 workgroups), and short loops are
-// generated straight-line. SwiftShader, whose memory operations cost it
+// generated straight-line; lavapipe reads operands of up to 64 KiB from
+// uniform bindings, which it gathers a vector at a time. SwiftShader, whose memory operations cost it
 // more than its memory traffic (TuneCPUOpBound), walks broadcast binary
 // ops instead (walkPlan): a lane holds the fixed operand in registers and
 // steps down the dim it is fixed along. No kernel divides: coordinates

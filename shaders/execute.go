@@ -128,7 +128,13 @@ func (d *Device) newBuffer(label string, size uint64, usage wgpu.BufferUsage) (*
 // upload copies data into a new storage buffer (WriteBuffer: in the browser
 // mapped ranges are copies, so writing through them does nothing).
 func (d *Device) upload(label string, data []byte) (*wgpu.Buffer, error) {
-	buf, err := d.newBuffer(label, uint64(len(data)), wgpu.BufferUsageStorage|wgpu.BufferUsageCopyDst|wgpu.BufferUsageCopySrc)
+	return d.uploadAs(label, data, uint64(len(data)), wgpu.BufferUsageStorage|wgpu.BufferUsageCopySrc)
+}
+
+// uploadAs copies data into the front of a new buffer of size bytes and
+// the given usage (WriteBuffer's CopyDst added).
+func (d *Device) uploadAs(label string, data []byte, size uint64, usage wgpu.BufferUsage) (*wgpu.Buffer, error) {
+	buf, err := d.newBuffer(label, size, usage|wgpu.BufferUsageCopyDst)
 	if err != nil {
 		return nil, err
 	}
@@ -141,11 +147,20 @@ func (d *Device) upload(label string, data []byte) (*wgpu.Buffer, error) {
 	return buf, nil
 }
 
-// uploadAll uploads each operand's span into a buffer of its own.
-func (d *Device) uploadAll(ops []operand) ([]*wgpu.Buffer, error) {
+// uploadAll uploads each operand's span into a buffer of its own: a
+// storage buffer, or for a uniform load (loads[k]) a uniform buffer of
+// uniformBytes.
+func (d *Device) uploadAll(ops []operand, loads []load) ([]*wgpu.Buffer, error) {
 	var bufs []*wgpu.Buffer
 	for k, op := range ops {
-		b, err := d.upload(fmt.Sprintf("operand %d", k), op.data)
+		label := fmt.Sprintf("operand %d", k)
+		var b *wgpu.Buffer
+		var err error
+		if loads[k] == loadUniform {
+			b, err = d.uploadAs(label, op.data, uniformBytes, wgpu.BufferUsageUniform)
+		} else {
+			b, err = d.upload(label, op.data)
+		}
 		if err != nil {
 			destroyAll(bufs)
 			return nil, err

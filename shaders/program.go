@@ -76,10 +76,16 @@ const (
 type load int
 
 const (
-	loadScalar load = iota // one element: VEC is 1
-	loadVec4               // four consecutive elements as one vec4
-	loadSplat              // one element repeated into a vec4 (inner stride 0)
+	loadScalar  load = iota // one element: VEC is 1
+	loadVec4                // four consecutive elements as one vec4
+	loadSplat               // one element repeated into a vec4 (inner stride 0)
+	loadUniform             // loadVec4 from a uniform binding of uniformBytes (see uniformLoads)
 )
+
+// uniformBytes is the size of a uniform operand's binding and of the
+// array its kernel declares: WebGPU's guaranteed
+// maxUniformBufferBindingSize.
+const uniformBytes = 64 << 10
 
 // programKey identifies one compiled pipeline. For reduce, rank and red
 // count the kept and the reduced dims after merging runs: the merged
@@ -142,16 +148,19 @@ func (k programKey) source() (string, error) {
 	fmt.Fprintf(&b, "const A_VARIES2: bool = %v;\nconst B_VARIES2: bool = %v;\n", k.vary[2], k.vary[3])
 	binding := 1
 	operand := func(name string, l load) {
-		arr := "Elem"
-		if l == loadVec4 {
-			arr = "vec4<Elem>"
+		switch l {
+		case loadVec4:
+			fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read> %s: array<vec4<Elem>>;\n", binding, name)
+		case loadUniform:
+			fmt.Fprintf(&b, "@group(0) @binding(%d) var<uniform> %s: array<vec4<Elem>, %d>;\n", binding, name, uniformBytes/16)
+		default:
+			fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read> %s: array<Elem>;\n", binding, name)
 		}
-		fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read> %s: array<%s>;\n", binding, name, arr)
 		binding++
 		switch l {
 		case loadScalar:
 			fmt.Fprintf(&b, "fn load_%s(off: i32) -> Item { return %s[u32(off)]; }\n", name, name)
-		case loadVec4:
+		case loadVec4, loadUniform:
 			fmt.Fprintf(&b, "fn load_%s(off: i32) -> Item { return %s[u32(off) / 4u]; }\n", name, name)
 		case loadSplat:
 			fmt.Fprintf(&b, "fn load_%s(off: i32) -> Item { return Item(%s[u32(off)]); }\n", name, name)
@@ -305,7 +314,7 @@ func walkWGSL(fan, hold int, l load) string {
 	held, walker := [2]string{"a", "b"}[hold], [2]string{"a", "b"}[1-hold]
 	unit, value := 1, fmt.Sprintf("%s[u32(iw)]", walker)
 	switch l {
-	case loadVec4:
+	case loadVec4, loadUniform:
 		unit = 4
 	case loadSplat:
 		value = fmt.Sprintf("Item(%s[u32(iw)])", walker)
