@@ -57,8 +57,9 @@ func (e *elementwise) loads() (vec int, l []load) {
 // [1024,1,4096]+[1,4,4096], whose b takes 4 of the 24 loads and stores
 // of a 4 × 4 block, took 10.3 to 11.1 ms with b in a uniform binding
 // against 11.5 to 12.3 in a storage one (fastest of 15 rounds, three
-// runs; the copy kernel of the same bytes 9.5 to 9.9). On a GPU lanes reading different
-// addresses of a uniform binding take turns, so only TuneCPU asks.
+// runs; the copy kernel of the same bytes 9.5 to 9.9). On a GPU, lanes
+// reading different addresses of a uniform binding take turns, so only
+// TuneCPU asks.
 func (e *elementwise) uniformLoads(l []load, limit uint64) {
 	for k, op := range e.ops {
 		if n := uint64(len(op.data)); l[k] == loadVec4 && n <= uniformBytes && n <= limit {
@@ -101,11 +102,11 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 	if len(loads) > 1 {
 		key.b = loads[1]
 	}
+	// Work that fits one binding per operand runs as one dispatch, walked
+	// on an op-bound adapter or fanned, where its dims allow.
 	if e.fitsOneBinding(count, limit) {
-		if wp, ok := e.walk(); ok && d.tuning == TuneCPUOpBound {
-			if dp, ok := d.walkDispatch(wp, e.shape, key, vec, bufs, outBuf, count); ok {
-				return d.newJob([]dispatch{dp}, outBuf, bufs...)
-			}
+		if dp, ok := d.walkDispatch(&e, key, vec, bufs, outBuf, count); ok {
+			return d.newJob([]dispatch{dp}, outBuf, bufs...)
 		}
 		if fp, ok := e.fan(); ok {
 			dp := fp.dispatch(e.shape, key, vec, bufs, outBuf, count)

@@ -69,13 +69,21 @@ func (wp walkPlan) space(per, vec int) (dims []int, invocations int) {
 	return dims, invocations / vec
 }
 
-// walkDispatch returns the dispatch of wp over the whole call (outShape,
-// count outputs): an invocation walks per steps, as many items as an
-// elementwise invocation takes (Device.itemsPer), at most W. ok is false
-// when its workgroups would not fit the grid.
-func (d *Device) walkDispatch(wp walkPlan, outShape []int, key programKey, vec int, bufs []*wgpu.Buffer, outBuf *wgpu.Buffer, count int) (dispatch, bool) {
+// walkDispatch returns the one dispatch that walks e (count outputs) on
+// an op-bound adapter (TuneCPUOpBound): an invocation walks per steps, as
+// many items as an elementwise invocation takes (Device.itemsPer), at
+// most W. ok is false on other adapters, when e has no walk plan, or when
+// its workgroups would not fit the grid.
+func (d *Device) walkDispatch(e *elementwise, key programKey, vec int, bufs []*wgpu.Buffer, outBuf *wgpu.Buffer, count int) (dispatch, bool) {
+	if d.tuning != TuneCPUOpBound {
+		return dispatch{}, false
+	}
+	wp, ok := e.walk()
+	if !ok {
+		return dispatch{}, false
+	}
 	key.kernel, key.walkDim, key.hold = kernelBinaryWalk, wp.dim, wp.hold
-	dp := wp.fan.dispatch(outShape, key, vec, bufs, outBuf, count)
+	dp := wp.fan.dispatch(e.shape, key, vec, bufs, outBuf, count)
 	items := 1
 	for _, n := range wp.fan.e.shape {
 		items *= n
