@@ -57,9 +57,10 @@ const (
 	// binary op then walks (binary_walk.wgsl): a lane holds the
 	// operand that is fixed along a dim in registers and steps down that
 	// dim, one load of the other operand per step (SwiftShader, add
-	// [64,1,4096]+[1,4,4096]: about 1.4 of the copy kernel's rate walking,
-	// 0.85 in 4 × 4 blocks; lavapipe, whose prefetchers lose lanes that
-	// jump a row at every step, takes 2.5 to 3 times as long walking).
+	// [64,1,4096]+[1,4,4096]: 1.16 to 1.24 of the copy kernel's rate
+	// walking, 0.73 to 0.86 in 4 × 4 blocks; lavapipe, whose prefetchers
+	// lose lanes that jump a row at every step, took 2.5 to 3 times as
+	// long walking).
 	TuneCPUOpBound
 )
 
