@@ -11,6 +11,24 @@ import (
 // operand: its block of FAN × FAN2 copies.
 const maxFan = 16
 
+// fanBudget is the most outputs in one item's block for kernel k on d:
+// maxFan, but 8 for a binary op on a stream-bound CPU adapter (TuneCPU).
+// There every store of the block starts in a row of its own, with a row
+// of each operand too, and past about 16 rows at once the CPU's
+// prefetchers lose track; a binary op's 4 × 4 block touches 24, a 2 × 4
+// one 14, and since lavapipe gathers a small operand from a uniform
+// binding (uniformLoads) the loads a taller block saves cost little:
+// add [1024,1,4096]+[1,4,4096] measured 0.87 to 0.96 of the copy kernel
+// at 8 against 0.78 to 0.88 at 16 (five runs each, interleaved). Gather
+// and repeat keep 16: on lavapipe 8 made no difference, on SwiftShader
+// it was slower (repeat [64,1,256] by [2,16,1]: 0.85 against 0.99).
+func (d *Device) fanBudget(k kernel) int {
+	if d.tuning == TuneCPU && k == kernelBinary {
+		return 8
+	}
+	return maxFan
+}
+
 // fanAxis is one output dim an item fans out along: fan outputs that read
 // the same element of a fixed operand.
 type fanAxis struct {
@@ -60,9 +78,9 @@ func (e *elementwise) fanExtent(d int) (x int, vary [2]bool) {
 
 // fan returns e's fan plan, or ok false when no dim qualifies. The inner
 // dim is never fanned: it holds the vec4 items. It fans along the dim with
-// the most shared outputs and, within maxFan stores per item, the next:
+// the most shared outputs and, within budget stores per item, the next:
 // for a binary op the one where the other operand is fixed.
-func (e *elementwise) fan() (fanPlan, bool) {
+func (e *elementwise) fan(budget int) (fanPlan, bool) {
 	type cand struct {
 		dim, extent int
 		vary        [2]bool
@@ -91,7 +109,6 @@ func (e *elementwise) fan() (fanPlan, bool) {
 	// an axis left with a fan of 1 is dropped.
 	fans := make([]int, len(picked))
 	tail := false
-	budget := maxFan
 	for i := len(picked) - 1; i >= 0; i-- {
 		limit := budget
 		if i > 0 {
