@@ -118,13 +118,7 @@ func TestTwoDimensionalGridsAgreeWithTheCPU(t *testing.T) {
 // items make at most foldLoadsPerInvocation loads.
 func TestLongInvocationsAgreeWithTheCPU(t *testing.T) {
 	d := openOrSkip(t, Options{Tuning: TuneCPU, Threads: 1})
-	x := func(shape ...int) tensor.Tensor {
-		v, err := tensor.Arange(tensor.Float32, shape)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	x := func(shape ...int) tensor.Tensor { return arange(t, tensor.Float32, shape...) }
 	expand := func(in tensor.Tensor, size ...int) conform.Case {
 		return conform.Case{Name: fmt.Sprintf("expand %v to %v", in.Shape(), size), Run: func(be tensor.Backend) (tensor.Tensor, error) {
 			return tensor.Expand(be, in, size)
@@ -133,11 +127,6 @@ func TestLongInvocationsAgreeWithTheCPU(t *testing.T) {
 	repeat := func(in tensor.Tensor, times ...int) conform.Case {
 		return conform.Case{Name: fmt.Sprintf("repeat %v by %v", in.Shape(), times), Run: func(be tensor.Backend) (tensor.Tensor, error) {
 			return be.Repeat(in, times)
-		}}
-	}
-	add := func(a, b tensor.Tensor) conform.Case {
-		return conform.Case{Name: fmt.Sprintf("add %v + %v", a.Shape(), b.Shape()), Run: func(be tensor.Backend) (tensor.Tensor, error) {
-			return be.Binary(tensor.Add, a, b)
 		}}
 	}
 	reduce := func(op tensor.ReduceOp, in tensor.Tensor, to ...int) conform.Case {
@@ -154,8 +143,8 @@ func TestLongInvocationsAgreeWithTheCPU(t *testing.T) {
 		repeat(x(64, 4096), 2, 2),
 		repeat(x(96, 1000), 3, 1),
 		repeat(x(5, 7, 999), 2, 3, 5),
-		add(x(64, 1, 4096), x(1, 4, 4096)),
-		add(x(333, 1, 97), x(1, 5, 97)),
+		binaryCase(tensor.Add, x(64, 1, 4096), x(1, 4, 4096)),
+		binaryCase(tensor.Add, x(333, 1, 97), x(1, 5, 97)),
 		reduce(tensor.Sum, x(64, 4, 4096), 64, 1, 4096),    // 64K vec4 items of 4 loads: 32 per invocation
 		reduce(tensor.MaxAll, x(300, 7, 101), 300, 1, 101), // 30K scalar items of 7 loads: 16, with a tail
 		reduce(tensor.MinAll, x(20001, 16), 20001, 1),      // 20K items of 4 vec4 loads: 16, with a tail
@@ -201,18 +190,8 @@ func TestReduceItemsPerInvocation(t *testing.T) {
 func TestOpBoundTuningAgreesWithTheCPU(t *testing.T) {
 	d := openOrSkip(t, Options{Tuning: TuneCPUOpBound, Threads: 1})
 	cases := conform.Cases(conform.Options{Sizes: []int{0, 1, 2, 5, 17, 65, 257}})
-	x := func(dt tensor.DType, shape ...int) tensor.Tensor {
-		v, err := tensor.Arange(dt, shape)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	binary := func(op tensor.BinaryOp, a, b tensor.Tensor) conform.Case {
-		return conform.Case{Name: fmt.Sprintf("%v %v, %v", op, a.Shape(), b.Shape()), Run: func(be tensor.Backend) (tensor.Tensor, error) {
-			return be.Binary(op, a, b)
-		}}
-	}
+	x := func(dt tensor.DType, shape ...int) tensor.Tensor { return arange(t, dt, shape...) }
+	binary := binaryCase
 	cases = append(cases,
 		binary(tensor.Add, x(tensor.Float32, 64, 1, 4096), x(tensor.Float32, 1, 4, 4096)), // b held, 32 steps
 		binary(tensor.Sub, x(tensor.Float32, 1, 4, 4096), x(tensor.Float32, 64, 1, 4096)), // a held
@@ -232,4 +211,21 @@ func TestOpBoundTuningAgreesWithTheCPU(t *testing.T) {
 	if walks < 5 {
 		t.Errorf("%d binary_walk pipelines compiled, want the walks above", walks)
 	}
+}
+
+// arange is tensor.Arange of dt over shape, failing t on an error.
+func arange(t *testing.T, dt tensor.DType, shape ...int) tensor.Tensor {
+	t.Helper()
+	v, err := tensor.Arange(dt, shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// binaryCase is the conformance case op(a, b).
+func binaryCase(op tensor.BinaryOp, a, b tensor.Tensor) conform.Case {
+	return conform.Case{Name: fmt.Sprintf("%v %v, %v", op, a.Shape(), b.Shape()), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+		return be.Binary(op, a, b)
+	}}
 }

@@ -196,7 +196,6 @@ func (k programKey) source() (string, error) {
 		operand("a", k.a)
 		operand("b", k.b)
 		fmt.Fprintf(&b, "fn apply(x: Item, y: Item) -> Item { %s }\n", binaryOpWGSL(k.op))
-		fmt.Fprintf(&b, "const WALK_DIM: u32 = %du;\nconst HOLD: u32 = %du;\n", k.walkDim, k.hold)
 	default:
 		operand("a", k.a)
 	}
@@ -206,6 +205,7 @@ func (k programKey) source() (string, error) {
 	case kernelBinary:
 		b.WriteString(fanBinaryWGSL(max(k.fan, 1), max(k.fan2, 1), k.vary))
 	case kernelBinaryWalk:
+		fmt.Fprintf(&b, "const WALK_DIM: u32 = %du;\nconst HOLD: u32 = %du;\n", k.walkDim, k.hold)
 		b.WriteString(walkWGSL(max(k.fan, 1), k.hold, [2]load{k.a, k.b}[1-k.hold]))
 		b.WriteString(radixWGSL("walk", "aux", k.rank))
 	default:

@@ -1,6 +1,11 @@
 package shaders
 
-import "github.com/oliverbestmann/webgpu/wgpu"
+import (
+	"slices"
+
+	"github.com/oliverbestmann/webgpu/wgpu"
+	"github.com/stridelab/stridelab/tensor"
+)
 
 // walkPlan is a broadcast binary call recast for wgsl/binary_walk.wgsl:
 // along dim W one operand (the held one) is fixed and the other (the
@@ -60,13 +65,10 @@ func (e *elementwise) walk() (walkPlan, bool) {
 // W cut into runs of per (shape[W] becomes ⌈shape[W] / per⌉), and the
 // invocations it holds (vec4 items along the inner dim when vec is 4).
 func (wp walkPlan) space(per, vec int) (dims []int, invocations int) {
-	dims = append([]int(nil), wp.fan.e.shape...)
+	dims = slices.Clone(wp.fan.e.shape)
 	dims[wp.dim] = (dims[wp.dim] + per - 1) / per
-	invocations = 1
-	for _, n := range dims {
-		invocations *= n
-	}
-	return dims, invocations / vec
+	n, _ := tensor.Shape(dims).NumElements()
+	return dims, n / vec
 }
 
 // walkDispatch returns the one dispatch that walks e (count outputs) on
@@ -84,10 +86,7 @@ func (d *Device) walkDispatch(e *elementwise, key programKey, vec int, bufs []*w
 	}
 	key.kernel, key.walkDim, key.hold = kernelBinaryWalk, wp.dim, wp.hold
 	dp := wp.fan.dispatch(e.shape, key, vec, bufs, outBuf, count)
-	items := 1
-	for _, n := range wp.fan.e.shape {
-		items *= n
-	}
+	items, _ := tensor.Shape(wp.fan.e.shape).NumElements()
 	per := min(d.itemsPer(items/vec), wp.fan.e.shape[wp.dim])
 	dims, invocations := wp.space(per, vec)
 	groups := uint64(invocations+workgroupSize-1) / workgroupSize
