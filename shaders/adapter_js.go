@@ -11,7 +11,7 @@ import (
 	"github.com/oliverbestmann/webgpu/wgpu"
 )
 
-// The binding (v1.0.0) keeps the GPUAdapter and GPUDevice JS objects
+// The binding (v1.36.0) keeps the GPUAdapter and GPUDevice JS objects
 // unexported, and its Try calls cannot see WebGPU's asynchronous errors.
 // This hook records the last adapter and device the page requested, so the
 // runtime can read the adapter's info and wrap every call in error scopes.
@@ -57,7 +57,7 @@ func (d *Device) attach() {
 	var onLost js.Func
 	onLost = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		msg := args[0].Get("message").String()
-		d.lost = fmt.Errorf("%w: %s", ErrDeviceLost, msg)
+		d.markLost(fmt.Errorf("%w: %s", ErrDeviceLost, msg))
 		onLost.Release()
 		return nil
 	})
@@ -128,13 +128,25 @@ func requestAdapter() (*wgpu.Instance, *wgpu.Adapter, error) {
 	return inst, a, nil
 }
 
+// requestDevice asks for a device with the adapter's own limits and
+// returns the limits the device reports. Its loss reaches the Device
+// through attach (GPUDevice.lost), so onLost is not needed here.
+func requestDevice(adapter *wgpu.Adapter, _ func(error)) (*wgpu.Device, Limits, error) {
+	al := adapter.GetLimits()
+	dev, err := adapter.RequestDevice(&wgpu.DeviceDescriptor{Label: "stridelab", RequiredLimits: &al})
+	if err != nil {
+		return nil, Limits{}, err
+	}
+	return dev, limitsOf(dev.GetLimits()), nil
+}
+
 // scoped runs fn inside validation, out-of-memory and internal error
 // scopes and awaits them: in the browser WebGPU reports errors
 // asynchronously, and this is where they become Go errors. Scopes nest,
 // so a scoped call may make scoped calls. Callers are on a goroutine.
 func (d *Device) scoped(fn func() error) error {
-	if d.lost != nil {
-		return d.lost
+	if err := d.lostErr(); err != nil {
+		return err
 	}
 	dev := d.plat.device
 	if dev.IsUndefined() {
@@ -154,7 +166,7 @@ func (d *Device) scoped(fn func() error) error {
 		}
 	}
 	if err == nil {
-		err = d.lost
+		err = d.lostErr()
 	}
 	return err
 }

@@ -3,12 +3,29 @@
 package shaders
 
 import (
+	"fmt"
+	"os"
 	"runtime"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
 )
 
-func init() { wgpu.SetLogLevel(wgpu.LogLevelOff) } // errors come back as values
+func init() {
+	wgpu.SetLogLevel(wgpu.LogLevelOff) // errors come back as values
+	quietWaylandProbe()
+}
+
+// quietWaylandProbe keeps wgpu-native's look for a Wayland display from
+// printing "error: XDG_RUNTIME_DIR is invalid or not set" on every
+// instance where there is no session (a container, CI, a root shell):
+// libwayland prints that when it has no runtime dir to find its socket
+// in, but stays quiet for an absolute socket path that does not exist.
+// Either way there is no Wayland display to find; compute needs none.
+func quietWaylandProbe() {
+	if os.Getenv("XDG_RUNTIME_DIR") == "" && os.Getenv("WAYLAND_DISPLAY") == "" && os.Getenv("WAYLAND_SOCKET") == "" {
+		os.Setenv("WAYLAND_DISPLAY", "/nonexistent/stridelab-no-wayland-session")
+	}
+}
 
 // platform is the native side of a Device: wgpu-native needs nothing more.
 type platform struct{}
@@ -23,43 +40,83 @@ func (d *Device) attach() {}
 
 func browserInfo(i AdapterInfo) AdapterInfo { return i }
 
-// Adapters lists every adapter of every backend.
-func Adapters() ([]AdapterInfo, error) {
-	inst := wgpu.CreateInstance(nil)
-	defer inst.Release()
-	var out []AdapterInfo
-	for _, a := range inst.EnumerateAdapters(nil) {
-		out = append(out, infoOf(a))
-		a.Release()
+// primaryBackends are wgpu's first-class backends, Vulkan, Metal and D3D12
+// (WGPUInstanceBackend_Primary less the browser's). OpenGL is tried only
+// when none of them offers an adapter: it adds nothing where Vulkan runs
+// (lavapipe is the same driver either way).
+const primaryBackends wgpu.InstanceBackend = 1<<0 | 1<<2 | 1<<3
+
+// instances returns an instance of the primary backends, then one of all
+// backends: the order adapters are looked for in.
+func instances() []func() *wgpu.Instance {
+	return []func() *wgpu.Instance{
+		func() *wgpu.Instance { return wgpu.CreateInstance(&wgpu.InstanceDescriptor{Backends: primaryBackends}) },
+		func() *wgpu.Instance {
+			return wgpu.CreateInstance(&wgpu.InstanceDescriptor{Backends: wgpu.InstanceBackendAll})
+		},
 	}
-	return out, nil
+}
+
+// Adapters lists the adapters of the primary backends, or of every backend
+// when those offer none.
+func Adapters() ([]AdapterInfo, error) {
+	for _, create := range instances() {
+		inst := create()
+		var out []AdapterInfo
+		for _, a := range inst.EnumerateAdapters(nil) {
+			out = append(out, infoOf(a))
+			a.Release()
+		}
+		inst.Release()
+		if len(out) > 0 {
+			return out, nil
+		}
+	}
+	return nil, nil
 }
 
 // requestAdapter returns the preferred adapter and its instance, which
-// must outlive it. The instance takes no descriptor: the binding (v1.0.0)
-// leaves fields of the instance extras it mallocs uninitialized, which
-// crashes wgpu-native at random; without one every backend is tried,
-// Vulkan, Metal and D3D12 before OpenGL.
+// must outlive it.
 func requestAdapter() (*wgpu.Instance, *wgpu.Adapter, error) {
-	inst := wgpu.CreateInstance(nil)
-	a, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{PowerPreference: wgpu.PowerPreferenceHighPerformance})
-	if err != nil || a == nil {
+	for _, create := range instances() {
+		inst := create()
+		a, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{PowerPreference: wgpu.PowerPreferenceHighPerformance})
+		if err == nil && a != nil {
+			return inst, a, nil
+		}
 		inst.Release()
-		return nil, nil, ErrNoAdapter
 	}
-	return inst, a, nil
+	return nil, nil, ErrNoAdapter
+}
+
+// requestDevice asks for a device with the adapter's own limits, so that
+// large tensors fit, and turns the device's loss into d's error (onLost).
+// It returns the limits the device reports.
+func requestDevice(adapter *wgpu.Adapter, onLost func(error)) (*wgpu.Device, Limits, error) {
+	al := adapter.GetLimits()
+	dev, err := adapter.RequestDevice(&wgpu.DeviceDescriptor{
+		Label:          "stridelab",
+		RequiredLimits: &al,
+		DeviceLostCallback: func(reason wgpu.DeviceLostReason, msg string) {
+			onLost(fmt.Errorf("%w (%v): %s", ErrDeviceLost, reason, msg))
+		},
+	})
+	if err != nil {
+		return nil, Limits{}, err
+	}
+	return dev, limitsOf(dev.GetLimits()), nil
 }
 
 // scoped runs fn, whose WebGPU calls are the Try variants: wgpu-native
 // reports their errors synchronously through error scopes.
 func (d *Device) scoped(fn func() error) error {
-	if d.lost != nil {
-		return d.lost
+	if err := d.lostErr(); err != nil {
+		return err
 	}
 	if err := fn(); err != nil {
 		return err
 	}
-	return d.lost
+	return d.lostErr()
 }
 
 // mapRead maps buf for reading once the queued work is done and returns its bytes.

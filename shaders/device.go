@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
 )
@@ -137,7 +138,7 @@ type Device struct {
 	info      AdapterInfo
 	limits    Limits // what the device was created with, MaxBindingBytes applied
 	pipelines map[programKey]*wgpu.ComputePipeline
-	lost      error
+	lost      atomic.Pointer[error] // why the device is gone (lostErr)
 	plat      platform
 	tuning    Tuning // TuneGPU or TuneCPU
 	threads   int    // TuneCPU: the adapter's threads
@@ -151,7 +152,7 @@ func Open(opts Options) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{instance: instance, adapter: adapter, info: browserInfo(infoOf(adapter)), pipelines: map[programKey]*wgpu.ComputePipeline{}}
-	device, limits, err := requestDevice(adapter)
+	device, limits, err := requestDevice(adapter, d.markLost)
 	if err != nil {
 		return nil, &Error{Op: "open " + d.info.Name, Err: err}
 	}
@@ -192,6 +193,7 @@ func (d *Device) Close() {
 	if d.device == nil {
 		return
 	}
+	d.markLost(fmt.Errorf("%w: the device was closed", ErrDeviceLost))
 	for k, p := range d.pipelines {
 		p.Release()
 		delete(d.pipelines, k)
@@ -201,7 +203,18 @@ func (d *Device) Close() {
 	d.adapter.Release()
 	d.instance.Release()
 	d.device = nil
-	d.lost = fmt.Errorf("%w: the device was closed", ErrDeviceLost)
+}
+
+// markLost records why the device is gone; the first reason stays (a
+// device that Close released reports its release as a loss too).
+func (d *Device) markLost(err error) { d.lost.CompareAndSwap(nil, &err) }
+
+// lostErr is why the device is gone, or nil while it works.
+func (d *Device) lostErr() error {
+	if p := d.lost.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // pipeline returns the compiled pipeline of k, compiling it on first use.
@@ -235,33 +248,4 @@ func (d *Device) pipeline(k programKey) (*wgpu.ComputePipeline, error) {
 	}
 	d.pipelines[k] = p
 	return p, nil
-}
-
-// defaultLimits are WebGPU's guaranteed limits for the fields we use.
-var defaultLimits = Limits{
-	MaxStorageBufferBindingSize:       128 << 20,
-	MaxBufferSize:                     256 << 20,
-	MaxComputeWorkgroupsPerDimension:  65535,
-	MaxComputeInvocationsPerWorkgroup: 256,
-	MaxComputeWorkgroupStorageSize:    16384,
-	MinStorageBufferOffsetAlignment:   256,
-}
-
-// requestDevice asks for a device with the adapter's limits, and with
-// WebGPU's defaults if that keeps failing. The binding (v1.0.0) passes
-// required limits through a malloc'd native-limits struct it does not
-// fully initialize, so the request fails at random (about one in three
-// here); nor can it take a DeviceLostCallback (its Go handle ends up in a
-// Go-allocated C struct, which cgo's pointer check rejects) or report the
-// device's limits (Device.GetLimits trips the same check). A lost device
-// still surfaces: every later Try call returns an error.
-func requestDevice(adapter *wgpu.Adapter) (*wgpu.Device, Limits, error) {
-	al := adapter.GetLimits()
-	for try := 0; try < 4; try++ {
-		if dev, err := adapter.RequestDevice(&wgpu.DeviceDescriptor{Label: "stridelab", RequiredLimits: &al}); err == nil {
-			return dev, limitsOf(al), nil
-		}
-	}
-	dev, err := adapter.RequestDevice(nil)
-	return dev, defaultLimits, err
 }
