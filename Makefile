@@ -73,7 +73,7 @@ bench-browser: deps web
 	cd web && node test/browser.mjs ../$(SITE) --sizes 1 --bench ../bench-browser.json
 
 fuzz:
-	for f in FuzzParseShape FuzzParseIndices FuzzViewChain; do \
+	for f in FuzzParseShape FuzzParseIndices FuzzViewChain FuzzResultLimit FuzzParseBytes; do \
 		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./tensor/ || exit 1; done
 	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 30s ./tensor/npyfile/
 	for f in FuzzParseNd FuzzParsePlacement; do \

@@ -35,6 +35,9 @@ func Scatter(be tensor.Backend, full tensor.Tensor, p Placement, nd NdSbp) (*Glo
 	if err != nil {
 		return nil, err
 	}
+	if err := checkFootprint("scatter", full.Shape(), full.DType(), p, nd); err != nil {
+		return nil, err
+	}
 	g := &Global{shape: full.Shape(), dtype: full.DType(), placement: p, nd: nd.Clone(), shards: shards, be: be}
 	part, _ := partialOf(nd)
 	for _, sh := range shards {
@@ -141,6 +144,12 @@ func (g *Global) Box(to NdSbp) (*Global, Boxing, error) {
 	plan, err := PlanBoxing(g.shape, g.dtype, g.placement, g.nd, to)
 	if err != nil {
 		return nil, Boxing{}, err
+	}
+	for _, st := range plan.Steps {
+		op := fmt.Sprintf("boxing %v to %v (%v)", st.From, st.To, st.Collective)
+		if err := checkFootprint(op, g.shape, g.dtype, g.placement, st.To); err != nil {
+			return nil, Boxing{}, err
+		}
 	}
 	cur := g
 	for _, st := range plan.Steps {

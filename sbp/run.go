@@ -89,6 +89,9 @@ func runLocal(op Op, plan OpPlan, in []*Global) (*Global, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkFootprint(plan.Op, plan.OutShape, in[0].dtype, p, plan.OutSbp); err != nil {
+		return nil, err
+	}
 	out := &Global{shape: plan.OutShape, dtype: in[0].dtype, placement: p, nd: plan.OutSbp, shards: shards, be: in[0].be}
 	for r, sh := range shards {
 		locals := make([]tensor.Tensor, len(in))

@@ -45,6 +45,25 @@ func (g *GPU) exec(op string, out tensor.Tensor, build func() (*job, error)) err
 	}))
 }
 
+// newResult allocates the host tensor of a result of op after checking it
+// against the process's result limit (tensor.CheckResult) and the device's
+// maxBufferSize, which the result's buffer on the device must fit.
+func (g *GPU) newResult(op func() string, dt tensor.DType, shape tensor.Shape) (tensor.Tensor, error) {
+	bytes, err := tensor.ResultBytes(dt, shape)
+	if err == nil && uint64(bytes) > g.dev.limits.MaxBufferSize {
+		n, _ := shape.NumElements()
+		return tensor.Tensor{}, &Error{Op: op(), Err: fmt.Errorf("%w: the result needs %s (%d %v elements); the device's maxBufferSize is %s",
+			ErrTooLarge, tensor.FormatBytes(bytes), n, dt, tensor.FormatBytes(int64(g.dev.limits.MaxBufferSize)))}
+	}
+	if err == nil {
+		err = tensor.CheckResult(op(), dt, shape)
+	}
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	return tensor.Empty(dt, shape)
+}
+
 // Materialize copies the view src into a new contiguous tensor with the
 // gather kernel.
 func (g *GPU) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
@@ -52,7 +71,7 @@ func (g *GPU) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
 		return tensor.CPU{}.Materialize(src) // the CPU's error for an empty Tensor value
 	}
 	l := src.Layout()
-	out, err := tensor.Empty(src.DType(), l.Shape())
+	out, err := g.newResult(func() string { return "materialize " + l.String() }, src.DType(), l.Shape())
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -67,7 +86,7 @@ func (g *GPU) Binary(op tensor.BinaryOp, a, b tensor.Tensor) (tensor.Tensor, err
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	out, err := tensor.Empty(a.DType(), shape)
+	out, err := g.newResult(func() string { return fmt.Sprintf("%v %v and %v", op, a.Shape(), b.Shape()) }, a.DType(), shape)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -88,7 +107,7 @@ func (g *GPU) Repeat(src tensor.Tensor, times []int) (tensor.Tensor, error) {
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	out, err := tensor.Empty(src.DType(), plan.OutShape)
+	out, err := g.newResult(func() string { return fmt.Sprintf("repeat %v by %v", src.Shape(), times) }, src.DType(), plan.OutShape)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}

@@ -1,6 +1,12 @@
 package shaders
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/tensor"
+)
 
 func TestAutoTuning(t *testing.T) {
 	for _, c := range []struct {
@@ -15,6 +21,49 @@ func TestAutoTuning(t *testing.T) {
 	} {
 		if got := autoTuning(c.info); got != c.want {
 			t.Errorf("%+v: tuning %d, want %d", c.info, got, c.want)
+		}
+	}
+}
+
+// TestDeviceGetsTheAdapterLimits: the device is created with the adapter's
+// own limits (not WebGPU's defaults), as the device itself reports them.
+func TestDeviceGetsTheAdapterLimits(t *testing.T) {
+	d := openOrSkip(t, Options{})
+	if got, want := d.Limits(), d.Info().Limits; got != want {
+		t.Errorf("device limits %+v, adapter limits %+v", got, want)
+	}
+	if d.Limits().MaxBufferSize <= 256<<20 && d.Info().Type == cpuAdapter {
+		t.Logf("note: %s offers only WebGPU's default maxBufferSize", d.Info().Name)
+	}
+}
+
+// TestResultsPastTheDeviceAreRefused: a result that fits the host's limit
+// but not the device's maxBufferSize, and one past the host's limit, are
+// refused before anything is allocated or uploaded.
+func TestResultsPastTheDeviceAreRefused(t *testing.T) {
+	d := openOrSkip(t, Options{})
+	g := NewBackend(d)
+	x, _ := tensor.Arange(tensor.Float32, tensor.Shape{1})
+	elems := int(d.Limits().MaxBufferSize/4) + 1
+	prev := tensor.SetMaxBytes(tensor.Limit{Bytes: 1 << 62, Source: "test"})
+	_, err := tensor.Expand(g, x, []int{elems})
+	tensor.SetMaxBytes(prev)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the device's maxBufferSize is") {
+		t.Errorf("expand [1] to [%d] on a device of maxBufferSize %d: %v", elems, d.Limits().MaxBufferSize, err)
+	}
+	prev = tensor.SetMaxBytes(tensor.Limit{Bytes: 64, Source: "test"})
+	defer tensor.SetMaxBytes(prev)
+	for name, run := range map[string]func() (tensor.Tensor, error){
+		"repeat": func() (tensor.Tensor, error) { return g.Repeat(x, []int{17}) },
+		"binary": func() (tensor.Tensor, error) {
+			a, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 1})
+			b, _ := tensor.Arange(tensor.Float32, tensor.Shape{1, 5})
+			return g.Binary(tensor.Add, a, b)
+		},
+		"materialize": func() (tensor.Tensor, error) { v, _ := x.Expand([]int{20}); return g.Materialize(v) },
+	} {
+		if _, err := run(); !errors.Is(err, tensor.ErrTooLarge) || !strings.Contains(err.Error(), "the limit is 64 B (test)") {
+			t.Errorf("%s past a 64-byte limit on the GPU: %v", name, err)
 		}
 	}
 }

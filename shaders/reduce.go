@@ -21,15 +21,15 @@ func (g *GPU) Reduce(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape) (te
 	if d, ok := g.dev.splitDim(src.Layout(), reduced, to); ok {
 		return g.reduceSplit(op, src, to, reduced, d)
 	}
-	out, err := tensor.Empty(src.DType(), to)
+	l := src.Layout()
+	label := fmt.Sprintf("%v %v to %v", op, l.Shape(), to)
+	out, err := g.newResult(func() string { return label }, src.DType(), to)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
 	if out.NumElements() == 0 {
 		return out, nil
 	}
-	l := src.Layout()
-	label := fmt.Sprintf("%v %v to %v", op, l.Shape(), to)
 	return out, g.exec(label, out, func() (*job, error) { return g.dev.reduceJob(op, src, l, reduced, out.NumElements()) })
 }
 

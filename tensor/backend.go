@@ -79,10 +79,14 @@ func ReduceOperands(op ReduceOp, src Tensor, to Shape) ([]bool, error) {
 	return reduced, nil
 }
 
-// Expand materializes x expanded to size on be: Layout.Expand, then a copy.
+// Expand materializes x expanded to size on be: Layout.Expand, then a copy
+// (checked against the result limit under expand's own name first).
 func Expand(be Backend, x Tensor, size []int) (Tensor, error) {
 	v, err := x.Expand(size)
 	if err != nil {
+		return Tensor{}, err
+	}
+	if err := CheckResult(fmt.Sprintf("expand %v to %v", x.Shape(), size), x.DType(), v.Shape()); err != nil {
 		return Tensor{}, err
 	}
 	return be.Materialize(v)

@@ -45,18 +45,13 @@ func formatShapes(shapes []Shape) string {
 
 // ReducedAxes returns, for each dim of in, whether reducing in to the shape
 // to sums (or maxes, mins) over it. to must broadcast to in: aligned on the
-// right, each of its dims equals in's or is 1; in's extra leading dims are
-// reduced, and extra leading dims of to must be 1.
+// right, each of its dims equals in's or is 1, and in's extra leading dims
+// are reduced. A target of more dims than in is refused, as NumPy and
+// PyTorch (sum_to_size) refuse it: a reduction never adds dims.
 func ReducedAxes(in, to Shape) ([]bool, error) {
 	op := fmt.Sprintf("reduce %v to %v", in, to)
-	extra := len(to) - len(in)
-	for d := 0; d < extra; d++ {
-		if to[d] != 1 {
-			return nil, newError(ErrShape, op, "the target has %d dims but the input only %d, and its extra dim %d is %d, not 1", len(to), len(in), d, to[d])
-		}
-	}
-	if extra > 0 {
-		to = to[extra:]
+	if len(to) > len(in) {
+		return nil, newError(ErrShape, op, "the target has %d dims but the input only %d: a reduction cannot add dims (the target must broadcast to the input, as for PyTorch's sum_to_size)", len(to), len(in))
 	}
 	lead := len(in) - len(to)
 	reduced := make([]bool, len(in))

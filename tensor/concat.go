@@ -43,7 +43,7 @@ func Concat(axis int, parts ...Tensor) (Tensor, error) {
 		shape[axis] += s[axis]
 	}
 	if _, err := shape.NumElements(); err != nil {
-		return Tensor{}, newError(ErrOverflow, op, "the result has too many elements")
+		return Tensor{}, newError(ErrOverflow, op, "the element count of the result overflows int64")
 	}
 	out, err := Empty(parts[0].DType(), shape)
 	if err != nil {

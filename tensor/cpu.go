@@ -15,7 +15,10 @@ func (CPU) Materialize(src Tensor) (Tensor, error) {
 	if !src.Valid() {
 		return Tensor{}, newError(ErrShape, "materialize", "the input is an empty Tensor value")
 	}
-	out, _ := Empty(src.DType(), src.layout.shape)
+	out, err := newContiguous(src.DType(), src.layout.shape, false, func() string { return "materialize " + src.layout.String() })
+	if err != nil {
+		return Tensor{}, err
+	}
 	switch s := src.data.(type) {
 	case []float32:
 		copyStrided(out.data.([]float32), s, src.layout)
@@ -33,7 +36,10 @@ func (CPU) Binary(op BinaryOp, a, b Tensor) (Tensor, error) {
 	if err != nil {
 		return Tensor{}, err
 	}
-	out, _ := Empty(a.DType(), shape)
+	out, err := newContiguous(a.DType(), shape, false, func() string { return fmt.Sprintf("%v %v and %v", op, a.layout.shape, b.layout.shape) })
+	if err != nil {
+		return Tensor{}, err
+	}
 	switch ad := a.data.(type) {
 	case []float32:
 		binaryStrided(op, out.data.([]float32), ad, al, b.data.([]float32), bl)
@@ -54,7 +60,10 @@ func (CPU) Repeat(src Tensor, times []int) (Tensor, error) {
 	if err != nil {
 		return Tensor{}, err
 	}
-	out, _ := Empty(src.DType(), plan.OutShape)
+	out, err := newContiguous(src.DType(), plan.OutShape, false, func() string { return fmt.Sprintf("repeat %v by %v", src.layout.shape, times) })
+	if err != nil {
+		return Tensor{}, err
+	}
 	switch s := src.data.(type) {
 	case []float32:
 		repeatStrided(out.data.([]float32), s, src.layout, times)
@@ -73,7 +82,10 @@ func (CPU) Reduce(op ReduceOp, src Tensor, to Shape) (Tensor, error) {
 	if err != nil {
 		return Tensor{}, err
 	}
-	out, _ := Empty(src.DType(), to)
+	out, err := newContiguous(src.DType(), to, false, func() string { return fmt.Sprintf("reduce %v %v to %v", op, src.layout.shape, to) })
+	if err != nil {
+		return Tensor{}, err
+	}
 	switch s := src.data.(type) {
 	case []float32:
 		if op == Sum {

@@ -13,6 +13,7 @@ var (
 	ErrDType     = errors.New("unsupported dtype")
 	ErrParse     = errors.New("cannot parse")
 	ErrOverflow  = errors.New("size overflows int")
+	ErrTooLarge  = errors.New("result larger than the limit")
 )
 
 // Error is the error type of this package. Its message reads

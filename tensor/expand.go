@@ -43,7 +43,7 @@ func (l Layout) Expand(size []int) (Layout, error) {
 		}
 	}
 	if _, err := shape.NumElements(); err != nil {
-		return Layout{}, newError(ErrOverflow, op, "the result has too many elements")
+		return Layout{}, newError(ErrOverflow, op, "the element count of the result overflows int64")
 	}
 	return Layout{shape: shape, stride: stride, base: l.base}, nil
 }

@@ -65,7 +65,7 @@ func PlanRepeat(shape Shape, times []int) (RepeatPlan, error) {
 		p.OutShape, p.ExpandSize = Shape{}, Shape{}
 	}
 	if _, err := p.OutShape.NumElements(); err != nil {
-		return RepeatPlan{}, newError(ErrOverflow, op, "the result %v has too many elements", p.OutShape)
+		return RepeatPlan{}, newError(ErrOverflow, op, "the element count of the result %v overflows int64", p.OutShape)
 	}
 	return p, nil
 }

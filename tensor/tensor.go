@@ -41,22 +41,32 @@ func (t Tensor) checkSpan(l Layout) error {
 	return nil
 }
 
-// Zeros returns a new contiguous tensor of zeros.
+// Zeros returns a new contiguous tensor of zeros. Like every allocation of
+// a result it is checked against the limit first (CheckResult).
 func Zeros(dt DType, shape Shape) (Tensor, error) {
-	return newContiguous("zeros", dt, shape, true)
+	return newContiguous(dt, shape, true, func() string { return "zeros " + shape.String() })
 }
 
 // Empty returns a new contiguous tensor whose contents are unspecified
 // (NumPy's np.empty): for kernels and readbacks that write every element.
 // It skips the clearing pass Zeros pays, which costs as much as a copy.
 func Empty(dt DType, shape Shape) (Tensor, error) {
-	return newContiguous("empty", dt, shape, false)
+	return newContiguous(dt, shape, false, func() string { return "empty " + shape.String() })
 }
 
-func newContiguous(op string, dt DType, shape Shape, zero bool) (Tensor, error) {
+// newContiguous allocates a result after checking it against the limit;
+// op names the operation in errors (built only when there is one, since
+// formatting shapes would cost a small kernel a few percent).
+func newContiguous(dt DType, shape Shape, zero bool, op func() string) (Tensor, error) {
+	if !dt.Valid() {
+		return Tensor{}, newError(ErrDType, op(), "dtype %v is not supported", dt)
+	}
 	l, err := Contiguous(shape)
 	if err != nil {
 		return Tensor{}, err
+	}
+	if int64(l.NumElements()) > MaxBytes().Bytes/int64(dt.Size()) {
+		return Tensor{}, CheckResult(op(), dt, shape)
 	}
 	n := l.NumElements()
 	switch dt {
@@ -67,7 +77,7 @@ func newContiguous(op string, dt DType, shape Shape, zero bool) (Tensor, error) 
 	case Uint32:
 		return Tensor{layout: l, data: allocate[uint32](n, zero)}, nil
 	}
-	return Tensor{}, newError(ErrDType, op+" "+shape.String(), "dtype %v is not supported", dt)
+	return Tensor{}, newError(ErrDType, op(), "dtype %v is not supported", dt)
 }
 
 // Arange returns the contiguous tensor of shape holding 0, 1, 2, … in

@@ -43,8 +43,14 @@ const magic = "\x93NUMPY"
 // maxHeader bounds the header dict: NumPy writes a few hundred bytes.
 const maxHeader = 1 << 20
 
-// ReadFile loads the .npy file at path.
+// ReadFile loads the .npy file at path. A file larger than the result
+// limit (tensor.MaxBytes) is refused before it is read.
 func ReadFile(path string, opt Options) (tensor.Tensor, []string, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		if err := tensor.CheckBytes("reading "+path, "the file", fi.Size(), ""); err != nil {
+			return tensor.Tensor{}, nil, err
+		}
+	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return tensor.Tensor{}, nil, fmt.Errorf("npyfile: %w", err)
@@ -112,6 +118,16 @@ func decodeData(r *npyio.Reader, data []byte, opt Options) (tensor.Tensor, []str
 	}
 	if want := uint64(n) * uint64(size); uint64(len(data)) != want {
 		return tensor.Tensor{}, nil, fmt.Errorf("%w: a %s array of shape %v needs %d data bytes, the file has %d", ErrFormat, h.Type, shape, want, len(data))
+	}
+	dt := tensor.Uint32
+	switch typ[0] {
+	case 'f':
+		dt = tensor.Float32
+	case 'i':
+		dt = tensor.Int32
+	}
+	if err := tensor.CheckResult(fmt.Sprintf("loading a %s array of shape %v", h.Type, shape), dt, shape); err != nil {
+		return tensor.Tensor{}, nil, err
 	}
 	var t tensor.Tensor
 	var notes []string

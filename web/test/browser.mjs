@@ -79,6 +79,34 @@ try {
   });
   for (const msg of bad) check(msg !== "resolved" && msg.length > 10, `bad input is a clear error: ${msg}`);
 
+  // Oversized results are refused before anything is allocated: the
+  // Promise rejects with the bytes and the tab's limit, and the tab lives.
+  const oversized = await page.evaluate(async () => {
+    const one = { a: new Float32Array([1]), shape: [1] };
+    const six = { a: new Float32Array(6), shape: [2, 3] };
+    const tries = [
+      { kernel: "expand", ...one, arg: [1000000000], backend: "gpu" },
+      { kernel: "expand", ...one, arg: [300000000], backend: "cpu" },
+      { kernel: "expand", ...one, arg: [100000, 100000, 100000], backend: "gpu" },
+      { kernel: "repeat", ...six, arg: [100000, 100000], backend: "cpu" },
+      { kernel: "repeat", ...six, arg: [100000, 100000], backend: "gpu" },
+      { kernel: "binary", op: "add", a: new Float32Array(100000), shape: [100000, 1], b: new Float32Array(100000), bShape: [1, 100000], backend: "gpu" },
+      { kernel: "expand", ...one, arg: [2 ** 40, 2 ** 40], backend: "cpu" },
+    ];
+    const out = [];
+    for (const t of tries) {
+      try { await stridelab.run(t); out.push(["resolved", t]); } catch (e) { out.push([e.message, t]); }
+    }
+    const after = await stridelab.run({ kernel: "expand", ...one, arg: [3, 2], backend: "gpu" });
+    return { out, alive: Array.from(after.data).join(",") };
+  });
+  for (const [msg, t] of oversized.out) {
+    const what = `${t.kernel} ${JSON.stringify(t.shape)}${t.bShape ? " and " + JSON.stringify(t.bShape) : " → " + JSON.stringify(t.arg)}`;
+    check(/needs [\d.]+ [KMGTPE]iB .*(the limit is 1.00 GiB|the device's maxBufferSize is [\d.]+ [KMGTPE]iB)|overflows int64/.test(msg),
+      `oversized ${what} on ${t.backend} rejects: ${msg}`);
+  }
+  check(oversized.alive === "1,1,1,1,1,1", `the tab still computes after the refusals (${oversized.alive})`);
+
   const benchFile = opt("--bench");
   if (benchFile) {
     const r = await page.evaluate(() => runBench(5));

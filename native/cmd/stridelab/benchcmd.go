@@ -23,7 +23,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
 	noNumPy := fs.Bool("no-numpy", false, "skip the NumPy peer")
 	svgOut := fs.String("svg", "", "gpu: also draw the results as an SVG bar chart in this file")
-	backend := backendFlag(fs, stderr)
+	backend := computeFlags(fs, stderr)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

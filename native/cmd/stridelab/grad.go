@@ -22,7 +22,7 @@ func runGrad(args []string, stdout, stderr io.Writer) error {
 	arg := fs.String(argName, "", argHelp)
 	grad := fs.String("grad", "", "gradient of the forward op's output (.npy)")
 	out := fs.String("out", "", "output .npy file for the input's gradient (default: print)")
-	backend := backendFlag(fs, stderr)
+	backend := computeFlags(fs, stderr)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

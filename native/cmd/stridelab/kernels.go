@@ -26,7 +26,7 @@ func (c kernelCommand) run(args []string, stdout, stderr io.Writer) error {
 	}
 	kernel := c.define(fs)
 	out := fs.String("out", "", "output .npy file (default: print)")
-	backend := backendFlag(fs, stderr)
+	backend := computeFlags(fs, stderr)
 	if err := fs.parse(args); err != nil {
 		return err
 	}

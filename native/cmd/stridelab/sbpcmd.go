@@ -336,7 +336,7 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "output .npy file (default: print)")
 	asJSON := fs.Bool("json", false, "print the run (signature, boxing, per-device plan) as JSON")
 	engine := emitFlag(fs)
-	backend := backendFlag(fs, stderr)
+	backend := computeFlags(fs, stderr)
 	op, err := parseOp(fs, args, ops, engine)
 	if err != nil {
 		return err

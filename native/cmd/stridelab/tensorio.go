@@ -10,12 +10,20 @@ import (
 	"github.com/stridelab/stridelab/tensor/npyfile"
 )
 
-// backendFlag registers --backend and returns a function that resolves
-// it: cpu, gpu (fails without a WebGPU adapter) or auto (the GPU when
-// there is one, else the CPU, saying so on stderr).
-func backendFlag(fs *flagSet, stderr io.Writer) func() (tensor.Backend, error) {
+// computeFlags registers --backend and --max-bytes and returns a function
+// that sets the result limit (tensor.ResolveLimit: --max-bytes, else
+// $STRIDELAB_MAX_BYTES, else half of the available memory) and resolves
+// the backend: gpu fails without an adapter, auto falls back to the CPU
+// with a notice on stderr.
+func computeFlags(fs *flagSet, stderr io.Writer) func() (tensor.Backend, error) {
 	name := fs.String("backend", "cpu", "where kernels run: cpu, gpu (WebGPU) or auto (gpu when an adapter exists)")
+	maxBytes := fs.String("max-bytes", "", "the most bytes one result may take, e.g. 4GiB (default: $"+tensor.MaxBytesEnv+", else half of the available memory)")
 	return func() (tensor.Backend, error) {
+		limit, err := tensor.ResolveLimit(*maxBytes)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		tensor.SetMaxBytes(limit)
 		switch *name {
 		case "cpu":
 			return tensor.CPU{}, nil
