@@ -56,41 +56,14 @@ func defineOpFlags(fs *flagSet) *opFlags {
 	}
 }
 
-// build returns the op the flags name.
+// build returns the op the flags name (sbp.ParseOp); a bad op or a
+// missing argument is a usage error.
 func (f *opFlags) build() (sbp.Op, error) {
-	switch *f.op {
-	case "":
-		return nil, usagef("--op is required (see --help)")
-	case "expand":
-		if *f.size == "" {
-			return nil, usagef("--op expand needs --size")
-		}
-		size, err := parseList("size", *f.size)
-		return sbp.Expand(size), err
-	case "repeat":
-		if *f.times == "" {
-			return nil, usagef("--op repeat needs --times")
-		}
-		times, err := parseList("times", *f.times)
-		return sbp.Repeat(times), err
-	case "reduce":
-		if *f.to == "" {
-			return nil, usagef("--op reduce needs --to")
-		}
-		op, err := tensor.ParseReduceOp(*f.reduce)
-		if err != nil {
-			return nil, usagef("--reduce: %v", err)
-		}
-		to, err := parseShapeFlag("to", *f.to)
-		return sbp.Reduce(op, to), err
-	case "matmul":
-		return sbp.Matmul(), nil
-	}
-	op, err := tensor.ParseBinaryOp(*f.op)
+	op, err := sbp.ParseOp(*f.op, sbp.OpArgs{Size: *f.size, Times: *f.times, To: *f.to, Reduce: *f.reduce})
 	if err != nil {
-		return nil, usagef("--op %q: the ops are expand, repeat, add, sub, mul, div, max, min, matmul and reduce", *f.op)
+		return nil, usagef("%v", err)
 	}
-	return sbp.Binary(op), nil
+	return op, nil
 }
 
 // layoutFlags are the placement and the inputs' SBPs.

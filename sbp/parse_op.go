@@ -1,0 +1,52 @@
+package sbp
+
+import "github.com/stridelab/stridelab/tensor"
+
+// OpArgs are an op's arguments as the command line and the URL spell
+// them: the expand size, the repeat counts, the reduce target and op.
+type OpArgs struct {
+	Size, Times, To, Reduce string
+}
+
+// ParseOp returns the op named (expand, repeat, reduce, matmul or a
+// binary op: add, sub, mul, div, max, min) with its arguments, the one
+// parser `stridelab sbp` and the scenes share.
+func ParseOp(name string, a OpArgs) (Op, error) {
+	switch name {
+	case "":
+		return nil, newError(ErrParse, "op", "--op is required")
+	case "expand":
+		if a.Size == "" {
+			return nil, newError(ErrParse, "op expand", "--op expand needs --size")
+		}
+		size, err := tensor.ParseInts("--size", a.Size)
+		return Expand(size), err
+	case "repeat":
+		if a.Times == "" {
+			return nil, newError(ErrParse, "op repeat", "--op repeat needs --times")
+		}
+		times, err := tensor.ParseInts("--times", a.Times)
+		return Repeat(times), err
+	case "reduce":
+		if a.To == "" {
+			return nil, newError(ErrParse, "op reduce", "--op reduce needs --to")
+		}
+		r := a.Reduce
+		if r == "" {
+			r = "sum"
+		}
+		op, err := tensor.ParseReduceOp(r)
+		if err != nil {
+			return nil, err
+		}
+		to, err := tensor.ParseShape(a.To)
+		return Reduce(op, to), err
+	case "matmul":
+		return Matmul(), nil
+	}
+	op, err := tensor.ParseBinaryOp(name)
+	if err != nil {
+		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, matmul and reduce")
+	}
+	return Binary(op), nil
+}

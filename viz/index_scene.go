@@ -1,0 +1,198 @@
+package viz
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// indexScene is every scene that maps output cells to storage offsets:
+// expand, repeat, binary, reduce and view. The layouts come from tensor;
+// the scene only lays them out and asks them.
+type indexScene struct {
+	spec     Spec
+	title    string
+	notes    []string // lines under the title: what the op does
+	ops      []operand
+	out      tensor.Shape
+	outLabel string   // the output grid's caption
+	unravel  bool     // repeat: read the expanded view at the unravelled index
+	reduced  []bool   // reduce: the input dims reduced
+	stages   []string // repeat: reshape → expand → reshape, one line each
+	sweep    [][]int  // the output cells drawn, in the kernel's order
+	offset   int      // the storage offset whose readers are shown, or -1
+}
+
+func buildIndexScene(spec Spec) (*Scene, error) {
+	shape, err := tensor.ParseShape(spec.Get("shape"))
+	if err != nil {
+		return nil, err
+	}
+	x, err := tensor.Contiguous(shape)
+	if err != nil {
+		return nil, err
+	}
+	s := &indexScene{spec: spec, offset: -1}
+	switch spec.Scene {
+	case "expand":
+		size, err := tensor.ParseInts("expand size", spec.Get("size"))
+		if err != nil {
+			return nil, err
+		}
+		v, err := x.Expand(size)
+		if err != nil {
+			return nil, err
+		}
+		s.ops, s.out = []operand{{"x", shape, v}}, v.Shape()
+		s.title = fmt.Sprintf("expand %v → %v", shape, v.Shape())
+		s.notes = append(s.notes, "a view: no copy, stride 0 on every broadcast dim", "strides "+fmt.Sprint(x.Strides())+" → "+fmt.Sprint(v.Strides()))
+	case "repeat":
+		times, err := tensor.ParseInts("repeat times", spec.Get("times"))
+		if err != nil {
+			return nil, err
+		}
+		plan, err := tensor.PlanRepeat(shape, times)
+		if err != nil {
+			return nil, err
+		}
+		v, err := plan.View(x)
+		if err != nil {
+			return nil, err
+		}
+		s.ops, s.out, s.unravel = []operand{{"x", shape, v}}, plan.OutShape, true
+		s.title = fmt.Sprintf("repeat %v by %v → %v", shape, times, plan.OutShape)
+		bytes, _ := tensor.ResultBytes(tensor.Float32, plan.OutShape)
+		s.stages = []string{
+			fmt.Sprintf("1. reshape %v → %v: a view, 0 B", shape, plan.InReshape),
+			fmt.Sprintf("2. expand → %v: a view, strides %v, 0 B", plan.ExpandSize, v.Strides()),
+			fmt.Sprintf("3. reshape → %v: a copy, %s (float32)", plan.OutShape, tensor.FormatBytes(bytes)),
+		}
+		s.notes = append(s.notes, "reshape + expand + reshape: only the last step copies")
+	case "binary":
+		bShape, err := tensor.ParseShape(spec.Get("b-shape"))
+		if err != nil {
+			return nil, err
+		}
+		opName := spec.Get("op")
+		if opName == "" {
+			opName = "add"
+		}
+		op, err := tensor.ParseBinaryOp(opName)
+		if err != nil {
+			return nil, err
+		}
+		out, err := tensor.BroadcastShapes(shape, bShape)
+		if err != nil {
+			return nil, err
+		}
+		bl, _ := tensor.Contiguous(bShape)
+		av, err := x.Expand(out)
+		if err != nil {
+			return nil, err
+		}
+		bv, err := bl.Expand(out)
+		if err != nil {
+			return nil, err
+		}
+		s.ops, s.out = []operand{{"a", shape, av}, {"b", bShape, bv}}, out
+		s.title = fmt.Sprintf("%v %v and %v → %v", op, shape, bShape, out)
+		s.notes = append(s.notes, "both operands right-aligned and expanded to the output (stride 0 where size 1)",
+			fmt.Sprintf("a strides %v, b strides %v", av.Strides(), bv.Strides()))
+	case "reduce":
+		to, err := tensor.ParseShape(spec.Get("to"))
+		if err != nil {
+			return nil, err
+		}
+		opName := spec.Get("op")
+		if opName == "" {
+			opName = "sum"
+		}
+		op, err := tensor.ParseReduceOp(opName)
+		if err != nil {
+			return nil, err
+		}
+		reduced, err := tensor.ReducedAxes(shape, to)
+		if err != nil {
+			return nil, err
+		}
+		pat := tensor.MergeReduceAxes(shape, reduced)
+		s.ops, s.out, s.reduced = []operand{{"x", shape, x}}, to, reduced
+		s.title = fmt.Sprintf("%v %v to %v", op, shape, to)
+		first := "kept"
+		if len(pat.Reduced) > 0 && pat.Reduced[0] {
+			first = "reduced"
+		}
+		s.notes = append(s.notes,
+			fmt.Sprintf("reduced axes %s (1 = reduced); runs merged: %s over %v", tensor.AxisBits(reduced), pat.Bits(), pat.Shape),
+			fmt.Sprintf("kernel: rank %d, first dim %s — one of 2·n kernels", len(pat.Shape), first),
+			"expand's backward: each output cell combines every input cell that expand would copy it to")
+	case "view":
+		v, title, err := viewOf(spec, x)
+		if err != nil {
+			return nil, err
+		}
+		s.ops, s.out = []operand{{"x", shape, v}}, v.Shape()
+		s.title = title
+		s.notes = append(s.notes, "one storage, read through offset "+fmt.Sprint(v.Base())+" and strides "+fmt.Sprint(v.Strides()))
+	}
+	if o := spec.Get("offset"); o != "" {
+		n, err := tensor.ParseInts("offset", o)
+		storage, _ := s.ops[0].storage.NumElements()
+		if err != nil || len(n) != 1 || n[0] < 0 || n[0] >= storage {
+			return nil, fmt.Errorf("viz: --offset %q: give one storage offset of %s, from 0 to %d", o, s.ops[0].name, storage-1)
+		}
+		s.offset = n[0]
+	}
+	g := LayoutGrid(s.out, 1, DefaultBudget)
+	for _, c := range g.Cells {
+		s.sweep = append(s.sweep, c.Index)
+	}
+	m, err := s.model()
+	if err != nil {
+		return nil, err
+	}
+	steps := max(1, len(s.sweep))
+	return &Scene{Spec: spec, Title: s.title, Steps: steps, draw: s.draw, model: m}, nil
+}
+
+// viewOf applies the view spec's ops to the contiguous layout x in the
+// order index, permute, reshape, and names the result.
+func viewOf(spec Spec, x tensor.Layout) (tensor.Layout, string, error) {
+	v := x
+	var parts []string
+	if s := spec.Get("index"); s != "" {
+		idx, err := tensor.ParseIndices(s)
+		if err != nil {
+			return v, "", err
+		}
+		if v, err = v.Slice(idx...); err != nil {
+			return v, "", err
+		}
+		parts = append(parts, "["+tensor.FormatIndices(idx)+"]")
+	}
+	if s := spec.Get("permute"); s != "" {
+		perm, err := tensor.ParseInts("permutation", s)
+		if err != nil {
+			return v, "", err
+		}
+		if v, err = v.Permute(perm); err != nil {
+			return v, "", err
+		}
+		parts = append(parts, fmt.Sprintf(".permute(%v)", perm))
+	}
+	if s := spec.Get("reshape"); s != "" {
+		shape, err := tensor.ParseInts("reshape", s)
+		if err != nil {
+			return v, "", err
+		}
+		if v, err = v.Reshape(shape); err != nil {
+			return v, "", err
+		}
+		parts = append(parts, fmt.Sprintf(".reshape(%v)", shape))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, " (the whole tensor)")
+	}
+	return v, fmt.Sprintf("x%s of x %v → %v", strings.Join(parts, ""), x.Shape(), v.Shape()), nil
+}

@@ -1,0 +1,136 @@
+package viz
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Scene is a built scene: a timeline of Steps frames that any renderer can
+// draw at any step and size, what lies under a point of a frame, and the
+// scene's meaning as data (what the JSON export writes and the truth tests
+// check against the kernels). Scenes are built from tensor's layouts and
+// traces and sbp's plans; they never compute a mapping of their own.
+type Scene struct {
+	Spec  Spec
+	Title string
+	Steps int // at least 1
+	draw  func(step int, c *canvas)
+	model any
+}
+
+// Hot is a region of a frame that means something: a cell of an operand
+// or of the output, a storage cell, a device.
+type Hot struct {
+	X, Y, W, H float64
+	Kind       string // "cell", "storage" or "device"
+	Operand    string // "out", "x", "a", "b", or "" for a device
+	Index      []int  // the cell's index (cell), nil otherwise
+	Offset     int    // the storage offset (storage)
+	Rank       int    // the device's rank (device)
+}
+
+// Size is a frame's size in pixels.
+type Size struct{ W, H int }
+
+// DefaultSize is a slide's: 1280×720.
+var DefaultSize = Size{1280, 720}
+
+// Frame returns the display list of step at size sz.
+func (s *Scene) Frame(step int, sz Size) (Frame, error) {
+	c, err := s.render(step, sz)
+	return c.frame, err
+}
+
+// HitTest returns what lies under (x, y) in the frame of step at size sz.
+func (s *Scene) HitTest(step int, sz Size, x, y float64) (Hot, bool) {
+	c, err := s.render(step, sz)
+	if err != nil {
+		return Hot{}, false
+	}
+	for i := len(c.hots) - 1; i >= 0; i-- {
+		h := c.hots[i]
+		if x >= h.X && x < h.X+h.W && y >= h.Y && y < h.Y+h.H {
+			return h, true
+		}
+	}
+	return Hot{}, false
+}
+
+// Hots returns every meaningful region of the frame of step at size sz.
+func (s *Scene) Hots(step int, sz Size) ([]Hot, error) {
+	c, err := s.render(step, sz)
+	return c.hots, err
+}
+
+func (s *Scene) render(step int, sz Size) (*canvas, error) {
+	if step < 0 || step >= s.Steps {
+		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", s.Spec.Scene, step, s.Steps-1)
+	}
+	if sz.W < 320 || sz.H < 240 || sz.W > 8192 || sz.H > 8192 {
+		return nil, fmt.Errorf("viz: a frame of %d×%d: width and height must be between 320×240 and 8192×8192", sz.W, sz.H)
+	}
+	c := newCanvas(sz)
+	s.draw(step, c)
+	return c, nil
+}
+
+// JSON returns the scene's meaning (see the index and shard models).
+func (s *Scene) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(s.model, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Model returns the scene's meaning as a value (*IndexModel or *ShardModel).
+func (s *Scene) Model() any { return s.model }
+
+// Build builds the scene spec names.
+func Build(spec Spec) (*Scene, error) {
+	var s *Scene
+	var err error
+	switch spec.Scene {
+	case "expand", "repeat", "binary", "reduce", "view":
+		s, err = buildIndexScene(spec)
+	case "placement", "plan", "boxing":
+		s, err = buildShardScene(spec)
+	default:
+		_, err = ParseSpec(spec.Scene, nil, 0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if spec.Step >= s.Steps {
+		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", spec.Scene, spec.Step, s.Steps-1)
+	}
+	return s, nil
+}
+
+// canvas collects a frame's items and hot regions.
+type canvas struct {
+	frame Frame
+	hots  []Hot
+}
+
+func newCanvas(sz Size) *canvas {
+	return &canvas{frame: Frame{W: sz.W, H: sz.H, Background: Paper}}
+}
+
+func (c *canvas) add(items ...Item) { c.frame.Items = append(c.frame.Items, items...) }
+
+func (c *canvas) hot(h Hot) { c.hots = append(c.hots, h) }
+
+// text adds a line of text and returns its width.
+func (c *canvas) text(x, y float64, s string, size float64, col Color, f Font, a Anchor) float64 {
+	c.add(Text{X: x, Y: y, S: s, Size: size, Color: col, Font: f, Anchor: a})
+	return TextWidth(s, f, size)
+}
+
+// fitText shrinks size until s fits width (down to 8 px).
+func fitText(s string, f Font, size, width float64) float64 {
+	for size > 8 && TextWidth(s, f, size) > width {
+		size -= 0.5
+	}
+	return size
+}

@@ -1,0 +1,203 @@
+package viz
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// The shard scenes' picture: the title; the logical tensor, every cell
+// coloured and labelled by the devices holding it (r0, r1,…; "all" under
+// B; hatched when partial); below it one panel per device, laid out as the
+// mesh is, with its shard, shape and range; on the right what the step
+// says (the shard, the per-rank rewrite, the collective and its bytes).
+
+func (s *shardScene) draw(step int, c *canvas) {
+	W, H := float64(c.frame.W), float64(c.frame.H)
+	y := margin + titleSize
+	c.text(margin, y, s.title, fitText(s.title, FontBold, titleSize, W-2*margin), Ink, FontBold, AnchorStart)
+	y += 8
+	for _, n := range s.notes {
+		y += noteSize + 6
+		c.text(margin, y, n, fitText(n, FontRegular, noteSize, W-2*margin), Muted, FontRegular, AnchorStart)
+	}
+	nd, focus := s.layouts[step], s.focus[step]
+	shards, err := sbp.Shards(s.shape, s.placement, nd)
+	if err != nil {
+		c.text(margin, y+30, err.Error(), 15, Path, FontRegular, AnchorStart)
+		return
+	}
+	mainW := W - panelW - 3*margin
+	top := y + 30
+	globalH := (H - top - margin) * 0.42
+	s.drawGlobal(c, shards, margin, top, mainW, globalH, focus)
+	s.drawDevices(c, shards, margin, top+globalH+30, mainW, H-top-globalH-30-margin, focus)
+	py := margin + titleSize + 40
+	for i, line := range s.captions[step] {
+		f, size := FontMono, 14.0
+		if i == 0 {
+			f, size = FontBold, 16
+		}
+		py += size + 8
+		c.text(W-panelW-margin, py, line, fitText(line, f, size, panelW-margin), Ink, f, AnchorStart)
+	}
+	py += 30
+	c.text(W-panelW-margin, py, fmt.Sprintf("step %d of %d — now %v", step+1, len(s.layouts), nd), 14, Muted, FontRegular, AnchorStart)
+}
+
+// owners lists the shards holding index (by their place in shards).
+func owners(shards []sbp.Shard, index []int) []int {
+	var out []int
+	for i, sh := range shards {
+		in := true
+		for d, x := range index {
+			if x < sh.Lo[d] || x >= sh.Hi[d] {
+				in = false
+				break
+			}
+		}
+		if in {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus int) {
+	unit := LayoutGrid(s.shape, 1, DefaultBudget)
+	cell := min(maxCell, w/max(unit.W, 1), h/max(unit.H, 1))
+	g := LayoutGrid(s.shape, cell, DefaultBudget).Moved(x, y)
+	c.text(x, y-8, fmt.Sprintf("the logical tensor %v: each cell names the devices holding it", s.shape), 13, Muted, FontRegular, AnchorStart)
+	c.add(g.Marks...)
+	partial := len(shards) > 0 && shards[0].Partial
+	for _, gc := range g.Cells {
+		own := owners(shards, gc.Index)
+		fill, label := CellFill, ""
+		switch {
+		case len(own) == len(shards) && len(shards) > 1:
+			label = "all"
+		case len(own) == 1:
+			fill, label = DeviceColor(shards[own[0]].Position), fmt.Sprintf("r%d", shards[own[0]].Rank)
+		case len(own) > 1:
+			fill = Tint(DeviceColor(shards[own[0]].Position), 0.45)
+			names := make([]string, len(own))
+			for i, o := range own {
+				names[i] = fmt.Sprint(shards[o].Rank)
+			}
+			label = "r" + strings.Join(names, ",")
+		}
+		focused := focus >= 0 && containsShard(own, shards, focus)
+		if focus >= 0 && !focused {
+			fill = Tint(fill, 0.7)
+		}
+		r := Rect{X: gc.X + 1, Y: gc.Y + 1, W: gc.W - 2, H: gc.H - 2, Fill: fill, Stroke: Faint, StrokeWidth: 1}
+		if partial {
+			r.Hatch, r.Stroke = true, Muted
+		}
+		if focused {
+			r.Stroke, r.StrokeWidth = Ink, 2.5
+		}
+		c.add(r)
+		if cell >= 16 {
+			fs := fitText(label, FontMono, max(8, min(14, cell*0.34)), gc.W-4)
+			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+		}
+		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Kind: "cell", Operand: "global", Index: gc.Index})
+	}
+	if partial && len(g.Cells) > 0 {
+		c.add(badge(g.Cells[0].X+g.W+12, y+4, "P("+partialOp(shards, s.layouts)+"): hatched until reduced"))
+	}
+}
+
+func containsShard(own []int, shards []sbp.Shard, pos int) bool {
+	for _, o := range own {
+		if shards[o].Position == pos {
+			return true
+		}
+	}
+	return false
+}
+
+func partialOp(_ []sbp.Shard, layouts []sbp.NdSbp) string {
+	for _, nd := range layouts {
+		for _, x := range nd {
+			if x.Kind == sbp.Partial {
+				return x.Op.String()
+			}
+		}
+	}
+	return "sum"
+}
+
+// badge is a small labelled box, for marks such as P(sum).
+func badge(x, y float64, s string) Item {
+	return Text{X: x, Y: y + 14, S: "▨ " + s, Size: 13, Color: Ink, Font: FontBold}
+}
+
+// drawDevices lays one panel per device out as the mesh is (a 1-D
+// placement wraps into rows), each with its shard.
+func (s *shardScene) drawDevices(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus int) {
+	n := len(shards)
+	cols := n
+	if hier := s.placement.Hierarchy(); len(hier) == 2 {
+		cols = hier[1]
+	} else if n > 4 {
+		cols = int(math.Ceil(math.Sqrt(float64(n) * w / max(h, 1))))
+		cols = min(cols, n)
+	}
+	rows := (n + cols - 1) / cols
+	bw, bh := w/float64(cols), h/float64(rows)
+	for i, sh := range shards {
+		bx, by := x+float64(i%cols)*bw, y+float64(i/cols)*bh
+		s.drawDevice(c, sh, bx+4, by+4, bw-8, bh-8, focus == sh.Position)
+	}
+}
+
+func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, focused bool) {
+	col := DeviceColor(sh.Position)
+	width := 2.0
+	if focused {
+		width = 4
+	}
+	c.add(Rect{X: x, Y: y, W: w, H: h, Fill: Tint(col, 0.88), Stroke: col, StrokeWidth: width})
+	head := fmt.Sprintf("rank %d %v", sh.Rank, sh.Coord)
+	c.text(x+8, y+18, head, fitText(head, FontBold, 14, w-16), Ink, FontBold, AnchorStart)
+	sub := fmt.Sprintf("shard %v", sh.Shape)
+	if sh.Partial {
+		sub += " · partial"
+	}
+	c.text(x+8, y+34, sub, fitText(sub, FontMono, 12, w-16), Ink, FontMono, AnchorStart)
+	c.hot(Hot{X: x, Y: y, W: w, H: h, Kind: "device", Rank: sh.Rank})
+	gy := y + 44
+	unit := LayoutGrid(sh.Shape, 1, GridBudget{Inner: 6, Outer: 2})
+	cell := min(30, (w-16)/max(unit.W, 1), (h-52)/max(unit.H, 1))
+	if cell < 6 {
+		return
+	}
+	g := LayoutGrid(sh.Shape, cell, GridBudget{Inner: 6, Outer: 2}).Moved(x+8, gy)
+	c.add(g.Marks...)
+	fill := Tint(col, 0.35)
+	for _, gc := range g.Cells {
+		global := make([]int, len(gc.Index))
+		for d, i := range gc.Index {
+			global[d] = sh.Lo[d] + i
+		}
+		r := Rect{X: gc.X + 0.5, Y: gc.Y + 0.5, W: gc.W - 1, H: gc.H - 1, Fill: fill, Stroke: col, StrokeWidth: 1}
+		if sh.Partial {
+			r.Hatch, r.Stroke = true, Ink
+		}
+		c.add(r)
+		if cell >= 18 {
+			label := fmt.Sprint(linearIndex(s.shape, global))
+			fs := fitText(label, FontMono, max(8, min(12, cell*0.4)), gc.W-3)
+			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+		}
+	}
+}
+
+// linearIndex is the row-major position of idx in shape: the value an
+// arange tensor holds there, the label cells share across views.
+func linearIndex(shape tensor.Shape, idx []int) int { return linear(shape, idx) }

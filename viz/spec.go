@@ -1,0 +1,117 @@
+package viz
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Spec says which scene to build and from what, in the CLI's words: the
+// same keys are `stridelab draw`'s flags, the playground's URL hash
+// (#/expand?shape=4,1,3&size=4,2,3) and the desktop app's fields. Keys
+// lists them in one place; Params and ParseSpec go both ways.
+type Spec struct {
+	Scene  string
+	Values map[string]string // key → value, only keys the scene takes
+	Step   int
+}
+
+// Key is one parameter of a scene.
+type Key struct {
+	Name, Help string
+}
+
+// Keys are every parameter any scene takes, with their help text.
+var Keys = []Key{
+	{"shape", "the input shape, e.g. 4,1,3 (binary: a's shape)"},
+	{"size", "expand: the size to expand to (-1 keeps a dim, new dims in front)"},
+	{"times", "repeat: the repeat count per dim"},
+	{"op", "binary: add|sub|mul|div|max|min; reduce: sum|max|min; plan: expand|repeat|add|…|reduce|matmul"},
+	{"b-shape", "binary and plan: the second operand's shape"},
+	{"to", "reduce: the target shape; boxing: the SBP to box to"},
+	{"index", "view: NumPy-style indices, e.g. '1:3, 0, :, None'"},
+	{"permute", "view: a permutation of the dims, e.g. 1,0,2"},
+	{"reshape", "view: a new shape (-1 infers one dim)"},
+	{"sbp", "placement and plan: the SBP per mesh dim, e.g. S(0) or (S(0), B)"},
+	{"b-sbp", "plan: the second input's SBP"},
+	{"placement", "placement, plan and boxing: devices, e.g. 4, 0-3 or [[0,1],[2,3]]"},
+	{"from", "boxing: the SBP to box from"},
+	{"reduce", "plan with op reduce: sum|max|min"},
+	{"offset", "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
+}
+
+// sceneKeys are the keys each scene takes; the first ones are required.
+var sceneKeys = map[string]struct{ required, optional []string }{
+	"expand":    {[]string{"shape", "size"}, []string{"offset"}},
+	"repeat":    {[]string{"shape", "times"}, []string{"offset"}},
+	"binary":    {[]string{"shape", "b-shape"}, []string{"op", "offset"}},
+	"reduce":    {[]string{"shape", "to"}, []string{"op"}},
+	"view":      {[]string{"shape"}, []string{"index", "permute", "reshape", "offset"}},
+	"placement": {[]string{"shape", "sbp", "placement"}, nil},
+	"plan":      {[]string{"op", "shape", "sbp", "placement"}, []string{"size", "times", "to", "b-shape", "b-sbp", "reduce"}},
+	"boxing":    {[]string{"shape", "from", "to", "placement"}, nil},
+}
+
+// Scenes lists the scene names in the order menus show them.
+var Scenes = []string{"expand", "repeat", "binary", "reduce", "view", "placement", "plan", "boxing"}
+
+// ParseSpec checks that scene exists and that values hold its required
+// keys and nothing it does not take (empty values count as absent).
+func ParseSpec(scene string, values map[string]string, step int) (Spec, error) {
+	keys, ok := sceneKeys[scene]
+	if !ok {
+		return Spec{}, fmt.Errorf("viz: unknown scene %q; the scenes are %s", scene, strings.Join(Scenes, ", "))
+	}
+	s := Spec{Scene: scene, Values: map[string]string{}, Step: step}
+	for k, v := range values {
+		if v == "" {
+			continue
+		}
+		if !slices.Contains(keys.required, k) && !slices.Contains(keys.optional, k) {
+			return Spec{}, fmt.Errorf("viz: scene %s takes no --%s (it takes %s)", scene, k, strings.Join(append(append([]string{}, keys.required...), keys.optional...), ", "))
+		}
+		s.Values[k] = v
+	}
+	for _, k := range keys.required {
+		if s.Values[k] == "" {
+			return Spec{}, fmt.Errorf("viz: scene %s needs --%s", scene, k)
+		}
+	}
+	if step < 0 {
+		return Spec{}, fmt.Errorf("viz: step %d: steps count from 0", step)
+	}
+	return s, nil
+}
+
+// Get returns the value of key, or "".
+func (s Spec) Get(key string) string { return s.Values[key] }
+
+// Params lists the spec's keys and values in Keys order, the step last:
+// what a URL hash or a command line writes.
+func (s Spec) Params() [][2]string {
+	var out [][2]string
+	for _, k := range Keys {
+		if v, ok := s.Values[k.Name]; ok {
+			out = append(out, [2]string{k.Name, v})
+		}
+	}
+	if s.Step > 0 {
+		out = append(out, [2]string{"step", strconv.Itoa(s.Step)})
+	}
+	return out
+}
+
+// String spells the spec as the CLI would: expand --shape 4,1,3 --size 4,2,3.
+func (s Spec) String() string {
+	var b strings.Builder
+	b.WriteString(s.Scene)
+	for _, p := range s.Params() {
+		v := p[1]
+		if strings.ContainsAny(v, " ()[],:") {
+			v = "'" + v + "'"
+		}
+		fmt.Fprintf(&b, " --%s %s", p[0], v)
+	}
+	return b.String()
+}
