@@ -53,11 +53,11 @@ type shardScene struct {
 	notes     []string
 	shape     tensor.Shape
 	placement sbp.Placement
-	layouts   []sbp.NdSbp   // the layout shown at each step
-	captions  [][]string    // the panel's lines at each step
-	focus     []int         // the device position each step focuses on, -1 for none
-	plan      *sbp.OpPlan   // plan: the per-rank rewrite
-	boxing    *sbp.Boxing   // boxing: the steps
+	layouts   []sbp.NdSbp // the layout shown at each step
+	captions  [][]string  // the panel's lines at each step
+	focus     []int       // the device position each step focuses on, -1 for none
+	plan      *sbp.OpPlan // plan: the per-rank rewrite
+	boxing    *sbp.Boxing // boxing: the steps
 }
 
 func buildShardScene(spec Spec) (*Scene, error) {
