@@ -36,11 +36,24 @@ type Grid struct {
 }
 
 // GridBudget is how many indices an axis shows before it is elided: Inner
-// for the two innermost dims, Outer for the tiled leading dims.
-type GridBudget struct{ Inner, Outer int }
+// for the two innermost dims, Outer for the tiled leading dims. Keep lists,
+// per dim, indices that stay visible whatever the budget (a shard's first
+// and last row, so that no device vanishes into a gap).
+type GridBudget struct {
+	Inner, Outer int
+	Keep         [][]int
+}
+
+// visible is the indices dim d of n shows under b.
+func (b GridBudget) visible(d, n, budget int) []int {
+	if d < len(b.Keep) && len(b.Keep[d]) > 0 {
+		return visibleKeeping(n, budget, b.Keep[d])
+	}
+	return Visible(n, budget)
+}
 
 // DefaultBudget keeps a grid readable on a slide.
-var DefaultBudget = GridBudget{Inner: 9, Outer: 5}
+var DefaultBudget = GridBudget{Inner: 12, Outer: 5}
 
 // LayoutGrid lays shape out with cells of side cell.
 func LayoutGrid(shape tensor.Shape, cell float64, b GridBudget) Grid {
@@ -48,6 +61,22 @@ func LayoutGrid(shape tensor.Shape, cell float64, b GridBudget) Grid {
 	w, h := g.block(shape, nil, 0, 0, b)
 	g.W, g.H = w, h
 	return g
+}
+
+// FitGrid lays shape out as large as fits w×h, with cells of at most
+// maxCell pixels. Labels do not scale with the cells, so it measures at a
+// nominal size, scales, and measures again.
+func FitGrid(shape tensor.Shape, w, h, maxCell float64, b GridBudget) Grid {
+	cell := maxCell
+	for range 3 {
+		g := LayoutGrid(shape, cell, b)
+		scale := min(w/max(g.W, 1), h/max(g.H, 1))
+		if scale >= 1 && cell == maxCell {
+			return g
+		}
+		cell = max(4, min(maxCell, cell*scale*0.98))
+	}
+	return LayoutGrid(shape, cell, b)
 }
 
 // gapSize is the room a gap mark or the space between tiles takes.
@@ -63,14 +92,15 @@ func (g *Grid) block(shape tensor.Shape, prefix []int, x, y float64, b GridBudge
 		g.Cells = append(g.Cells, GridCell{Index: append([]int{}, prefix...), X: x, Y: y, W: g.Cell, H: g.Cell})
 		return g.Cell, g.Cell
 	case 1, 2:
-		rows, cols := []int{0}, Visible(shape[len(shape)-1], b.Inner)
+		last := len(g.Shape) - 1
+		rows, cols := []int{0}, b.visible(last, shape[len(shape)-1], b.Inner)
 		if len(shape) == 2 {
-			rows = Visible(shape[0], b.Inner)
+			rows = b.visible(last-1, shape[0], b.Inner)
 		}
 		cy := y
 		for _, r := range rows {
 			if r == Gap {
-				g.gapMark(x, cy, g.spanW(cols), g.gapSize(), "⋮")
+				g.gapMark(x, cy, g.spanW(cols), g.gapSize(), "…")
 				cy += g.gapSize()
 				continue
 			}
@@ -99,7 +129,7 @@ func (g *Grid) block(shape tensor.Shape, prefix []int, x, y float64, b GridBudge
 	}
 	// A leading dim: tiles across when the rest has even rank, else down.
 	across := (len(shape)-2)%2 == 1
-	idx := Visible(shape[0], b.Outer)
+	idx := b.visible(len(prefix), shape[0], b.Outer)
 	if shape[0] == 0 {
 		g.Marks = append(g.Marks, Text{X: x, Y: y + g.labelSize(), S: fmt.Sprintf("dim %d is empty", len(prefix)), Size: g.labelSize(), Color: Muted})
 		return g.Cell * 3, g.Cell
@@ -113,18 +143,22 @@ func (g *Grid) block(shape tensor.Shape, prefix []int, x, y float64, b GridBudge
 				g.gapMark(cx, cy+label, g.gapSize(), g.Cell, "…")
 				cx += g.gapSize() * 1.5
 			} else {
-				g.gapMark(cx, cy, g.Cell, g.gapSize(), "⋮")
+				g.gapMark(cx, cy, g.Cell, g.gapSize(), "…")
 				cy += g.gapSize() * 1.5
 			}
 			continue
 		}
 		p := append(append([]int{}, prefix...), i)
 		ty := cy
+		labelW := 0.0
 		if len(shape) == 3 { // innermost tiles carry the label of every leading index
-			g.Marks = append(g.Marks, Text{X: cx, Y: cy + g.labelSize(), S: tileLabel(p, len(shape)-1), Size: g.labelSize(), Color: Muted, Font: FontMono})
+			l := tileLabel(p, len(shape)-1)
+			g.Marks = append(g.Marks, Text{X: cx, Y: cy + g.labelSize(), S: l, Size: g.labelSize(), Color: Muted, Font: FontMono})
 			ty += label
+			labelW = TextWidth(l, FontMono, g.labelSize())
 		}
 		bw, bh := g.block(shape[1:], p, cx, ty, b)
+		bw = max(bw, labelW)
 		bh += ty - cy
 		if across {
 			cx += bw + g.gapSize()

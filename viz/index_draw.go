@@ -35,7 +35,7 @@ func (s *indexScene) draw(step int, c *canvas) {
 		y += noteSize + 6
 		c.text(margin, y, n, fitText(n, FontRegular, noteSize, W-panelW-2*margin), Muted, FontRegular, AnchorStart)
 	}
-	top := y + 24
+	top := y + 52
 	stripsH := float64(len(s.ops)) * (stripCellH + 40)
 	mainW := W - panelW - 3*margin
 	mainH := H - top - stripsH - margin
@@ -61,7 +61,7 @@ func (s *indexScene) draw(step int, c *canvas) {
 		}
 		return fill, s.cellLabel(idx, out.Cell)
 	})
-	c.text(out.Cells[0].X, top-8, s.outCaption(), 13, Muted, FontRegular, AnchorStart)
+	c.text(margin, top-22, s.outCaption(), 14, Ink, FontRegular, AnchorStart)
 	if in != nil {
 		chosen := map[int]bool{}
 		for _, r := range reads {
@@ -75,7 +75,6 @@ func (s *indexScene) draw(step int, c *canvas) {
 			}
 			return CellFill, fmt.Sprint(off)
 		})
-		c.text(in.Cells[0].X, top-8, fmt.Sprintf("x %v", xl.Shape()), 13, Muted, FontRegular, AnchorStart)
 	}
 
 	// The storage strips, with the reads of the selected cell wired in.
@@ -123,21 +122,21 @@ func (s *indexScene) draw(step int, c *canvas) {
 // its left) into the main area.
 func (s *indexScene) layoutGrids(x, y, w, h float64) (Grid, *Grid) {
 	if s.reduced == nil {
-		unit := LayoutGrid(s.out, 1, DefaultBudget)
-		cell := min(maxCell, w/max(unit.W, 1), h/max(unit.H, 1))
-		return LayoutGrid(s.out, cell, DefaultBudget).Moved(x, y), nil
+		return FitGrid(s.out, w, h, maxCell, DefaultBudget).Moved(x, y), nil
 	}
 	inShape := s.ops[0].view.Shape()
-	ui, uo := LayoutGrid(inShape, 1, DefaultBudget), LayoutGrid(s.out, 1, DefaultBudget)
-	cell := min(maxCell, (w-60)/max(ui.W+uo.W, 1), h/max(ui.H, uo.H, 1))
-	in := LayoutGrid(inShape, cell, DefaultBudget).Moved(x, y)
-	out := LayoutGrid(s.out, cell, DefaultBudget).Moved(x+in.W+60, y)
-	return out, &in
+	ui, uo := LayoutGrid(inShape, maxCell, DefaultBudget), LayoutGrid(s.out, maxCell, DefaultBudget)
+	share := ui.W / (ui.W + uo.W) // the input's share of the width
+	in := FitGrid(inShape, (w-60)*share, h, maxCell, DefaultBudget)
+	out := FitGrid(s.out, (w-60)*(1-share), h, in.Cell, DefaultBudget)
+	in = FitGrid(inShape, (w-60)*share, h, out.Cell, DefaultBudget)
+	in = in.Moved(x, y)
+	return out.Moved(x+in.W+60, y), &in
 }
 
 func (s *indexScene) outCaption() string {
 	if s.reduced != nil {
-		return fmt.Sprintf("out %v: each cell %s of %d inputs", s.out, strings.ToLower(s.title[:strings.Index(s.title, " ")]), s.combined())
+		return fmt.Sprintf("x %v (left) → out %v (right): each out cell is the %s of %d inputs", s.ops[0].view.Shape(), s.out, s.title[:strings.Index(s.title, " ")], s.combined())
 	}
 	return fmt.Sprintf("out %v: each cell shows the storage offset it reads", s.out)
 }
@@ -146,13 +145,38 @@ func (s *indexScene) outCaption() string {
 // (binary: both; reduce: how many inputs it combines).
 func (s *indexScene) cellLabel(idx []int, cell float64) string {
 	if s.reduced != nil {
-		return "Σ"
+		if s.combined() > 4096 {
+			return "Σ"
+		}
+		return fmt.Sprint(s.reduceValue(idx))
 	}
 	r := s.readsOf(idx)
 	if len(r) == 2 {
 		return fmt.Sprintf("%d,%d", r[0].Offset, r[1].Offset)
 	}
 	return fmt.Sprint(r[0].Offset)
+}
+
+// reduceValue is what the reduction gives at idx over an arange input
+// (whose values are their offsets): the cell's label.
+func (s *indexScene) reduceValue(idx []int) int {
+	reads := s.readsOf(idx)
+	if len(reads) == 0 {
+		return 0
+	}
+	v := reads[0].Offset
+	op := s.title[:strings.Index(s.title, " ")]
+	for _, r := range reads[1:] {
+		switch op {
+		case "sum":
+			v += r.Offset
+		case "max":
+			v = max(v, r.Offset)
+		default:
+			v = min(v, r.Offset)
+		}
+	}
+	return v
 }
 
 // readersOfOffset marks the drawn output cells that read s.offset of the
@@ -300,39 +324,4 @@ func fanIn(v tensor.Layout) int {
 		}
 	}
 	return n
-}
-
-// visibleKeeping is Visible(n, budget) that also shows every offset in
-// keep (with a neighbour on each side when there is room).
-func visibleKeeping(n, budget int, keep []int) []int {
-	base := Visible(n, budget)
-	want := map[int]bool{}
-	for _, i := range base {
-		if i != Gap {
-			want[i] = true
-		}
-	}
-	for _, k := range keep {
-		if k >= 0 && k < n {
-			want[k] = true
-		}
-	}
-	sorted := make([]int, 0, len(want))
-	for i := range want {
-		sorted = append(sorted, i)
-	}
-	slices.Sort(sorted)
-	var out []int
-	prev := -1
-	for _, i := range sorted {
-		if i > prev+1 {
-			out = append(out, Gap)
-		}
-		out = append(out, i)
-		prev = i
-	}
-	if prev >= 0 && prev < n-1 {
-		out = append(out, Gap)
-	}
-	return out
 }

@@ -31,10 +31,18 @@ func (s *shardScene) draw(step int, c *canvas) {
 		return
 	}
 	mainW := W - panelW - 3*margin
-	top := y + 30
-	globalH := (H - top - margin) * 0.42
-	s.drawGlobal(c, shards, margin, top, mainW, globalH, focus)
-	s.drawDevices(c, shards, margin, top+globalH+30, mainW, H-top-globalH-30-margin, focus)
+	top := y + 44
+	mainH := H - top - margin
+	if g := LayoutGrid(s.shape, 40, shardBudget(s.shape, shards)); g.W > 1.3*g.H {
+		// A wide tensor: the logical view on top, the devices below it.
+		globalH := mainH * 0.45
+		s.drawGlobal(c, shards, margin, top, mainW, globalH-40, focus)
+		s.drawDevices(c, shards, margin, top+globalH, mainW, mainH-globalH, focus)
+	} else {
+		globalW := mainW * 0.42
+		s.drawGlobal(c, shards, margin, top, globalW, mainH-30, focus)
+		s.drawDevices(c, shards, margin+globalW+margin, top-20, mainW-globalW-margin, mainH+20, focus)
+	}
 	py := margin + titleSize + 40
 	for i, line := range s.captions[step] {
 		f, size := FontMono, 14.0
@@ -67,10 +75,9 @@ func owners(shards []sbp.Shard, index []int) []int {
 }
 
 func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus int) {
-	unit := LayoutGrid(s.shape, 1, DefaultBudget)
-	cell := min(maxCell, w/max(unit.W, 1), h/max(unit.H, 1))
-	g := LayoutGrid(s.shape, cell, DefaultBudget).Moved(x, y)
-	c.text(x, y-8, fmt.Sprintf("the logical tensor %v: each cell names the devices holding it", s.shape), 13, Muted, FontRegular, AnchorStart)
+	g := FitGrid(s.shape, w, h, maxCell, shardBudget(s.shape, shards)).Moved(x, y)
+	cell := g.Cell
+	c.text(x, y-22, fmt.Sprintf("the logical tensor %v: each cell names its devices", s.shape), fitText("the logical tensor: each cell names its devices", FontRegular, 14, w), Ink, FontRegular, AnchorStart)
 	c.add(g.Marks...)
 	partial := len(shards) > 0 && shards[0].Partial
 	for _, gc := range g.Cells {
@@ -95,7 +102,7 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 		}
 		r := Rect{X: gc.X + 1, Y: gc.Y + 1, W: gc.W - 2, H: gc.H - 2, Fill: fill, Stroke: Faint, StrokeWidth: 1}
 		if partial {
-			r.Hatch, r.Stroke = true, Muted
+			r.Hatch, r.Stroke = true, Tint(Ink, 0.55)
 		}
 		if focused {
 			r.Stroke, r.StrokeWidth = Ink, 2.5
@@ -107,9 +114,24 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 		}
 		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Kind: "cell", Operand: "global", Index: gc.Index})
 	}
-	if partial && len(g.Cells) > 0 {
-		c.add(badge(g.Cells[0].X+g.W+12, y+4, "P("+partialOp(shards, s.layouts)+"): hatched until reduced"))
+	if partial {
+		c.add(badge(x, y+g.H+14, "P("+partialOp(shards, s.layouts)+"): partial values, hatched until reduced")...)
 	}
+}
+
+// shardBudget keeps every shard's first and last index along each axis
+// visible, so no device vanishes into an elided run.
+func shardBudget(shape tensor.Shape, shards []sbp.Shard) GridBudget {
+	b := DefaultBudget
+	b.Keep = make([][]int, len(shape))
+	for _, sh := range shards {
+		for d := range shape {
+			if sh.Hi[d] > sh.Lo[d] {
+				b.Keep[d] = append(b.Keep[d], sh.Lo[d], sh.Hi[d]-1)
+			}
+		}
+	}
+	return b
 }
 
 func containsShard(own []int, shards []sbp.Shard, pos int) bool {
@@ -132,9 +154,12 @@ func partialOp(_ []sbp.Shard, layouts []sbp.NdSbp) string {
 	return "sum"
 }
 
-// badge is a small labelled box, for marks such as P(sum).
-func badge(x, y float64, s string) Item {
-	return Text{X: x, Y: y + 14, S: "▨ " + s, Size: 13, Color: Ink, Font: FontBold}
+// badge is a hatched swatch and its meaning, for marks such as P(sum).
+func badge(x, y float64, s string) []Item {
+	return []Item{
+		Rect{X: x, Y: y, W: 18, H: 18, Fill: CellFill, Stroke: Tint(Ink, 0.55), StrokeWidth: 1, Hatch: true},
+		Text{X: x + 26, Y: y + 14, S: s, Size: 13, Color: Ink, Font: FontBold},
+	}
 }
 
 // drawDevices lays one panel per device out as the mesh is (a 1-D
@@ -172,12 +197,11 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 	c.text(x+8, y+34, sub, fitText(sub, FontMono, 12, w-16), Ink, FontMono, AnchorStart)
 	c.hot(Hot{X: x, Y: y, W: w, H: h, Kind: "device", Rank: sh.Rank})
 	gy := y + 44
-	unit := LayoutGrid(sh.Shape, 1, GridBudget{Inner: 6, Outer: 2})
-	cell := min(30, (w-16)/max(unit.W, 1), (h-52)/max(unit.H, 1))
-	if cell < 6 {
+	if w < 40 || h < 70 {
 		return
 	}
-	g := LayoutGrid(sh.Shape, cell, GridBudget{Inner: 6, Outer: 2}).Moved(x+8, gy)
+	g := FitGrid(sh.Shape, w-16, h-52, 30, GridBudget{Inner: 6, Outer: 3}).Moved(x+8, gy)
+	cell := g.Cell
 	c.add(g.Marks...)
 	fill := Tint(col, 0.35)
 	for _, gc := range g.Cells {
@@ -187,7 +211,7 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 		}
 		r := Rect{X: gc.X + 0.5, Y: gc.Y + 0.5, W: gc.W - 1, H: gc.H - 1, Fill: fill, Stroke: col, StrokeWidth: 1}
 		if sh.Partial {
-			r.Hatch, r.Stroke = true, Ink
+			r.Hatch, r.Stroke = true, Tint(Ink, 0.55)
 		}
 		c.add(r)
 		if cell >= 18 {
