@@ -82,7 +82,9 @@ func FitGrid(shape tensor.Shape, w, h, maxCell float64, b GridBudget) Grid {
 // gapSize is the room a gap mark or the space between tiles takes.
 func (g *Grid) gapSize() float64 { return g.Cell * 0.7 }
 
-func (g *Grid) labelSize() float64 { return max(9, min(13, g.Cell*0.38)) }
+// labelSize is the tile labels' size: it scales with the cells, so a grid
+// shrunk to fit stays inside its box (labels under 7 px are left out).
+func (g *Grid) labelSize() float64 { return min(13, g.Cell*0.38) }
 
 // block lays out the dims of shape (the trailing part of the whole shape
 // after the leading indices prefix) at (x, y) and returns its size.
@@ -151,7 +153,7 @@ func (g *Grid) block(shape tensor.Shape, prefix []int, x, y float64, b GridBudge
 		p := append(append([]int{}, prefix...), i)
 		ty := cy
 		labelW := 0.0
-		if len(shape) == 3 { // innermost tiles carry the label of every leading index
+		if len(shape) == 3 && g.labelSize() >= 7 { // innermost tiles carry the label of every leading index
 			l := tileLabel(p, len(shape)-1)
 			g.Marks = append(g.Marks, Text{X: cx, Y: cy + g.labelSize(), S: l, Size: g.labelSize(), Color: Muted, Font: FontMono})
 			ty += label
@@ -171,11 +173,15 @@ func (g *Grid) block(shape tensor.Shape, prefix []int, x, y float64, b GridBudge
 	return w, h
 }
 
-// tileLabel spells the leading indices of a tile: [1, 0, :, :].
+// tileLabel spells the leading indices of a tile: [1, :, :] for one
+// leading dim, [1,0,2] (the leading indices alone) for more.
 func tileLabel(prefix []int, rest int) string {
 	parts := make([]string, 0, len(prefix)+rest)
 	for _, i := range prefix {
 		parts = append(parts, fmt.Sprint(i))
+	}
+	if len(prefix) > 1 {
+		return "[" + strings.Join(parts, ",") + "]"
 	}
 	for range rest {
 		parts = append(parts, ":")
