@@ -13,7 +13,7 @@ SITE      := bin/web
 # native WebGPU kernels are tested on.
 APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium
 
-.PHONY: all deps build web run test test-go test-wasm test-browser bench bench-browser fuzz clean
+.PHONY: all deps build web run test test-go test-wasm test-browser bench bench-browser gallery fuzz clean
 
 all: build
 
@@ -52,7 +52,7 @@ test-go:
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/...
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/...
 	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm
 
 # The page in headless Chromium on SwiftShader's WebGPU: worked examples,
@@ -71,6 +71,10 @@ bench: deps build
 # The benchmark's cases at browser sizes on Chromium's WebGPU (SwiftShader).
 bench-browser: deps web
 	cd web && node test/browser.mjs ../$(SITE) --sizes 1 --bench ../bench-browser.json
+
+# The gallery: the source documents' worked examples as SVG and GIF.
+gallery: build
+	docs/gallery/gallery.sh ./$(BIN) docs/gallery
 
 fuzz:
 	for f in FuzzParseShape FuzzParseIndices FuzzViewChain FuzzResultLimit FuzzParseBytes; do \

@@ -38,7 +38,10 @@ var DefaultSize = Size{1280, 720}
 // Frame returns the display list of step at size sz.
 func (s *Scene) Frame(step int, sz Size) (Frame, error) {
 	c, err := s.render(step, sz)
-	return c.frame, err
+	if err != nil {
+		return Frame{}, err
+	}
+	return c.frame, nil
 }
 
 // HitTest returns what lies under (x, y) in the frame of step at size sz.
@@ -59,7 +62,10 @@ func (s *Scene) HitTest(step int, sz Size, x, y float64) (Hot, bool) {
 // Hots returns every meaningful region of the frame of step at size sz.
 func (s *Scene) Hots(step int, sz Size) ([]Hot, error) {
 	c, err := s.render(step, sz)
-	return c.hots, err
+	if err != nil {
+		return nil, err
+	}
+	return c.hots, nil
 }
 
 func (s *Scene) render(step int, sz Size) (*canvas, error) {

@@ -12,6 +12,7 @@
 //	stridelab sbp plan   --op expand --shape 4,3,1,2 --size 2,4,3,4,2 --sbp 'S(3)' --placement 2 [--json] [--emit oneflow|pytorch]
 //	stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json]
 //	stridelab sbp run    --op add --in A.npy --b B.npy --sbp 'S(0)' --placement 0-3 --out Y.npy
+//	stridelab draw expand --shape 4,1,3 --size 4,2,3 -o e.gif   (svg, png, gif, json)
 //	stridelab demo     walk through the worked examples
 //	stridelab bench    time the kernels beside NumPy
 //
@@ -47,6 +48,7 @@ func commands() map[string]command {
 		"bench":   {"time the kernels on the benchmark cases beside NumPy", runBench},
 		"devices": {"list the WebGPU adapters found, with their limits", runDevices},
 		"sbp":     {"global tensors on simulated devices: plan an op, plan a boxing, run", runSbp},
+		"draw":    {"draw a scene (expand, repeat, binary, reduce, view, placement, plan, boxing) as SVG, PNG, GIF or JSON", runDraw},
 	}
 }
 
