@@ -43,6 +43,9 @@ func Face(f Font, size float64) font.Face {
 			parsed[k] = p
 		}
 	})
+	if _, ok := fontData[f]; !ok {
+		f = FontRegular // an unknown Font draws as Go Regular
+	}
 	facesMu.Lock()
 	defer facesMu.Unlock()
 	k := faceKey{f, size}

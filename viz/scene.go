@@ -72,8 +72,8 @@ func (s *Scene) render(step int, sz Size) (*canvas, error) {
 	if step < 0 || step >= s.Steps {
 		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", s.Spec.Scene, step, s.Steps-1)
 	}
-	if sz.W < 320 || sz.H < 240 || sz.W > 8192 || sz.H > 8192 {
-		return nil, fmt.Errorf("viz: a frame of %d×%d: width and height must be between 320×240 and 8192×8192", sz.W, sz.H)
+	if sz.W < 320 || sz.H < 240 || sz.W > 4096 || sz.H > 4096 {
+		return nil, fmt.Errorf("viz: a frame of %d×%d: width and height must be between 320×240 and 4096×4096", sz.W, sz.H)
 	}
 	c := newCanvas(sz)
 	s.draw(step, c)

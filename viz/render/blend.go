@@ -74,8 +74,13 @@ func (p *painter) ink(c viz.Color) *ink {
 
 // over composites k at coverage a onto the pixel px.
 func (k *ink) over(px []uint8, a uint8) {
+	put(px, &mul[k.keep[a]], k.src[a])
+}
+
+// put sets each byte of the pixel px to s's plus px's times keep/255,
+// where m is &mul[keep]: the blend, small enough to be inlined in loops.
+func put(px []uint8, m *[256]uint8, s uint32) {
 	px = px[:4]
-	m, s := &mul[k.keep[a]], k.src[a]
 	px[0] = uint8(s) + m[px[0]]
 	px[1] = uint8(s>>8) + m[px[1]]
 	px[2] = uint8(s>>16) + m[px[2]]
@@ -101,12 +106,7 @@ func (k *ink) overRow(dst []uint8, cov []uint8) {
 		case a == 255 && k.opaque:
 			binary.LittleEndian.PutUint32(dst[4*i:], k.word)
 		default:
-			px := dst[4*i : 4*i+4]
-			m, s := &mul[k.keep[a]], k.src[a]
-			px[0] = uint8(s) + m[px[0]]
-			px[1] = uint8(s>>8) + m[px[1]]
-			px[2] = uint8(s>>16) + m[px[2]]
-			px[3] = uint8(s>>24) + m[px[3]]
+			put(dst[4*i:], &mul[k.keep[a]], k.src[a])
 		}
 	}
 }
@@ -141,11 +141,7 @@ func (p *painter) span(y, x0, x1 int, k *ink, a uint8) {
 	}
 	m, s := &mul[k.keep[a]], k.src[a]
 	for i := 0; i+4 <= len(row); i += 4 {
-		px := row[i : i+4]
-		px[0] = uint8(s) + m[px[0]]
-		px[1] = uint8(s>>8) + m[px[1]]
-		px[2] = uint8(s>>16) + m[px[2]]
-		px[3] = uint8(s>>24) + m[px[3]]
+		put(row[i:], m, s)
 	}
 }
 

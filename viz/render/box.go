@@ -135,10 +135,19 @@ func (p *painter) ring(o, in box, k *ink) {
 			r = scratch[n+len(l) : len(scratch) : len(scratch)]
 			mid = coverage(oy - iy)
 		}
+		// The edges are a pixel or two: blended here, not by a call.
 		row := p.pix[y*p.stride:]
-		k.overRow(row[4*cx0:4*m0], l)
+		for i, a := range l {
+			if a != 0 {
+				k.over(row[4*(cx0+i):], a)
+			}
+		}
 		p.span(y, m0, m1, k, mid)
-		k.overRow(row[4*m1:4*cx1], r)
+		for i, a := range r {
+			if a != 0 {
+				k.over(row[4*(m1+i):], a)
+			}
+		}
 	}
 	p.cover = scratch
 }

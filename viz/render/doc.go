@@ -41,6 +41,15 @@
 // [ErrNumber] for errors.Is. Errors of the io.Writer come back unchanged.
 // Raster and Draw return no error: they skip what they cannot draw.
 //
+// # Concurrency
+//
+// Every function may be called from several goroutines at once: the
+// glyph cache they share calls viz.Face's faces, which are not safe for
+// concurrent use, under a lock of its own. viz.TextWidth calls the same
+// faces under viz's lock, not this one; it only reads advances and
+// kerning, which rasterising a glyph does not change, but the two locks
+// are not one.
+//
 // # Platform support
 //
 // The package uses only the standard library, golang.org/x/image and viz:

@@ -63,10 +63,7 @@ func GIF(w io.Writer, frames []viz.Frame, delays []int) error {
 	}
 	pal := pb.palette()
 
-	images, err := drawGIFFrames(frames, pal)
-	if err != nil {
-		return err
-	}
+	images := drawGIFFrames(frames, pal)
 	disposal := make([]byte, len(frames))
 	for i := range disposal {
 		disposal[i] = gif.DisposalNone
@@ -82,19 +79,25 @@ func GIF(w io.Writer, frames []viz.Frame, delays []int) error {
 	})
 }
 
-// gifBatch is how many frames are drawn at once per worker: each in its
-// own buffer, so a batch of two per worker keeps both cores busy while
-// holding a few frames' pixels (3.5 MiB each at 1280×720).
+// gifBatch is how many frames a worker draws per batch, each into a
+// buffer of its own (3.5 MiB at 1280×720): two, so that a worker that
+// finishes early has a second frame to draw before the batch ends.
 const gifBatch = 2
+
+// maxGIFWorkers caps the goroutines drawing a GIF's frames: with four,
+// drawing already takes less time than the serial palette and encoding
+// on a typical scene, and more would only hold more frames' pixels.
+const maxGIFWorkers = 4
 
 // drawGIFFrames draws the frames and maps each onto pal: the first frame
 // whole, every later one cropped to the box that differs from the frame
 // before. Batches of frames are drawn, then diffed and mapped, by up to
-// GOMAXPROCS workers; the last frame of a batch stays for the next.
-func drawGIFFrames(frames []viz.Frame, pal color.Palette) ([]*image.Paletted, error) {
+// maxGIFWorkers goroutines (each frame by one); the last frame of a batch
+// stays for the next to diff against.
+func drawGIFFrames(frames []viz.Frame, pal color.Palette) []*image.Paletted {
 	W, H := frames[0].W, frames[0].H
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(frames)))
-	batch := gifBatch * workers
+	workers := max(1, min(runtime.GOMAXPROCS(0), maxGIFWorkers, len(frames)))
+	batch := min(gifBatch*workers, len(frames))
 	bufs := make([]*image.RGBA, batch+1) // bufs[0] holds the frame before the batch
 	for i := range bufs {
 		bufs[i] = image.NewRGBA(image.Rect(0, 0, W, H))
@@ -134,7 +137,7 @@ func drawGIFFrames(frames []viz.Frame, pal color.Palette) ([]*image.Paletted, er
 		})
 		bufs[0], bufs[n] = bufs[n], bufs[0]
 	}
-	return images, nil
+	return images
 }
 
 // changed is the smallest box holding every pixel in which a and b (of

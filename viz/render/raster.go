@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/binary"
 	"image"
 	"image/png"
 	"io"
@@ -426,7 +427,17 @@ func (p *painter) text(glyphs []placed, k *ink) {
 			continue
 		}
 		for yy := r0; yy < r1; yy++ {
-			k.overRow(p.pix[yy*p.stride+4*c0:yy*p.stride+4*c1], m.pix[(yy-y)*m.w+(c0-x):(yy-y)*m.w+(c1-x)])
+			// overRow, written out: a call a row costs as much as the row.
+			dst := p.pix[yy*p.stride+4*c0 : yy*p.stride+4*c1]
+			for i, a := range m.pix[(yy-y)*m.w+(c0-x) : (yy-y)*m.w+(c1-x)] {
+				switch {
+				case a == 0:
+				case a == 255 && k.opaque:
+					binary.LittleEndian.PutUint32(dst[4*i:], k.word)
+				default:
+					k.over(dst[4*i:], a)
+				}
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 	"testing"
 
@@ -191,5 +192,32 @@ func TestPNGDeterministic(t *testing.T) {
 	}
 	if got := fmt.Sprint(m.Bounds()); got != "(0,0)-(1280,720)" {
 		t.Errorf("PNG bounds %s, want (0,0)-(1280,720)", got)
+	}
+}
+
+// TestConcurrent draws from several goroutines at once (run with -race):
+// the glyph cache and the painters' scratch are shared safely.
+func TestConcurrent(t *testing.T) {
+	want := Raster(testFrame())
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			f := testFrame()
+			if i%2 == 1 {
+				f.Items = append(f.Items, viz.Text{X: 10, Y: 270, S: "ünïcödé " + itoa(i), Size: 9 + float64(i), Color: dark})
+				errs <- GIF(io.Discard, []viz.Frame{f, f}, []int{1, 1})
+				return
+			}
+			if got := Raster(f); !bytes.Equal(got.Pix, want.Pix) {
+				errs <- fmt.Errorf("goroutine %d: pixels differ", i)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
