@@ -78,6 +78,9 @@ func (s *indexScene) draw(step int, c *canvas) {
 	}
 
 	// The storage strips, with the reads of the selected cell wired in.
+	// The wires go under everything else, so cells they cross stay legible.
+	var wires []Item
+	defer func() { c.frame.Items = append(wires, c.frame.Items...) }()
 	sy := H - margin - stripsH + 26
 	for k, o := range s.ops {
 		var mine []int
@@ -98,7 +101,7 @@ func (s *indexScene) draw(step int, c *canvas) {
 					continue
 				}
 				if cell, ok := strip[r.Offset]; ok {
-					c.add(Line{X1: fx, Y1: fy, X2: cell.X + cell.W/2, Y2: cell.Y - 2, Color: Path, Width: 2, Arrow: true})
+					wires = append(wires, Line{X1: fx, Y1: fy, X2: cell.X + cell.W/2, Y2: cell.Y - 2, Color: Path, Width: 2, Arrow: true})
 				}
 			}
 		}
@@ -107,7 +110,7 @@ func (s *indexScene) draw(step int, c *canvas) {
 				drawn := 0
 				for _, gc := range out.Cells {
 					if readers[fmt.Sprint(gc.Index)] && drawn < 64 {
-						c.add(Line{X1: cell.X + cell.W/2, Y1: cell.Y, X2: gc.X + gc.W/2, Y2: gc.Y + gc.H, Color: Broadcast, Width: 1.2, Dash: true})
+						wires = append(wires, Line{X1: cell.X + cell.W/2, Y1: cell.Y, X2: gc.X + gc.W/2, Y2: gc.Y + gc.H, Color: Broadcast, Width: 1.2, Dash: true})
 						drawn++
 					}
 				}

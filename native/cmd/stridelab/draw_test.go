@@ -40,8 +40,13 @@ func TestDrawWritesEveryFormat(t *testing.T) {
 			}
 		case "gif":
 			g, err := gif.DecodeAll(bytes.NewReader(first))
-			if err != nil || len(g.Image) != 24 {
-				t.Errorf("gif: %v; want the 24 steps of expand [4 1 3] → [4 2 3]", err)
+			if err != nil || len(g.Image) != 24 || len(g.Delay) != 24 || g.LoopCount != 0 {
+				t.Fatalf("gif: %v; want the 24 steps of expand [4 1 3] → [4 2 3], looping", err)
+			}
+			for i, d := range g.Delay {
+				if want := map[bool]int{true: 200, false: 60}[i == 23]; d != want {
+					t.Errorf("gif frame %d: delay %d, want %d (the last lingers)", i, d, want)
+				}
 			}
 		case "json":
 			var m struct {

@@ -1,0 +1,69 @@
+package render_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/render"
+)
+
+// sceneGoldens are one scene of each kind at one step, as `stridelab draw`
+// draws them; go test ./viz/render -update rewrites testdata/scenes.
+var sceneGoldens = []struct {
+	name string
+	spec viz.Spec
+}{
+	{"expand", viz.Spec{Scene: "expand", Values: map[string]string{"shape": "4,1,3", "size": "4,2,3"}, Step: 5}},
+	{"expand-readers", viz.Spec{Scene: "expand", Values: map[string]string{"shape": "3,1", "size": "2,3,4", "offset": "1"}, Step: 6}},
+	{"repeat", viz.Spec{Scene: "repeat", Values: map[string]string{"shape": "3,1,5", "times": "5,3,1"}, Step: 12}},
+	{"binary", viz.Spec{Scene: "binary", Values: map[string]string{"shape": "3,1", "b-shape": "1,4", "op": "add"}, Step: 6}},
+	{"reduce", viz.Spec{Scene: "reduce", Values: map[string]string{"shape": "2,2,2,2,2", "to": "1,1,2,2,1"}, Step: 3}},
+	{"view", viz.Spec{Scene: "view", Values: map[string]string{"shape": "3,4", "index": ":, None, 1:3"}, Step: 2}},
+	{"placement", viz.Spec{Scene: "placement", Values: map[string]string{"shape": "8,6", "sbp": "(S(0), P)", "placement": "[[0,1],[2,3]]"}, Step: 2}},
+	{"plan", viz.Spec{Scene: "plan", Values: map[string]string{"op": "expand", "shape": "4,3,1,2", "size": "2,4,3,4,2", "sbp": "S(3)", "placement": "2"}, Step: 1}},
+	{"boxing", viz.Spec{Scene: "boxing", Values: map[string]string{"shape": "25,33", "from": "S(0)", "to": "S(1)", "placement": "4"}, Step: 1}},
+}
+
+func TestSceneGoldens(t *testing.T) {
+	update := flag.Lookup("update").Value.String() == "true"
+	for _, g := range sceneGoldens {
+		s, err := viz.Build(g.spec)
+		if err != nil {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+		f, err := s.Frame(g.spec.Step, viz.DefaultSize)
+		if err != nil {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+		for _, ext := range []string{"svg", "png"} {
+			var buf bytes.Buffer
+			if ext == "svg" {
+				err = render.SVG(&buf, f)
+			} else {
+				err = render.PNG(&buf, f)
+			}
+			if err != nil {
+				t.Fatalf("%s.%s: %v", g.name, ext, err)
+			}
+			path := filepath.Join("testdata", "scenes", g.name+"."+ext)
+			if update {
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (go test ./viz/render -update writes it)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("%s differs from its golden file (%d bytes, golden %d); look at it, then go test ./viz/render -update", path, buf.Len(), len(want))
+			}
+		}
+	}
+}
