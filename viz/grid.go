@@ -2,6 +2,7 @@ package viz
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -209,7 +210,7 @@ func (g *Grid) gapMark(x, y, w, h float64, s string) {
 // Find returns the cell of index, if it is drawn.
 func (g Grid) Find(index []int) (GridCell, bool) {
 	for _, c := range g.Cells {
-		if equalInts(c.Index, index) {
+		if slices.Equal(c.Index, index) {
 			return c, true
 		}
 	}
@@ -244,16 +245,4 @@ func move(it Item, dx, dy float64) Item {
 		return v
 	}
 	return it
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -28,13 +28,7 @@ const (
 
 func (s *indexScene) draw(step int, c *canvas) {
 	W, H := float64(c.frame.W), float64(c.frame.H)
-	y := margin + titleSize
-	c.text(margin, y, s.title, fitText(s.title, FontBold, titleSize, W-2*margin), Ink, FontBold, AnchorStart)
-	y += 8
-	for _, n := range s.notes {
-		y += noteSize + 6
-		c.text(margin, y, n, fitText(n, FontRegular, noteSize, W-panelW-2*margin), Muted, FontRegular, AnchorStart)
-	}
+	y := c.header(s.title, s.notes, W-panelW-2*margin)
 	top := y + 52
 	stripsH := float64(len(s.ops)) * (stripCellH + 40)
 	mainW := W - panelW - 3*margin
@@ -54,7 +48,7 @@ func (s *indexScene) draw(step int, c *canvas) {
 	s.drawGrid(c, out, "out", func(idx []int) (Color, string) {
 		fill := CellFill
 		switch {
-		case sel != nil && equalInts(idx, sel):
+		case sel != nil && slices.Equal(idx, sel):
 			fill = Highlight
 		case readers[fmt.Sprint(idx)]:
 			fill = Reader

@@ -133,6 +133,20 @@ func (c *canvas) text(x, y float64, s string, size float64, col Color, f Font, a
 	return TextWidth(s, f, size)
 }
 
+// header writes a scene's title across the frame and its notes below it,
+// each within noteW, and returns the baseline of the last line.
+func (c *canvas) header(title string, notes []string, noteW float64) float64 {
+	W := float64(c.frame.W)
+	y := margin + titleSize
+	c.text(margin, y, title, fitText(title, FontBold, titleSize, W-2*margin), Ink, FontBold, AnchorStart)
+	y += 8
+	for _, n := range notes {
+		y += noteSize + 6
+		c.text(margin, y, n, fitText(n, FontRegular, noteSize, noteW), Muted, FontRegular, AnchorStart)
+	}
+	return y
+}
+
 // fitText shrinks size until s fits width (down to 8 px).
 func fitText(s string, f Font, size, width float64) float64 {
 	for size > 8 && TextWidth(s, f, size) > width {

@@ -17,13 +17,7 @@ import (
 
 func (s *shardScene) draw(step int, c *canvas) {
 	W, H := float64(c.frame.W), float64(c.frame.H)
-	y := margin + titleSize
-	c.text(margin, y, s.title, fitText(s.title, FontBold, titleSize, W-2*margin), Ink, FontBold, AnchorStart)
-	y += 8
-	for _, n := range s.notes {
-		y += noteSize + 6
-		c.text(margin, y, n, fitText(n, FontRegular, noteSize, W-2*margin), Muted, FontRegular, AnchorStart)
-	}
+	y := c.header(s.title, s.notes, W-2*margin)
 	nd, focus := s.layouts[step], s.focus[step]
 	shards, err := sbp.Shards(s.shape, s.placement, nd)
 	if err != nil {
