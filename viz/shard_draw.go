@@ -96,7 +96,7 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 		}
 		r := Rect{X: gc.X + 1, Y: gc.Y + 1, W: gc.W - 2, H: gc.H - 2, Fill: fill, Stroke: Faint, StrokeWidth: 1}
 		if partial {
-			r.Hatch, r.Stroke = true, Tint(Ink, 0.55)
+			r.Hatch, r.Stroke = true, hatchOn(fill)
 		}
 		if focused {
 			r.Stroke, r.StrokeWidth = Ink, 2.5
@@ -148,6 +148,15 @@ func partialOp(_ []sbp.Shard, layouts []sbp.NdSbp) string {
 	return "sum"
 }
 
+// hatchOn is the hatching colour that shows on fill: dark lines on a light
+// fill, light lines on a dark one.
+func hatchOn(fill Color) Color {
+	if TextOn(fill) == Ink {
+		return Tint(Ink, 0.45)
+	}
+	return Tint(Paper, 0.2)
+}
+
 // badge is a hatched swatch and its meaning, for marks such as P(sum).
 func badge(x, y float64, s string) []Item {
 	return []Item{
@@ -181,20 +190,23 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 	if focused {
 		width = 4
 	}
+	var g Grid
+	if w >= 40 && h >= 70 {
+		g = FitGrid(sh.Shape, w-16, h-52, 30, GridBudget{Inner: 6, Outer: 3}).Moved(x+8, y+44)
+		h = min(h, g.H+60) // the box fits its shard
+	}
 	c.add(Rect{X: x, Y: y, W: w, H: h, Fill: Tint(col, 0.88), Stroke: col, StrokeWidth: width})
 	head := fmt.Sprintf("rank %d %v", sh.Rank, sh.Coord)
 	c.text(x+8, y+18, head, fitText(head, FontBold, 14, w-16), Ink, FontBold, AnchorStart)
 	sub := fmt.Sprintf("shard %v", sh.Shape)
 	if sh.Partial {
-		sub += " · partial"
+		sub = fmt.Sprintf("%v partial", sh.Shape)
 	}
 	c.text(x+8, y+34, sub, fitText(sub, FontMono, 12, w-16), Ink, FontMono, AnchorStart)
 	c.hot(Hot{X: x, Y: y, W: w, H: h, Kind: "device", Rank: sh.Rank})
-	gy := y + 44
-	if w < 40 || h < 70 {
+	if g.Cells == nil {
 		return
 	}
-	g := FitGrid(sh.Shape, w-16, h-52, 30, GridBudget{Inner: 6, Outer: 3}).Moved(x+8, gy)
 	cell := g.Cell
 	c.add(g.Marks...)
 	fill := Tint(col, 0.35)
@@ -205,7 +217,7 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 		}
 		r := Rect{X: gc.X + 0.5, Y: gc.Y + 0.5, W: gc.W - 1, H: gc.H - 1, Fill: fill, Stroke: col, StrokeWidth: 1}
 		if sh.Partial {
-			r.Hatch, r.Stroke = true, Tint(Ink, 0.55)
+			r.Hatch, r.Stroke = true, hatchOn(fill)
 		}
 		c.add(r)
 		if cell >= 18 {
