@@ -6,6 +6,7 @@ require (
 	github.com/oliverbestmann/webgpu v1.36.0
 	github.com/sbinet/npyio v0.9.0
 	github.com/schollz/progressbar/v3 v3.18.0
+	golang.org/x/image v0.24.0
 	gonum.org/v1/plot v0.15.2
 )
 
@@ -26,7 +27,6 @@ require (
 	github.com/oliverbestmann/webgpu/libs-windows v0.0.0-20260628152801-f47d1b682eb8 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/term v0.28.0 // indirect
 	golang.org/x/text v0.22.0 // indirect
