@@ -133,7 +133,7 @@ func (s *indexScene) layoutGrids(x, y, w, h float64) (Grid, *Grid) {
 
 func (s *indexScene) outCaption() string {
 	if s.reduced != nil {
-		return fmt.Sprintf("x %v (left) → out %v (right): each out cell is the %s of %d inputs", s.ops[0].view.Shape(), s.out, s.title[:strings.Index(s.title, " ")], s.combined())
+		return fmt.Sprintf("x %v (left) → out %v (right): each out cell is the %s of %d inputs", s.ops[0].view.Shape(), s.out, s.reduceOp, s.combined())
 	}
 	return fmt.Sprintf("out %v: each cell shows the storage offset it reads", s.out)
 }
@@ -162,12 +162,11 @@ func (s *indexScene) reduceValue(idx []int) int {
 		return 0
 	}
 	v := reads[0].Offset
-	op := s.title[:strings.Index(s.title, " ")]
 	for _, r := range reads[1:] {
-		switch op {
-		case "sum":
+		switch s.reduceOp {
+		case tensor.Sum:
 			v += r.Offset
-		case "max":
+		case tensor.MaxAll:
 			v = max(v, r.Offset)
 		default:
 			v = min(v, r.Offset)

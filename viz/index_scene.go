@@ -16,9 +16,10 @@ type indexScene struct {
 	notes    []string // lines under the title: what the op does
 	ops      []operand
 	out      tensor.Shape
-	outLabel string   // the output grid's caption
-	unravel  bool     // repeat: read the expanded view at the unravelled index
-	reduced  []bool   // reduce: the input dims reduced
+	outLabel string // the output grid's caption
+	unravel  bool   // repeat: read the expanded view at the unravelled index
+	reduced  []bool // reduce: the input dims reduced
+	reduceOp tensor.ReduceOp
 	stages   []string // repeat: reshape → expand → reshape, one line each
 	sweep    [][]int  // the output cells drawn, in the kernel's order
 	offset   int      // the storage offset whose readers are shown, or -1
@@ -117,7 +118,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 			return nil, err
 		}
 		pat := tensor.MergeReduceAxes(shape, reduced)
-		s.ops, s.out, s.reduced = []operand{{"x", shape, x}}, to, reduced
+		s.ops, s.out, s.reduced, s.reduceOp = []operand{{"x", shape, x}}, to, reduced, op
 		s.title = fmt.Sprintf("%v %v to %v", op, shape, to)
 		first := "kept"
 		if len(pat.Reduced) > 0 && pat.Reduced[0] {

@@ -3,6 +3,7 @@ package viz
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 )
 
 // Scene is a built scene: a timeline of Steps frames that any renderer can
@@ -16,6 +17,15 @@ type Scene struct {
 	Steps int // at least 1
 	draw  func(step int, c *canvas)
 	model any
+
+	// The last frame drawn, kept because hovering asks HitTest of the
+	// frame on screen many times between steps.
+	mu   sync.Mutex
+	last *canvas
+	at   struct {
+		step int
+		size Size
+	}
 }
 
 // Hot is a region of a frame that means something: a cell of an operand
@@ -35,7 +45,8 @@ type Size struct{ W, H int }
 // DefaultSize is a slide's: 1280×720.
 var DefaultSize = Size{1280, 720}
 
-// Frame returns the display list of step at size sz.
+// Frame returns the display list of step at size sz. Its items are shared
+// with the scene's cache: renderers read them and never change them.
 func (s *Scene) Frame(step int, sz Size) (Frame, error) {
 	c, err := s.render(step, sz)
 	if err != nil {
@@ -75,8 +86,14 @@ func (s *Scene) render(step int, sz Size) (*canvas, error) {
 	if sz.W < 320 || sz.H < 240 || sz.W > 4096 || sz.H > 4096 {
 		return nil, fmt.Errorf("viz: a frame of %d×%d: width and height must be between 320×240 and 4096×4096", sz.W, sz.H)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last != nil && s.at.step == step && s.at.size == sz {
+		return s.last, nil
+	}
 	c := newCanvas(sz)
 	s.draw(step, c)
+	s.last, s.at.step, s.at.size = c, step, sz
 	return c, nil
 }
 

@@ -109,7 +109,7 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Kind: "cell", Operand: "global", Index: gc.Index})
 	}
 	if partial {
-		c.add(badge(x, y+g.H+14, "P("+partialOp(shards, s.layouts)+"): partial values, hatched until reduced")...)
+		c.add(badge(x, y+g.H+14, "P("+partialOp(s.layouts)+"): partial values, hatched until reduced")...)
 	}
 }
 
@@ -137,7 +137,7 @@ func containsShard(own []int, shards []sbp.Shard, pos int) bool {
 	return false
 }
 
-func partialOp(_ []sbp.Shard, layouts []sbp.NdSbp) string {
+func partialOp(layouts []sbp.NdSbp) string {
 	for _, nd := range layouts {
 		for _, x := range nd {
 			if x.Kind == sbp.Partial {
@@ -221,13 +221,9 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 		}
 		c.add(r)
 		if cell >= 18 {
-			label := fmt.Sprint(linearIndex(s.shape, global))
+			label := fmt.Sprint(linear(s.shape, global))
 			fs := fitText(label, FontMono, max(8, min(12, cell*0.4)), gc.W-3)
 			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
 	}
 }
-
-// linearIndex is the row-major position of idx in shape: the value an
-// arange tensor holds there, the label cells share across views.
-func linearIndex(shape tensor.Shape, idx []int) int { return linear(shape, idx) }

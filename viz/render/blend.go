@@ -129,19 +129,24 @@ func (p *painter) span(y, x0, x1 int, k *ink, a uint8) {
 	}
 	row := p.pix[y*p.stride+4*x0 : y*p.stride+4*x1]
 	if a == 255 && k.opaque {
-		two := uint64(k.word) | uint64(k.word)<<32
-		i := 0
-		for ; i+8 <= len(row); i += 8 {
-			binary.LittleEndian.PutUint64(row[i:], two)
-		}
-		if i < len(row) {
-			binary.LittleEndian.PutUint32(row[i:], k.word)
-		}
+		fillWord(row, k.word)
 		return
 	}
 	m, s := &mul[k.keep[a]], k.src[a]
 	for i := 0; i+4 <= len(row); i += 4 {
 		put(row[i:], m, s)
+	}
+}
+
+// fillWord sets every 4-byte pixel of row to word, two pixels a store.
+func fillWord(row []byte, word uint32) {
+	two := uint64(word) | uint64(word)<<32
+	i := 0
+	for ; i+8 <= len(row); i += 8 {
+		binary.LittleEndian.PutUint64(row[i:], two)
+	}
+	if i < len(row) {
+		binary.LittleEndian.PutUint32(row[i:], word)
 	}
 }
 
@@ -153,14 +158,7 @@ func (p *painter) background(c viz.Color) {
 	var k ink
 	k.set(c)
 	first := p.pix[p.y0*p.stride : p.y0*p.stride+4*p.w]
-	two := uint64(k.word) | uint64(k.word)<<32
-	i := 0
-	for ; i+8 <= len(first); i += 8 {
-		binary.LittleEndian.PutUint64(first[i:], two)
-	}
-	if i < len(first) {
-		binary.LittleEndian.PutUint32(first[i:], k.word)
-	}
+	fillWord(first, k.word)
 	for y := p.y0 + 1; y < p.y1; y++ {
 		copy(p.pix[y*p.stride:y*p.stride+4*p.w], first)
 	}

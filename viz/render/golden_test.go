@@ -89,7 +89,7 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%v (run go test ./viz/render -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		bad := filepath.Join(os.TempDir(), "render-got-"+name) // kept for a look after the test
+		bad := filepath.Join(os.TempDir(), "render-got-"+filepath.Base(name)) // kept for a look after the test
 		os.WriteFile(bad, got, 0o644)
 		t.Errorf("%s: got %d bytes that differ from the %d of the golden file; got is in %s (go test ./viz/render -update rewrites it)", name, len(got), len(want), bad)
 	}
