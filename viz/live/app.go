@@ -41,6 +41,9 @@ type Options struct {
 	FPS        io.Writer
 	// Until closes the app after this long (0: when the window closes).
 	Until time.Duration
+	// OnState is called from Update whenever what the session shows
+	// changed (the playground's page mirrors it in its URL and results).
+	OnState func(session.State)
 }
 
 // App is the interactive renderer as an ebiten.Game: Update reads input
@@ -51,10 +54,9 @@ type App struct {
 	ctl   *controls
 	scale float64 // device pixels per logical pixel
 
-	// The scene is painted into its own image only when what it shows
-	// changes (the frame, the zoom, the size): most ticks just copy it.
-	sceneImg  *ebiten.Image
-	painted   paintKey
+	// The scene is painted into its own image, again only where what it
+	// shows changed: most ticks just copy it.
+	canvas    sceneCanvas
 	ptr       pointer
 	help      bool
 	status    string
@@ -65,18 +67,11 @@ type App struct {
 	started   time.Time
 	script    *player
 	done      error // ebiten.Termination once a screenshot run is over
+	posted    []func(*App) // work other goroutines asked for, run in Update
+	postMu    sync.Mutex
+	lastState string
 	computeMu sync.Mutex
 	computed  map[string]string // results of Compute, by spec
-}
-
-type paintKey struct {
-	items     *viz.Item
-	n         int
-	view      session.View
-	w, h      int
-	scale     float64
-	valid     bool
-	showsHelp bool
 }
 
 // pointer is where the pointer is in window logical pixels, and a drag
@@ -148,12 +143,14 @@ func (a *App) Update() error {
 			return err
 		}
 	}
+	a.runPosted()
 	if !ebiten.IsFocused() && a.opt.Screenshot == "" && a.script == nil {
 		a.s.Pause() // paused while the window is hidden or in the background
 	}
 	a.s.Tick(a.tick())
 	a.ctl.ui.Update() // first: ebitenui makes a widget's parts on its first update
 	a.syncControls()
+	a.notify()
 	return nil
 }
 
@@ -313,7 +310,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 	a.paintScene()
 	op := &ebiten.DrawImageOptions{}
 	op.GeoM.Translate(float64(r.Min.X)*a.scale, float64(r.Min.Y)*a.scale)
-	screen.DrawImage(a.sceneImg, op)
+	screen.DrawImage(a.canvas.img, op)
 	if !a.opt.Embed {
 		a.ctl.ui.Draw(screen)
 	}
@@ -329,35 +326,20 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 }
 
-// paintScene repaints the scene's image if what it shows changed.
+// paintScene brings the scene's image up to date (see sceneCanvas).
 func (a *App) paintScene() {
 	sz := a.viewportSize()
-	w, h := int(float64(sz.W)*a.scale), int(float64(sz.H)*a.scale)
 	f, err := a.s.Frame(sz)
 	if err != nil {
 		a.status = err.Error()
 		return
 	}
-	key := paintKey{n: len(f.Items), view: a.s.View(), w: w, h: h, scale: a.scale, valid: true, showsHelp: a.help}
-	if len(f.Items) > 0 {
-		key.items = &f.Items[0]
-	}
-	if a.sceneImg != nil && key == a.painted {
-		return
-	}
-	if a.sceneImg == nil || a.sceneImg.Bounds().Dx() != w || a.sceneImg.Bounds().Dy() != h {
-		if a.sceneImg != nil {
-			a.sceneImg.Deallocate()
-		}
-		a.sceneImg = ebiten.NewImage(w, h)
-	}
-	a.sceneImg.Fill(nrgba(viz.Paper))
-	v := a.s.View()
-	Paint(a.sceneImg, f, Transform{OffX: v.PanX * a.scale, OffY: v.PanY * a.scale, Scale: v.Zoom * a.scale})
 	if a.help {
-		Paint(a.sceneImg, helpFrame(sz), Transform{Scale: a.scale})
+		f.Items = append(append([]viz.Item{}, f.Items...), helpFrame(sz).Items...)
 	}
-	a.painted = key
+	v := a.s.View()
+	a.canvas.show(f, Transform{OffX: v.PanX * a.scale, OffY: v.PanY * a.scale, Scale: v.Zoom * a.scale},
+		int(float64(sz.W)*a.scale), int(float64(sz.H)*a.scale))
 }
 
 // helpFrame lists the keys over the scene.
@@ -439,6 +421,55 @@ func writeSection(b *strings.Builder, sec viz.Section) {
 		}
 	}
 	b.WriteString("\n")
+}
+
+// Post asks for fn to run on the game's goroutine at the next tick: how
+// other goroutines (the browser's calls) change the session safely.
+func (a *App) Post(fn func(*App)) {
+	a.postMu.Lock()
+	a.posted = append(a.posted, fn)
+	a.postMu.Unlock()
+}
+
+func (a *App) runPosted() {
+	a.postMu.Lock()
+	fns := a.posted
+	a.posted = nil
+	a.postMu.Unlock()
+	for _, fn := range fns {
+		fn(a)
+	}
+}
+
+// notify calls OnState when the session's state changed.
+func (a *App) notify() {
+	if a.opt.OnState == nil {
+		return
+	}
+	st := a.s.State()
+	key := fmt.Sprintf("%+v|%v|%v", st, derefFocus(st.Hover), derefFocus(st.Pinned))
+	if key != a.lastState {
+		a.lastState = key
+		a.opt.OnState(st)
+	}
+}
+
+func derefFocus(f *viz.Focus) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
+
+// Act does what a key or a button does, by the key's name in
+// session.Bindings (the browser's transport calls it).
+func (a *App) Act(key string) error {
+	b, ok := session.BindingFor(key)
+	if !ok {
+		return fmt.Errorf("live: no key %q", key)
+	}
+	a.act(b.Action)
+	return nil
 }
 
 // FrameTimes are the durations between drawn frames so far.

@@ -91,13 +91,15 @@ func (a *App) buildControls(scale float64) {
 		widget.TextAreaOpts.Text(""),
 	)
 	side.AddChild(c.result)
-	root.AddChild(side)
+	if !a.opt.Embed { // embedded, the page around the frame has the fields and the results
+		root.AddChild(side)
+	}
 
 	// The transport bar under the scene.
 	bar := widget.NewContainer(
 		widget.ContainerOpts.BackgroundImage(th.ui.PanelTheme.BackgroundImage),
 		widget.ContainerOpts.Layout(widget.NewRowLayout(
-			widget.RowLayoutOpts.Padding(&widget.Insets{Left: px(sidebarW + 10), Right: px(10), Top: px(8), Bottom: px(8)}),
+			widget.RowLayoutOpts.Padding(&widget.Insets{Left: px(float64(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed).Min.X) + 10), Right: px(10), Top: px(8), Bottom: px(8)}),
 			widget.RowLayoutOpts.Spacing(px(6)))),
 		widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.AnchorLayoutData{
 			StretchHorizontal: true, VerticalPosition: widget.AnchorLayoutPositionEnd}),
@@ -114,11 +116,15 @@ func (a *App) buildControls(scale float64) {
 	button("<", session.StepBack)
 	c.play = button("play", session.PlayPause)
 	button(">", session.StepForward)
+	scrubW := 260.0
+	if a.opt.Embed {
+		scrubW = 200 // the frame is narrower than a window
+	}
 	c.scrub = widget.NewSlider(
 		widget.SliderOpts.MinMax(0, 1),
 		widget.SliderOpts.FixedHandleSize(px(12)),
 		widget.SliderOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}),
-			widget.WidgetOpts.MinSize(px(260), px(20))),
+			widget.WidgetOpts.MinSize(px(scrubW), px(20))),
 		widget.SliderOpts.ChangedHandler(func(e *widget.SliderChangedEventArgs) {
 			if e.Current != a.s.Step() {
 				a.s.Pause()

@@ -41,14 +41,18 @@ func Paint(dst *ebiten.Image, f viz.Frame, t Transform) {
 		vector.FillRect(dst, x, y, float32(t.Scale*float64(f.W)), float32(t.Scale*float64(f.H)), rgba(f.Background), false)
 	}
 	for _, it := range f.Items {
-		switch it := it.(type) {
-		case viz.Rect:
-			paintRect(dst, it, t)
-		case viz.Line:
-			paintLine(dst, it, t)
-		case viz.Text:
-			paintText(dst, it, t)
-		}
+		paintItem(dst, it, t)
+	}
+}
+
+func paintItem(dst *ebiten.Image, it viz.Item, t Transform) {
+	switch it := it.(type) {
+	case viz.Rect:
+		paintRect(dst, it, t)
+	case viz.Line:
+		paintLine(dst, it, t)
+	case viz.Text:
+		paintText(dst, it, t)
 	}
 }
 

@@ -22,12 +22,42 @@ type player struct {
 	field  string // the field that has the keyboard
 	// finished: every event ran; the app stops after the last screenshot.
 	finished bool
+	sweep    int // frames of a sweep left
+	swept    int // output cells hovered so far
+}
+
+// sweepOnce moves the pointer to the next drawn output cell.
+func (p *player) sweepOnce(a *App) error {
+	hots, err := a.s.Scene().Hots(a.s.Step(), a.viewportSize())
+	if err != nil {
+		return err
+	}
+	var cells []int
+	for i, h := range hots {
+		if h.Kind == "cell" && h.Operand == "out" {
+			cells = append(cells, i)
+		}
+	}
+	if len(cells) == 0 {
+		return nil
+	}
+	// Stride through the cells so the pointer jumps around the grid.
+	h := hots[cells[(p.swept*37)%len(cells)]]
+	p.swept++
+	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
+	x, y := a.s.View().ToScreen(h.X+h.W/2, h.Y+h.H/2)
+	a.pointerAt(x+float64(r.Min.X), y+float64(r.Min.Y), false)
+	return nil
 }
 
 func (p *player) step(a *App) error {
 	if p.wait > 0 {
 		p.wait--
 		return nil
+	}
+	if p.sweep > 0 {
+		p.sweep--
+		return p.sweepOnce(a)
 	}
 	if p.next >= len(p.events) {
 		if p.finished {
@@ -46,6 +76,8 @@ func (p *player) step(a *App) error {
 	switch e.Op {
 	case "wait":
 		p.wait = e.N
+	case "sweep":
+		p.sweep = e.N
 	case "hover":
 		vx, vy, err := a.s.Locate(a.viewportSize(), e.Focus)
 		if err != nil {

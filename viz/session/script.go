@@ -15,6 +15,7 @@ import (
 // Event is one line of a script: a person's input, replayed.
 //
 //	wait N              draw N frames
+//	sweep N             hover the drawn output cells in turn, one a frame, N frames
 //	hover out 1,2,0     move the pointer to the centre of a drawn cell
 //	hover x 0,1         … of reduce's input grid (a cell of operand x)
 //	hover storage x 5   … of storage cell x[5]
@@ -62,10 +63,10 @@ func parseEvent(line string) (Event, error) {
 	args := strings.Fields(rest)
 	e := Event{Op: op}
 	switch op {
-	case "wait":
+	case "wait", "sweep":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n < 0 || n > 100000 {
-			return e, fmt.Errorf("wait takes a frame count from 0 to 100000")
+			return e, fmt.Errorf("%s takes a frame count from 0 to 100000", op)
 		}
 		e.N = n
 	case "click":
@@ -119,7 +120,7 @@ func parseEvent(line string) (Event, error) {
 		}
 		e.Text = rest
 	default:
-		return e, fmt.Errorf("unknown event %q; the events are wait, hover, move, click, drag, key, scene, field, type, screenshot, state", op)
+		return e, fmt.Errorf("unknown event %q; the events are wait, sweep, hover, move, click, drag, key, scene, field, type, screenshot, state", op)
 	}
 	return e, nil
 }

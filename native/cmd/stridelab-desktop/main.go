@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -68,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	frames := fs.Int("frames", 3, "with --screenshot: how many frames to draw first")
 	script := fs.String("script", "", "replay the input events in this file (hover, click, key, type, wait, screenshot)")
 	fps := fs.Bool("fps-report", false, "print the median and 5th-percentile frame rate on exit")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	seconds := fs.Float64("seconds", 0, "close after this many seconds (with --fps-report: how long to measure)")
 	backend := fs.String("backend", "auto", "where the results panel computes: cpu, gpu or auto")
 	paused := fs.Bool("paused", false, "start with the animation paused")
@@ -120,6 +122,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.Backend, err = pickBackend(*backend, stderr); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("%w: --cpuprofile: %v", errUsage, err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	o.Export = func(name string, write func(io.Writer) error) error { return live.WriteFile(name, write) }
 	return live.Run(o)
