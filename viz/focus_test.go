@@ -333,6 +333,14 @@ func TestComputeIsTheCPUKernels(t *testing.T) {
 			v, _ := x("2,3,4").Permute([]int{2, 0, 1})
 			return cpu.Materialize(v)
 		}},
+		{Spec{Scene: "view", Values: map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "2,-1"}}, func() (tensor.Tensor, error) {
+			v, _ := x("4,5").Permute([]int{1, 0})
+			c, err := cpu.Materialize(v)
+			if err != nil {
+				return c, err
+			}
+			return c.Reshape([]int{2, 10})
+		}},
 		{Spec{Scene: "repeat", Values: map[string]string{"shape": "40,1,30", "times": "1,2,2"}}, func() (tensor.Tensor, error) { return cpu.Repeat(x("40,1,30"), []int{1, 2, 2}) }},
 		{gallerySpecs[8], func() (tensor.Tensor, error) { return x("8,6"), nil }},
 		{gallerySpecs[10], func() (tensor.Tensor, error) { return x("25,33"), nil }},
@@ -389,6 +397,35 @@ func TestFormatValues(t *testing.T) {
 		x, _ := tensor.Arange(tensor.Float32, sh)
 		if got := formatValues(x); !slices.Equal(got, c.want) {
 			t.Errorf("formatValues(arange %s) = %q, want %q", c.shape, got, c.want)
+		}
+	}
+}
+
+// TestReshapeThatMustCopyIsAScene: a reshape no view can express draws the
+// layout it starts from and says which strides do not chain and what the
+// copy costs.
+func TestReshapeThatMustCopyIsAScene(t *testing.T) {
+	for _, c := range []struct {
+		values map[string]string
+		wants  []string
+	}{
+		{map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "20"}, []string{"no single view exists", "dims 0, 1 do not: 1 ≠ 4·5 = 20", ".contiguous() writes 80 B", ".reshape([20]) views the copy (strides [1])"}},
+		{map[string]string{"shape": "2,3,4", "permute": "0,2,1", "reshape": "2,-1"}, []string{"dims 1, 2 do not: 1 ≠ 3·4 = 12", "dims 0, 1 do not: 12 ≠ 4·1 = 4", ".reshape([2 12]) views the copy (strides [12 1])"}},
+		{map[string]string{"shape": "2,3,5", "index": ":, :, ::2", "reshape": "2,9"}, []string{"dims 0, 1 chain: 15 = 3·5", "dims 1, 2 do not: 5 ≠ 3·2 = 6"}},
+		{map[string]string{"shape": "6,4", "index": "::2, 1:3", "reshape": "6"}, []string{"dims 0, 1 do not: 8 ≠ 2·1 = 2", "24 B"}},
+	} {
+		s, err := Build(Spec{Scene: "view", Values: c.values})
+		if err != nil {
+			t.Fatalf("%v: %v", c.values, err)
+		}
+		rep := s.Report(0, nil).String() + s.Title
+		for _, w := range c.wants {
+			if !strings.Contains(rep, w) {
+				t.Errorf("%v: the report\n%s\nhas no %q", c.values, rep, w)
+			}
+		}
+		if _, err := s.Frame(s.Steps-1, DefaultSize); err != nil {
+			t.Errorf("%v: %v", c.values, err)
 		}
 	}
 }

@@ -273,6 +273,13 @@ func (s *indexScene) drawPanel(c *canvas, x, y float64, lines []panelLine) {
 // reduce combines, and the focused storage cell's readers.
 func (s *indexScene) panelLines(step int, lt indexLight, reads []Read, drawn int) []panelLine {
 	var out []panelLine
+	if len(s.whyCopy) > 0 {
+		out = append(out, panelLine{"reshape must copy", 16, Path, FontBold})
+		for _, l := range s.whyCopy {
+			out = append(out, panelLine{l, 13, Ink, FontMono})
+		}
+		out = append(out, panelLine{"", 2, Ink, FontRegular})
+	}
 	if len(s.stages) > 0 {
 		out = append(out, panelLine{"repeat, step by step", 16, Ink, FontBold})
 		for _, st := range s.stages {

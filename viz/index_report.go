@@ -39,6 +39,9 @@ func (s *indexScene) report(step int, f *Focus) Report {
 	if s.stages != nil {
 		r.Sections = append(r.Sections, Section{Title: "repeat, step by step", Lines: s.stages})
 	}
+	if s.whyCopy != nil {
+		r.Sections = append(r.Sections, Section{Title: "reshape must copy", Lines: s.whyCopy})
+	}
 	if len(s.sweep) > 0 {
 		sel := s.sweep[min(step, len(s.sweep)-1)]
 		r.Sections = append(r.Sections, Section{
@@ -90,7 +93,13 @@ func (s *indexScene) compute(b tensor.Backend) (Section, error) {
 		if err != nil {
 			return Section{}, err
 		}
-		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Materialize(xv) }
+		run = func(be tensor.Backend) (tensor.Tensor, error) {
+			y, err := be.Materialize(xv) // for a reshape that needs a copy: .contiguous()
+			if err != nil || s.copyTo == nil {
+				return y, err
+			}
+			return y.Reshape(s.copyTo) // then a view of the copy
+		}
 	case "repeat":
 		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Repeat(x, s.times) }
 	case "binary":

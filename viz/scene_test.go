@@ -58,7 +58,7 @@ func TestBadSpecsAreClearErrors(t *testing.T) {
 		{"expand", map[string]string{"shape": "4,1,3", "size": "4,2,3"}, 24, "step 24 is out of range: the scene has steps 0 to 23"},
 		{"expand", map[string]string{"shape": "3,1", "size": "3,4", "offset": "3"}, 0, "--offset \"3\""},
 		{"reduce", map[string]string{"shape": "2,3,1", "to": "1,1,1,1"}, 0, "the target has 4 dims"},
-		{"view", map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "20"}, 0, "copy"},
+		{"view", map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "21"}, 0, "has 20 elements but the new shape has 21"},
 		{"placement", map[string]string{"shape": "8,6", "sbp": "S(2)", "placement": "4"}, 0, "splits axis 2"},
 		{"boxing", map[string]string{"shape": "8,6", "from": "S(0)", "to": "Q", "placement": "4"}, 0, "sbp"},
 		{"plan", map[string]string{"op": "conv", "shape": "4", "sbp": "B", "placement": "2"}, 0, "the ops are expand"},
