@@ -42,12 +42,13 @@ func (s *indexScene) report(step int, f *Focus) Report {
 	if s.whyCopy != nil {
 		r.Sections = append(r.Sections, Section{Title: "reshape must copy", Lines: s.whyCopy})
 	}
-	if len(s.sweep) > 0 {
-		sel := s.sweep[min(step, len(s.sweep)-1)]
+	if sel := s.sweepAt(step); sel != nil {
 		r.Sections = append(r.Sections, Section{
-			Title: fmt.Sprintf("step %d of %d: out %v", step+1, len(s.sweep), sel),
+			Title: fmt.Sprintf("step %d of %d: out %v", step-s.lead+1, len(s.sweep), sel),
 			Lines: texts(s.cellLines(sel, s.readsOf(sel))),
 		})
+	} else if step < s.lead {
+		r.Sections = append(r.Sections, Section{Title: fmt.Sprintf("frame %d of %d", step+1, s.lead+len(s.sweep)), Lines: []string{s.stageViews[step].caption}})
 	}
 	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string {
 		lt := s.light(step, f)

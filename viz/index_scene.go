@@ -26,6 +26,10 @@ type indexScene struct {
 	times    []int    // repeat: the repeat counts
 	binOp    tensor.BinaryOp
 	stages   []string // repeat: reshape → expand → reshape, one line each
+	// repeat: the views the first frames show before the copy sweeps the
+	// output (the reshaped input, then the expanded view); lead of them.
+	stageViews []stageView
+	lead       int
 	// view: a reshape that no view can express: the shape asked for, and
 	// why the layout drawn (the view before it) must be copied first.
 	copyTo  []int
@@ -70,6 +74,10 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		if err != nil {
 			return nil, err
 		}
+		r, err := x.Reshape(plan.InReshape)
+		if err != nil {
+			return nil, err
+		}
 		s.ops, s.out, s.unravel, s.times = []operand{{"x", shape, v}}, plan.OutShape, true, times
 		s.title = fmt.Sprintf("repeat %v by %v → %v", shape, times, plan.OutShape)
 		bytes, _ := tensor.ResultBytes(tensor.Float32, plan.OutShape)
@@ -78,6 +86,11 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 			fmt.Sprintf("2. expand → %v: a view, strides %v, 0 B", plan.ExpandSize, v.Strides()),
 			fmt.Sprintf("3. reshape → %v: a copy, %s (float32)", plan.OutShape, tensor.FormatBytes(bytes)),
 		}
+		s.stageViews = []stageView{
+			{r, fmt.Sprintf("stage 1: x.reshape(%v), strides %v: a view of the same storage, 0 B", plan.InReshape, r.Strides())},
+			{v, fmt.Sprintf("stage 2: .expand(%v), strides %v: stride 0 copies nothing, 0 B; dashed: the same elements again", plan.ExpandSize, v.Strides())},
+		}
+		s.lead = len(s.stageViews)
 		s.notes = append(s.notes, "reshape + expand + reshape: only the last step copies")
 	case "binary":
 		bShape, err := tensor.ParseShape(spec.Get("b-shape"))
@@ -107,7 +120,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		}
 		s.ops, s.out, s.binOp = []operand{{"a", shape, av}, {"b", bShape, bv}}, out, op
 		s.title = fmt.Sprintf("%v %v and %v → %v", op, shape, bShape, out)
-		s.notes = append(s.notes, "both operands right-aligned and expanded to the output (stride 0 where size 1)",
+		s.notes = append(s.notes, "both operands right-aligned and expanded to the output (stride 0 where size 1); dashed: stretched copies",
 			fmt.Sprintf("a strides %v, b strides %v", av.Strides(), bv.Strides()))
 	case "reduce":
 		to, err := tensor.ParseShape(spec.Get("to"))
@@ -170,8 +183,23 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps := max(1, len(s.sweep))
+	steps := s.lead + max(1, len(s.sweep))
 	return &Scene{Spec: spec, Title: s.title, Steps: steps, impl: s, model: m}, nil
+}
+
+// stageView is a view a lead frame draws, and what it says about it.
+type stageView struct {
+	view    tensor.Layout
+	caption string
+}
+
+// sweepAt is the output cell the kernel is at on step: nil before the
+// sweep starts (repeat's stages) or when the output is empty.
+func (s *indexScene) sweepAt(step int) []int {
+	if step < s.lead || len(s.sweep) == 0 {
+		return nil
+	}
+	return s.sweep[min(step-s.lead, len(s.sweep)-1)]
 }
 
 // viewOf applies the view spec's ops to the contiguous layout x in the
