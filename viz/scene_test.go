@@ -113,3 +113,38 @@ func BenchmarkBuildFrame64x64Expand(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHoverFocus is a front end's hover: a new focus every frame on a
+// 64×64 expand (FrameFocus redraws; HitTest takes the cached frame).
+func BenchmarkHoverFocus(b *testing.B) {
+	s, err := Build(Spec{Scene: "expand", Values: map[string]string{"shape": "64,1", "size": "64,64"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hots, _ := s.Hots(0, DefaultSize)
+	for i := 0; b.Loop(); i++ {
+		h := hots[i%len(hots)]
+		f := h.Focus()
+		if _, err := s.FrameFocus(0, &f, DefaultSize); err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := s.HitTest(0, DefaultSize, h.X+1, h.Y+1); !ok {
+			b.Fatal("nothing under a hot region")
+		}
+	}
+}
+
+// BenchmarkReportAndCompute is the results panel of a 64×64 expand.
+func BenchmarkReportAndCompute(b *testing.B) {
+	s, err := Build(Spec{Scene: "expand", Values: map[string]string{"shape": "64,1", "size": "64,64"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &Focus{Kind: "storage", Operand: "x", Offset: 7}
+	for b.Loop() {
+		_ = s.Report(3, f)
+		if _, err := s.Compute(nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
