@@ -34,8 +34,8 @@ type indexScene struct {
 	// why the layout drawn (the view before it) must be copied first.
 	copyTo  []int
 	whyCopy []string
-	sweep    [][]int  // the output cells drawn, in the kernel's order
-	offset   int      // the storage offset whose readers are shown, or -1
+	sweep   [][]int // the output cells drawn, in the kernel's order
+	offset  int     // the storage offset whose readers are shown, or -1
 }
 
 func buildIndexScene(spec Spec) (*Scene, error) {
