@@ -36,14 +36,14 @@ func TestFocusOnStorageTintsItsReaders(t *testing.T) {
 		}
 		m := s.Model().(*IndexModel)
 		is := s.impl.(*indexScene)
-		hots, _ := s.Hots(0, DefaultSize)
+		hots, _ := s.Hots(is.lead, DefaultSize)
 		for name, ol := range m.Operands {
 			if ol.Storage == 0 {
 				continue
 			}
 			for _, off := range []int{0, r.IntN(ol.Storage), ol.Storage - 1} {
 				f := &Focus{Kind: "storage", Operand: name, Offset: off}
-				fr, err := s.FrameFocus(0, f, DefaultSize)
+				fr, err := s.FrameFocus(is.lead, f, DefaultSize) // the sweep's first frame
 				if err != nil {
 					t.Fatalf("%v focus %+v: %v", spec, f, err)
 				}
@@ -333,6 +333,14 @@ func TestComputeIsTheCPUKernels(t *testing.T) {
 			v, _ := x("2,3,4").Permute([]int{2, 0, 1})
 			return cpu.Materialize(v)
 		}},
+		{Spec{Scene: "view", Values: map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "2,-1"}}, func() (tensor.Tensor, error) {
+			v, _ := x("4,5").Permute([]int{1, 0})
+			c, err := cpu.Materialize(v)
+			if err != nil {
+				return c, err
+			}
+			return c.Reshape([]int{2, 10})
+		}},
 		{Spec{Scene: "repeat", Values: map[string]string{"shape": "40,1,30", "times": "1,2,2"}}, func() (tensor.Tensor, error) { return cpu.Repeat(x("40,1,30"), []int{1, 2, 2}) }},
 		{gallerySpecs[8], func() (tensor.Tensor, error) { return x("8,6"), nil }},
 		{gallerySpecs[10], func() (tensor.Tensor, error) { return x("25,33"), nil }},
@@ -389,6 +397,144 @@ func TestFormatValues(t *testing.T) {
 		x, _ := tensor.Arange(tensor.Float32, sh)
 		if got := formatValues(x); !slices.Equal(got, c.want) {
 			t.Errorf("formatValues(arange %s) = %q, want %q", c.shape, got, c.want)
+		}
+	}
+}
+
+// TestReshapeThatMustCopyIsAScene: a reshape no view can express draws the
+// layout it starts from and says which strides do not chain and what the
+// copy costs.
+func TestReshapeThatMustCopyIsAScene(t *testing.T) {
+	for _, c := range []struct {
+		values map[string]string
+		wants  []string
+	}{
+		{map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "20"}, []string{"no single view exists", "dims 0, 1 do not: 1 ≠ 4·5 = 20", ".contiguous() writes 80 B", ".reshape([20]) views the copy (strides [1])"}},
+		{map[string]string{"shape": "2,3,4", "permute": "0,2,1", "reshape": "2,-1"}, []string{"dims 1, 2 do not: 1 ≠ 3·4 = 12", "dims 0, 1 do not: 12 ≠ 4·1 = 4", ".reshape([2 12]) views the copy (strides [12 1])"}},
+		{map[string]string{"shape": "2,3,5", "index": ":, :, ::2", "reshape": "2,9"}, []string{"dims 0, 1 chain: 15 = 3·5", "dims 1, 2 do not: 5 ≠ 3·2 = 6"}},
+		{map[string]string{"shape": "6,4", "index": "::2, 1:3", "reshape": "6"}, []string{"dims 0, 1 do not: 8 ≠ 2·1 = 2", "24 B"}},
+	} {
+		s, err := Build(Spec{Scene: "view", Values: c.values})
+		if err != nil {
+			t.Fatalf("%v: %v", c.values, err)
+		}
+		rep := s.Report(0, nil).String() + s.Title
+		for _, w := range c.wants {
+			if !strings.Contains(rep, w) {
+				t.Errorf("%v: the report\n%s\nhas no %q", c.values, rep, w)
+			}
+		}
+		if _, err := s.Frame(s.Steps-1, DefaultSize); err != nil {
+			t.Errorf("%v: %v", c.values, err)
+		}
+	}
+}
+
+// solidAndGhosts sorts the labels of the cells hot as operand's (cells of
+// kind, or storage cells) in frame f into solid and dashed ones.
+func solidAndGhosts(f Frame, hots []Hot, kind, operand string) (solid, ghosts []string) {
+	for _, h := range hots {
+		if h.Kind != kind || h.Operand != operand || (kind == "storage" && h.H != h.W) {
+			continue
+		}
+		rc, _ := rectAt(f, h.X+1, h.Y+1)
+		for _, it := range f.Items {
+			if t, ok := it.(Text); ok && t.X == h.X+h.W/2 && t.Y > h.Y && t.Y < h.Y+h.H {
+				if rc.Dash {
+					ghosts = append(ghosts, t.S)
+				} else {
+					solid = append(solid, t.S)
+				}
+			}
+		}
+	}
+	slices.Sort(solid)
+	return solid, ghosts
+}
+
+func labels(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprint(i)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestRepeatShowsItsStages: repeat's first frames are the reshaped view and
+// the expanded one, whose solid cells are the storage once each and whose
+// stride-0 copies are ghosts; each frame says its bytes; then the copy
+// sweeps the output.
+func TestRepeatShowsItsStages(t *testing.T) {
+	for _, c := range []struct {
+		shape, times string
+		storage      int
+		copyBytes    string
+	}{
+		{"3,1,5", "5,3,1", 15, "900 B"},
+		{"5", "3", 5, "60 B"},
+		{"2,3", "2,1,2", 6, "96 B"},
+	} {
+		s, err := Build(Spec{Scene: "repeat", Values: map[string]string{"shape": c.shape, "times": c.times}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := s.Model().(*IndexModel)
+		if s.Steps != 2+len(m.Cells) {
+			t.Fatalf("repeat %s by %s: %d steps, want 2 stages + %d cells", c.shape, c.times, s.Steps, len(m.Cells))
+		}
+		for step, want := range []string{"stage 1: x.reshape(", "stage 2: .expand(", "stage 3: the copy writes out"} {
+			f, _ := s.Frame(step, DefaultSize)
+			hots, _ := s.Hots(step, DefaultSize)
+			var text []string
+			for _, it := range f.Items {
+				if tx, ok := it.(Text); ok {
+					text = append(text, tx.S)
+				}
+			}
+			all := strings.Join(text, "\n")
+			if !strings.Contains(all, want) || (step < 2 && !strings.Contains(all, "0 B")) || !strings.Contains(all, c.copyBytes) {
+				t.Errorf("repeat %s by %s frame %d: no %q with its bytes in\n%s", c.shape, c.times, step, want, all)
+			}
+			if step == 2 {
+				continue
+			}
+			kind := "storage"
+			solid, ghosts := solidAndGhosts(f, hots, kind, "x")
+			if !slices.Equal(solid, labels(c.storage)) {
+				t.Errorf("repeat %s by %s frame %d: solid cells %v, want the storage once each", c.shape, c.times, step, solid)
+			}
+			if (step == 0) != (len(ghosts) == 0) {
+				t.Errorf("repeat %s by %s frame %d: %d ghosts", c.shape, c.times, step, len(ghosts))
+			}
+		}
+	}
+}
+
+// TestBinaryDrawsBothOperandsOverTheOutput: a and b are grids over the
+// output's shape whose solid cells are their storage once each, the
+// stretched copies dashed.
+func TestBinaryDrawsBothOperandsOverTheOutput(t *testing.T) {
+	for _, c := range []struct {
+		a, b   string
+		na, nb int
+		ghosts [2]int
+	}{
+		{"3,1", "1,4", 3, 4, [2]int{9, 8}},
+		{"2,3", "3", 6, 3, [2]int{0, 3}},
+		{"4,1,2", "3,1", 8, 3, [2]int{16, 21}},
+	} {
+		s, err := Build(Spec{Scene: "binary", Values: map[string]string{"shape": c.a, "b-shape": c.b}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := s.Frame(0, DefaultSize)
+		hots, _ := s.Hots(0, DefaultSize)
+		for k, name := range []string{"a", "b"} {
+			solid, ghosts := solidAndGhosts(f, hots, "cell", name)
+			if !slices.Equal(solid, labels([]int{c.na, c.nb}[k])) || len(ghosts) != c.ghosts[k] {
+				t.Errorf("%s + %s: %s's solid cells %v and %d ghosts, want its storage once each and %d ghosts", c.a, c.b, name, solid, len(ghosts), c.ghosts[k])
+			}
 		}
 	}
 }

@@ -20,9 +20,22 @@ var fontData = map[Font][]byte{FontRegular: goregular.TTF, FontBold: gobold.TTF,
 var (
 	fontsOnce sync.Once
 	parsed    map[Font]*opentype.Font
-	facesMu   sync.Mutex
 	faces     = map[faceKey]font.Face{}
 )
+
+// facesMu is the one lock of text: it guards the faces' cache, every call
+// into a face (a face is not safe for concurrent use) and whatever a
+// renderer caches from the faces (viz/render's glyph cache), so text can
+// be measured on one goroutine while a frame is drawn on another.
+var facesMu sync.Mutex
+
+// LockFaces takes the lock of text, for a renderer that calls faces and
+// keeps what they give (FaceLocked); UnlockFaces releases it. Face,
+// TextWidth and Ascent take it themselves.
+func LockFaces() { facesMu.Lock() }
+
+// UnlockFaces releases the lock LockFaces took.
+func UnlockFaces() { facesMu.Unlock() }
 
 type faceKey struct {
 	font Font
@@ -31,8 +44,15 @@ type faceKey struct {
 
 // Face returns the face of f at size pixels per em (72 dpi: one point is
 // one pixel), made once and shared. Faces are not safe for concurrent
-// use; callers draw on one goroutine.
+// use: call them holding LockFaces (FaceLocked), as TextWidth does.
 func Face(f Font, size float64) font.Face {
+	facesMu.Lock()
+	defer facesMu.Unlock()
+	return FaceLocked(f, size)
+}
+
+// FaceLocked is Face for a caller that holds LockFaces.
+func FaceLocked(f Font, size float64) font.Face {
 	fontsOnce.Do(func() {
 		parsed = map[Font]*opentype.Font{}
 		for k, data := range fontData {
@@ -46,8 +66,6 @@ func Face(f Font, size float64) font.Face {
 	if _, ok := fontData[f]; !ok {
 		f = FontRegular // an unknown Font draws as Go Regular
 	}
-	facesMu.Lock()
-	defer facesMu.Unlock()
 	k := faceKey{f, size}
 	if face, ok := faces[k]; ok {
 		return face
@@ -62,18 +80,16 @@ func Face(f Font, size float64) font.Face {
 
 // TextWidth is the advance of s in f at size, in pixels.
 func TextWidth(s string, f Font, size float64) float64 {
-	face := Face(f, size)
 	facesMu.Lock()
 	defer facesMu.Unlock()
-	return fixedToFloat(font.MeasureString(face, s))
+	return fixedToFloat(font.MeasureString(FaceLocked(f, size), s))
 }
 
 // Ascent is how far f at size rises above the baseline, in pixels.
 func Ascent(f Font, size float64) float64 {
-	face := Face(f, size)
 	facesMu.Lock()
 	defer facesMu.Unlock()
-	return fixedToFloat(face.Metrics().Ascent)
+	return fixedToFloat(FaceLocked(f, size).Metrics().Ascent)
 }
 
 func fixedToFloat(v fixed.Int26_6) float64 { return float64(v) / 64 }

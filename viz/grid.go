@@ -27,11 +27,13 @@ type GridCell struct {
 func (c GridCell) Center() (float64, float64) { return c.X + c.W/2, c.Y + c.H/2 }
 
 // Grid is a laid-out tensor: its cells and the marks around them (tile
-// labels, gap marks), in pixels from its own top left.
+// labels, gap marks), in pixels, its top left at (X, Y) (0, 0 until
+// Moved).
 type Grid struct {
 	Shape tensor.Shape
 	Cells []GridCell
 	Marks []Item
+	X, Y  float64
 	W, H  float64
 	Cell  float64 // the side of one cell
 }
@@ -220,6 +222,7 @@ func (g Grid) Find(index []int) (GridCell, bool) {
 // Moved returns g translated by (dx, dy).
 func (g Grid) Moved(dx, dy float64) Grid {
 	out := g
+	out.X, out.Y = g.X+dx, g.Y+dy
 	out.Cells = make([]GridCell, len(g.Cells))
 	for i, c := range g.Cells {
 		c.X, c.Y = c.X+dx, c.Y+dy

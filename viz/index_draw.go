@@ -27,6 +27,10 @@ const (
 )
 
 func (s *indexScene) draw(step int, f *Focus, c *canvas) {
+	if step < s.lead {
+		s.drawStage(step, f, c)
+		return
+	}
 	W, H := float64(c.frame.W), float64(c.frame.H)
 	y := c.header(s.title, s.notes, W-panelW-2*margin)
 	top := y + 52
@@ -39,11 +43,14 @@ func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 
 	// The grids.
 	out, in := s.layoutGrids(margin, top, mainW, mainH)
+	if len(s.ops) == 2 {
+		s.drawOperandGrids(c, out, lt)
+	}
 	var readers [][]int
 	if lt.storage != nil {
 		readers = s.drawnReaders(out, *lt.storage)
 	}
-	s.drawGrid(c, out, "out", func(idx []int) (Color, string) {
+	drawGrid(c, out, cellHot("out"), func(idx []int) cellLook {
 		fill := CellFill
 		switch {
 		case sel != nil && slices.Equal(idx, sel):
@@ -51,20 +58,24 @@ func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 		case slices.ContainsFunc(readers, func(r []int) bool { return slices.Equal(r, idx) }):
 			fill = Reader
 		}
-		return fill, s.cellLabel(idx, out.Cell)
+		return cellLook{fill: fill, label: s.cellLabel(idx, out.Cell)}
 	})
-	c.text(margin, top-22, s.outCaption(), 14, Ink, FontRegular, AnchorStart)
+	capX := margin // a binary op's caption heads its output grid, right of a and b
+	if len(s.ops) == 2 {
+		capX = out.X
+	}
+	c.text(capX, top-22, s.outCaption(), fitText(s.outCaption(), FontRegular, 14, W-panelW-margin-capX), Ink, FontRegular, AnchorStart)
 	if in != nil {
 		xl := s.ops[0].view
-		s.drawGrid(c, *in, "x", func(idx []int) (Color, string) {
+		drawGrid(c, *in, cellHot("x"), func(idx []int) cellLook {
 			off := xl.Offset(idx)
 			switch {
 			case slices.Equal(idx, lt.inCell):
-				return Highlight, fmt.Sprint(off)
+				return cellLook{fill: Highlight, label: fmt.Sprint(off)}
 			case slices.Contains(reads, Read{"x", off}):
-				return Reader, fmt.Sprint(off)
+				return cellLook{fill: Reader, label: fmt.Sprint(off)}
 			}
-			return CellFill, fmt.Sprint(off)
+			return cellLook{fill: CellFill, label: fmt.Sprint(off)}
 		})
 	}
 
@@ -126,7 +137,14 @@ func derefReads(r *Read) []Read {
 
 // layoutGrids fits the output grid (and, for reduce, the input grid to
 // its left) into the main area.
+//
+// A binary op's output takes the right third: a and b, drawn over the
+// output's shape, take the first two (drawOperandGrids).
 func (s *indexScene) layoutGrids(x, y, w, h float64) (Grid, *Grid) {
+	if len(s.ops) == 2 {
+		g := FitGrid(s.out, (w-2*signW)/3, h, maxCell, DefaultBudget)
+		return g.Moved(x+2*(g.W+signW), y), nil
+	}
 	if s.reduced == nil {
 		return FitGrid(s.out, w, h, maxCell, DefaultBudget).Moved(x, y), nil
 	}
@@ -141,6 +159,13 @@ func (s *indexScene) layoutGrids(x, y, w, h float64) (Grid, *Grid) {
 }
 
 func (s *indexScene) outCaption() string {
+	switch {
+	case len(s.ops) == 2:
+		return fmt.Sprintf("= out %v: each cell reads a and b", s.out)
+	case s.stages != nil:
+		bytes, _ := tensor.ResultBytes(tensor.Float32, s.out)
+		return fmt.Sprintf("stage 3: the copy writes out %v, %s: each cell shows the storage offset it reads", s.out, tensor.FormatBytes(bytes))
+	}
 	if s.reduced != nil {
 		return fmt.Sprintf("x %v (left) → out %v (right): each out cell is the %s of %d inputs", s.ops[0].view.Shape(), s.out, s.reduceOp, s.combined())
 	}
@@ -184,20 +209,116 @@ func (s *indexScene) reduceValue(idx []int) int {
 	return v
 }
 
-// drawGrid draws g's cells with the fill and label style gives them, and
-// records them as hot cells of operand.
-func (s *indexScene) drawGrid(c *canvas, g Grid, operand string, style func([]int) (Color, string)) {
+// signW is the room between a binary op's grids, for the op and "=".
+const signW = 44.0
+
+// drawOperandGrids draws a binary op's operands as grids over the
+// output's shape, right-aligned as broadcasting aligns them, left of the
+// output grid out (same layout): each cell labelled with the storage
+// offset the operand's view reads there, the stretched (stride-0) copies
+// dashed and tinted, the selected cell and the focused storage cell's
+// aliases lit. Their cells are hot as cells of a and b.
+func (s *indexScene) drawOperandGrids(c *canvas, out Grid, lt indexLight) {
+	step := out.W + signW
+	for k, o := range s.ops {
+		g := out.Moved(-float64(2-k)*step, 0)
+		lit := offsetsOf(o.name, nil, lt.storage)
+		drawGrid(c, g, cellHot(o.name), func(idx []int) cellLook {
+			off := o.view.Offset(idx)
+			l := cellLook{fill: CellFill, label: fmt.Sprint(off), ghost: ghost(o.view, idx)}
+			switch {
+			case slices.Equal(idx, lt.sel):
+				l.fill = Highlight
+			case slices.Contains(lit, off):
+				l.fill = Reader
+			case l.ghost:
+				l.fill = Tint(Broadcast, 0.85)
+			}
+			return l
+		})
+		top := g.Y
+		caption := fmt.Sprintf("%s %v → %v", o.name, o.storage, s.out)
+		c.text(g.X, top-22, caption, fitText(caption, FontRegular, 14, step-8), Ink, FontRegular, AnchorStart)
+		sign := s.binOp.String()
+		if k == 1 {
+			sign = "="
+		}
+		c.text(g.X+g.W+signW/2, top+min(g.H, 3*g.Cell)/2+6, sign, fitText(sign, FontBold, 16, signW-4), Ink, FontBold, AnchorMiddle)
+	}
+}
+
+// cellLook is how a grid cell is drawn: its fill and label, and whether
+// it is a ghost (a stride-0 copy of another cell: dashed, tinted).
+type cellLook struct {
+	fill  Color
+	label string
+	ghost bool
+}
+
+// cellHot makes the hot region of a cell of operand's grid.
+func cellHot(operand string) func([]int) Hot {
+	return func(idx []int) Hot { return Hot{Kind: "cell", Operand: operand, Index: idx} }
+}
+
+// drawGrid draws g's cells as look says and records each as the hot
+// region hot gives (placed on the cell).
+func drawGrid(c *canvas, g Grid, hot func([]int) Hot, look func([]int) cellLook) {
 	c.add(g.Marks...)
 	size := max(8, min(15, g.Cell*0.36))
 	for _, gc := range g.Cells {
-		fill, label := style(gc.Index)
-		c.add(Rect{X: gc.X + 1, Y: gc.Y + 1, W: gc.W - 2, H: gc.H - 2, Fill: fill, Stroke: Faint, StrokeWidth: 1})
-		if g.Cell >= 14 {
-			fs := fitText(label, FontMono, size, gc.W-4)
-			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+		l := look(gc.Index)
+		r := Rect{X: gc.X + 1, Y: gc.Y + 1, W: gc.W - 2, H: gc.H - 2, Fill: l.fill, Stroke: Faint, StrokeWidth: 1}
+		if l.ghost {
+			r.Stroke, r.StrokeWidth, r.Dash = Broadcast, 1.2, true
 		}
-		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Kind: "cell", Operand: operand, Index: gc.Index})
+		c.add(r)
+		if g.Cell >= 14 {
+			fs := fitText(l.label, FontMono, size, gc.W-4)
+			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: l.label, Size: fs, Color: TextOn(l.fill), Font: FontMono, Anchor: AnchorMiddle})
+		}
+		h := hot(gc.Index)
+		h.X, h.Y, h.W, h.H = gc.X, gc.Y, gc.W, gc.H
+		c.hot(h)
 	}
+}
+
+// ghost reports whether idx is a stride-0 copy in view v: a non-zero
+// index along a broadcast dim, so it reads what index 0 there reads.
+func ghost(v tensor.Layout, idx []int) bool {
+	for d, i := range idx {
+		if v.Stride(d) == 0 && i > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// drawStage draws one of repeat's lead frames: the stage's view as a
+// grid, each cell labelled with the storage offset it reads and hot as
+// that storage cell (the view's cells are names for storage cells), the
+// stride-0 copies as ghosts, and the storage strip under it.
+func (s *indexScene) drawStage(step int, f *Focus, c *canvas) {
+	W, H := float64(c.frame.W), float64(c.frame.H)
+	y := c.header(s.title, s.notes, W-panelW-2*margin)
+	top := y + 52
+	st, x := s.stageViews[step], s.ops[0]
+	mainW := W - panelW - 3*margin
+	g := FitGrid(st.view.Shape(), mainW, H-top-(stripCellH+40)-margin, maxCell, DefaultBudget).Moved(margin, top)
+	c.text(margin, top-22, st.caption, fitText(st.caption, FontRegular, 14, mainW), Ink, FontRegular, AnchorStart)
+	lit := offsetsOf(x.name, nil, s.light(step, f).storage)
+	drawGrid(c, g, func(idx []int) Hot { return Hot{Kind: "storage", Operand: x.name, Offset: st.view.Offset(idx)} }, func(idx []int) cellLook {
+		off := st.view.Offset(idx)
+		l := cellLook{fill: CellFill, label: fmt.Sprint(off), ghost: ghost(st.view, idx)}
+		switch {
+		case slices.Contains(lit, off):
+			l.fill = Highlight
+		case l.ghost:
+			l.fill = Tint(Broadcast, 0.85)
+		}
+		return l
+	})
+	s.drawStrip(c, x, margin, H-margin-stripCellH-14, mainW, offsetsOf(x.name, nil, s.light(step, nil).storage), lit)
+	s.drawPanel(c, W-panelW-margin, margin+titleSize+24, s.panelLines(step, indexLight{}, nil, 0))
 }
 
 // drawStrip draws operand o's storage as a row of cells (elided, always
@@ -273,21 +394,34 @@ func (s *indexScene) drawPanel(c *canvas, x, y float64, lines []panelLine) {
 // reduce combines, and the focused storage cell's readers.
 func (s *indexScene) panelLines(step int, lt indexLight, reads []Read, drawn int) []panelLine {
 	var out []panelLine
+	if len(s.whyCopy) > 0 {
+		out = append(out, panelLine{"reshape must copy", 16, Path, FontBold})
+		for _, l := range s.whyCopy {
+			out = append(out, panelLine{l, 13, Ink, FontMono})
+		}
+		out = append(out, panelLine{"", 2, Ink, FontRegular})
+	}
 	if len(s.stages) > 0 {
 		out = append(out, panelLine{"repeat, step by step", 16, Ink, FontBold})
-		for _, st := range s.stages {
-			out = append(out, panelLine{st, 13, Ink, FontRegular})
+		for i, st := range s.stages {
+			l := panelLine{st, 13, Ink, FontRegular}
+			if i == min(step, len(s.stages)-1) { // the stage this frame shows
+				l.col, l.font = Path, FontBold
+			}
+			out = append(out, l)
 		}
 		out = append(out, panelLine{"", 2, Ink, FontRegular})
 	}
 	switch {
+	case step < s.lead:
+		out = append(out, panelLine{fmt.Sprintf("frame %d of %d: the copy sweeps the output from frame %d", step+1, s.lead+len(s.sweep), s.lead+1), 14, Muted, FontRegular})
 	case lt.sel == nil:
 		out = append(out, panelLine{"the output is empty: nothing to read", 15, Muted, FontRegular})
 	case lt.inCell != nil:
 		out = append(out, panelLine{fmt.Sprintf("x%v feeds out %v", lt.inCell, lt.sel), 16, Ink, FontBold})
 		out = append(out, s.cellLines(lt.sel, reads)...)
-	case s.sweep != nil && slices.Equal(lt.sel, s.sweep[min(step, len(s.sweep)-1)]):
-		out = append(out, panelLine{fmt.Sprintf("step %d of %d: out %v", step+1, len(s.sweep), lt.sel), 16, Ink, FontBold})
+	case slices.Equal(lt.sel, s.sweepAt(step)):
+		out = append(out, panelLine{fmt.Sprintf("step %d of %d: out %v", step-s.lead+1, len(s.sweep), lt.sel), 16, Ink, FontBold})
 		out = append(out, s.cellLines(lt.sel, reads)...)
 	default:
 		out = append(out, panelLine{fmt.Sprintf("focus: out %v", lt.sel), 16, Ink, FontBold})

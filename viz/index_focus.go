@@ -19,10 +19,7 @@ type indexLight struct {
 }
 
 func (s *indexScene) light(step int, f *Focus) indexLight {
-	var lt indexLight
-	if len(s.sweep) > 0 {
-		lt.sel = s.sweep[min(step, len(s.sweep)-1)]
-	}
+	lt := indexLight{sel: s.sweepAt(step)}
 	if s.offset >= 0 {
 		lt.storage = &Read{s.ops[0].name, s.offset}
 	}
@@ -30,9 +27,9 @@ func (s *indexScene) light(step int, f *Focus) indexLight {
 		return lt
 	}
 	switch {
-	case f.Kind == "cell" && f.Operand == "out":
+	case f.Kind == "cell" && (f.Operand == "out" || s.reduced == nil): // out, or a binary operand's grid over out
 		lt.sel = f.Index
-	case f.Kind == "cell":
+	case f.Kind == "cell" && f.Operand == "x":
 		lt.inCell, lt.sel = f.Index, s.fedBy(f.Index)
 	case f.Kind == "storage":
 		lt.storage = &Read{f.Operand, f.Offset}
@@ -53,14 +50,17 @@ func (s *indexScene) fedBy(in []int) []int {
 	return out
 }
 
-// checkFocus accepts an output cell, reduce's input cell, or a storage
-// cell of any operand, each within its range.
+// checkFocus accepts an output cell, reduce's input cell, a cell of a
+// binary operand's grid (over the output's shape), or a storage cell of
+// any operand, each within its range.
 func (s *indexScene) checkFocus(f Focus) error {
 	switch {
 	case f.Kind == "cell" && f.Operand == "out":
 		return inShape("out", s.out, f.Index)
 	case f.Kind == "cell" && f.Operand == "x" && s.reduced != nil:
 		return inShape("x", s.ops[0].view.Shape(), f.Index)
+	case f.Kind == "cell" && len(s.ops) == 2 && (f.Operand == "a" || f.Operand == "b"):
+		return inShape(f.Operand, s.out, f.Index) // drawn over the output's shape
 	case f.Kind == "storage":
 		for _, o := range s.ops {
 			if o.name == f.Operand {

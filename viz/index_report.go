@@ -39,12 +39,16 @@ func (s *indexScene) report(step int, f *Focus) Report {
 	if s.stages != nil {
 		r.Sections = append(r.Sections, Section{Title: "repeat, step by step", Lines: s.stages})
 	}
-	if len(s.sweep) > 0 {
-		sel := s.sweep[min(step, len(s.sweep)-1)]
+	if s.whyCopy != nil {
+		r.Sections = append(r.Sections, Section{Title: "reshape must copy", Lines: s.whyCopy})
+	}
+	if sel := s.sweepAt(step); sel != nil {
 		r.Sections = append(r.Sections, Section{
-			Title: fmt.Sprintf("step %d of %d: out %v", step+1, len(s.sweep), sel),
+			Title: fmt.Sprintf("step %d of %d: out %v", step-s.lead+1, len(s.sweep), sel),
 			Lines: texts(s.cellLines(sel, s.readsOf(sel))),
 		})
+	} else if step < s.lead {
+		r.Sections = append(r.Sections, Section{Title: fmt.Sprintf("frame %d of %d", step+1, s.lead+len(s.sweep)), Lines: []string{s.stageViews[step].caption}})
 	}
 	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string {
 		lt := s.light(step, f)
@@ -90,7 +94,13 @@ func (s *indexScene) compute(b tensor.Backend) (Section, error) {
 		if err != nil {
 			return Section{}, err
 		}
-		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Materialize(xv) }
+		run = func(be tensor.Backend) (tensor.Tensor, error) {
+			y, err := be.Materialize(xv) // for a reshape that needs a copy: .contiguous()
+			if err != nil || s.copyTo == nil {
+				return y, err
+			}
+			return y.Reshape(s.copyTo) // then a view of the copy
+		}
 	case "repeat":
 		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Repeat(x, s.times) }
 	case "binary":

@@ -1,7 +1,9 @@
 package viz
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -24,8 +26,16 @@ type indexScene struct {
 	times    []int    // repeat: the repeat counts
 	binOp    tensor.BinaryOp
 	stages   []string // repeat: reshape → expand → reshape, one line each
-	sweep    [][]int  // the output cells drawn, in the kernel's order
-	offset   int      // the storage offset whose readers are shown, or -1
+	// repeat: the views the first frames show before the copy sweeps the
+	// output (the reshaped input, then the expanded view); lead of them.
+	stageViews []stageView
+	lead       int
+	// view: a reshape that no view can express: the shape asked for, and
+	// why the layout drawn (the view before it) must be copied first.
+	copyTo  []int
+	whyCopy []string
+	sweep   [][]int // the output cells drawn, in the kernel's order
+	offset  int     // the storage offset whose readers are shown, or -1
 }
 
 func buildIndexScene(spec Spec) (*Scene, error) {
@@ -64,6 +74,10 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		if err != nil {
 			return nil, err
 		}
+		r, err := x.Reshape(plan.InReshape)
+		if err != nil {
+			return nil, err
+		}
 		s.ops, s.out, s.unravel, s.times = []operand{{"x", shape, v}}, plan.OutShape, true, times
 		s.title = fmt.Sprintf("repeat %v by %v → %v", shape, times, plan.OutShape)
 		bytes, _ := tensor.ResultBytes(tensor.Float32, plan.OutShape)
@@ -72,6 +86,11 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 			fmt.Sprintf("2. expand → %v: a view, strides %v, 0 B", plan.ExpandSize, v.Strides()),
 			fmt.Sprintf("3. reshape → %v: a copy, %s (float32)", plan.OutShape, tensor.FormatBytes(bytes)),
 		}
+		s.stageViews = []stageView{
+			{r, fmt.Sprintf("stage 1: x.reshape(%v), strides %v: a view of the same storage, 0 B", plan.InReshape, r.Strides())},
+			{v, fmt.Sprintf("stage 2: .expand(%v), strides %v: stride 0 copies nothing, 0 B; dashed: the same elements again", plan.ExpandSize, v.Strides())},
+		}
+		s.lead = len(s.stageViews)
 		s.notes = append(s.notes, "reshape + expand + reshape: only the last step copies")
 	case "binary":
 		bShape, err := tensor.ParseShape(spec.Get("b-shape"))
@@ -101,7 +120,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		}
 		s.ops, s.out, s.binOp = []operand{{"a", shape, av}, {"b", bShape, bv}}, out, op
 		s.title = fmt.Sprintf("%v %v and %v → %v", op, shape, bShape, out)
-		s.notes = append(s.notes, "both operands right-aligned and expanded to the output (stride 0 where size 1)",
+		s.notes = append(s.notes, "both operands right-aligned and expanded to the output (stride 0 where size 1); dashed: stretched copies",
 			fmt.Sprintf("a strides %v, b strides %v", av.Strides(), bv.Strides()))
 	case "reduce":
 		to, err := tensor.ParseShape(spec.Get("to"))
@@ -135,12 +154,18 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		s.notes = append(s.notes, "expand's backward: each output cell combines every input cell that expand would copy it to")
 	case "view":
 		v, title, err := viewOf(spec, x)
-		if err != nil {
+		if errors.Is(err, tensor.ErrNeedsCopy) {
+			s.copyTo, _ = tensor.ParseInts("reshape", spec.Get("reshape"))
+			s.whyCopy = whyCopy(v, s.copyTo)
+		} else if err != nil {
 			return nil, err
 		}
 		s.ops, s.out = []operand{{"x", shape, v}}, v.Shape()
 		s.title = title
 		s.notes = append(s.notes, "one storage, read through offset "+fmt.Sprint(v.Base())+" and strides "+fmt.Sprint(v.Strides()))
+		if s.copyTo != nil {
+			s.notes[len(s.notes)-1] += "; the cells below are in the order reshape reads them"
+		}
 	}
 	if o := spec.Get("offset"); o != "" {
 		n, err := tensor.ParseInts("offset", o)
@@ -158,8 +183,23 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps := max(1, len(s.sweep))
+	steps := s.lead + max(1, len(s.sweep))
 	return &Scene{Spec: spec, Title: s.title, Steps: steps, impl: s, model: m}, nil
+}
+
+// stageView is a view a lead frame draws, and what it says about it.
+type stageView struct {
+	view    tensor.Layout
+	caption string
+}
+
+// sweepAt is the output cell the kernel is at on step: nil before the
+// sweep starts (repeat's stages) or when the output is empty.
+func (s *indexScene) sweepAt(step int) []int {
+	if step < s.lead || len(s.sweep) == 0 {
+		return nil
+	}
+	return s.sweep[min(step-s.lead, len(s.sweep)-1)]
 }
 
 // viewOf applies the view spec's ops to the contiguous layout x in the
@@ -192,13 +232,54 @@ func viewOf(spec Spec, x tensor.Layout) (tensor.Layout, string, error) {
 		if err != nil {
 			return v, "", err
 		}
-		if v, err = v.Reshape(shape); err != nil {
-			return v, "", err
+		r, err := v.Reshape(shape)
+		if err != nil { // v is the layout that could not be reshaped
+			return v, fmt.Sprintf("x%s.reshape(%v) of x %v: no single view exists", strings.Join(parts, ""), shape, x.Shape()), err
 		}
+		v = r
 		parts = append(parts, fmt.Sprintf(".reshape(%v)", shape))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, " (the whole tensor)")
 	}
 	return v, fmt.Sprintf("x%s of x %v → %v", strings.Join(parts, ""), x.Shape(), v.Shape()), nil
+}
+
+// whyCopy explains, from v's strides, why reshaping v to shape needs a
+// copy: the adjacent dims (of size > 1) whose strides do not chain
+// (stride[d] = shape[d+1]·stride[d+1], the rule that lets dims merge)
+// cannot be merged or regrouped by strides alone, so reshape must make v
+// contiguous (a copy) and view the copy.
+func whyCopy(v tensor.Layout, shape []int) []string {
+	shape = slices.Clone(shape)
+	if i := slices.Index(shape, -1); i >= 0 { // viewOf's Reshape checked it divides
+		shape[i] = 1
+		known := 1
+		for _, n := range shape {
+			known *= n
+		}
+		shape[i] = v.NumElements() / max(known, 1)
+	}
+	var dims []int
+	for d := 0; d < v.Rank(); d++ {
+		if v.Dim(d) > 1 {
+			dims = append(dims, d)
+		}
+	}
+	lines := []string{"dims merge when stride[d] = shape[d+1]·stride[d+1]", fmt.Sprintf("the layout %v, strides %v:", v.Shape(), v.Strides())}
+	for k := 0; k+1 < len(dims); k++ {
+		d, e := dims[k], dims[k+1]
+		chain := v.Dim(e) * v.Stride(e)
+		if v.Stride(d) == chain {
+			lines = append(lines, fmt.Sprintf("  dims %d, %d chain: %d = %d·%d", d, e, v.Stride(d), v.Dim(e), v.Stride(e)))
+		} else {
+			lines = append(lines, fmt.Sprintf("  dims %d, %d do not: %d ≠ %d·%d = %d", d, e, v.Stride(d), v.Dim(e), v.Stride(e), chain))
+		}
+	}
+	bytes, _ := tensor.ResultBytes(tensor.Float32, v.Shape())
+	return append(lines,
+		fmt.Sprintf("%v regroups dims that do not: no strides can", tensor.Shape(shape)),
+		fmt.Sprintf("so reshape copies: .contiguous() writes %s (float32),", tensor.FormatBytes(bytes)),
+		fmt.Sprintf("then .reshape(%v) views the copy (strides %v)", tensor.Shape(shape), tensor.ContiguousStrides(tensor.Shape(shape))),
+	)
 }

@@ -58,7 +58,7 @@ func TestBadSpecsAreClearErrors(t *testing.T) {
 		{"expand", map[string]string{"shape": "4,1,3", "size": "4,2,3"}, 24, "step 24 is out of range: the scene has steps 0 to 23"},
 		{"expand", map[string]string{"shape": "3,1", "size": "3,4", "offset": "3"}, 0, "--offset \"3\""},
 		{"reduce", map[string]string{"shape": "2,3,1", "to": "1,1,1,1"}, 0, "the target has 4 dims"},
-		{"view", map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "20"}, 0, "copy"},
+		{"view", map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "21"}, 0, "has 20 elements but the new shape has 21"},
 		{"placement", map[string]string{"shape": "8,6", "sbp": "S(2)", "placement": "4"}, 0, "splits axis 2"},
 		{"boxing", map[string]string{"shape": "8,6", "from": "S(0)", "to": "Q", "placement": "4"}, 0, "sbp"},
 		{"plan", map[string]string{"op": "conv", "shape": "4", "sbp": "B", "placement": "2"}, 0, "the ops are expand"},
@@ -109,6 +109,41 @@ func BenchmarkBuildFrame64x64Expand(b *testing.B) {
 	}
 	for i := 0; b.Loop(); i++ {
 		if _, err := s.Frame(i%s.Steps, DefaultSize); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHoverFocus is a front end's hover: a new focus every frame on a
+// 64×64 expand (FrameFocus redraws; HitTest takes the cached frame).
+func BenchmarkHoverFocus(b *testing.B) {
+	s, err := Build(Spec{Scene: "expand", Values: map[string]string{"shape": "64,1", "size": "64,64"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hots, _ := s.Hots(0, DefaultSize)
+	for i := 0; b.Loop(); i++ {
+		h := hots[i%len(hots)]
+		f := h.Focus()
+		if _, err := s.FrameFocus(0, &f, DefaultSize); err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := s.HitTest(0, DefaultSize, h.X+1, h.Y+1); !ok {
+			b.Fatal("nothing under a hot region")
+		}
+	}
+}
+
+// BenchmarkReportAndCompute is the results panel of a 64×64 expand.
+func BenchmarkReportAndCompute(b *testing.B) {
+	s, err := Build(Spec{Scene: "expand", Values: map[string]string{"shape": "64,1", "size": "64,64"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &Focus{Kind: "storage", Operand: "x", Offset: 7}
+	for b.Loop() {
+		_ = s.Report(3, f)
+		if _, err := s.Compute(nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -27,7 +27,7 @@ func (s *shardScene) draw(step int, f *Focus, c *canvas) {
 		return
 	}
 	mainW := W - panelW - 3*margin
-	top := y + 44
+	top := y + 52 // room for the global caption under the notes
 	mainH := H - top - margin
 	if g := LayoutGrid(s.shape, 40, shardBudget(s.shape, shards)); g.W > 1.3*g.H {
 		// A wide tensor: the logical view on top, the devices below it.

@@ -23,9 +23,11 @@ expand-readers|expand --shape 3,1 --size 2,3,4 --offset 1|6|no
 repeat-1d|repeat --shape 5 --times 3|7|yes
 repeat-3d|repeat --shape 3,1,5 --times 5,3,1|12|no
 repeat-new-dim|repeat --shape 3,1,5 --times 2,5,3,1|30|no
+repeat-stage-expand|repeat --shape 3,1,5 --times 5,3,1|1|no
 view-interval-point|view --shape 4,5 --index '1:4:2, 2'|1|no
 view-all-newaxis|view --shape 3,4 --index ':, None, 1:3'|2|yes
 view-permute|view --shape 2,3,4 --permute 2,0,1|5|no
+view-reshape-copy|view --shape 4,5 --permute 1,0 --reshape 20|3|no
 reduce-grad-x|reduce --shape 2,2,2,2,2 --to 2,2,1,2,2|5|no
 reduce-grad-y|reduce --shape 2,2,2,2,2 --to 1,1,2,2,1|3|yes
 binary-broadcast|binary --shape 2,2,1,2,2 --b-shape 1,1,2,2,1 --op add|9|no

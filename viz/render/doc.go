@@ -45,10 +45,9 @@
 //
 // Every function may be called from several goroutines at once: the
 // glyph cache they share calls viz.Face's faces, which are not safe for
-// concurrent use, under a lock of its own. viz.TextWidth calls the same
-// faces under viz's lock, not this one; it only reads advances and
-// kerning, which rasterising a glyph does not change, but the two locks
-// are not one.
+// concurrent use, under viz's one lock of text (viz.LockFaces), the lock
+// viz.Face and viz.TextWidth take too, so a scene can measure text while
+// another goroutine draws a frame.
 //
 // # Platform support
 //

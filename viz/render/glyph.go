@@ -3,7 +3,6 @@ package render
 import (
 	"image"
 	"math"
-	"sync"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
@@ -60,21 +59,19 @@ type faceGlyphs struct {
 	masks     map[maskKey]*glyphMask
 }
 
-// glyphCache is shared by every frame drawn; mu guards it and every call
-// this package makes into a face, which is not safe for concurrent use.
-// (viz.TextWidth guards its own calls with a lock of its own, so text
-// should not be measured while a frame of the same font and size is laid
-// out on another goroutine.)
+// glyphCache is shared by every frame drawn. viz's lock of text
+// (viz.LockFaces) guards it and every call this package makes into a face,
+// which is not safe for concurrent use: the same lock viz.TextWidth takes,
+// so text can be measured while a frame is laid out on another goroutine.
 var glyphCache struct {
-	mu    sync.Mutex
 	faces map[faceKey]*faceGlyphs
 	bytes int
 }
 
-// lockFace returns the glyphs of f at size with glyphCache.mu held; the
-// caller unlocks it when done with them.
+// lockFace returns the glyphs of f at size with viz's lock of text held;
+// the caller unlocks it (unlockFace) when done with them.
 func lockFace(f viz.Font, size float64) *faceGlyphs {
-	glyphCache.mu.Lock()
+	viz.LockFaces()
 	if glyphCache.bytes > maxGlyphBytes || glyphCache.faces == nil {
 		glyphCache.faces = map[faceKey]*faceGlyphs{}
 		glyphCache.bytes = 0
@@ -83,7 +80,7 @@ func lockFace(f viz.Font, size float64) *faceGlyphs {
 	g := glyphCache.faces[k]
 	if g == nil {
 		g = &faceGlyphs{
-			face:  viz.Face(f, size),
+			face:  viz.FaceLocked(f, size),
 			adv:   map[rune]fixed.Int26_6{},
 			kern:  map[[2]rune]fixed.Int26_6{},
 			masks: map[maskKey]*glyphMask{},
@@ -93,7 +90,7 @@ func lockFace(f viz.Font, size float64) *faceGlyphs {
 	return g
 }
 
-func unlockFace() { glyphCache.mu.Unlock() }
+func unlockFace() { viz.UnlockFaces() }
 
 func (g *faceGlyphs) advance(r rune) fixed.Int26_6 {
 	if 0 <= r && r < 128 {

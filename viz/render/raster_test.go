@@ -195,14 +195,26 @@ func TestPNGDeterministic(t *testing.T) {
 	}
 }
 
-// TestConcurrent draws from several goroutines at once (run with -race):
-// the glyph cache and the painters' scratch are shared safely.
+// TestConcurrent draws from several goroutines at once, and measures the
+// same texts in the same faces with viz.TextWidth meanwhile (run with
+// -race): the glyph cache, the faces and the painters' scratch are shared
+// safely under one lock of text.
 func TestConcurrent(t *testing.T) {
 	want := Raster(testFrame())
-	errs := make(chan error, 8)
-	for i := range 8 {
+	errs := make(chan error, 12)
+	for i := range 12 {
 		go func() {
 			f := testFrame()
+			if i >= 8 {
+				for _, it := range f.Items {
+					if txt, ok := it.(viz.Text); ok && viz.TextWidth(txt.S, txt.Font, txt.Size) <= 0 && txt.S != "" {
+						errs <- fmt.Errorf("goroutine %d: %q measures nothing", i, txt.S)
+						return
+					}
+				}
+				errs <- nil
+				return
+			}
 			if i%2 == 1 {
 				f.Items = append(f.Items, viz.Text{X: 10, Y: 270, S: "ünïcödé " + itoa(i), Size: 9 + float64(i), Color: dark})
 				errs <- GIF(io.Discard, []viz.Frame{f, f}, []int{1, 1})
@@ -215,7 +227,7 @@ func TestConcurrent(t *testing.T) {
 			errs <- nil
 		}()
 	}
-	for range 8 {
+	for range 12 {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
