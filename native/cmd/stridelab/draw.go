@@ -12,9 +12,6 @@ import (
 	"github.com/stridelab/stridelab/viz/render"
 )
 
-// drawFormats are the files `stridelab draw` writes, by extension.
-var drawFormats = []string{"svg", "png", "gif", "json"}
-
 // runDraw exports a scene: stridelab draw SCENE [the scene's flags]
 // [--step N] [--width W] [--height H] -o FILE [--format svg|png|gif|json].
 // The file is written to a temporary name beside it and renamed, so a
@@ -49,7 +46,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	if f == "" {
 		f = strings.TrimPrefix(strings.ToLower(filepath.Ext(*out)), ".")
 	}
-	if !slices.Contains(drawFormats, f) {
+	if !slices.Contains(render.Formats, f) {
 		return usagef("-o %q: unknown format %q; write .svg, .png, .gif or .json (or --format)", *out, f)
 	}
 	given := map[string]string{}
@@ -64,35 +61,8 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	size := viz.Size{W: *width, H: *height}
 	return writeAtomically(*out, func(w io.Writer) error {
-		switch f {
-		case "json":
-			b, err := s.JSON()
-			if err == nil {
-				_, err = w.Write(b)
-			}
-			return err
-		case "gif":
-			frames := make([]viz.Frame, s.Steps)
-			delays := make([]int, s.Steps)
-			for i := range frames {
-				if frames[i], err = s.Frame(i, size); err != nil {
-					return err
-				}
-				delays[i] = 60
-			}
-			delays[len(delays)-1] = 200 // linger on the last frame before the loop restarts
-			return render.GIF(w, frames, delays)
-		}
-		fr, err := s.Frame(spec.Step, size)
-		if err != nil {
-			return err
-		}
-		if f == "svg" {
-			return render.SVG(w, fr)
-		}
-		return render.PNG(w, fr)
+		return render.Export(w, s, f, spec.Step, viz.Size{W: *width, H: *height})
 	}, stdout)
 }
 
