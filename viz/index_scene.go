@@ -154,7 +154,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		return nil, err
 	}
 	steps := max(1, len(s.sweep))
-	return &Scene{Spec: spec, Title: s.title, Steps: steps, draw: s.draw, model: m}, nil
+	return &Scene{Spec: spec, Title: s.title, Notes: s.notes, Steps: steps, draw: s.draw, model: m}, nil
 }
 
 // viewOf applies the view spec's ops to the contiguous layout x in the

@@ -14,7 +14,8 @@ import (
 type Scene struct {
 	Spec  Spec
 	Title string
-	Steps int // at least 1
+	Notes []string // the lines under the title: what the op does, in words
+	Steps int      // at least 1
 	draw  func(step int, c *canvas)
 	model any
 

@@ -164,7 +164,7 @@ func buildShardScene(spec Spec) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Scene{Spec: spec, Title: s.title, Steps: len(s.layouts), draw: s.draw, model: m}, nil
+	return &Scene{Spec: spec, Title: s.title, Notes: s.notes, Steps: len(s.layouts), draw: s.draw, model: m}, nil
 }
 
 // planArgs turns a plan spec into sbp's op, the input shapes and SBPs.
