@@ -3,6 +3,7 @@ module github.com/stridelab/stridelab
 go 1.26
 
 require (
+	github.com/andybalholm/brotli v1.2.0
 	github.com/oliverbestmann/webgpu v1.36.0
 	github.com/sbinet/npyio v0.9.0
 	github.com/schollz/progressbar/v3 v3.18.0
