@@ -13,8 +13,10 @@ PAGE      := web/site
 # the GOOS=js test binaries (go_js_wasm_exec) and the browser tests (npm
 # installs playwright-core, which drives Debian's Chromium: its WebGPU runs
 # on SwiftShader); Mesa's lavapipe Vulkan driver is the software GPU the
-# native WebGPU kernels are tested on.
-APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium
+# native WebGPU kernels are tested on; Xvfb is the display the desktop
+# app's tests open their windows on (Ebitengine draws there through
+# Mesa's llvmpipe).
+APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
 .PHONY: all deps build web run site demo test test-go test-wasm test-browser bench bench-browser gallery fuzz clean
 
@@ -64,7 +66,7 @@ test: deps test-go test-wasm test-browser
 
 test-go:
 	$(GO) vet ./...
-	STRIDELAB_REQUIRE_NUMPY=1 STRIDELAB_REQUIRE_GPU=1 $(GO) test ./...
+	STRIDELAB_REQUIRE_NUMPY=1 STRIDELAB_REQUIRE_GPU=1 STRIDELAB_REQUIRE_DISPLAY=1 $(GO) test ./...
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:

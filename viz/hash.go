@@ -50,10 +50,9 @@ func (s Spec) Hash() string { return s.HashWith(HashOptions{}) }
 // the options; a zero option writes nothing.
 func (s Spec) HashWith(o HashOptions) string {
 	var params [][2]string
-	keys := sceneKeys[s.Scene]
-	for _, k := range append(slices.Clip(keys.required), keys.optional...) {
-		if v, ok := s.Values[k]; ok {
-			params = append(params, [2]string{k, v})
+	for _, k := range KeysOf(s.Scene) {
+		if v, ok := s.Values[k.Name]; ok {
+			params = append(params, [2]string{k.Name, v})
 		}
 	}
 	if s.Step > 0 {

@@ -26,45 +26,42 @@ const (
 	stripCellH = 30.0
 )
 
-func (s *indexScene) draw(step int, c *canvas) {
+func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 	W, H := float64(c.frame.W), float64(c.frame.H)
 	y := c.header(s.title, s.notes, W-panelW-2*margin)
 	top := y + 52
 	stripsH := float64(len(s.ops)) * (stripCellH + 40)
 	mainW := W - panelW - 3*margin
 	mainH := H - top - stripsH - margin
-	sel := s.sweep[min(step, len(s.sweep)-1)]
-	if len(s.sweep) == 0 {
-		sel = nil
-	}
-	reads := []Read(nil)
-	if sel != nil {
-		reads = s.readsOf(sel)
-	}
+	lt := s.light(step, f)
+	sel := lt.sel
+	reads := s.readsOf(sel)
 
 	// The grids.
 	out, in := s.layoutGrids(margin, top, mainW, mainH)
-	readers := s.readersOfOffset(out)
+	var readers [][]int
+	if lt.storage != nil {
+		readers = s.drawnReaders(out, *lt.storage)
+	}
 	s.drawGrid(c, out, "out", func(idx []int) (Color, string) {
 		fill := CellFill
 		switch {
 		case sel != nil && slices.Equal(idx, sel):
 			fill = Highlight
-		case readers[fmt.Sprint(idx)]:
+		case slices.ContainsFunc(readers, func(r []int) bool { return slices.Equal(r, idx) }):
 			fill = Reader
 		}
 		return fill, s.cellLabel(idx, out.Cell)
 	})
 	c.text(margin, top-22, s.outCaption(), 14, Ink, FontRegular, AnchorStart)
 	if in != nil {
-		chosen := map[int]bool{}
-		for _, r := range reads {
-			chosen[r.Offset] = true
-		}
 		xl := s.ops[0].view
 		s.drawGrid(c, *in, "x", func(idx []int) (Color, string) {
 			off := xl.Offset(idx)
-			if chosen[off] {
+			switch {
+			case slices.Equal(idx, lt.inCell):
+				return Highlight, fmt.Sprint(off)
+			case slices.Contains(reads, Read{"x", off}):
 				return Reader, fmt.Sprint(off)
 			}
 			return CellFill, fmt.Sprint(off)
@@ -76,43 +73,55 @@ func (s *indexScene) draw(step int, c *canvas) {
 	var wires []Item
 	defer func() { c.frame.Items = append(wires, c.frame.Items...) }()
 	sy := H - margin - stripsH + 26
-	for k, o := range s.ops {
-		var mine []int
-		for _, r := range reads {
-			if r.Operand == o.name {
-				mine = append(mine, r.Offset)
-			}
-		}
-		if k == 0 && s.offset >= 0 {
-			mine = append(mine, s.offset)
-		}
-		strip := s.drawStrip(c, o, margin, sy, W-panelW-3*margin, mine, reads)
+	litOp, litOff := "", -1
+	if lt.storage != nil {
+		litOp, litOff = lt.storage.Operand, lt.storage.Offset
+	}
+	// The strips keep the step's reads and --offset's cell in view, never
+	// the focus's: where a cell lies does not depend on what is lit.
+	plain := s.light(step, nil)
+	for _, o := range s.ops {
+		mine := offsetsOf(o.name, reads, lt.storage)
+		keep := offsetsOf(o.name, s.readsOf(plain.sel), plain.storage)
+		focused := o.name == litOp
+		strip := s.drawStrip(c, o, margin, sy, W-panelW-3*margin, keep, mine)
 		if sel != nil && in == nil {
-			from, _ := out.Find(sel)
-			fx, fy := from.X+from.W/2, from.Y+from.H
-			for _, r := range reads {
-				if r.Operand != o.name {
-					continue
-				}
-				if cell, ok := strip[r.Offset]; ok {
-					wires = append(wires, Line{X1: fx, Y1: fy, X2: cell.X + cell.W/2, Y2: cell.Y - 2, Color: Path, Width: 2, Arrow: true})
-				}
-			}
-		}
-		if k == 0 && s.offset >= 0 {
-			if cell, ok := strip[s.offset]; ok {
-				drawn := 0
-				for _, gc := range out.Cells {
-					if readers[fmt.Sprint(gc.Index)] && drawn < 64 {
-						wires = append(wires, Line{X1: cell.X + cell.W/2, Y1: cell.Y, X2: gc.X + gc.W/2, Y2: gc.Y + gc.H, Color: Broadcast, Width: 1.2, Dash: true})
-						drawn++
+			if from, ok := out.Find(sel); ok {
+				fx, fy := from.X+from.W/2, from.Y+from.H
+				for _, r := range reads {
+					if cell, ok := strip[r.Offset]; ok && r.Operand == o.name {
+						wires = append(wires, Line{X1: fx, Y1: fy, X2: cell.X + cell.W/2, Y2: cell.Y - 2, Color: Path, Width: 2, Arrow: true})
 					}
 				}
 			}
 		}
+		if cell, ok := strip[litOff]; focused && ok {
+			for _, idx := range readers[:min(len(readers), 64)] {
+				gc, _ := out.Find(idx)
+				wires = append(wires, Line{X1: cell.X + cell.W/2, Y1: cell.Y, X2: gc.X + gc.W/2, Y2: gc.Y + gc.H, Color: Broadcast, Width: 1.2, Dash: true})
+			}
+		}
 		sy += stripCellH + 40
 	}
-	s.drawPanel(c, W-panelW-margin, margin+titleSize+24, sel, reads, step)
+	s.drawPanel(c, W-panelW-margin, margin+titleSize+24, s.panelLines(step, lt, reads, len(readers)))
+}
+
+// offsetsOf lists the storage offsets of operand name among reads and lit.
+func offsetsOf(name string, reads []Read, lit *Read) []int {
+	var out []int
+	for _, r := range append(slices.Clone(reads), derefReads(lit)...) {
+		if r.Operand == name {
+			out = append(out, r.Offset)
+		}
+	}
+	return out
+}
+
+func derefReads(r *Read) []Read {
+	if r == nil {
+		return nil
+	}
+	return []Read{*r}
 }
 
 // layoutGrids fits the output grid (and, for reduce, the input grid to
@@ -175,23 +184,6 @@ func (s *indexScene) reduceValue(idx []int) int {
 	return v
 }
 
-// readersOfOffset marks the drawn output cells that read s.offset of the
-// first operand.
-func (s *indexScene) readersOfOffset(g Grid) map[string]bool {
-	m := map[string]bool{}
-	if s.offset < 0 {
-		return m
-	}
-	for _, gc := range g.Cells {
-		for _, r := range s.readsOf(gc.Index) {
-			if r.Operand == s.ops[0].name && r.Offset == s.offset {
-				m[fmt.Sprint(gc.Index)] = true
-			}
-		}
-	}
-	return m
-}
-
 // drawGrid draws g's cells with the fill and label style gives them, and
 // records them as hot cells of operand.
 func (s *indexScene) drawGrid(c *canvas, g Grid, operand string, style func([]int) (Color, string)) {
@@ -209,8 +201,9 @@ func (s *indexScene) drawGrid(c *canvas, g Grid, operand string, style func([]in
 }
 
 // drawStrip draws operand o's storage as a row of cells (elided, always
-// keeping the offsets in keep) and returns the drawn cells by offset.
-func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep []int, reads []Read) map[int]GridCell {
+// keeping the offsets in keep), those in lit highlighted, and returns the
+// drawn cells by offset.
+func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep, lit []int) map[int]GridCell {
 	n, _ := o.storage.NumElements()
 	budget := max(5, int(w/36))
 	offs := visibleKeeping(n, budget, keep)
@@ -230,7 +223,7 @@ func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep []int
 			continue
 		}
 		fill := CellFill
-		if slices.Contains(keep, off) {
+		if slices.Contains(lit, off) {
 			fill = Highlight
 		}
 		c.add(Rect{X: cx + 1, Y: y, W: cell - 2, H: stripCellH, Fill: fill, Stroke: Ink, StrokeWidth: 1})
@@ -247,28 +240,73 @@ func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep []int
 	return cells
 }
 
-// drawPanel writes the selected cell's formula per operand (from tensor's
-// trace), the repeat stages, and where the sweep is.
-func (s *indexScene) drawPanel(c *canvas, x, y float64, sel []int, reads []Read, step int) {
-	w := panelW - margin
-	line := func(str string, size float64, col Color, f Font) {
-		y += size + 8
-		c.text(x, y, str, fitText(str, f, size, w), col, f, AnchorStart)
+// panelLine is one line of the right-hand panel, and of the results
+// panel (Report), which writes the same words.
+type panelLine struct {
+	s    string
+	size float64
+	col  Color
+	font Font
+}
+
+func texts(lines []panelLine) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.s
 	}
-	if len(s.stages) > 0 {
-		line("repeat, step by step", 16, Ink, FontBold)
-		for _, st := range s.stages {
-			line(st, 13, Ink, FontRegular)
+	return out
+}
+
+// drawPanel writes lines down from (x, y), each shrunk to the panel.
+func (s *indexScene) drawPanel(c *canvas, x, y float64, lines []panelLine) {
+	for _, l := range lines {
+		y += l.size + 8
+		if l.s == "" {
+			continue
 		}
-		y += 10
+		c.text(x, y, l.s, fitText(l.s, l.font, l.size, panelW-margin), l.col, l.font, AnchorStart)
 	}
-	if sel == nil {
-		line("the output is empty: nothing to read", 15, Muted, FontRegular)
-		return
+}
+
+// panelLines are the panel's words at step: the repeat stages, the
+// selected cell's formula per operand (from tensor's trace) or what a
+// reduce combines, and the focused storage cell's readers.
+func (s *indexScene) panelLines(step int, lt indexLight, reads []Read, drawn int) []panelLine {
+	var out []panelLine
+	if len(s.stages) > 0 {
+		out = append(out, panelLine{"repeat, step by step", 16, Ink, FontBold})
+		for _, st := range s.stages {
+			out = append(out, panelLine{st, 13, Ink, FontRegular})
+		}
+		out = append(out, panelLine{"", 2, Ink, FontRegular})
 	}
-	line(fmt.Sprintf("step %d of %d: out %v", step+1, len(s.sweep), sel), 16, Ink, FontBold)
+	switch {
+	case lt.sel == nil:
+		out = append(out, panelLine{"the output is empty: nothing to read", 15, Muted, FontRegular})
+	case lt.inCell != nil:
+		out = append(out, panelLine{fmt.Sprintf("x%v feeds out %v", lt.inCell, lt.sel), 16, Ink, FontBold})
+		out = append(out, s.cellLines(lt.sel, reads)...)
+	case s.sweep != nil && slices.Equal(lt.sel, s.sweep[min(step, len(s.sweep)-1)]):
+		out = append(out, panelLine{fmt.Sprintf("step %d of %d: out %v", step+1, len(s.sweep), lt.sel), 16, Ink, FontBold})
+		out = append(out, s.cellLines(lt.sel, reads)...)
+	default:
+		out = append(out, panelLine{fmt.Sprintf("focus: out %v", lt.sel), 16, Ink, FontBold})
+		out = append(out, s.cellLines(lt.sel, reads)...)
+	}
+	if lt.storage != nil {
+		out = append(out, panelLine{"", 0, Ink, FontRegular})
+		out = append(out, s.storageLines(*lt.storage)...)
+		out = append(out, panelLine{fmt.Sprintf("%d of them drawn here, tinted", drawn), 14, Broadcast, FontRegular})
+	}
+	return out
+}
+
+// cellLines say what output cell sel reads: the offset formula per
+// operand, or the elements a reduce combines.
+func (s *indexScene) cellLines(sel []int, reads []Read) []panelLine {
+	var out []panelLine
 	if s.reduced != nil {
-		line(fmt.Sprintf("combines %d elements of x:", len(reads)), 14, Ink, FontRegular)
+		out = append(out, panelLine{fmt.Sprintf("combines %d elements of x:", len(reads)), 14, Ink, FontRegular})
 		offs := make([]string, 0, 12)
 		for i, r := range reads {
 			if i == 11 && len(reads) > 12 {
@@ -277,36 +315,45 @@ func (s *indexScene) drawPanel(c *canvas, x, y float64, sel []int, reads []Read,
 			}
 			offs = append(offs, fmt.Sprint(r.Offset))
 		}
-		line("offsets "+strings.Join(offs, ", "), formulaPx, Ink, FontMono)
-		return
+		return append(out, panelLine{"offsets " + strings.Join(offs, ", "), formulaPx, Ink, FontMono})
 	}
 	for _, o := range s.ops {
 		view := o.view
 		idx := sel
 		if s.unravel {
 			idx = unravel(view.Shape(), linear(s.out, sel))
-			line(fmt.Sprintf("= expanded view %v", idx), formulaPx, Ink, FontMono)
+			out = append(out, panelLine{fmt.Sprintf("= expanded view %v", idx), formulaPx, Ink, FontMono})
 		}
 		tr, err := view.Trace(idx)
 		if err != nil {
 			continue
 		}
-		line(o.name+" offset = "+fmt.Sprint(tr.Base), formulaPx, Ink, FontMono)
+		out = append(out, panelLine{o.name + " offset = " + fmt.Sprint(tr.Base), formulaPx, Ink, FontMono})
 		for _, t := range tr.Terms {
-			term := fmt.Sprintf("  + %d·%d", t.Index, t.Stride)
-			col := Ink
+			term, col := fmt.Sprintf("  + %d·%d", t.Index, t.Stride), Ink
 			if t.Broadcast {
 				term += "  (broadcast: stride 0)"
 				col = Broadcast
 			}
-			line(term, formulaPx, col, FontMono)
+			out = append(out, panelLine{term, formulaPx, col, FontMono})
 		}
-		line(fmt.Sprintf("  = %d", tr.Offset), formulaPx, Path, FontMono)
+		out = append(out, panelLine{fmt.Sprintf("  = %d", tr.Offset), formulaPx, Path, FontMono})
 	}
-	if s.offset >= 0 {
-		y += 8
-		line(fmt.Sprintf("readers of %s[%d] are tinted", s.ops[0].name, s.offset), 14, Broadcast, FontRegular)
+	return out
+}
+
+// storageLines say how many output cells read storage cell r in all
+// (exact, from the layout).
+func (s *indexScene) storageLines(r Read) []panelLine {
+	n := s.readers(r)
+	return []panelLine{{fmt.Sprintf("%s[%d] is read by %d output cell%s in all", r.Operand, r.Offset, n, plural(n)), 14, Broadcast, FontBold}}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
 	}
+	return "s"
 }
 
 // fanIn is how many output cells read each storage element a view

@@ -75,9 +75,11 @@ func (o operand) layout() OperandLayout {
 // readsOf lists what output index idx reads, from the layouts alone:
 // unary and binary scenes read each operand's view at idx (repeat: at idx
 // unravelled into the expanded view's shape); reduce reads every input
-// index whose kept coordinates equal idx's.
+// index whose kept coordinates equal idx's. No cell (nil) reads nothing.
 func (s *indexScene) readsOf(idx []int) []Read {
 	switch {
+	case idx == nil:
+		return nil
 	case s.reduced != nil:
 		return s.reduceReads(idx)
 	case s.unravel:

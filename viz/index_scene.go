@@ -20,6 +20,9 @@ type indexScene struct {
 	unravel  bool   // repeat: read the expanded view at the unravelled index
 	reduced  []bool // reduce: the input dims reduced
 	reduceOp tensor.ReduceOp
+	kernel   []string // reduce: the merged runs and which of the 2·n kernels
+	times    []int    // repeat: the repeat counts
+	binOp    tensor.BinaryOp
 	stages   []string // repeat: reshape → expand → reshape, one line each
 	sweep    [][]int  // the output cells drawn, in the kernel's order
 	offset   int      // the storage offset whose readers are shown, or -1
@@ -61,7 +64,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.ops, s.out, s.unravel = []operand{{"x", shape, v}}, plan.OutShape, true
+		s.ops, s.out, s.unravel, s.times = []operand{{"x", shape, v}}, plan.OutShape, true, times
 		s.title = fmt.Sprintf("repeat %v by %v → %v", shape, times, plan.OutShape)
 		bytes, _ := tensor.ResultBytes(tensor.Float32, plan.OutShape)
 		s.stages = []string{
@@ -96,7 +99,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.ops, s.out = []operand{{"a", shape, av}, {"b", bShape, bv}}, out
+		s.ops, s.out, s.binOp = []operand{{"a", shape, av}, {"b", bShape, bv}}, out, op
 		s.title = fmt.Sprintf("%v %v and %v → %v", op, shape, bShape, out)
 		s.notes = append(s.notes, "both operands right-aligned and expanded to the output (stride 0 where size 1)",
 			fmt.Sprintf("a strides %v, b strides %v", av.Strides(), bv.Strides()))
@@ -124,10 +127,12 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		if len(pat.Reduced) > 0 && pat.Reduced[0] {
 			first = "reduced"
 		}
-		s.notes = append(s.notes,
+		s.kernel = []string{
 			fmt.Sprintf("reduced axes %s (1 = reduced); runs merged: %s over %v", tensor.AxisBits(reduced), pat.Bits(), pat.Shape),
 			fmt.Sprintf("kernel: rank %d, first dim %s — one of 2·n kernels", len(pat.Shape), first),
-			"expand's backward: each output cell combines every input cell that expand would copy it to")
+		}
+		s.notes = append(s.notes, s.kernel...)
+		s.notes = append(s.notes, "expand's backward: each output cell combines every input cell that expand would copy it to")
 	case "view":
 		v, title, err := viewOf(spec, x)
 		if err != nil {
@@ -154,7 +159,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		return nil, err
 	}
 	steps := max(1, len(s.sweep))
-	return &Scene{Spec: spec, Title: s.title, Notes: s.notes, Steps: steps, draw: s.draw, model: m}, nil
+	return &Scene{Spec: spec, Title: s.title, Steps: steps, impl: s, model: m}, nil
 }
 
 // viewOf applies the view spec's ops to the contiguous layout x in the

@@ -3,7 +3,10 @@ package viz
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
+
+	"github.com/stridelab/stridelab/tensor"
 )
 
 // Scene is a built scene: a timeline of Steps frames that any renderer can
@@ -14,19 +17,30 @@ import (
 type Scene struct {
 	Spec  Spec
 	Title string
-	Notes []string // the lines under the title: what the op does, in words
-	Steps int      // at least 1
-	draw  func(step int, c *canvas)
+	Steps int // at least 1
+	impl  sceneImpl
 	model any
 
 	// The last frame drawn, kept because hovering asks HitTest of the
-	// frame on screen many times between steps.
+	// frame on screen many times between steps; it keys on the step, the
+	// size and the focus.
 	mu   sync.Mutex
 	last *canvas
 	at   struct {
-		step int
-		size Size
+		step  int
+		size  Size
+		focus *Focus
 	}
+}
+
+// sceneImpl is what a kind of scene (index or shard) provides: its
+// frames, with a focus lit or none, its results panel and its compute.
+type sceneImpl interface {
+	draw(step int, f *Focus, c *canvas)
+	report(step int, f *Focus) Report
+	compute(b tensor.Backend) (Section, error)
+	// checkFocus says why f does not belong to the scene, or nil.
+	checkFocus(f Focus) error
 }
 
 // Hot is a region of a frame that means something: a cell of an operand
@@ -40,6 +54,28 @@ type Hot struct {
 	Rank       int    // the device's rank (device)
 }
 
+// Focus is what a person points at or pins: a Hot without its geometry.
+type Focus struct {
+	Kind    string // "cell", "storage" or "device", as Hot.Kind
+	Operand string
+	Index   []int
+	Offset  int
+	Rank    int
+}
+
+// Focus returns the hot region's focus.
+func (h Hot) Focus() Focus {
+	return Focus{Kind: h.Kind, Operand: h.Operand, Index: slices.Clone(h.Index), Offset: h.Offset, Rank: h.Rank}
+}
+
+// equal reports whether f and g name the same thing (nil names nothing).
+func (f *Focus) equal(g *Focus) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.Kind == g.Kind && f.Operand == g.Operand && slices.Equal(f.Index, g.Index) && f.Offset == g.Offset && f.Rank == g.Rank
+}
+
 // Size is a frame's size in pixels.
 type Size struct{ W, H int }
 
@@ -48,8 +84,20 @@ var DefaultSize = Size{1280, 720}
 
 // Frame returns the display list of step at size sz. Its items are shared
 // with the scene's cache: renderers read them and never change them.
-func (s *Scene) Frame(step int, sz Size) (Frame, error) {
-	c, err := s.render(step, sz)
+func (s *Scene) Frame(step int, sz Size) (Frame, error) { return s.FrameFocus(step, nil, sz) }
+
+// FrameFocus is Frame(step, sz) with f lit (f nil: exactly Frame's items).
+// The hot regions are the same whatever is lit, so HitTest on the step's
+// frame stays valid. A focus that names nothing in the scene (an operand
+// it does not have, an index or offset out of range, a rank not placed)
+// is an error.
+func (s *Scene) FrameFocus(step int, f *Focus, sz Size) (Frame, error) {
+	if f != nil {
+		if err := s.impl.checkFocus(*f); err != nil {
+			return Frame{}, err
+		}
+	}
+	c, err := s.render(step, f, sz, false)
 	if err != nil {
 		return Frame{}, err
 	}
@@ -58,7 +106,7 @@ func (s *Scene) Frame(step int, sz Size) (Frame, error) {
 
 // HitTest returns what lies under (x, y) in the frame of step at size sz.
 func (s *Scene) HitTest(step int, sz Size, x, y float64) (Hot, bool) {
-	c, err := s.render(step, sz)
+	c, err := s.render(step, nil, sz, true)
 	if err != nil {
 		return Hot{}, false
 	}
@@ -73,14 +121,17 @@ func (s *Scene) HitTest(step int, sz Size, x, y float64) (Hot, bool) {
 
 // Hots returns every meaningful region of the frame of step at size sz.
 func (s *Scene) Hots(step int, sz Size) ([]Hot, error) {
-	c, err := s.render(step, sz)
+	c, err := s.render(step, nil, sz, true)
 	if err != nil {
 		return nil, err
 	}
 	return c.hots, nil
 }
 
-func (s *Scene) render(step int, sz Size) (*canvas, error) {
+// render returns the frame of step at sz with f lit, from the cache when it
+// holds that frame; anyFocus takes the cached frame whatever it lights
+// (hit tests: the hot regions do not depend on the focus).
+func (s *Scene) render(step int, f *Focus, sz Size, anyFocus bool) (*canvas, error) {
 	if step < 0 || step >= s.Steps {
 		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", s.Spec.Scene, step, s.Steps-1)
 	}
@@ -89,12 +140,18 @@ func (s *Scene) render(step int, sz Size) (*canvas, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.last != nil && s.at.step == step && s.at.size == sz {
+	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || s.at.focus.equal(f)) {
 		return s.last, nil
 	}
 	c := newCanvas(sz)
-	s.draw(step, c)
+	s.impl.draw(step, f, c)
 	s.last, s.at.step, s.at.size = c, step, sz
+	s.at.focus = nil
+	if f != nil {
+		kept := *f
+		kept.Index = slices.Clone(f.Index)
+		s.at.focus = &kept
+	}
 	return c, nil
 }
 

@@ -3,6 +3,7 @@ package viz
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -15,11 +16,12 @@ import (
 // mesh is, with its shard, shape and range; on the right what the step
 // says (the shard, the per-rank rewrite, the collective and its bytes).
 
-func (s *shardScene) draw(step int, c *canvas) {
+func (s *shardScene) draw(step int, f *Focus, c *canvas) {
 	W, H := float64(c.frame.W), float64(c.frame.H)
 	y := c.header(s.title, s.notes, W-2*margin)
-	nd, focus := s.layouts[step], s.focus[step]
+	nd := s.layouts[step]
 	shards, err := sbp.Shards(s.shape, s.placement, nd)
+	focus := s.light(step, f, shards)
 	if err != nil {
 		c.text(margin, y+30, err.Error(), 15, Path, FontRegular, AnchorStart)
 		return
@@ -38,13 +40,18 @@ func (s *shardScene) draw(step int, c *canvas) {
 		s.drawDevices(c, shards, margin+globalW+margin, top-20, mainW-globalW-margin, mainH+20, focus)
 	}
 	py := margin + titleSize + 40
-	for i, line := range s.captions[step] {
-		f, size := FontMono, 14.0
-		if i == 0 {
-			f, size = FontBold, 16
+	for k, lines := range [][]string{s.captions[step], s.focusLines(f, shards)} {
+		if k > 0 && len(lines) > 0 {
+			py += 14
 		}
-		py += size + 8
-		c.text(W-panelW-margin, py, line, fitText(line, f, size, panelW-margin), Ink, f, AnchorStart)
+		for i, line := range lines {
+			font, size := FontMono, 14.0
+			if i == 0 {
+				font, size = FontBold, 16
+			}
+			py += size + 8
+			c.text(W-panelW-margin, py, line, fitText(line, font, size, panelW-margin), Ink, font, AnchorStart)
+		}
 	}
 	py += 30
 	c.text(W-panelW-margin, py, fmt.Sprintf("step %d of %d — now %v", step+1, len(s.layouts), nd), 14, Muted, FontRegular, AnchorStart)
@@ -68,7 +75,7 @@ func owners(shards []sbp.Shard, index []int) []int {
 	return out
 }
 
-func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus int) {
+func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus shardLight) {
 	g := FitGrid(s.shape, w, h, maxCell, shardBudget(s.shape, shards)).Moved(x, y)
 	cell := g.Cell
 	c.text(x, y-22, fmt.Sprintf("the logical tensor %v: each cell names its devices", s.shape), fitText("the logical tensor: each cell names its devices", FontRegular, 14, w), Ink, FontRegular, AnchorStart)
@@ -90,8 +97,8 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 			}
 			label = "r" + strings.Join(names, ",")
 		}
-		focused := focus >= 0 && containsShard(own, shards, focus)
-		if focus >= 0 && !focused {
+		focused := focus.lit != nil && containsShard(own, shards, focus.lit)
+		if focus.lit != nil && !focused {
 			fill = Tint(fill, 0.7)
 		}
 		r := Rect{X: gc.X + 1, Y: gc.Y + 1, W: gc.W - 2, H: gc.H - 2, Fill: fill, Stroke: Faint, StrokeWidth: 1}
@@ -100,6 +107,9 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 		}
 		if focused {
 			r.Stroke, r.StrokeWidth = Ink, 2.5
+		}
+		if slices.Equal(gc.Index, focus.cell) {
+			r.Stroke, r.StrokeWidth = Path, 4
 		}
 		c.add(r)
 		if cell >= 16 {
@@ -128,9 +138,9 @@ func shardBudget(shape tensor.Shape, shards []sbp.Shard) GridBudget {
 	return b
 }
 
-func containsShard(own []int, shards []sbp.Shard, pos int) bool {
+func containsShard(own []int, shards []sbp.Shard, lit map[int]bool) bool {
 	for _, o := range own {
-		if shards[o].Position == pos {
+		if lit[shards[o].Position] {
 			return true
 		}
 	}
@@ -167,7 +177,7 @@ func badge(x, y float64, s string) []Item {
 
 // drawDevices lays one panel per device out as the mesh is (a 1-D
 // placement wraps into rows), each with its shard.
-func (s *shardScene) drawDevices(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus int) {
+func (s *shardScene) drawDevices(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus shardLight) {
 	n := len(shards)
 	cols := n
 	if hier := s.placement.Hierarchy(); len(hier) == 2 {
@@ -180,22 +190,25 @@ func (s *shardScene) drawDevices(c *canvas, shards []sbp.Shard, x, y, w, h float
 	bw, bh := w/float64(cols), h/float64(rows)
 	for i, sh := range shards {
 		bx, by := x+float64(i%cols)*bw, y+float64(i/cols)*bh
-		s.drawDevice(c, sh, bx+4, by+4, bw-8, bh-8, focus == sh.Position)
+		s.drawDevice(c, sh, bx+4, by+4, bw-8, bh-8, focus)
 	}
 }
 
-func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, focused bool) {
+func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, focus shardLight) {
 	col := DeviceColor(sh.Position)
-	width := 2.0
-	if focused {
+	width, box, fill := 2.0, Tint(col, 0.88), Tint(col, 0.35)
+	switch {
+	case focus.lit[sh.Position]:
 		width = 4
+	case focus.lit != nil: // another device is lit: this one steps back
+		box, fill = Tint(col, 0.96), Tint(col, 0.75)
 	}
 	var g Grid
 	if w >= 40 && h >= 70 {
 		g = FitGrid(sh.Shape, w-16, h-52, 30, GridBudget{Inner: 6, Outer: 3}).Moved(x+8, y+44)
 		h = min(h, g.H+60) // the box fits its shard
 	}
-	c.add(Rect{X: x, Y: y, W: w, H: h, Fill: Tint(col, 0.88), Stroke: col, StrokeWidth: width})
+	c.add(Rect{X: x, Y: y, W: w, H: h, Fill: box, Stroke: col, StrokeWidth: width})
 	head := fmt.Sprintf("rank %d %v", sh.Rank, sh.Coord)
 	c.text(x+8, y+18, head, fitText(head, FontBold, 14, w-16), Ink, FontBold, AnchorStart)
 	sub := fmt.Sprintf("shard %v", sh.Shape)
@@ -209,7 +222,6 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 	}
 	cell := g.Cell
 	c.add(g.Marks...)
-	fill := Tint(col, 0.35)
 	for _, gc := range g.Cells {
 		global := make([]int, len(gc.Index))
 		for d, i := range gc.Index {
@@ -219,11 +231,14 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 		if sh.Partial {
 			r.Hatch, r.Stroke = true, hatchOn(fill)
 		}
+		if slices.Equal(global, focus.cell) {
+			r.Fill, r.Stroke, r.StrokeWidth = Highlight, Path, 3
+		}
 		c.add(r)
 		if cell >= 18 {
 			label := fmt.Sprint(linear(s.shape, global))
 			fs := fitText(label, FontMono, max(8, min(12, cell*0.4)), gc.W-3)
-			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(r.Fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
 	}
 }

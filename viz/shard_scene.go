@@ -58,6 +58,9 @@ type shardScene struct {
 	focus     []int       // the device position each step focuses on, -1 for none
 	plan      *sbp.OpPlan // plan: the per-rank rewrite
 	boxing    *sbp.Boxing // boxing: the steps
+	op        sbp.Op      // plan: the op, its input shapes and SBPs
+	inShapes  []tensor.Shape
+	inSbps    []sbp.NdSbp
 }
 
 func buildShardScene(spec Spec) (*Scene, error) {
@@ -127,7 +130,7 @@ func buildShardScene(spec Spec) (*Scene, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.plan = &plan
+		s.plan, s.op, s.inShapes, s.inSbps = &plan, op, shapes, nds
 		s.shape = plan.OutShape
 		s.title = fmt.Sprintf("%s on %v", plan.Op, p)
 		s.notes = []string{fmt.Sprintf("signature %s; the output is %v", strings.Join(plan.Signatures, " | "), plan.OutSbp)}
@@ -164,7 +167,7 @@ func buildShardScene(spec Spec) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Scene{Spec: spec, Title: s.title, Notes: s.notes, Steps: len(s.layouts), draw: s.draw, model: m}, nil
+	return &Scene{Spec: spec, Title: s.title, Steps: len(s.layouts), impl: s, model: m}, nil
 }
 
 // planArgs turns a plan spec into sbp's op, the input shapes and SBPs.
@@ -217,11 +220,7 @@ func sbpMeaning(nd sbp.NdSbp) string {
 }
 
 func shardLines(sh sbp.Shard) []string {
-	r := make([][2]int, len(sh.Lo))
-	for d := range r {
-		r[d] = [2]int{sh.Lo[d], sh.Hi[d]}
-	}
-	lines := []string{fmt.Sprintf("rank %d at mesh %v holds", sh.Rank, sh.Coord), fmt.Sprintf("%v, range %s", sh.Shape, formatRanges(r))}
+	lines := []string{fmt.Sprintf("rank %d at mesh %v holds", sh.Rank, sh.Coord), fmt.Sprintf("%v, range %s", sh.Shape, formatRanges(shardRanges(sh)))}
 	if sh.Partial {
 		lines = append(lines, "a partial value of that range")
 	}
@@ -245,10 +244,7 @@ func (s *shardScene) model() (*ShardModel, error) {
 	}
 	m := &ShardModel{Scene: s.spec.Scene, Shape: s.shape.Clone(), Steps: []StepBytes{}}
 	for _, sh := range shards {
-		r := RankShard{Rank: sh.Rank, Coord: sh.Coord, Sbp: last.String(), Shape: sh.Shape, Ranges: make([][2]int, len(sh.Lo))}
-		for d := range sh.Lo {
-			r.Ranges[d] = [2]int{sh.Lo[d], sh.Hi[d]}
-		}
+		r := RankShard{Rank: sh.Rank, Coord: sh.Coord, Sbp: last.String(), Shape: sh.Shape, Ranges: shardRanges(sh)}
 		if sh.Partial {
 			for _, x := range last {
 				if x.Kind == sbp.Partial {

@@ -53,6 +53,24 @@ var sceneKeys = map[string]struct{ required, optional []string }{
 	"boxing":    {[]string{"shape", "from", "to", "placement"}, nil},
 }
 
+// KeysOf lists the keys scene takes, required ones first (nil for an
+// unknown scene): the fields a front end shows for it.
+func KeysOf(scene string) []Key {
+	sk, ok := sceneKeys[scene]
+	if !ok {
+		return nil
+	}
+	var out []Key
+	for _, name := range append(append([]string{}, sk.required...), sk.optional...) {
+		for _, k := range Keys {
+			if k.Name == name {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
 // Scenes lists the scene names in the order menus show them.
 var Scenes = []string{"expand", "repeat", "binary", "reduce", "view", "placement", "plan", "boxing"}
 

@@ -204,7 +204,7 @@ type placed struct {
 // is the one place that asks the faces anything while a frame is drawn,
 // so the painters of a frame's bands share its result without a lock.
 //
-// A text's pen starts at X less anchorShift of its width (the width
+// A text's pen starts at X less AnchorShift of its width (the width
 // font.MeasureString, and so viz.TextWidth, gives) and moves by each
 // rune's kerning and advance, as font.Drawer moves its dot; glyphs sit at
 // the pen rounded to 1/subpixels of a pixel, on the baseline Y rounded to
@@ -229,7 +229,7 @@ func layout(dst []placed, items []viz.Item) []placed {
 			}
 			g, gk, locked = lockFace(k.font, k.size), k, true
 		}
-		x := t.X - float64(g.width(t.S))/64*anchorShift(t.Anchor)
+		x := t.X - float64(g.width(t.S))/64*AnchorShift(t.Anchor)
 		if math.Abs(x) > limit || math.Abs(t.Y) > limit {
 			continue
 		}

@@ -33,7 +33,7 @@ func TestTextAnchor(t *testing.T) {
 			txt := viz.Text{X: 100.5, Y: 30, S: "Hello 123", Size: 14, Color: dark, Anchor: a, Font: f}
 			m := Raster(viz.Frame{W: 200, H: 48, Background: white, Items: []viz.Item{txt}})
 			w := viz.TextWidth(txt.S, f, txt.Size)
-			lo := txt.X - w*anchorShift(a)
+			lo := txt.X - w*AnchorShift(a)
 			xs, ys := inked(m, white)
 			if len(xs) == 0 {
 				t.Fatalf("font %d anchor %d: nothing drawn", f, a)

@@ -159,7 +159,7 @@ func (pb *paletteBuilder) add(f viz.Frame) {
 			}
 			// A point inside the text: a little after its start, before
 			// its end or at its middle, halfway up a lower-case letter.
-			x := it.X + it.Size/2*(1-2*anchorShift(it.Anchor))
+			x := it.X + it.Size/2*(1-2*AnchorShift(it.Anchor))
 			under, hatch := pb.under(x, it.Y-it.Size/4, bg)
 			k := pb.ink(it.Color)
 			top := k.overWord(under, 255)

@@ -111,8 +111,8 @@ func fontFamily(f viz.Font) (family, weight string) {
 	return "Go, sans-serif", ""
 }
 
-// anchorShift is how much of a text's width lies left of its X.
-func anchorShift(a viz.Anchor) float64 {
+// AnchorShift is how much of a text's width lies left of its X.
+func AnchorShift(a viz.Anchor) float64 {
 	switch a {
 	case viz.AnchorMiddle:
 		return 0.5
@@ -130,4 +130,34 @@ func finite(vs ...float64) bool {
 		}
 	}
 	return true
+}
+
+// The same rules for renderers outside this package (the live window in
+// viz/live), so that every picture of a frame dashes, hatches and points
+// arrows alike.
+
+// HatchPeriod is the distance along an axis between two hatch lines
+// x+y = k·HatchPeriod; they are HatchWidth wide.
+const (
+	HatchPeriod = hatchPeriod
+	HatchWidth  = hatchWidth
+)
+
+// Dashes calls fn for each drawn part [t0, t1] of a dashed stroke of
+// width w along a path of the given length, starting phase into the
+// pattern, and returns the phase at the path's end (pass it to the next
+// side of a rect to keep one pattern).
+func Dashes(length, w, phase float64, fn func(t0, t1 float64)) float64 {
+	return dashes(length, w, phase, 0, length, fn)
+}
+
+// ArrowHead splits a line with an arrow into its shaft's end (bx, by)
+// and the head's triangle, tip first; ok is false for a line of no
+// direction.
+func ArrowHead(l viz.Line) (bx, by float64, head [3][2]float64, ok bool) {
+	base, h, ok := arrow(l)
+	for i, p := range h {
+		head[i] = [2]float64{p.x, p.y}
+	}
+	return base.x, base.y, head, ok
 }

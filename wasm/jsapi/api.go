@@ -13,7 +13,7 @@
 //	await stridelab.conformance({sizes: [0,1,2,5], backend: "gpu"}) // -> {backend, cases, failures}
 //	await stridelab.bench({rounds: 3})             // -> {device, results}
 //	await stridelab.scene({hash: "#/expand?shape=4,1,3&size=4,2,3"})
-//	    // -> {spec, title, steps, notes, report, command, json}
+//	    // -> {spec, embed, lesson, title, steps, report, sections, command, json}
 //	await stridelab.export({hash, step: 5, format: "svg", width: 1280, height: 720})
 //	    // -> Uint8Array: the bytes `stridelab draw` writes
 //

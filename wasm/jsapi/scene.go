@@ -5,7 +5,6 @@ package jsapi
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"sync"
 	"syscall/js"
 
@@ -14,9 +13,10 @@ import (
 )
 
 // scene builds the scene a URL hash names (viz.ParseHash): {hash} ->
-// {spec: the hash as viz writes it, embed, title, steps, notes, report:
-// the title and notes as text, command: the stridelab draw line that
-// draws it, json: the scene's meaning}.
+// {spec: the hash as viz writes it, embed, lesson, title, steps, report:
+// the results panel of the hash's step as text (viz.Scene.Report),
+// sections: the same as data ([{Title, Lines, Table}]), command: the
+// stridelab draw line that draws it, json: the scene's meaning}.
 func scene(req js.Value) (any, error) {
 	s, opts, err := sceneOf(req)
 	if err != nil {
@@ -26,23 +26,21 @@ func scene(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	notes := s.Notes
-	if notes == nil {
-		notes = []string{}
-	}
+	report := s.Report(s.Spec.Step, nil)
 	return map[string]any{
-		"spec":    s.Spec.HashWith(opts),
-		"embed":   opts.Embed,
-		"title":   s.Title,
-		"steps":   s.Steps,
-		"notes":   notes,
-		"report":  strings.Join(append([]string{s.Title}, notes...), "\n"),
-		"command": "stridelab draw " + s.Spec.String(),
-		"json":    json.RawMessage(meaning),
+		"spec":     s.Spec.HashWith(opts),
+		"embed":    opts.Embed,
+		"lesson":   opts.Lesson,
+		"title":    s.Title,
+		"steps":    s.Steps,
+		"report":   report.String(),
+		"sections": report.Sections,
+		"command":  "stridelab draw " + s.Spec.String(),
+		"json":     json.RawMessage(meaning),
 	}, nil
 }
 
-// export writes the scene a hash names as render.Export does, the bytes
+// export writes the scene a hash names as render.Encode does, the bytes
 // `stridelab draw` writes: {hash, format: "svg"|"png"|"gif"|"json",
 // step (default the hash's), width, height (default 1280×720)} ->
 // Uint8Array.
@@ -63,7 +61,7 @@ func export(req js.Value) (any, error) {
 		size.H = v.Int()
 	}
 	var b bytes.Buffer
-	if err := render.Export(&b, s, str(req, "format"), step, size); err != nil {
+	if err := render.Encode(&b, s, str(req, "format"), step, size); err != nil {
 		return nil, err
 	}
 	arr := js.Global().Get("Uint8Array").New(b.Len())

@@ -61,8 +61,9 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	size := viz.Size{W: *width, H: *height}
 	return writeAtomically(*out, func(w io.Writer) error {
-		return render.Export(w, s, f, spec.Step, viz.Size{W: *width, H: *height})
+		return render.Encode(w, s, f, spec.Step, size)
 	}, stdout)
 }
 

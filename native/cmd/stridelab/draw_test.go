@@ -106,7 +106,7 @@ func TestDrawBadInput(t *testing.T) {
 }
 
 // TestDrawIsExport: the file `stridelab draw` writes is, byte for byte,
-// what render.Export writes of the scene its link (viz.ParseHash) names,
+// what render.Encode writes of the scene its link (viz.ParseHash) names,
 // which is what the playground's export buttons download.
 func TestDrawIsExport(t *testing.T) {
 	dir := t.TempDir()
@@ -133,11 +133,11 @@ func TestDrawIsExport(t *testing.T) {
 			}
 			file, _ := os.ReadFile(p)
 			var b bytes.Buffer
-			if err := render.Export(&b, s, f, spec.Step, viz.Size{W: 640, H: 360}); err != nil {
-				t.Fatalf("Export %s %s: %v", c.hash, f, err)
+			if err := render.Encode(&b, s, f, spec.Step, viz.Size{W: 640, H: 360}); err != nil {
+				t.Fatalf("Encode %s %s: %v", c.hash, f, err)
 			}
 			if !bytes.Equal(file, b.Bytes()) || len(file) < 100 {
-				t.Errorf("%s as %s: draw wrote %d bytes, Export %d; want the same bytes", c.hash, f, len(file), b.Len())
+				t.Errorf("%s as %s: draw wrote %d bytes, Encode %d; want the same bytes", c.hash, f, len(file), b.Len())
 			}
 		}
 	}

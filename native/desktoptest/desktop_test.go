@@ -1,0 +1,279 @@
+package desktoptest
+
+import (
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/render"
+	"github.com/stridelab/stridelab/viz/session"
+)
+
+// The window is 1280×720 with the sidebar (340 px) on the left and the
+// transport bar (52 px) at the bottom: the scene is drawn in the rest.
+var sceneRect = image.Rect(340, 0, 1280, 720-52)
+
+// Tolerance of a window's scene against the headless PNG of the same
+// frame. The two rasterisers differ only in anti-aliasing (Ebitengine's
+// axis-aligned fills are not anti-aliased; glyph edges fall apart by a
+// fraction of a pixel), so the means measured are 0.8–2.1/255 with 0.3–1.1%
+// of pixels far off. A frame one step apart (one cell and one formula
+// changed) is within that too, so each comparison also checks that the
+// window is clearly closer to its own frame than to its neighbour's
+// (Diff.Closer).
+const (
+	maxMean = 3.0
+	maxFar  = 0.025
+)
+
+var desktop string // the built app
+
+func TestMain(m *testing.M) {
+	if _, err := exec.LookPath("xvfb-run"); err != nil {
+		if os.Getenv("STRIDELAB_REQUIRE_DISPLAY") != "" {
+			fmt.Fprintln(os.Stderr, "desktoptest: xvfb-run is missing (apt-get install xvfb xauth, or make deps)")
+			os.Exit(1)
+		}
+		fmt.Println("desktoptest: skipped: no xvfb-run to give the app a display")
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "desktoptest")
+	if err != nil {
+		panic(err)
+	}
+	desktop = filepath.Join(dir, "stridelab-desktop")
+	build := exec.Command("go", "build", "-o", desktop, "github.com/stridelab/stridelab/native/cmd/stridelab-desktop")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "desktoptest: building the app: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// runApp runs the app under Xvfb with args and fails the test on a
+// non-zero exit.
+func runApp(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("xvfb-run", append([]string{"-a", "-s", "-screen 0 1280x720x24", desktop}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("stridelab-desktop %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
+// headless is the headless renderer's picture of the scene's frame.
+func headless(t *testing.T, s *viz.Scene, step int, f *viz.Focus) image.Image {
+	t.Helper()
+	fr, err := s.FrameFocus(step, f, viz.Size{W: sceneRect.Dx(), H: sceneRect.Dy()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return render.Raster(fr)
+}
+
+func build(t *testing.T, scene string, flags map[string]string, step int) *viz.Scene {
+	t.Helper()
+	spec, err := viz.ParseSpec(scene, flags, step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := viz.Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func args(scene string, flags map[string]string, step int) []string {
+	a := []string{scene, "--step", fmt.Sprint(step), "--backend", "cpu"}
+	for k, v := range flags {
+		a = append(a, "--"+k, v)
+	}
+	return a
+}
+
+// The window's scene agrees with the headless PNG of the same scene and
+// step, and disagrees with the next step's (or a focused device's).
+func TestScreenshotsMatchHeadless(t *testing.T) {
+	cases := []struct {
+		scene string
+		flags map[string]string
+		step  int
+	}{
+		{"expand", map[string]string{"shape": "4,1,3", "size": "4,2,3"}, 5},
+		{"repeat", map[string]string{"shape": "3,1", "times": "2,1,3"}, 7},
+		{"reduce", map[string]string{"shape": "2,3,4", "to": "1,3,1"}, 1},
+		{"placement", map[string]string{"shape": "8,6", "sbp": "(S(0), P)", "placement": "[[0,1],[2,3]]"}, 0},
+		{"boxing", map[string]string{"shape": "25,33", "from": "S(0)", "to": "S(1)", "placement": "4"}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.scene, func(t *testing.T) {
+			t.Parallel()
+			shot := filepath.Join(t.TempDir(), c.scene+".png")
+			runApp(t, append(args(c.scene, c.flags, c.step), "--screenshot", shot, "--frames", "3")...)
+			got := readPNG(t, shot)
+			s := build(t, c.scene, c.flags, c.step)
+			d, err := Compare(headless(t, s, c.step, nil), got, sceneRect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Mean > maxMean || d.Far > maxFar {
+				t.Errorf("%s step %d: the window and the headless PNG differ: %v (tolerance mean %.1f, far %.1f%%)", s.Spec, c.step, d, maxMean, 100*maxFar)
+			}
+			// The negative control: another frame of the same scene (the
+			// next step, or a device lit) must be clearly further.
+			other := headless(t, s, (c.step+1)%s.Steps, nil)
+			if s.Steps == 1 {
+				other = headless(t, s, c.step, &viz.Focus{Kind: "device", Rank: 1})
+			}
+			od, _ := Compare(other, got, sceneRect)
+			if !d.Closer(od) {
+				t.Errorf("%s: the window is not clearly closer to its own frame (%v) than to another frame of the scene (%v)", s.Spec, d, od)
+			}
+			t.Logf("%s step %d: %v; another frame: %v", c.scene, c.step, d, od)
+		})
+	}
+}
+
+type appState struct {
+	session.State
+	Results string `json:"results"`
+}
+
+func readState(t *testing.T, path string) appState {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s appState
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return s
+}
+
+// A script hovers a cell, pins it, steps, types a bad shape, an
+// impossible expand and an oversized one, then a good shape: the window
+// shows each as expected and the app keeps working.
+func TestScriptDrivesTheApp(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	script := strings.Join([]string{
+		"wait 2",
+		"hover out 1,1,2",
+		"wait 1",
+		"screenshot " + p("hover.png"),
+		"state " + p("hover.json"),
+		"click",
+		"key right",
+		"wait 1",
+		"screenshot " + p("pinned.png"),
+		"state " + p("pinned.json"),
+		"field shape",
+		"type 4,x,3",
+		"wait 2",
+		"screenshot " + p("bad.png"),
+		"state " + p("bad.json"),
+		"type 4,5,3",
+		"wait 1",
+		"state " + p("impossible.json"),
+		"field size",
+		"type 4,100000,100000,3",
+		"field shape",
+		"type 1",
+		"wait 30",
+		"state " + p("oversized.json"),
+		"field shape",
+		"type 4,1,1",
+		"field size",
+		"type 4,2,3",
+		"wait 1",
+		"state " + p("fixed.json"),
+	}, "\n")
+	if err := os.WriteFile(p("script.txt"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags := map[string]string{"shape": "4,1,3", "size": "4,2,3"}
+	runApp(t, append(args("expand", flags, 3), "--script", p("script.txt"), "--max-bytes", "1MiB")...)
+	s := build(t, "expand", flags, 3)
+	focus := viz.Focus{Kind: "cell", Operand: "out", Index: []int{1, 1, 2}}
+
+	hover := readState(t, p("hover.json"))
+	if hover.Hover == nil || fmt.Sprint(*hover.Hover) != fmt.Sprint(focus) || hover.Pinned != nil || hover.Step != 3 {
+		t.Errorf("after hovering out [1 1 2]: hover %v, pinned %v, step %d; want the hover on that cell at step 3, nothing pinned", hover.Hover, hover.Pinned, hover.Step)
+	}
+	hoverPNG := readPNG(t, p("hover.png"))
+	d, _ := Compare(headless(t, s, 3, &focus), hoverPNG, sceneRect)
+	unlit, _ := Compare(headless(t, s, 3, nil), hoverPNG, sceneRect)
+	if d.Mean > maxMean || d.Far > maxFar || !d.Closer(unlit) {
+		t.Errorf("hovering out [1 1 2]: the window (%v from the frame with that cell lit, %v from the unlit frame) should show the cell lit", d, unlit)
+	}
+	pinned := readState(t, p("pinned.json"))
+	if pinned.Pinned == nil || fmt.Sprint(*pinned.Pinned) != fmt.Sprint(focus) || pinned.Step != 4 || pinned.Playing {
+		t.Errorf("after click and right: pinned %v, step %d, playing %v; want out [1 1 2] pinned, step 4, paused", pinned.Pinned, pinned.Step, pinned.Playing)
+	}
+	if d, _ := Compare(headless(t, s, 4, &focus), readPNG(t, p("pinned.png")), sceneRect); d.Mean > maxMean || d.Far > maxFar {
+		t.Errorf("pinned at step 4: the window is not the headless frame: %v", d)
+	}
+	bad := readState(t, p("bad.json"))
+	if bad.Error == "" || bad.ErrorField != "shape" || !strings.Contains(bad.Spec, "--shape '4,1,3'") || strings.Contains(bad.Error, "\n") {
+		t.Errorf("after typing shape 4,x,3: error %q on field %q, scene %q; want one line on shape and the last good scene", bad.Error, bad.ErrorField, bad.Spec)
+	}
+	if d, _ := Compare(headless(t, s, 4, &focus), readPNG(t, p("bad.png")), sceneRect); d.Mean > maxMean || d.Far > maxFar {
+		t.Errorf("after a bad shape the last good scene should stay: %v", d)
+	}
+	if n := redPixels(readPNG(t, p("bad.png")), image.Rect(0, 0, 340, 300)); n < 40 {
+		t.Errorf("after a bad shape the sidebar shows %d error-red pixels; the error should be written in place", n)
+	}
+	impossible := readState(t, p("impossible.json"))
+	if !strings.Contains(impossible.Error, "[4 5 3]") || !strings.Contains(impossible.Spec, "--shape '4,1,3'") {
+		t.Errorf("expand [4 5 3] to [4 2 3]: error %q, scene %q; want the shapes named and the last good scene", impossible.Error, impossible.Spec)
+	}
+	oversized := readState(t, p("oversized.json"))
+	if oversized.Error != "" || !strings.Contains(oversized.Spec, "--size '4,100000,100000,3'") || !strings.Contains(oversized.Results, "limit") {
+		t.Errorf("expand [1] to [4 100000 100000 3] with --max-bytes 1MiB: error %q, scene %q, results %q; want the view drawn and the compute refused against the limit", oversized.Error, oversized.Spec, oversized.Results)
+	}
+	fixed := readState(t, p("fixed.json"))
+	if fixed.Error != "" || !strings.Contains(fixed.Spec, "--shape '4,1,1' --size '4,2,3'") {
+		t.Errorf("after fixing the fields: error %q, scene %q; want no error and the new scene", fixed.Error, fixed.Spec)
+	}
+}
+
+// redPixels counts pixels of the error colour in r.
+func redPixels(img image.Image, r image.Rectangle) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr>>8 > 140 && cg>>8 < 80 && cb>>8 < 90 {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,394 @@
+package viz
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// rectAt returns the first Rect of f whose top left is (x, y).
+func rectAt(f Frame, x, y float64) (Rect, bool) {
+	for _, it := range f.Items {
+		if r, ok := it.(Rect); ok && r.X == x && r.Y == y {
+			return r, true
+		}
+	}
+	return Rect{}, false
+}
+
+// TestFocusOnStorageTintsItsReaders: over many random index scenes, a
+// focused storage cell of any operand tints exactly the drawn output cells
+// whose IndexModel reads include it, and the count of readers in all is
+// the count of output indices (enumerated here) that read it.
+func TestFocusOnStorageTintsItsReaders(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	checked := 0
+	for _, spec := range indexSpecs(r, 400) {
+		s, err := Build(spec)
+		if err != nil {
+			continue
+		}
+		m := s.Model().(*IndexModel)
+		is := s.impl.(*indexScene)
+		hots, _ := s.Hots(0, DefaultSize)
+		for name, ol := range m.Operands {
+			if ol.Storage == 0 {
+				continue
+			}
+			for _, off := range []int{0, r.IntN(ol.Storage), ol.Storage - 1} {
+				f := &Focus{Kind: "storage", Operand: name, Offset: off}
+				fr, err := s.FrameFocus(0, f, DefaultSize)
+				if err != nil {
+					t.Fatalf("%v focus %+v: %v", spec, f, err)
+				}
+				want := map[string]bool{}
+				for k, c := range m.Cells {
+					if k > 0 && slices.Contains(c.Reads, Read{name, off}) { // cell 0 is the sweep's, drawn selected
+						want[fmt.Sprint(c.Index)] = true
+					}
+				}
+				got := map[string]bool{}
+				for _, h := range hots {
+					if h.Kind != "cell" || h.Operand != "out" {
+						continue
+					}
+					if rc, ok := rectAt(fr, h.X+1, h.Y+1); ok && rc.Fill == Reader {
+						got[fmt.Sprint(h.Index)] = true
+					}
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("%v focus %s[%d]: tinted %v, want the readers %v", spec, name, off, got, want)
+				}
+				if n, want := is.readers(Read{name, off}), bruteReaders(is, Read{name, off}); n != want {
+					t.Fatalf("%v: %s[%d] is read by %d cells, counted from the layout; enumerating gives %d", spec, name, off, n, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 300 {
+		t.Fatalf("only %d focuses checked", checked)
+	}
+}
+
+// bruteReaders enumerates every output index and counts those reading r.
+func bruteReaders(s *indexScene, r Read) int {
+	n, _ := s.out.NumElements()
+	count := 0
+	for i := range n {
+		if slices.Contains(s.readsOf(unravel(s.out, i)), r) {
+			count++
+		}
+	}
+	return count
+}
+
+// TestReaderCountOfHugeViews: views of 10⁹ and more elements count their
+// readers exactly from the strides (enumerating would never finish).
+func TestReaderCountOfHugeViews(t *testing.T) {
+	for _, c := range []struct {
+		spec Spec
+		read Read
+		want int
+	}{
+		{Spec{Scene: "expand", Values: map[string]string{"shape": "1", "size": "1000000000,1000000000"}}, Read{"x", 0}, 1_000_000_000_000_000_000},
+		{Spec{Scene: "expand", Values: map[string]string{"shape": "3,1", "size": "1000000000,3,1000000"}}, Read{"x", 2}, 1_000_000_000_000_000},
+		{Spec{Scene: "binary", Values: map[string]string{"shape": "100000,1", "b-shape": "1,100000"}}, Read{"b", 99999}, 100_000},
+		{Spec{Scene: "repeat", Values: map[string]string{"shape": "7,1", "times": "100000,1000"}}, Read{"x", 4}, 100_000_000},
+		// rows 0, 2, …; columns 999999, 999996, …: offset 2·10⁶ + 3 is row 2, column 3 = 999999 - 3·332332.
+		{Spec{Scene: "view", Values: map[string]string{"shape": "1000000,1000000", "index": "::2, ::-3"}}, Read{"x", 2_000_003}, 1},
+		{Spec{Scene: "view", Values: map[string]string{"shape": "1000000,1000000", "index": "::2, ::-3"}}, Read{"x", 2_000_004}, 0},
+		{Spec{Scene: "view", Values: map[string]string{"shape": "1000000,1000000", "index": "::2, ::-3"}}, Read{"x", 1_000_003}, 0},
+	} {
+		s, err := Build(c.spec)
+		if err != nil {
+			t.Fatalf("%v: %v", c.spec, err)
+		}
+		f := &Focus{Kind: "storage", Operand: c.read.Operand, Offset: c.read.Offset}
+		want := fmt.Sprintf("%s[%d] is read by %d output cell", c.read.Operand, c.read.Offset, c.want)
+		if _, err := s.FrameFocus(0, f, DefaultSize); err != nil {
+			t.Fatalf("%v: %v", c.spec, err)
+		}
+		if got := s.Report(0, f).String(); !strings.Contains(got, want) {
+			t.Errorf("%v focus %v: the report says\n%s\nwant %q", c.spec, c.read, got, want)
+		}
+	}
+}
+
+// TestFocusKeepsHots: whatever is lit, the hot regions are the plain
+// frame's, and a focus on nothing in the scene is an error.
+func TestFocusKeepsHots(t *testing.T) {
+	for _, spec := range gallerySpecs {
+		s, err := Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _ := s.Hots(0, DefaultSize)
+		plainFrame, _ := s.Frame(0, DefaultSize)
+		for _, h := range plain[:min(len(plain), 40)] {
+			f := h.Focus()
+			if _, err := s.FrameFocus(0, &f, DefaultSize); err != nil {
+				t.Fatalf("%v focus %+v: %v", spec, f, err)
+			}
+			lit, _ := s.Hots(0, DefaultSize)
+			if fmt.Sprint(lit) != fmt.Sprint(plain) {
+				t.Fatalf("%v focus %+v: the hot regions moved", spec, f)
+			}
+		}
+		again, _ := s.FrameFocus(0, nil, DefaultSize)
+		if fmt.Sprint(again) != fmt.Sprint(plainFrame) {
+			t.Fatalf("%v: FrameFocus(nil) differs from Frame", spec)
+		}
+		for _, bad := range []Focus{{Kind: "device", Rank: 99}, {Kind: "cell", Operand: "out", Index: []int{99, 99}}, {Kind: "storage", Operand: "q"}} {
+			if _, err := s.FrameFocus(0, &bad, DefaultSize); err == nil || !strings.HasPrefix(err.Error(), "viz: ") {
+				t.Errorf("%v focus %+v: %v; want a viz error", spec, bad, err)
+			}
+		}
+	}
+}
+
+// TestFocusOnAnOutputCellSelectsIt: a focused output cell is drawn selected
+// instead of the sweep's and the panel and report write its formula.
+func TestFocusOnAnOutputCellSelectsIt(t *testing.T) {
+	for _, c := range []struct {
+		spec Spec
+		cell []int
+		want string
+	}{
+		{Spec{Scene: "expand", Values: map[string]string{"shape": "4,1,3", "size": "4,2,3"}}, []int{3, 1, 2}, "= 11"},
+		{Spec{Scene: "binary", Values: map[string]string{"shape": "3,1", "b-shape": "1,4"}}, []int{2, 3}, "b offset = 0"},
+		{Spec{Scene: "reduce", Values: map[string]string{"shape": "2,3,4", "to": "1,3,1"}}, []int{0, 2, 0}, "combines 8 elements"},
+	} {
+		s, _ := Build(c.spec)
+		f := &Focus{Kind: "cell", Operand: "out", Index: c.cell}
+		fr, _ := s.FrameFocus(0, f, DefaultSize)
+		hots, _ := s.Hots(0, DefaultSize)
+		for _, h := range hots {
+			if h.Operand != "out" {
+				continue
+			}
+			rc, _ := rectAt(fr, h.X+1, h.Y+1)
+			if (rc.Fill == Highlight) != slices.Equal(h.Index, c.cell) {
+				t.Errorf("%v focus %v: cell %v has fill %v", c.spec, c.cell, h.Index, rc.Fill)
+			}
+		}
+		if rep := s.Report(0, f).String(); !strings.Contains(rep, c.want) {
+			t.Errorf("%v focus %v: report\n%s\nwant %q", c.spec, c.cell, rep, c.want)
+		}
+	}
+	// reduce: an input cell lights the output cell it feeds.
+	s, _ := Build(Spec{Scene: "reduce", Values: map[string]string{"shape": "2,3,4", "to": "1,3,1"}})
+	if got := s.Report(0, &Focus{Kind: "cell", Operand: "x", Index: []int{1, 2, 3}}).String(); !strings.Contains(got, "x[1 2 3] feeds out [0 2 0], with the 7 cells") {
+		t.Errorf("reduce focus x[1 2 3]: %s", got)
+	}
+}
+
+// TestFocusOnADeviceDimsOtherShards: the focused rank's box is drawn
+// thick, the others' and the global cells they alone hold are dimmed.
+func TestFocusOnADeviceDimsOtherShards(t *testing.T) {
+	spec := Spec{Scene: "placement", Values: map[string]string{"shape": "25,33", "sbp": "S(0)", "placement": "4"}}
+	s, _ := Build(spec)
+	p, _ := sbp.ParsePlacement("4")
+	nd, _ := sbp.ParseNd("S(0)")
+	shards, _ := sbp.Shards(tensor.Shape{25, 33}, p, nd)
+	for rank := range 4 {
+		f := &Focus{Kind: "device", Rank: rank}
+		fr, err := s.FrameFocus(0, f, DefaultSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hots, _ := s.Hots(0, DefaultSize)
+		for _, h := range hots {
+			switch h.Kind {
+			case "device":
+				rc, _ := rectAt(fr, h.X, h.Y)
+				if thick := rc.StrokeWidth == 4; thick != (h.Rank == rank) {
+					t.Errorf("focus rank %d: rank %d's box has stroke %v", rank, h.Rank, rc.StrokeWidth)
+				}
+				if dim := rc.Fill == Tint(DeviceColor(h.Rank), 0.96); dim == (h.Rank == rank) {
+					t.Errorf("focus rank %d: rank %d's box fill %v", rank, h.Rank, rc.Fill)
+				}
+			case "cell":
+				rc, _ := rectAt(fr, h.X+1, h.Y+1)
+				own := owners(shards, h.Index)[0]
+				if dim := rc.Fill == Tint(DeviceColor(own), 0.7); dim == (own == rank) {
+					t.Errorf("focus rank %d: global %v (rank %d's) has fill %v", rank, h.Index, own, rc.Fill)
+				}
+			}
+		}
+	}
+}
+
+// TestFocusOnAGlobalCellNamesItsOwners: every rank holding the element and
+// its local index there.
+func TestFocusOnAGlobalCellNamesItsOwners(t *testing.T) {
+	for _, c := range []struct {
+		spec  Spec
+		cell  []int
+		wants []string
+	}{
+		{Spec{Scene: "placement", Values: map[string]string{"shape": "25,33", "sbp": "S(0)", "placement": "4"}}, []int{13, 5}, []string{"held by 1 rank", "rank 2 [2] at local [0 5]"}},
+		{Spec{Scene: "placement", Values: map[string]string{"shape": "8,6", "sbp": "(S(0), B)", "placement": "[[0,1],[2,3]]"}}, []int{5, 1}, []string{"held by 2 ranks", "rank 2 [1 0] at local [1 1]", "rank 3 [1 1] at local [1 1]"}},
+		{Spec{Scene: "placement", Values: map[string]string{"shape": "8,6", "sbp": "P", "placement": "3"}}, []int{7, 5}, []string{"held by 3 ranks", "rank 1 [1] at local [7 5], partial"}},
+	} {
+		s, _ := Build(c.spec)
+		f := &Focus{Kind: "cell", Operand: "global", Index: c.cell}
+		if _, err := s.FrameFocus(0, f, DefaultSize); err != nil {
+			t.Fatal(err)
+		}
+		got := s.Report(0, f).String()
+		for _, w := range c.wants {
+			if !strings.Contains(got, w) {
+				t.Errorf("%v focus %v: report\n%s\nwant %q", c.spec, c.cell, got, w)
+			}
+		}
+	}
+}
+
+// TestReportTablesAreSbps: the per-rank table is sbp's shards at the step,
+// and boxing's step tables are sbp's plan.
+func TestReportTablesAreSbps(t *testing.T) {
+	for _, spec := range []Spec{
+		{Scene: "placement", Values: map[string]string{"shape": "25,33", "sbp": "S(0)", "placement": "4"}},
+		{Scene: "placement", Values: map[string]string{"shape": "8,6", "sbp": "(S(0), P)", "placement": "[[0,1],[2,3]]"}},
+		{Scene: "boxing", Values: map[string]string{"shape": "25,33", "from": "S(0)", "to": "S(1)", "placement": "4"}},
+		{Scene: "boxing", Values: map[string]string{"shape": "16,32", "from": "(S(0), S(1))", "to": "(B, B)", "placement": "[[0,1],[2,3]]"}},
+		{Scene: "plan", Values: map[string]string{"op": "expand", "shape": "4,3,1,2", "size": "2,4,3,4,2", "sbp": "S(3)", "placement": "3"}},
+	} {
+		s, _ := Build(spec)
+		ss := s.impl.(*shardScene)
+		for step := range s.Steps {
+			rep := s.Report(step, nil)
+			shards, _ := sbp.Shards(ss.shape, ss.placement, ss.layouts[step])
+			table := rep.Sections[0].Table
+			if len(table) != len(shards)+1 {
+				t.Fatalf("%v step %d: %d rows for %d shards", spec, step, len(table)-1, len(shards))
+			}
+			for i, sh := range shards {
+				want := []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), ss.layouts[step].String(), formatRanges(shardRanges(sh)), sh.Shape.String()}
+				if !slices.Equal(table[i+1][:5], want) || table[i+1][6] != fmt.Sprint(4*product(sh.Shape)) || (table[i+1][5] != "") != sh.Partial {
+					t.Errorf("%v step %d: row %v, sbp's shard %v", spec, step, table[i+1], want)
+				}
+			}
+			if ss.boxing == nil {
+				continue
+			}
+			for k, st := range ss.boxing.Steps {
+				sec := rep.Sections[1+k]
+				for i, tr := range st.Ranks {
+					row := sec.Table[i+1]
+					if row[4] != fmt.Sprint(tr.SendBytes) || row[5] != fmt.Sprint(tr.RecvBytes) || !strings.Contains(sec.Title, string(st.Collective)) {
+						t.Errorf("%v boxing step %d rank %d: %v in %q, sbp's %+v", spec, k, tr.Rank, row, sec.Title, tr)
+					}
+				}
+			}
+		}
+	}
+}
+
+func product(s tensor.Shape) int {
+	n, _ := s.NumElements()
+	return n
+}
+
+// skewed is the CPU backend with its Materialize off by one at element 0:
+// Compute must notice.
+type skewed struct{ tensor.CPU }
+
+func (skewed) Name() string { return "skewed" }
+
+func (skewed) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
+	y, err := tensor.CPU{}.Materialize(src)
+	if b, _ := tensor.Buffer[float32](y); err == nil && len(b) > 0 {
+		b[0] += 1.5
+	}
+	return y, err
+}
+
+// TestComputeIsTheCPUKernels: Compute on the CPU writes the CPU kernels'
+// values over arange inputs for every kind of scene, notices a backend
+// that differs, and refuses a result past the budget with tensor's error.
+func TestComputeIsTheCPUKernels(t *testing.T) {
+	x := func(s string) tensor.Tensor {
+		sh, _ := tensor.ParseShape(s)
+		v, _ := tensor.Arange(tensor.Float32, sh)
+		return v
+	}
+	cpu := tensor.CPU{}
+	for _, c := range []struct {
+		spec Spec
+		want func() (tensor.Tensor, error)
+	}{
+		{gallerySpecs[0], func() (tensor.Tensor, error) { return tensor.Expand(cpu, x("4,1,3"), []int{4, 2, 3}) }},
+		{gallerySpecs[3], func() (tensor.Tensor, error) { return cpu.Repeat(x("2,3"), []int{2, 2}) }},
+		{gallerySpecs[4], func() (tensor.Tensor, error) { return cpu.Binary(tensor.Add, x("3,1"), x("1,4")) }},
+		{gallerySpecs[5], func() (tensor.Tensor, error) { return cpu.Reduce(tensor.Sum, x("2,3,4"), tensor.Shape{1, 3, 1}) }},
+		{gallerySpecs[7], func() (tensor.Tensor, error) {
+			v, _ := x("2,3,4").Permute([]int{2, 0, 1})
+			return cpu.Materialize(v)
+		}},
+		{Spec{Scene: "repeat", Values: map[string]string{"shape": "40,1,30", "times": "1,2,2"}}, func() (tensor.Tensor, error) { return cpu.Repeat(x("40,1,30"), []int{1, 2, 2}) }},
+		{gallerySpecs[8], func() (tensor.Tensor, error) { return x("8,6"), nil }},
+		{gallerySpecs[10], func() (tensor.Tensor, error) { return x("25,33"), nil }},
+		{gallerySpecs[9], func() (tensor.Tensor, error) { return tensor.Expand(cpu, x("4,3,1,2"), []int{2, 4, 3, 4, 2}) }},
+		{Spec{Scene: "plan", Values: map[string]string{"op": "add", "shape": "4,6", "b-shape": "1,6", "sbp": "S(0)", "placement": "2"}}, func() (tensor.Tensor, error) { return cpu.Binary(tensor.Add, x("4,6"), x("1,6")) }},
+	} {
+		s, err := Build(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Compute(nil)
+		if err != nil {
+			t.Fatalf("%v: %v", c.spec, err)
+		}
+		want, _ := c.want()
+		wantLines := append([]string{fmt.Sprintf("backend cpu, output %v float32", want.Shape()), "matches the CPU reference"}, formatValues(want)...)
+		if !slices.Equal(got.Lines, wantLines) {
+			t.Errorf("%v: Compute says\n%s\nwant the CPU kernel's\n%s", c.spec, strings.Join(got.Lines, "\n"), strings.Join(wantLines, "\n"))
+		}
+	}
+	s, _ := Build(gallerySpecs[0])
+	if got, err := s.Compute(skewed{}); err != nil || !slices.Contains(got.Lines, "differs from the CPU reference: max difference 1.5") {
+		t.Errorf("a backend off by 1.5: %v, %v", got.Lines, err)
+	}
+	for _, spec := range []Spec{
+		{Scene: "expand", Values: map[string]string{"shape": "1", "size": "1000000000,1000000000"}},
+		{Scene: "repeat", Values: map[string]string{"shape": "3", "times": "100000,100000,10000"}},
+		{Scene: "placement", Values: map[string]string{"shape": "1000000,1000000", "sbp": "S(0)", "placement": "4"}},
+	} {
+		s, err := Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Compute(nil)
+		if !errors.Is(err, tensor.ErrTooLarge) || !strings.HasPrefix(err.Error(), "tensor: ") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: %v; want tensor's one-line budget error", spec, err)
+		}
+	}
+}
+
+func TestFormatValues(t *testing.T) {
+	for _, c := range []struct {
+		shape string
+		want  []string
+	}{
+		{"4", []string{"[0 1 2 3]"}},
+		{"2,3", []string{"[[0 1 2]", " [3 4 5]]"}},
+		{"20", []string{"[0 1 2 … 17 18 19]"}},
+		{"6,10", []string{"[[0 1 2 … 7 8 9]", " [10 11 12 … 17 18 19]", " …", " [40 41 42 … 47 48 49]", " [50 51 52 … 57 58 59]]"}},
+		{"2,1,2", []string{"values, as 2 rows of the last dim:", "[[0 1]", " [2 3]]"}},
+		{"0,3", []string{"[] (empty)"}},
+	} {
+		sh, _ := tensor.ParseShape(c.shape)
+		x, _ := tensor.Arange(tensor.Float32, sh)
+		if got := formatValues(x); !slices.Equal(got, c.want) {
+			t.Errorf("formatValues(arange %s) = %q, want %q", c.shape, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,470 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/session"
+)
+
+// Options start the app.
+type Options struct {
+	Spec          viz.Spec // the scene to start on
+	Width, Height int      // the window in logical pixels (default 1280×720)
+	// Embed leaves out the sidebar: the playground's page has the fields
+	// and the results in HTML and drives the scene through the API.
+	Embed bool
+	// Paused starts with the animation stopped (an embed on a teaching page).
+	Paused bool
+	// Backend computes the results panel's values (nil: the CPU reference).
+	Backend tensor.Backend
+	// Export writes an exported scene (name: e.g. "expand-step5.svg");
+	// natively a file in the working directory, in the browser a download.
+	Export func(name string, write func(io.Writer) error) error
+	// For tests and scripts: draw Frames frames, write the last as PNG
+	// to Screenshot and stop; replay Script; report frame times to FPS.
+	Screenshot string
+	Frames     int
+	Script     []session.Event
+	FPS        io.Writer
+	// Until closes the app after this long (0: when the window closes).
+	Until time.Duration
+}
+
+// App is the interactive renderer as an ebiten.Game: Update reads input
+// once per tick into the session, Draw paints what the session says.
+type App struct {
+	opt   Options
+	s     *session.Session
+	ctl   *controls
+	scale float64 // device pixels per logical pixel
+
+	// The scene is painted into its own image only when what it shows
+	// changes (the frame, the zoom, the size): most ticks just copy it.
+	sceneImg  *ebiten.Image
+	painted   paintKey
+	ptr       pointer
+	help      bool
+	status    string
+	frames    int
+	times     []time.Duration // per-frame durations, for FPS
+	last      time.Time
+	lastTick  time.Time
+	started   time.Time
+	script    *player
+	done      error // ebiten.Termination once a screenshot run is over
+	computeMu sync.Mutex
+	computed  map[string]string // results of Compute, by spec
+}
+
+type paintKey struct {
+	items     *viz.Item
+	n         int
+	view      session.View
+	w, h      int
+	scale     float64
+	valid     bool
+	showsHelp bool
+}
+
+// pointer is where the pointer is in window logical pixels, and a drag
+// in progress.
+type pointer struct {
+	x, y       float64
+	down       bool
+	dragged    bool
+	downX      float64
+	downY      float64
+	scriptOnly bool // a script moves the pointer; the real mouse is ignored
+}
+
+// New builds the app on o.Spec; the spec must build.
+func New(o Options) (*App, error) {
+	if o.Width == 0 {
+		o.Width, o.Height = 1280, 720
+	}
+	if o.Width < 960 || o.Height < 560 {
+		return nil, fmt.Errorf("live: a window of %d×%d: it must be at least 960×560 to fit the controls and a scene", o.Width, o.Height)
+	}
+	s, err := session.New(o.Spec)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{opt: o, s: s, scale: 1, computed: map[string]string{}}
+	if len(o.Script) > 0 {
+		a.script = &player{events: o.Script}
+		a.ptr.scriptOnly = true
+	}
+	// A script steps the animation itself and a screenshot shows the step
+	// asked for, so both start paused: their runs repeat exactly.
+	if !o.Paused && o.Screenshot == "" && a.script == nil {
+		s.TogglePlay()
+	}
+	a.buildControls(a.scale)
+	return a, nil
+}
+
+// Session is the app's state (the browser API reads and drives it).
+func (a *App) Session() *session.Session { return a.s }
+
+// Update reads input, advances the clock and the script.
+func (a *App) Update() error {
+	if a.done != nil {
+		return a.done
+	}
+	if a.started.IsZero() {
+		a.started = time.Now()
+	}
+	if a.opt.Until > 0 && time.Since(a.started) >= a.opt.Until {
+		return ebiten.Termination
+	}
+	if s := ebiten.Monitor().DeviceScaleFactor(); s != a.scale && s > 0 {
+		a.scale = s
+		a.buildControls(s)
+	}
+	if !a.ptr.scriptOnly {
+		x, y := ebiten.CursorPosition()
+		a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft))
+		if _, wy := ebiten.Wheel(); wy != 0 && a.inScene(a.ptr.x, a.ptr.y) {
+			vx, vy := a.toViewport(a.ptr.x, a.ptr.y)
+			a.s.ZoomAt(math.Pow(1.2, wy), vx, vy)
+		}
+		a.keys()
+	}
+	if a.script != nil {
+		if err := a.script.step(a); err != nil {
+			return err
+		}
+	}
+	if !ebiten.IsFocused() && a.opt.Screenshot == "" && a.script == nil {
+		a.s.Pause() // paused while the window is hidden or in the background
+	}
+	a.s.Tick(a.tick())
+	a.ctl.ui.Update() // first: ebitenui makes a widget's parts on its first update
+	a.syncControls()
+	return nil
+}
+
+// tick is the time a tick advances the animation: a fixed 1/60 s when a
+// script or a screenshot drives the app (so runs repeat exactly), else
+// the time since the last tick (at most 0.1 s, so a stall does not jump).
+func (a *App) tick() float64 {
+	now := time.Now()
+	defer func() { a.lastTick = now }()
+	if a.script != nil || a.opt.Screenshot != "" || a.lastTick.IsZero() {
+		return 1.0 / 60
+	}
+	return min(now.Sub(a.lastTick).Seconds(), 0.1)
+}
+
+// keys applies the bindings while no text field has the keyboard.
+func (a *App) keys() {
+	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
+		if f := a.ctl.ui.GetFocusedWidget(); f != nil {
+			a.ctl.ui.ClearFocus() // Escape leaves a field first
+			return
+		}
+	}
+	if f := a.ctl.ui.GetFocusedWidget(); f != nil {
+		if _, typing := f.(interface{ GetText() string }); typing {
+			return
+		}
+	}
+	for _, r := range ebiten.AppendInputChars(nil) {
+		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spg", r) {
+			a.act(b.Action)
+		}
+	}
+	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	for key, name := range namedKeys {
+		if !inpututil.IsKeyJustPressed(key) && !(isArrow(key) && repeating(key)) {
+			continue
+		}
+		if shift && isArrow(key) {
+			name = "shift+" + name
+		}
+		if b, ok := session.BindingFor(name); ok {
+			a.act(b.Action)
+		}
+	}
+}
+
+// namedKeys are the keys Bindings name that type no character.
+var namedKeys = map[ebiten.Key]string{
+	ebiten.KeySpace: "space", ebiten.KeyArrowLeft: "left", ebiten.KeyArrowRight: "right",
+	ebiten.KeyArrowUp: "up", ebiten.KeyArrowDown: "down", ebiten.KeyHome: "home", ebiten.KeyEnd: "end",
+	ebiten.KeyEscape: "escape", ebiten.KeyNumpadAdd: "+", ebiten.KeyNumpadSubtract: "-",
+}
+
+func isArrow(k ebiten.Key) bool {
+	return k == ebiten.KeyArrowLeft || k == ebiten.KeyArrowRight || k == ebiten.KeyArrowUp || k == ebiten.KeyArrowDown
+}
+
+// repeating is true on the ticks a held key repeats: after a 300 ms
+// wait, 10 times a second, as a text field repeats.
+func repeating(k ebiten.Key) bool {
+	d := inpututil.KeyPressDuration(k)
+	tps := ebiten.TPS()
+	first := tps * 3 / 10
+	return d > first && (d-first)%(max(tps/10, 1)) == 0
+}
+
+// act does what a key or a button does.
+func (a *App) act(act session.Action) {
+	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
+	switch act {
+	case session.Help:
+		a.help = !a.help
+	case session.ExportSVG, session.ExportPNG, session.ExportGIF:
+		a.status = a.export(map[session.Action]string{session.ExportSVG: "svg", session.ExportPNG: "png", session.ExportGIF: "gif"}[act])
+	default:
+		a.s.Do(act, float64(r.Dx()), float64(r.Dy()))
+	}
+}
+
+func (a *App) pickScene(name string) {
+	if err := a.s.SetScene(name); err != nil {
+		a.status = err.Error()
+	}
+}
+
+// inScene reports whether the window point (logical) lies on the scene.
+func (a *App) inScene(x, y float64) bool {
+	return image.Pt(int(x), int(y)).In(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed))
+}
+
+// toViewport maps a window point (logical) to the scene viewport.
+func (a *App) toViewport(x, y float64) (float64, float64) {
+	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
+	return x - float64(r.Min.X), y - float64(r.Min.Y)
+}
+
+func (a *App) viewportSize() viz.Size {
+	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
+	return viz.Size{W: r.Dx(), H: r.Dy()}
+}
+
+// pointerAt moves the pointer (hover), and presses or releases it: a
+// press and release in place clicks (pin), a press and move drags (pan).
+func (a *App) pointerAt(x, y float64, down bool) {
+	p := &a.ptr
+	if p.down && down && a.inScene(p.downX, p.downY) {
+		if dx, dy := x-p.x, y-p.y; p.dragged || math.Hypot(x-p.downX, y-p.downY) > 4 {
+			p.dragged = true
+			a.s.Pan(dx, dy)
+		}
+	}
+	if down && !p.down {
+		p.downX, p.downY, p.dragged = x, y, false
+	}
+	click := p.down && !down && !p.dragged && a.inScene(x, y)
+	p.x, p.y, p.down = x, y, down
+	if !a.inScene(x, y) {
+		a.s.Hover(nil)
+		return
+	}
+	vx, vy := a.toViewport(x, y)
+	hot, ok := a.s.HitTest(a.viewportSize(), vx, vy)
+	var f *viz.Focus
+	if ok {
+		ff := hot.Focus()
+		f = &ff
+	}
+	a.s.Hover(f)
+	if click {
+		a.ctl.ui.ClearFocus() // a click on the scene takes the keyboard from a field
+		a.s.Click(f)
+	}
+}
+
+// Layout is LayoutF in whole pixels (Ebitengine calls LayoutF).
+func (a *App) Layout(w, h int) (int, int) {
+	fw, fh := a.LayoutF(float64(w), float64(h))
+	return int(fw), int(fh)
+}
+
+// LayoutF makes the screen as many device pixels as the window has.
+func (a *App) LayoutF(w, h float64) (float64, float64) {
+	a.opt.Width, a.opt.Height = max(int(w), 960), max(int(h), 560)
+	return float64(a.opt.Width) * a.scale, float64(a.opt.Height) * a.scale
+}
+
+// Draw paints the scene, the controls and the help.
+func (a *App) Draw(screen *ebiten.Image) {
+	now := time.Now()
+	if !a.last.IsZero() {
+		a.times = append(a.times, now.Sub(a.last))
+	}
+	a.last = now
+	screen.Fill(nrgba(panelBG))
+	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
+	a.paintScene()
+	op := &ebiten.DrawImageOptions{}
+	op.GeoM.Translate(float64(r.Min.X)*a.scale, float64(r.Min.Y)*a.scale)
+	screen.DrawImage(a.sceneImg, op)
+	if !a.opt.Embed {
+		a.ctl.ui.Draw(screen)
+	}
+	a.frames++
+	if a.opt.Screenshot != "" && a.script == nil && a.frames >= max(a.opt.Frames, 1) {
+		a.done = a.screenshot(screen, a.opt.Screenshot)
+		if a.done == nil {
+			a.done = ebiten.Termination
+		}
+	}
+	if a.script != nil {
+		a.script.afterDraw(a, screen)
+	}
+}
+
+// paintScene repaints the scene's image if what it shows changed.
+func (a *App) paintScene() {
+	sz := a.viewportSize()
+	w, h := int(float64(sz.W)*a.scale), int(float64(sz.H)*a.scale)
+	f, err := a.s.Frame(sz)
+	if err != nil {
+		a.status = err.Error()
+		return
+	}
+	key := paintKey{n: len(f.Items), view: a.s.View(), w: w, h: h, scale: a.scale, valid: true, showsHelp: a.help}
+	if len(f.Items) > 0 {
+		key.items = &f.Items[0]
+	}
+	if a.sceneImg != nil && key == a.painted {
+		return
+	}
+	if a.sceneImg == nil || a.sceneImg.Bounds().Dx() != w || a.sceneImg.Bounds().Dy() != h {
+		if a.sceneImg != nil {
+			a.sceneImg.Deallocate()
+		}
+		a.sceneImg = ebiten.NewImage(w, h)
+	}
+	a.sceneImg.Fill(nrgba(viz.Paper))
+	v := a.s.View()
+	Paint(a.sceneImg, f, Transform{OffX: v.PanX * a.scale, OffY: v.PanY * a.scale, Scale: v.Zoom * a.scale})
+	if a.help {
+		Paint(a.sceneImg, helpFrame(sz), Transform{Scale: a.scale})
+	}
+	a.painted = key
+}
+
+// helpFrame lists the keys over the scene.
+func helpFrame(sz viz.Size) viz.Frame {
+	f := viz.Frame{W: sz.W, H: sz.H}
+	lineH := 22.0
+	h := lineH*float64(len(session.Bindings)+3) + 16
+	x, y := float64(sz.W)/2-260, math.Max(12, float64(sz.H)/2-h/2)
+	f.Items = append(f.Items, viz.Rect{X: x, Y: y, W: 520, H: h, Fill: viz.Color{R: 255, G: 255, B: 255, A: 245}, Stroke: viz.Ink, StrokeWidth: 1.5})
+	f.Items = append(f.Items, viz.Text{X: x + 20, Y: y + 30, S: "keys (press ? again to close)", Size: 17, Color: viz.Ink, Font: viz.FontBold})
+	for i, b := range session.Bindings {
+		ty := y + 30 + lineH*float64(i+1) + 6
+		f.Items = append(f.Items,
+			viz.Text{X: x + 130, Y: ty, S: b.Key, Size: 14, Color: viz.Broadcast, Font: viz.FontMono, Anchor: viz.AnchorEnd},
+			viz.Text{X: x + 148, Y: ty, S: b.Help, Size: 14, Color: viz.Ink, Font: viz.FontRegular})
+	}
+	ty := y + 30 + lineH*float64(len(session.Bindings)+1) + 10
+	f.Items = append(f.Items, viz.Text{X: x + 20, Y: ty, S: "hover a cell to light what it maps to; Tab moves between fields", Size: 13, Color: viz.Muted, Font: viz.FontRegular})
+	return f
+}
+
+// resultsText is the results panel: the scene's report and the values
+// the backend computed (computed once per scene, off the UI goroutine).
+func (a *App) resultsText() string {
+	var b strings.Builder
+	rep := a.s.Report()
+	for _, sec := range rep.Sections {
+		writeSection(&b, sec)
+	}
+	key := a.s.Scene().Spec.String()
+	a.computeMu.Lock()
+	res, ok := a.computed[key]
+	if !ok {
+		a.computed[key] = "computing…"
+		res = a.computed[key]
+		scene := a.s.Scene()
+		go func() {
+			sec, err := scene.Compute(a.opt.Backend)
+			var out strings.Builder
+			if err != nil {
+				out.WriteString("compute: " + err.Error() + "\n")
+			} else {
+				writeSection(&out, sec)
+			}
+			a.computeMu.Lock()
+			a.computed[key] = out.String()
+			a.computeMu.Unlock()
+		}()
+	}
+	a.computeMu.Unlock()
+	b.WriteString(res)
+	return b.String()
+}
+
+// writeSection writes a report section as plain text, tables in columns.
+func writeSection(b *strings.Builder, sec viz.Section) {
+	fmt.Fprintf(b, "%s\n", strings.ToUpper(sec.Title))
+	for _, l := range sec.Lines {
+		fmt.Fprintf(b, "  %s\n", l)
+	}
+	if len(sec.Table) > 0 {
+		widths := map[int]int{}
+		for _, row := range sec.Table {
+			for i, c := range row {
+				widths[i] = max(widths[i], len([]rune(c)))
+			}
+		}
+		cols := make([]int, 0, len(widths))
+		for i := range widths {
+			cols = append(cols, i)
+		}
+		sort.Ints(cols)
+		for _, row := range sec.Table {
+			b.WriteString(" ")
+			for i, c := range row {
+				fmt.Fprintf(b, " %-*s", widths[i], c)
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\n")
+}
+
+// FrameTimes are the durations between drawn frames so far.
+func (a *App) FrameTimes() []time.Duration { return a.times }
+
+// Run opens the window and runs the app until it is closed (or a
+// screenshot run ends).
+func Run(o Options) error {
+	a, err := New(o)
+	if err != nil {
+		return err
+	}
+	ebiten.SetWindowTitle("stridelab — " + a.s.Spec().String())
+	ebiten.SetWindowSize(a.opt.Width, a.opt.Height)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetWindowSizeLimits(960, 560, -1, -1)
+	if o.FPS != nil {
+		ebiten.SetVsyncEnabled(false) // measure what a frame costs, not the monitor's rate
+		ebiten.SetTPS(ebiten.SyncWithFPS)
+	}
+	err = ebiten.RunGame(a)
+	if errors.Is(err, ebiten.Termination) {
+		err = nil
+	}
+	if o.FPS != nil {
+		reportFPS(o.FPS, a.times)
+	}
+	return err
+}

@@ -1,0 +1,214 @@
+package live
+
+import (
+	"fmt"
+	"image"
+
+	"github.com/ebitenui/ebitenui"
+	"github.com/ebitenui/ebitenui/widget"
+
+	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/session"
+)
+
+// controls are the window's widgets (github.com/ebitenui/ebitenui): the
+// scene picker, one field per key of the scene with its error in place,
+// the results, and the transport bar (play, step, scrub, speed, export,
+// keys). They only forward to the session; the app reads the session
+// back into them every tick.
+type controls struct {
+	ui     *ebitenui.UI
+	th     *theme
+	scenes map[string]*widget.Button
+	fields *widget.Container
+	inputs map[string]*widget.TextInput
+	errs   map[string]*widget.Text
+	topErr *widget.Text
+	result *widget.TextArea
+	play   *widget.Button
+	scrub  *widget.Slider
+	where  *widget.Text
+	status *widget.Text
+	shown  string // the scene whose fields are built
+	report string // the results text last set
+}
+
+// Layout of the window in logical pixels: the sidebar on the left, the
+// transport bar under the scene, the scene in the rest.
+const (
+	sidebarW = 340
+	barH     = 52
+)
+
+func (a *App) buildControls(scale float64) {
+	th := newTheme(scale)
+	px := func(v float64) int { return int(v*scale + 0.5) }
+	c := &controls{th: th, scenes: map[string]*widget.Button{}, inputs: map[string]*widget.TextInput{}, errs: map[string]*widget.Text{}}
+	inner := px(sidebarW - 24) // the sidebar less its padding
+	rowData := widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxWidth: inner})
+
+	root := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout()))
+
+	// The sidebar: scenes, fields, results.
+	side := widget.NewContainer(
+		widget.ContainerOpts.BackgroundImage(th.ui.PanelTheme.BackgroundImage),
+		widget.ContainerOpts.Layout(widget.NewRowLayout(
+			widget.RowLayoutOpts.Direction(widget.DirectionVertical),
+			widget.RowLayoutOpts.Padding(widget.NewInsetsSimple(px(12))),
+			widget.RowLayoutOpts.Spacing(px(6)))),
+		widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.AnchorLayoutData{
+			StretchVertical: true, HorizontalPosition: widget.AnchorLayoutPositionStart}),
+			widget.WidgetOpts.MinSize(px(sidebarW), 0)),
+	)
+	side.AddChild(widget.NewText(widget.TextOpts.Text("stridelab — scenes", &th.bold, nrgba(viz.Ink))))
+	grid := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewGridLayout(
+		widget.GridLayoutOpts.Columns(4), widget.GridLayoutOpts.Spacing(px(4), px(4)),
+		widget.GridLayoutOpts.DefaultStretch(true, false))),
+		widget.ContainerOpts.WidgetOpts(rowData))
+	for _, name := range viz.Scenes {
+		b := widget.NewButton(
+			widget.ButtonOpts.TextLabel(name),
+			widget.ButtonOpts.TextFace(&th.small),
+			widget.ButtonOpts.TextPadding(&widget.Insets{Left: px(2), Right: px(2), Top: px(4), Bottom: px(4)}),
+			widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { a.pickScene(name) }),
+		)
+		c.scenes[name] = b
+		grid.AddChild(b)
+	}
+	side.AddChild(grid)
+	c.topErr = widget.NewText(widget.TextOpts.Text("", &th.small, nrgba(errorInk)), widget.TextOpts.MaxWidth(float64(px(sidebarW-24))))
+	side.AddChild(c.topErr)
+	c.fields = widget.NewContainer(widget.ContainerOpts.Layout(widget.NewRowLayout(
+		widget.RowLayoutOpts.Direction(widget.DirectionVertical), widget.RowLayoutOpts.Spacing(px(3)))),
+		widget.ContainerOpts.WidgetOpts(rowData))
+	side.AddChild(c.fields)
+	side.AddChild(widget.NewText(widget.TextOpts.Text("results", &th.bold, nrgba(viz.Ink))))
+	c.result = widget.NewTextArea(
+		widget.TextAreaOpts.ContainerOpts(widget.ContainerOpts.WidgetOpts(
+			widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxWidth: inner, MaxHeight: px(300)}),
+			widget.WidgetOpts.MinSize(inner, px(300)))),
+		widget.TextAreaOpts.ShowVerticalScrollbar(),
+		widget.TextAreaOpts.Text(""),
+	)
+	side.AddChild(c.result)
+	root.AddChild(side)
+
+	// The transport bar under the scene.
+	bar := widget.NewContainer(
+		widget.ContainerOpts.BackgroundImage(th.ui.PanelTheme.BackgroundImage),
+		widget.ContainerOpts.Layout(widget.NewRowLayout(
+			widget.RowLayoutOpts.Padding(&widget.Insets{Left: px(sidebarW + 10), Right: px(10), Top: px(8), Bottom: px(8)}),
+			widget.RowLayoutOpts.Spacing(px(6)))),
+		widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.AnchorLayoutData{
+			StretchHorizontal: true, VerticalPosition: widget.AnchorLayoutPositionEnd}),
+			widget.WidgetOpts.MinSize(0, px(barH))),
+	)
+	button := func(label string, act session.Action) *widget.Button {
+		b := widget.NewButton(widget.ButtonOpts.TextLabel(label),
+			widget.ButtonOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})),
+			widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { a.act(act) }))
+		bar.AddChild(b)
+		return b
+	}
+	button("|<", session.FirstStep)
+	button("<", session.StepBack)
+	c.play = button("play", session.PlayPause)
+	button(">", session.StepForward)
+	c.scrub = widget.NewSlider(
+		widget.SliderOpts.MinMax(0, 1),
+		widget.SliderOpts.FixedHandleSize(px(12)),
+		widget.SliderOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}),
+			widget.WidgetOpts.MinSize(px(260), px(20))),
+		widget.SliderOpts.ChangedHandler(func(e *widget.SliderChangedEventArgs) {
+			if e.Current != a.s.Step() {
+				a.s.Pause()
+				a.s.Seek(e.Current)
+			}
+		}),
+	)
+	bar.AddChild(c.scrub)
+	c.where = widget.NewText(widget.TextOpts.Text("", &th.small, nrgba(viz.Ink)),
+		widget.TextOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}),
+			widget.WidgetOpts.MinSize(px(150), 0)))
+	bar.AddChild(c.where)
+	button("slower", session.Slower)
+	button("faster", session.Faster)
+	button("SVG", session.ExportSVG)
+	button("PNG", session.ExportPNG)
+	button("GIF", session.ExportGIF)
+	button("?", session.Help)
+	root.AddChild(bar)
+
+	// A status line over the bottom of the scene: what an export wrote.
+	c.status = widget.NewText(widget.TextOpts.Text("", &th.small, nrgba(viz.Muted)),
+		widget.TextOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.AnchorLayoutData{
+			HorizontalPosition: widget.AnchorLayoutPositionEnd, VerticalPosition: widget.AnchorLayoutPositionEnd,
+			Padding: &widget.Insets{Right: px(12), Bottom: px(barH + 6)}})))
+	root.AddChild(c.status)
+
+	c.ui = &ebitenui.UI{Container: root, PrimaryTheme: th.ui}
+	a.ctl = c
+	c.shown = ""
+}
+
+// syncFields rebuilds the field list when the scene changed, and shows
+// the session's error beside the field it is about.
+func (a *App) syncControls() {
+	c := a.ctl
+	px := func(v float64) int { return int(v*c.th.scale + 0.5) }
+	if c.shown != a.s.SceneName() {
+		c.fields.RemoveChildren()
+		c.inputs, c.errs = map[string]*widget.TextInput{}, map[string]*widget.Text{}
+		for _, k := range a.s.Keys() {
+			c.fields.AddChild(widget.NewText(widget.TextOpts.Text("--"+k.Name+"   "+k.Help, &c.th.small, nrgba(viz.Muted)),
+				widget.TextOpts.MaxWidth(float64(px(sidebarW-24)))))
+			in := widget.NewTextInput(
+				widget.TextInputOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxWidth: px(sidebarW - 24)})),
+				widget.TextInputOpts.ChangedHandler(func(e *widget.TextInputChangedEventArgs) { a.s.SetField(k.Name, e.InputText) }),
+			)
+			in.SetText(a.s.Field(k.Name))
+			e := widget.NewText(widget.TextOpts.Text("", &c.th.small, nrgba(errorInk)), widget.TextOpts.MaxWidth(float64(px(sidebarW-24))))
+			c.inputs[k.Name], c.errs[k.Name] = in, e
+			c.fields.AddChild(in, e)
+		}
+		c.shown = a.s.SceneName()
+	}
+	key, err := a.s.Err()
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	for name, t := range c.errs {
+		if name == key {
+			t.Label = msg
+		} else {
+			t.Label = ""
+		}
+	}
+	if _, ok := c.errs[key]; ok || err == nil {
+		c.topErr.Label = ""
+	} else {
+		c.topErr.Label = msg
+	}
+	for name, b := range c.scenes {
+		b.GetWidget().Disabled = name == a.s.SceneName() // the scene shown reads as chosen
+	}
+	c.play.Text().Label = map[bool]string{true: "pause", false: "play"}[a.s.Playing()]
+	c.scrub.Min, c.scrub.Max = 0, max(a.s.Steps()-1, 1)
+	c.scrub.Current = a.s.Step()
+	c.where.Label = fmt.Sprintf("step %d / %d  ·  %.3g/s", a.s.Step()+1, a.s.Steps(), a.s.Speed())
+	c.status.Label = a.status
+	if r := a.resultsText(); r != c.report {
+		c.result.SetText(r)
+		c.report = r
+	}
+}
+
+// sceneRect is the scene's viewport in logical pixels for a window of
+// w×h logical pixels.
+func sceneRect(w, h int, embed bool) image.Rectangle {
+	if embed {
+		return image.Rect(0, 0, w, h-barH)
+	}
+	return image.Rect(sidebarW, 0, w, h-barH)
+}

@@ -1,0 +1,77 @@
+package live
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// screenImage reads the screen's pixels back.
+func screenImage(screen *ebiten.Image, b image.Rectangle) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	screen.ReadPixels(img.Pix)
+	return img
+}
+
+func encodePNG(w io.Writer, img image.Image) error { return png.Encode(w, img) }
+
+// writeFileAtomically writes path through fill into a temporary file
+// beside it and renames it over path only when fill succeeded.
+func writeFileAtomically(path string, fill func(*os.File) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("live: cannot write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := fill(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("live: cannot write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("live: cannot write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("live: cannot write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("live: cannot write %s: %w", path, err)
+	}
+	return nil
+}
+
+// reportFPS prints the frame rate a run measured: the median and the 5th
+// percentile (the slow frames), from the times between frames (the first
+// second is left out: start-up, font atlases, the first paint).
+func reportFPS(w io.Writer, times []time.Duration) {
+	var skip time.Duration
+	i := 0
+	for ; i < len(times) && skip < time.Second; i++ {
+		skip += times[i]
+	}
+	ts := slices.Clone(times[i:])
+	if len(ts) == 0 {
+		fmt.Fprintln(w, "fps: no frames measured (run longer than a second)")
+		return
+	}
+	slices.Sort(ts)
+	median := ts[len(ts)/2]
+	p95 := ts[min(len(ts)-1, len(ts)*95/100)] // the 95th percentile frame time is the 5th percentile rate
+	fmt.Fprintf(w, "fps: %d frames; median %.1f fps (%.2f ms a frame); 5th percentile %.1f fps (%.2f ms)\n",
+		len(ts), 1/median.Seconds(), ms(median), 1/p95.Seconds(), ms(p95))
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// WriteFile writes the file name (in the working directory) through
+// write, atomically: the desktop app's exports.
+func WriteFile(name string, write func(io.Writer) error) error {
+	return writeFileAtomically(name, func(f *os.File) error { return write(f) })
+}

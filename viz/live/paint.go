@@ -1,0 +1,198 @@
+package live
+
+import (
+	"bytes"
+	"image/color"
+	"math"
+	"sync"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/gofont/goregular"
+
+	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/render"
+)
+
+// Paint draws frame f onto dst through the transform
+//
+//	dst point = (OffX, OffY) + Scale·(frame point)
+//
+// Axis-aligned rects (fills, outlines, dash runs) go through DrawImage,
+// which Ebitengine batches into one draw call; lines, arrow heads and
+// hatching are anti-aliased vector paths; text is the embedded Go fonts
+// through text/v2. The rules for dashes, hatch lines and arrow heads are
+// viz/render's, so the window and the exported files agree.
+type Transform struct {
+	OffX, OffY, Scale float64
+}
+
+func (t Transform) pt(x, y float64) (float32, float32) {
+	return float32(t.OffX + t.Scale*x), float32(t.OffY + t.Scale*y)
+}
+
+// Paint draws f (background first) onto dst.
+func Paint(dst *ebiten.Image, f viz.Frame, t Transform) {
+	if f.Background.Visible() {
+		x, y := t.pt(0, 0)
+		vector.FillRect(dst, x, y, float32(t.Scale*float64(f.W)), float32(t.Scale*float64(f.H)), rgba(f.Background), false)
+	}
+	for _, it := range f.Items {
+		switch it := it.(type) {
+		case viz.Rect:
+			paintRect(dst, it, t)
+		case viz.Line:
+			paintLine(dst, it, t)
+		case viz.Text:
+			paintText(dst, it, t)
+		}
+	}
+}
+
+func rgba(c viz.Color) color.Color { return color.NRGBA{c.R, c.G, c.B, c.A} }
+
+// box fills the frame rect (x, y, w, h) without anti-aliasing.
+func box(dst *ebiten.Image, x, y, w, h float64, c viz.Color, t Transform) {
+	if w <= 0 || h <= 0 {
+		return
+	}
+	px, py := t.pt(x, y)
+	vector.FillRect(dst, px, py, float32(w*t.Scale), float32(h*t.Scale), rgba(c), false)
+}
+
+func paintRect(dst *ebiten.Image, r viz.Rect, t Transform) {
+	if r.W <= 0 || r.H <= 0 {
+		return
+	}
+	if r.Fill.Visible() {
+		box(dst, r.X, r.Y, r.W, r.H, r.Fill, t)
+	}
+	if r.Hatch && r.Stroke.Visible() {
+		hatch(dst, r, t)
+	}
+	if !r.Stroke.Visible() || r.StrokeWidth <= 0 {
+		return
+	}
+	w := r.StrokeWidth
+	if !r.Dash {
+		box(dst, r.X-w/2, r.Y-w/2, r.W+w, w, r.Stroke, t)     // top
+		box(dst, r.X-w/2, r.Y+r.H-w/2, r.W+w, w, r.Stroke, t) // bottom
+		box(dst, r.X-w/2, r.Y+w/2, w, r.H-w, r.Stroke, t)     // left
+		box(dst, r.X+r.W-w/2, r.Y+w/2, w, r.H-w, r.Stroke, t) // right
+		return
+	}
+	// Clockwise from the top left corner, one dash pattern all round.
+	phase := render.Dashes(r.W, w, 0, func(a, b float64) { box(dst, r.X+a, r.Y-w/2, b-a, w, r.Stroke, t) })
+	phase = render.Dashes(r.H, w, phase, func(a, b float64) { box(dst, r.X+r.W-w/2, r.Y+a, w, b-a, r.Stroke, t) })
+	phase = render.Dashes(r.W, w, phase, func(a, b float64) { box(dst, r.X+r.W-b, r.Y+r.H-w/2, b-a, w, r.Stroke, t) })
+	render.Dashes(r.H, w, phase, func(a, b float64) { box(dst, r.X-w/2, r.Y+r.H-b, w, b-a, r.Stroke, t) })
+}
+
+// hatch strokes the lines x+y = k·HatchPeriod that cross r.
+func hatch(dst *ebiten.Image, r viz.Rect, t Transform) {
+	var p vector.Path
+	const period = render.HatchPeriod
+	for k := math.Ceil((r.X + r.Y) / period); k*period <= r.X+r.W+r.Y+r.H; k++ {
+		s := k * period // x + y = s, clipped to the rect
+		x0, x1 := max(r.X, s-(r.Y+r.H)), min(r.X+r.W, s-r.Y)
+		if x1 <= x0 {
+			continue
+		}
+		ax, ay := t.pt(x0, s-x0)
+		bx, by := t.pt(x1, s-x1)
+		p.MoveTo(ax, ay)
+		p.LineTo(bx, by)
+	}
+	stroke(dst, &p, render.HatchWidth*t.Scale, r.Stroke)
+}
+
+func stroke(dst *ebiten.Image, p *vector.Path, width float64, c viz.Color) {
+	op := &vector.DrawPathOptions{AntiAlias: true}
+	op.ColorScale.ScaleWithColor(rgba(c))
+	vector.StrokePath(dst, p, &vector.StrokeOptions{Width: float32(width)}, op)
+}
+
+func paintLine(dst *ebiten.Image, l viz.Line, t Transform) {
+	n := math.Hypot(l.X2-l.X1, l.Y2-l.Y1)
+	if l.Width <= 0 || !l.Color.Visible() || n == 0 || math.IsInf(n, 0) || math.IsNaN(n) {
+		return
+	}
+	end := l
+	if l.Arrow {
+		bx, by, head, ok := render.ArrowHead(l)
+		if ok {
+			end.X2, end.Y2 = bx, by
+			var p vector.Path
+			for i, h := range head {
+				x, y := t.pt(h[0], h[1])
+				if i == 0 {
+					p.MoveTo(x, y)
+				} else {
+					p.LineTo(x, y)
+				}
+			}
+			p.Close()
+			op := &vector.DrawPathOptions{AntiAlias: true}
+			op.ColorScale.ScaleWithColor(rgba(l.Color))
+			vector.FillPath(dst, &p, nil, op)
+		}
+	}
+	var p vector.Path
+	dx, dy := (end.X2-end.X1)/n, (end.Y2-end.Y1)/n
+	seg := func(a, b float64) {
+		x0, y0 := t.pt(end.X1+dx*a, end.Y1+dy*a)
+		x1, y1 := t.pt(end.X1+dx*b, end.Y1+dy*b)
+		p.MoveTo(x0, y0)
+		p.LineTo(x1, y1)
+	}
+	length := math.Hypot(end.X2-end.X1, end.Y2-end.Y1)
+	if l.Dash {
+		render.Dashes(length, l.Width, 0, seg)
+	} else {
+		seg(0, length)
+	}
+	stroke(dst, &p, l.Width*t.Scale, l.Color)
+}
+
+// The Go fonts as text/v2 sources, parsed once.
+var (
+	sourcesOnce sync.Once
+	sources     map[viz.Font]*text.GoTextFaceSource
+)
+
+// face returns the Go font f at size pixels per em.
+func face(f viz.Font, size float64) *text.GoTextFace {
+	sourcesOnce.Do(func() {
+		sources = map[viz.Font]*text.GoTextFaceSource{}
+		for k, ttf := range map[viz.Font][]byte{viz.FontRegular: goregular.TTF, viz.FontBold: gobold.TTF, viz.FontMono: gomono.TTF} {
+			s, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
+			if err != nil {
+				panic("live: the embedded Go font does not parse: " + err.Error())
+			}
+			sources[k] = s
+		}
+	})
+	src, ok := sources[f]
+	if !ok {
+		src = sources[viz.FontRegular] // as every renderer draws an unknown Font
+	}
+	return &text.GoTextFace{Source: src, Size: size}
+}
+
+func paintText(dst *ebiten.Image, tx viz.Text, t Transform) {
+	if tx.S == "" || !tx.Color.Visible() || tx.Size <= 0 || tx.Size > 1024 {
+		return
+	}
+	f := face(tx.Font, tx.Size*t.Scale)
+	// The frame gives the baseline; text/v2 places a line by its top.
+	// The pen starts where viz measures the anchor, as render does.
+	w := viz.TextWidth(tx.S, tx.Font, tx.Size)
+	x, y := t.pt(tx.X-w*render.AnchorShift(tx.Anchor), tx.Y)
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(float64(x), float64(y)-f.Metrics().HAscent)
+	op.ColorScale.ScaleWithColor(rgba(tx.Color))
+	text.Draw(dst, tx.S, f, op)
+}

@@ -1,0 +1,124 @@
+package live
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/stridelab/stridelab/viz/session"
+)
+
+// player replays a script, one event a tick (wait N: N ticks), through
+// the paths a mouse and a keyboard take: the pointer goes through
+// pointerAt, keys through act, typing through the field's own widget.
+type player struct {
+	events []session.Event
+	next   int
+	wait   int
+	shot   string // a screenshot to take after this tick's Draw
+	field  string // the field that has the keyboard
+	// finished: every event ran; the app stops after the last screenshot.
+	finished bool
+}
+
+func (p *player) step(a *App) error {
+	if p.wait > 0 {
+		p.wait--
+		return nil
+	}
+	if p.next >= len(p.events) {
+		if p.finished {
+			return nil // the last screenshot is taken after this tick's Draw
+		}
+		p.finished = true
+		if a.opt.Screenshot == "" {
+			return ebiten.Termination
+		}
+		p.shot = a.opt.Screenshot
+		return nil
+	}
+	e := p.events[p.next]
+	p.next++
+	fail := func(err error) error { return fmt.Errorf("live: script line %d: %v", e.Line, err) }
+	switch e.Op {
+	case "wait":
+		p.wait = e.N
+	case "hover":
+		vx, vy, err := a.s.Locate(a.viewportSize(), e.Focus)
+		if err != nil {
+			return fail(err)
+		}
+		r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
+		a.pointerAt(vx+float64(r.Min.X), vy+float64(r.Min.Y), false)
+	case "move":
+		a.pointerAt(e.X, e.Y, false)
+	case "click":
+		a.pointerAt(a.ptr.x, a.ptr.y, true)
+		a.pointerAt(a.ptr.x, a.ptr.y, false)
+	case "drag":
+		x, y := a.ptr.x, a.ptr.y
+		a.pointerAt(x, y, true)
+		a.pointerAt(x+e.X/2, y+e.Y/2, true)
+		a.pointerAt(x+e.X, y+e.Y, true)
+		a.pointerAt(x+e.X, y+e.Y, false)
+	case "key":
+		b, _ := session.BindingFor(e.Text)
+		a.act(b.Action)
+	case "scene":
+		a.pickScene(e.Text)
+	case "field":
+		in, ok := a.ctl.inputs[e.Text]
+		if !ok {
+			return fail(fmt.Errorf("scene %s has no field %s", a.s.SceneName(), e.Text))
+		}
+		a.ctl.ui.SetFocusedWidget(in)
+		p.field = e.Text
+	case "type":
+		in, ok := a.ctl.inputs[p.field]
+		if !ok {
+			return fail(fmt.Errorf("no field has the keyboard: name one with `field KEY` first"))
+		}
+		in.SetText(e.Text)
+		a.s.SetField(p.field, e.Text) // as the field's change handler does on a keystroke
+	case "screenshot":
+		p.shot = e.Text
+	case "state":
+		b, err := json.MarshalIndent(struct {
+			session.State
+			Results string `json:"results"`
+		}{a.s.State(), a.resultsText()}, "", " ")
+		if err == nil {
+			err = WriteFile(e.Text, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+		}
+		if err != nil {
+			return fail(err)
+		}
+	}
+	return nil
+}
+
+// afterDraw takes the screenshot a `screenshot` line asked for.
+func (p *player) afterDraw(a *App, screen *ebiten.Image) {
+	if p.shot == "" {
+		return
+	}
+	path := p.shot
+	p.shot = ""
+	if err := a.screenshot(screen, path); err != nil {
+		a.done = err
+	}
+	if p.finished && a.done == nil {
+		a.done = ebiten.Termination
+	}
+}
+
+// screenshot writes the screen as PNG (written beside the path and
+// renamed, so a failed run leaves no half-written file).
+func (a *App) screenshot(screen *ebiten.Image, path string) error {
+	b := screen.Bounds()
+	img := screenImage(screen, b)
+	return writeFileAtomically(path, func(f *os.File) error { return encodePNG(f, img) })
+}

@@ -1,0 +1,120 @@
+package session
+
+// Action is something a key does. Every control has one, so the app can
+// be driven from the keyboard alone (and ? lists them).
+type Action int
+
+const (
+	PlayPause Action = iota
+	StepBack
+	StepForward
+	FirstStep
+	LastStep
+	Slower
+	Faster
+	ZoomIn
+	ZoomOut
+	ResetView
+	PanLeft
+	PanRight
+	PanUp
+	PanDown
+	Unpin
+	Help
+	ExportSVG
+	ExportPNG
+	ExportGIF
+)
+
+// Binding is a key and what it does; Key is spelled as the help lists it
+// and as a script's `key` line names it.
+type Binding struct {
+	Key    string
+	Action Action
+	Help   string
+}
+
+// Bindings are every key, in the order the help lists them. Keys act
+// when no text field has the keyboard (Escape or a click on the scene
+// leaves a field; Tab moves between fields).
+var Bindings = []Binding{
+	{"space", PlayPause, "play / pause"},
+	{"left", StepBack, "step back"},
+	{"right", StepForward, "step forward"},
+	{"home", FirstStep, "first step"},
+	{"end", LastStep, "last step"},
+	{"[", Slower, "slower"},
+	{"]", Faster, "faster"},
+	{"+", ZoomIn, "zoom in (or the wheel)"},
+	{"-", ZoomOut, "zoom out"},
+	{"0", ResetView, "whole scene (undo zoom and pan)"},
+	{"shift+left", PanLeft, "pan left (or drag)"},
+	{"shift+right", PanRight, "pan right"},
+	{"shift+up", PanUp, "pan up"},
+	{"shift+down", PanDown, "pan down"},
+	{"escape", Unpin, "unpin (a click pins what is under the pointer)"},
+	{"?", Help, "show / hide these keys"},
+	{"s", ExportSVG, "export the scene as SVG"},
+	{"p", ExportPNG, "export the scene as PNG"},
+	{"g", ExportGIF, "export the whole animation as GIF"},
+}
+
+// BindingFor returns the binding of key, spelled as in Bindings.
+func BindingFor(key string) (Binding, bool) {
+	for _, b := range Bindings {
+		if b.Key == key {
+			return b, true
+		}
+	}
+	return Binding{}, false
+}
+
+// Zoom and pan steps of the keys: √2 a press halves the area in two
+// presses; 64 px is a few cells of a slide-sized grid.
+const (
+	zoomStep = 1.4142135623730951
+	panStep  = 64.0
+)
+
+// Do applies an action that changes the session, in a viewport of size
+// (w, h) (zoom keys zoom towards its centre). Help and the exports belong
+// to the front end and do nothing here; Do reports whether it acted.
+func (s *Session) Do(a Action, w, h float64) bool {
+	switch a {
+	case PlayPause:
+		s.TogglePlay()
+	case StepBack:
+		s.StepBy(-1)
+	case StepForward:
+		s.StepBy(1)
+	case FirstStep:
+		s.playing = false
+		s.Seek(0)
+	case LastStep:
+		s.playing = false
+		s.Seek(s.built.Steps - 1)
+	case Slower:
+		s.SetSpeed(s.speed / 1.5)
+	case Faster:
+		s.SetSpeed(s.speed * 1.5)
+	case ZoomIn:
+		s.ZoomAt(zoomStep, w/2, h/2)
+	case ZoomOut:
+		s.ZoomAt(1/zoomStep, w/2, h/2)
+	case ResetView:
+		s.ResetView()
+	case PanLeft:
+		s.Pan(panStep, 0)
+	case PanRight:
+		s.Pan(-panStep, 0)
+	case PanUp:
+		s.Pan(0, panStep)
+	case PanDown:
+		s.Pan(0, -panStep)
+	case Unpin:
+		s.Unpin()
+	default:
+		return false
+	}
+	return true
+}

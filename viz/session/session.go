@@ -1,0 +1,262 @@
+package session
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/stridelab/stridelab/viz"
+)
+
+// Session is one scene being explored; see the package doc. The zero
+// value is not usable: start with New.
+type Session struct {
+	scene  string
+	fields map[string]string // what was typed, by key, for the current scene
+	built  *viz.Scene        // the last scene that built from the fields
+	err    error             // why the fields do not build, nil when built is current
+	errKey string            // the field err is about, "" when it cannot tell
+
+	step    int
+	playing bool
+	speed   float64 // steps a second
+	clock   float64 // seconds played toward the next step
+
+	hover, pin *viz.Focus
+	view       View
+}
+
+// DefaultSpeed is the animation's speed in steps a second: fast enough
+// to sweep a 4×4 output in under 3 s, slow enough to follow one cell.
+const DefaultSpeed = 6.0
+
+// New starts a session on spec; spec must build.
+func New(spec viz.Spec) (*Session, error) {
+	scene, err := viz.Build(spec)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{scene: spec.Scene, fields: maps.Clone(spec.Values), built: scene, speed: DefaultSpeed, view: Identity}
+	s.step = spec.Step
+	return s, nil
+}
+
+// Scene is the last scene that built.
+func (s *Session) Scene() *viz.Scene { return s.built }
+
+// Spec is the last good scene's spec at the current step: what a URL
+// hash or an export writes.
+func (s *Session) Spec() viz.Spec {
+	sp := s.built.Spec
+	sp.Step = s.step
+	return sp
+}
+
+// SceneName is the scene the fields are for (it may not have built yet).
+func (s *Session) SceneName() string { return s.scene }
+
+// Keys lists the fields of the current scene, required ones first.
+func (s *Session) Keys() []viz.Key { return viz.KeysOf(s.scene) }
+
+// Field is the text typed into key.
+func (s *Session) Field(key string) string { return s.fields[key] }
+
+// Err is why the typed fields do not build, and the field it is about
+// ("" when the message does not say); nil when the scene on screen is
+// what the fields say.
+func (s *Session) Err() (key string, err error) { return s.errKey, s.err }
+
+// SetField types value into key and rebuilds. On an error the last good
+// scene stays and Err says why.
+func (s *Session) SetField(key, value string) {
+	if s.fields[key] == value && s.err == nil {
+		return
+	}
+	s.fields[key] = value
+	s.rebuild(key)
+}
+
+// SetScene switches to scene name, keeping the fields the two scenes
+// share and taking the others from the scene's worked example.
+func (s *Session) SetScene(name string) error {
+	ex, ok := Examples[name]
+	if !ok {
+		return fmt.Errorf("session: unknown scene %q; the scenes are %s", name, strings.Join(viz.Scenes, ", "))
+	}
+	if name == s.scene {
+		return nil
+	}
+	s.scene = name
+	s.fields = maps.Clone(ex.Values)
+	s.step = ex.Step
+	s.rebuild("")
+	if s.err != nil { // the example always builds; the kept fields may not
+		s.err = fmt.Errorf("session: the worked example of %s does not build: %w", name, s.err)
+	}
+	return nil
+}
+
+// rebuild builds the fields; changed is the field just typed, blamed for
+// an error that names no field.
+func (s *Session) rebuild(changed string) {
+	values := map[string]string{}
+	for _, k := range s.Keys() {
+		if v := strings.TrimSpace(s.fields[k.Name]); v != "" {
+			values[k.Name] = v
+		}
+	}
+	spec, err := viz.ParseSpec(s.scene, values, 0)
+	var scene *viz.Scene
+	if err == nil {
+		scene, err = viz.Build(spec)
+	}
+	if err != nil {
+		s.err, s.errKey = err, blame(err, changed, s.Keys())
+		return
+	}
+	s.built, s.err, s.errKey = scene, nil, ""
+	s.hover, s.pin = nil, nil
+	s.step = min(s.step, scene.Steps-1)
+}
+
+// blame picks the field an error is about: one it names as --key, else
+// the field just typed.
+func blame(err error, changed string, keys []viz.Key) string {
+	msg := err.Error()
+	for _, k := range keys {
+		if strings.Contains(msg, "--"+k.Name) {
+			return k.Name
+		}
+	}
+	return changed
+}
+
+// Step is the animation's current step.
+func (s *Session) Step() int { return s.step }
+
+// Steps is how many steps the scene has.
+func (s *Session) Steps() int { return s.built.Steps }
+
+// Seek moves to step, clamped to the timeline.
+func (s *Session) Seek(step int) {
+	s.step = min(max(step, 0), s.built.Steps-1)
+	s.clock = 0
+}
+
+// StepBy moves n steps (negative: back) and pauses, as a step button does.
+func (s *Session) StepBy(n int) {
+	s.playing = false
+	s.Seek(s.step + n)
+}
+
+// Playing reports whether the clock runs.
+func (s *Session) Playing() bool { return s.playing }
+
+// TogglePlay plays or pauses; playing from the last step starts over.
+func (s *Session) TogglePlay() {
+	s.playing = !s.playing
+	if s.playing && s.step == s.built.Steps-1 {
+		s.Seek(0)
+	}
+}
+
+// Pause stops the clock (a hidden window, a paused embed).
+func (s *Session) Pause() { s.playing = false }
+
+// Speed is the animation's speed in steps a second.
+func (s *Session) Speed() float64 { return s.speed }
+
+// SetSpeed sets the speed, clamped to 0.25–60 steps a second.
+func (s *Session) SetSpeed(v float64) { s.speed = min(max(v, 0.25), 60) }
+
+// Tick advances the clock by dt seconds; at the last step it stops.
+func (s *Session) Tick(dt float64) {
+	if !s.playing || dt <= 0 {
+		return
+	}
+	s.clock += dt
+	n := int(s.clock * s.speed)
+	if n == 0 {
+		return
+	}
+	s.clock -= float64(n) / s.speed
+	s.step = min(s.step+n, s.built.Steps-1)
+	if s.step == s.built.Steps-1 {
+		s.playing, s.clock = false, 0
+	}
+}
+
+// Hover sets what the pointer is over (nil: nothing).
+func (s *Session) Hover(f *viz.Focus) { s.hover = f }
+
+// Click pins f, or unpins when f is what is pinned or nothing.
+func (s *Session) Click(f *viz.Focus) {
+	if f == nil || (s.pin != nil && sameFocus(*s.pin, *f)) {
+		s.pin = nil
+		return
+	}
+	s.pin = f
+}
+
+// Unpin drops the pin.
+func (s *Session) Unpin() { s.pin = nil }
+
+// Pinned is the pinned focus, or nil.
+func (s *Session) Pinned() *viz.Focus { return s.pin }
+
+// Focus is what is lit: the pin, else the hover.
+func (s *Session) Focus() *viz.Focus {
+	if s.pin != nil {
+		return s.pin
+	}
+	return s.hover
+}
+
+func sameFocus(a, b viz.Focus) bool {
+	return a.Kind == b.Kind && a.Operand == b.Operand && slices.Equal(a.Index, b.Index) && a.Offset == b.Offset && a.Rank == b.Rank
+}
+
+// Frame is the scene's display list at the current step and focus, for a
+// viewport of size sz (in scene pixels, before zoom).
+func (s *Session) Frame(sz viz.Size) (viz.Frame, error) {
+	return s.built.FrameFocus(s.step, s.Focus(), sz)
+}
+
+// Report is what the results panel shows.
+func (s *Session) Report() viz.Report { return s.built.Report(s.step, s.Focus()) }
+
+// HitTest returns what lies under the viewport point (x, y) of a viewport
+// of size sz, undoing zoom and pan.
+func (s *Session) HitTest(sz viz.Size, x, y float64) (viz.Hot, bool) {
+	sx, sy := s.view.ToScene(x, y)
+	return s.built.HitTest(s.step, sz, sx, sy)
+}
+
+// Locate returns the viewport point at the centre of the first hot region
+// that f matches: how a script hovers "out 1,2,0" as a person would.
+func (s *Session) Locate(sz viz.Size, f viz.Focus) (x, y float64, err error) {
+	hots, err := s.built.Hots(s.step, sz)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, h := range hots {
+		if sameFocus(h.Focus(), f) {
+			x, y := s.view.ToScreen(h.X+h.W/2, h.Y+h.H/2)
+			return x, y, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("session: %s: nothing drawn at step %d is %s", s.scene, s.step, DescribeFocus(f))
+}
+
+// DescribeFocus spells a focus as a script names it: out [1 2 0],
+// storage x[5], device 2.
+func DescribeFocus(f viz.Focus) string {
+	switch f.Kind {
+	case "storage":
+		return fmt.Sprintf("storage %s[%d]", f.Operand, f.Offset)
+	case "device":
+		return fmt.Sprintf("device %d", f.Rank)
+	}
+	return fmt.Sprintf("%s %v", f.Operand, f.Index)
+}
