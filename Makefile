@@ -1,11 +1,14 @@
-# stridelab — make run (the CLI demo) and make test (every test) work on a
-# fresh Debian 12 machine as root: both install what they need first.
+# stridelab — make run (serves the browser page) and make test (every test)
+# work on a fresh Debian 12 machine as root: both install what they need
+# first. Neither make run nor make site needs Xvfb or a GPU.
 
 GO        ?= go
 BIN       := bin/stridelab
 WASM_EXEC := $(shell $(GO) env GOROOT 2>/dev/null)/lib/wasm/go_js_wasm_exec
 WASM_JS   := $(shell $(GO) env GOROOT 2>/dev/null)/lib/wasm/wasm_exec.js
-SITE      := bin/web
+# PAGE is the built page: make web fills it, package web embeds it, so the
+# binary built after make web serves it (stridelab serve).
+PAGE      := web/site
 # Debian packages: NumPy is the cross-check and benchmark peer; Node runs
 # the GOOS=js test binaries (go_js_wasm_exec) and the browser tests (npm
 # installs playwright-core, which drives Debian's Chromium: its WebGPU runs
@@ -15,7 +18,7 @@ SITE      := bin/web
 # Mesa's llvmpipe).
 APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
-.PHONY: all deps build web run test test-go test-wasm test-browser bench bench-browser gallery fuzz clean
+.PHONY: all deps build web run site demo test test-go test-wasm test-browser bench bench-browser gallery fuzz clean
 
 all: build
 
@@ -38,12 +41,25 @@ build:
 
 # The browser build: the kernels compiled to wasm, with the page in web/.
 web:
-	mkdir -p $(SITE)
-	GOOS=js GOARCH=wasm $(GO) build -o $(SITE)/stridelab.wasm ./wasm
-	cp web/index.html web/main.js web/style.css $(WASM_JS) $(SITE)/
+	mkdir -p $(PAGE)
+	GOOS=js GOARCH=wasm $(GO) build -o $(PAGE)/stridelab.wasm ./wasm
+	cp web/index.html web/main.js web/style.css $(WASM_JS) $(PAGE)/
 
-# The main job: walk through the worked examples of expand and repeat.
-run: deps build
+# The main job: build the page, then the binary that embeds it, and serve
+# it on http://127.0.0.1:8080/ until Ctrl-C.
+run: deps web
+	$(MAKE) --no-print-directory build
+	./$(BIN) serve
+
+# The same files, precompressed beside them (.gz, .br), in bin/site for any
+# static host (teaching pages).
+site: web
+	$(MAKE) --no-print-directory build
+	rm -rf bin/site
+	./$(BIN) serve --write bin/site
+
+# Walk through the worked examples of expand and repeat in the terminal.
+demo: build
 	./$(BIN) demo
 
 test: deps test-go test-wasm test-browser
@@ -55,12 +71,12 @@ test-go:
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/...
-	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm
+	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm/...
 
 # The page in headless Chromium on SwiftShader's WebGPU: worked examples,
 # the conformance suite over the full size sweep, bad input.
-test-browser: web
-	cd web && node test/browser.mjs ../$(SITE) --screenshot ../$(SITE)/screenshot.png
+test-browser: web build
+	cd web && node test/browser.mjs site --cli ../$(BIN) --serve --screenshot ../bin/screenshot.png
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).
@@ -72,7 +88,7 @@ bench: deps build
 
 # The benchmark's cases at browser sizes on Chromium's WebGPU (SwiftShader).
 bench-browser: deps web
-	cd web && node test/browser.mjs ../$(SITE) --sizes 1 --bench ../bench-browser.json
+	cd web && node test/browser.mjs site --sizes 1 --bench ../bench-browser.json
 
 # The gallery: the source documents' worked examples as SVG and GIF.
 gallery: build
@@ -84,6 +100,9 @@ fuzz:
 	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 30s ./tensor/npyfile/
 	for f in FuzzParseNd FuzzParsePlacement; do \
 		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./sbp/ || exit 1; done
+	for f in FuzzParseHash FuzzHashRoundTrip; do \
+		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./viz/ || exit 1; done
 
 clean:
 	rm -rf bin bench.json bench-gpu.json bench-browser.json
+	find $(PAGE) -mindepth 1 ! -name .keep -delete

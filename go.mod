@@ -3,6 +3,7 @@ module github.com/stridelab/stridelab
 go 1.26
 
 require (
+	github.com/andybalholm/brotli v1.2.0
 	github.com/ebitenui/ebitenui v0.7.0
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
 	github.com/oliverbestmann/webgpu v1.36.0

@@ -38,7 +38,9 @@
 //
 // Every error is an [*Error] naming the renderer and the offending frame,
 // item or value, and wraps one of the sentinels [ErrSize], [ErrFrames] or
-// [ErrNumber] for errors.Is. Errors of the io.Writer come back unchanged.
+// [ErrNumber] (or [ErrFormat], from [Encode]) for errors.Is. Errors of
+// the io.Writer come back unchanged, and so do the scene's own (a step
+// out of range) and tensor's ErrTooLarge when Encode refuses a GIF.
 // Raster and Draw return no error: they skip what they cannot draw.
 //
 // # Concurrency
@@ -51,7 +53,8 @@
 //
 // # Platform support
 //
-// The package uses only the standard library, golang.org/x/image and viz:
+// The package uses only the standard library, golang.org/x/image, viz
+// and tensor (whose result budget Encode asks):
 // no cgo, no system calls and no window, so it builds and runs under
 // GOOS=js GOARCH=wasm as everywhere else.
 package render

@@ -3,7 +3,9 @@ package render
 import (
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
 
@@ -21,6 +23,12 @@ const (
 // svg and png draw the frame of step, gif every step, json the scene's
 // meaning. Every front end exports through it (`stridelab draw`, the
 // desktop app, the playground), so the same scene gives the same bytes.
+//
+// A GIF holds a palette index per pixel of every step before it is
+// encoded, so Encode asks tensor's result budget for steps × width ×
+// height bytes first: in a browser tab a long animation is refused with
+// the bytes and the limit instead of running the tab out of memory. An
+// unknown format is an ErrFormat error.
 func Encode(w io.Writer, s *viz.Scene, format string, step int, sz viz.Size) error {
 	switch format {
 	case "json":
@@ -30,6 +38,11 @@ func Encode(w io.Writer, s *viz.Scene, format string, step int, sz viz.Size) err
 		}
 		return err
 	case "gif":
+		pixels := int64(s.Steps) * int64(max(sz.W, 0)) * int64(max(sz.H, 0))
+		if err := tensor.CheckBytes("draw "+s.Spec.Scene+" as gif", "the animation", pixels,
+			fmt.Sprintf("%d steps of %d×%d", s.Steps, sz.W, sz.H)); err != nil {
+			return err
+		}
 		frames := make([]viz.Frame, s.Steps)
 		delays := make([]int, s.Steps)
 		for i := range frames {
@@ -51,5 +64,5 @@ func Encode(w io.Writer, s *viz.Scene, format string, step int, sz viz.Size) err
 		}
 		return PNG(w, fr)
 	}
-	return fmt.Errorf("render: unknown format %q; the formats are svg, png, gif and json", format)
+	return newError(ErrFormat, "encode", "unknown format %q; the formats are %s", format, strings.Join(Formats, ", "))
 }

@@ -11,6 +11,7 @@ var (
 	ErrSize   = errors.New("bad frame size")
 	ErrFrames = errors.New("bad frame list")
 	ErrNumber = errors.New("number not finite")
+	ErrFormat = errors.New("unknown format")
 )
 
 // Error is the error type of this package. Its message reads

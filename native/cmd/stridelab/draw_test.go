@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/render"
 )
 
 // TestDrawWritesEveryFormat: each format comes out valid, the same bytes
@@ -97,6 +100,44 @@ func TestDrawBadInput(t *testing.T) {
 			t.Errorf("stridelab %v left %v behind", c.args, entries[0].Name())
 			for _, e := range entries {
 				os.RemoveAll(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+}
+
+// TestDrawIsExport: the file `stridelab draw` writes is, byte for byte,
+// what render.Encode writes of the scene its link (viz.ParseHash) names,
+// which is what the playground's export buttons download.
+func TestDrawIsExport(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		hash string
+		args []string
+	}{
+		{"#/expand?shape=4,1,3&size=4,2,3&step=5", []string{"expand", "--shape", "4,1,3", "--size", "4,2,3", "--step", "5"}},
+		{"#/placement?shape=8,6&sbp=S(0),P&placement=[[0,1],[2,3]]", []string{"placement", "--shape", "8,6", "--sbp", "S(0),P", "--placement", "[[0,1],[2,3]]"}},
+	} {
+		spec, _, err := viz.ParseHash(c.hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := viz.Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range render.Formats {
+			p := filepath.Join(dir, "scene."+f)
+			var stdout, stderr bytes.Buffer
+			if code := run(append(append([]string{"draw"}, c.args...), "--width", "640", "--height", "360", "-o", p), &stdout, &stderr); code != 0 {
+				t.Fatalf("draw %v: exit %d: %s", c.args, code, stderr.String())
+			}
+			file, _ := os.ReadFile(p)
+			var b bytes.Buffer
+			if err := render.Encode(&b, s, f, spec.Step, viz.Size{W: 640, H: 360}); err != nil {
+				t.Fatalf("Encode %s %s: %v", c.hash, f, err)
+			}
+			if !bytes.Equal(file, b.Bytes()) || len(file) < 100 {
+				t.Errorf("%s as %s: draw wrote %d bytes, Encode %d; want the same bytes", c.hash, f, len(file), b.Len())
 			}
 		}
 	}

@@ -1,0 +1,134 @@
+//go:build js && wasm
+
+// Package jsapi is stridelab's JavaScript API: Register installs its
+// methods on an object (globalThis.stridelab in every stridelab wasm:
+// the kernels' test page and the playground's frame). Every method takes
+// a plain object and returns a Promise:
+//
+//	await stridelab.devices()                      // [{name, backend, type, limits}]
+//	await stridelab.run({kernel: "expand", a: Float32Array, shape: [4,1,3], arg: [4,2,3]})
+//	await stridelab.run({kernel: "binary", op: "add", a, shape, b, bShape})
+//	await stridelab.run({kernel: "reduce", op: "sum", a, shape, arg: [1,3]})
+//	    // -> {data: Float32Array|Int32Array|Uint32Array, shape, backend}
+//	await stridelab.conformance({sizes: [0,1,2,5], backend: "gpu"}) // -> {backend, cases, failures}
+//	await stridelab.bench({rounds: 3})             // -> {device, results}
+//	await stridelab.scene({hash: "#/expand?shape=4,1,3&size=4,2,3"})
+//	    // -> {spec, embed, lesson, title, steps, report, sections, command, json}
+//	await stridelab.export({hash, step: 5, format: "svg", width: 1280, height: 720})
+//	    // -> Uint8Array: the bytes `stridelab draw` writes
+//
+// The element type follows the typed array (Float32Array, Int32Array,
+// Uint32Array). Kernels run on the browser's WebGPU ("gpu", the default)
+// or on the CPU reference ("cpu"). Every call runs on a goroutine of its
+// own: WebGPU's promises are awaited there, never inside a JS callback.
+// A failed call rejects with an Error whose message is the one line the
+// CLI would print; a result past the tab's budget (tensor's 1 GiB) is
+// refused that way before anything is allocated.
+package jsapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"syscall/js"
+
+	"github.com/stridelab/stridelab/shaders"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// Register sets the API's methods on obj.
+func Register(obj js.Value) {
+	obj.Set("devices", method(devices))
+	obj.Set("run", method(run))
+	obj.Set("conformance", method(conformance))
+	obj.Set("bench", method(runBench))
+	obj.Set("scene", method(scene))
+	obj.Set("export", method(export))
+}
+
+// method wraps fn as a JS function returning a Promise: fn runs on a new
+// goroutine; its result is resolved as JSON-shaped data, its error
+// rejected as an Error with the message.
+func method(fn func(req js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		req := js.Undefined()
+		if len(args) > 0 {
+			req = args[0]
+		}
+		return js.Global().Get("Promise").New(js.FuncOf(func(_ js.Value, cb []js.Value) any {
+			resolve, reject := cb[0], cb[1]
+			go func() {
+				defer func() {
+					if r := recover(); r != nil {
+						reject.Invoke(js.Global().Get("Error").New(fmt.Sprint("stridelab: ", r)))
+					}
+				}()
+				v, err := fn(req)
+				if err != nil {
+					reject.Invoke(js.Global().Get("Error").New(err.Error()))
+					return
+				}
+				resolve.Invoke(toJS(v))
+			}()
+			return nil
+		}))
+	})
+}
+
+// toJS passes js.Values through and turns anything else into JS data by
+// way of JSON.
+func toJS(v any) any {
+	if jv, ok := v.(js.Value); ok {
+		return jv
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return js.Global().Get("Error").New(err.Error())
+	}
+	return js.Global().Get("JSON").Call("parse", string(body))
+}
+
+var (
+	gpuOnce sync.Once
+	gpu     *shaders.GPU
+	gpuErr  error
+)
+
+// backend returns the backend a request names: "gpu" (the default) opens
+// the browser's WebGPU device once; "cpu" is the reference.
+func backend(req js.Value) (tensor.Backend, error) {
+	name := "gpu"
+	if b := field(req, "backend"); b.Type() == js.TypeString {
+		name = b.String()
+	}
+	switch name {
+	case "cpu":
+		return tensor.CPU{}, nil
+	case "gpu":
+		gpuOnce.Do(func() {
+			dev, err := shaders.Open(shaders.Options{})
+			if err != nil {
+				gpuErr = fmt.Errorf("WebGPU: %w (is it enabled in this browser?)", err)
+				return
+			}
+			gpu = shaders.NewBackend(dev)
+		})
+		return gpu, gpuErr
+	}
+	return nil, fmt.Errorf("backend %q: choose gpu or cpu", name)
+}
+
+func field(req js.Value, name string) js.Value {
+	if req.Type() != js.TypeObject {
+		return js.Undefined()
+	}
+	return req.Get(name)
+}
+
+func devices(js.Value) (any, error) {
+	list, err := shaders.Adapters()
+	if list == nil {
+		list = []shaders.AdapterInfo{}
+	}
+	return list, err
+}
