@@ -482,6 +482,13 @@ func Run(o Options) error {
 	if err != nil {
 		return err
 	}
+	return RunApp(a)
+}
+
+// RunApp runs a built app (the browser frame builds it first, to hand
+// its API to the page).
+func RunApp(a *App) error {
+	o := a.opt
 	ebiten.SetWindowTitle("stridelab — " + a.s.Spec().String())
 	ebiten.SetWindowSize(a.opt.Width, a.opt.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
@@ -490,7 +497,7 @@ func Run(o Options) error {
 		ebiten.SetVsyncEnabled(false) // measure what a frame costs, not the monitor's rate
 		ebiten.SetTPS(ebiten.SyncWithFPS)
 	}
-	err = ebiten.RunGame(a)
+	err := ebiten.RunGame(a)
 	if errors.Is(err, ebiten.Termination) {
 		err = nil
 	}

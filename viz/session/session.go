@@ -97,6 +97,19 @@ func (s *Session) SetScene(name string) error {
 	return nil
 }
 
+// Show switches to spec as a whole (a link's state): its scene, every
+// field and the step. A spec that does not build keeps the last good
+// scene and sets Err, as typing does.
+func (s *Session) Show(spec viz.Spec) {
+	s.scene = spec.Scene
+	s.fields = maps.Clone(spec.Values)
+	s.step = spec.Step
+	s.rebuild("")
+	if s.err == nil {
+		s.Seek(spec.Step)
+	}
+}
+
 // rebuild builds the fields; changed is the field just typed, blamed for
 // an error that names no field.
 func (s *Session) rebuild(changed string) {

@@ -36,12 +36,19 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// Register sets the API's methods on obj.
+// Register sets every method of the API on obj.
 func Register(obj js.Value) {
-	obj.Set("devices", method(devices))
-	obj.Set("run", method(run))
+	RegisterScenes(obj)
 	obj.Set("conformance", method(conformance))
 	obj.Set("bench", method(runBench))
+}
+
+// RegisterScenes sets the methods a playground needs (devices, run,
+// scene, export), leaving out the test suites (conformance and bench,
+// with the benchmark's charts): the playground's frame loads less.
+func RegisterScenes(obj js.Value) {
+	obj.Set("devices", method(devices))
+	obj.Set("run", method(run))
 	obj.Set("scene", method(scene))
 	obj.Set("export", method(export))
 }
