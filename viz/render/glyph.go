@@ -35,6 +35,7 @@ const maxTextSize = 1024
 type glyphMask struct {
 	dx, dy, w, h int
 	pix          []uint8
+	alpha        *image.Alpha // pix as an image, made when TextGlyphs first hands it out
 }
 
 type faceKey struct {
@@ -255,4 +256,35 @@ func layout(dst []placed, items []viz.Item) []placed {
 // visible and not empty. SVG and Raster skip the same texts.
 func drawsText(t viz.Text) bool {
 	return finite(t.X, t.Y, t.Size) && t.Size > 0 && t.Size <= maxTextSize && t.Color.Visible() && t.S != ""
+}
+
+// Glyph is one glyph of a laid-out text: Mask is its coverage, drawn
+// with its top left pixel at (X, Y) of the frame. Masks are made once and
+// shared (until the cache starts afresh): callers never change them and
+// may key what they make of one (a window's texture) on the pointer.
+type Glyph struct {
+	X, Y int
+	Mask *image.Alpha
+}
+
+// TextGlyphs lays t out exactly as Raster draws it (the same pen, kerning,
+// quarter-pixel offsets and masks) and calls fn for each glyph that has
+// pixels: a live renderer draws text from the same glyphs as the files.
+func TextGlyphs(t viz.Text, fn func(Glyph)) {
+	if !drawsText(t) {
+		return
+	}
+	placed := layout(nil, []viz.Item{t})
+	viz.LockFaces()
+	glyphs := make([]Glyph, len(placed))
+	for i, p := range placed {
+		if p.m.alpha == nil {
+			p.m.alpha = &image.Alpha{Pix: p.m.pix, Stride: p.m.w, Rect: image.Rect(0, 0, p.m.w, p.m.h)}
+		}
+		glyphs[i] = Glyph{X: int(p.x), Y: int(p.y), Mask: p.m.alpha}
+	}
+	viz.UnlockFaces()
+	for _, g := range glyphs {
+		fn(g)
+	}
 }
