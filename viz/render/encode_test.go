@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image/gif"
 	"image/png"
 	"strings"
@@ -71,7 +72,8 @@ func TestEncodeRefuses(t *testing.T) {
 	}{
 		{"bmp", 0, ErrFormat, `render: encode: unknown format "bmp"; the formats are svg, png, gif, json`},
 		{"svg", 99, nil, "step 99 is out of range"},
-		{"gif", 0, tensor.ErrTooLarge, "the animation needs 5.27 MiB (6 steps of 1280×720); the limit is 1.00 MiB (the test's)"},
+		{"gif", 0, tensor.ErrTooLarge, fmt.Sprintf("the animation needs %s (%d steps of 1280×720); the limit is 1.00 MiB (the test's)",
+			tensor.FormatBytes(int64(s.Steps)*1280*720), s.Steps)},
 	} {
 		var b bytes.Buffer
 		err := Encode(&b, s, c.format, c.step, viz.DefaultSize)
