@@ -54,9 +54,8 @@
 // drawn (not elided) at the step's state so the learner can click it, the
 // step must not already show it, and every "wrong TARGET:" must name a
 // wrong click the scene draws. The first trouble comes back as an *Error
-// naming the file and the step: "lessons/expand-repeat.md: step 3: scene
-// expand --shape 4,3,1,2: viz: scene expand needs --size". Every such
-// error wraps ErrLesson.
+// naming the file and the step, "lessons/expand-repeat.md: step 3: scene:
+// viz: scene expand needs --size", and wraps ErrLesson.
 //
 // # Platform support
 //

@@ -139,7 +139,7 @@ func (l *Lesson) Check() error {
 	for _, st := range l.Steps {
 		sc, err := st.Build()
 		if err != nil {
-			return &Error{File: l.File, Step: st.N, Line: st.Line, What: "scene " + st.Scene.String(), Err: err}
+			return &Error{File: l.File, Step: st.N, Line: st.Line, What: "scene", Err: err}
 		}
 		if st.Question == nil {
 			continue
