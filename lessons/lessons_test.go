@@ -133,6 +133,21 @@ func TestJudgeFeedback(t *testing.T) {
 			}
 		}
 	}
+	// A reduce draws its input beside the output: a cell of that grid
+	// answers for the storage element it is.
+	st = Find(ls, "broadcast-backward").Steps[1] // ask: reads out[1,0,0,1,1] of sum [2 2 2 2 2] to [2 2 1 2 2]
+	red, err := st.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		idx []int
+		ok  bool
+	}{{[]int{1, 0, 1, 1, 1}, true}, {[]int{1, 0, 0, 1, 1}, true}, {[]int{0, 0, 0, 1, 1}, false}} {
+		if ok, fb := st.Question.Judge(red, viz.Hot{Kind: "cell", Operand: "x", Index: c.idx}); ok != c.ok {
+			t.Errorf("reduce: clicking x%v = %v (%q), want %v", c.idx, ok, fb, c.ok)
+		}
+	}
 	// The same question asked of another scene cannot be answered.
 	other, err := viz.Build(mustScene(t, "placement --shape 4,4 --sbp S(0) --placement 4"))
 	if err != nil {

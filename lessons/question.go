@@ -271,7 +271,7 @@ func (q *Question) Prompt(sc *viz.Scene) string {
 	switch q.Kind {
 	case "reads":
 		if sc.Spec.Scene == "reduce" {
-			return fmt.Sprintf("Which elements of x does %s combine? Predict them, then click one, in the storage strip under the grids.", q.About)
+			return fmt.Sprintf("Which elements of x does %s combine? Predict them, then click one of them, in x's grid or its storage strip.", q.About)
 		}
 		from := "storage element"
 		if q.From != "" {
@@ -594,7 +594,7 @@ func (q *Question) Judge(sc *viz.Scene, hot viz.Hot) (bool, string) {
 	if err != nil {
 		return false, err.Error()
 	}
-	t := TargetOf(hot)
+	t := q.clicked(sc, hot)
 	if t.Kind != q.clickKind() || (t.Kind == "cell" && t.Operand != q.clickOperand()) {
 		return false, fmt.Sprintf("Not an answer to this question: %s.", q.clickWhat())
 	}
@@ -613,6 +613,26 @@ func (q *Question) Judge(sc *viz.Scene, hot viz.Hot) (bool, string) {
 		text += " Check: " + a.Why + "."
 	}
 	return false, text
+}
+
+// clicked is what a click on h answers: for reads, a cell of an input's
+// grid (a reduce draws its input beside the output) stands for the storage
+// element it reads, through the operand's layout in the model.
+func (q *Question) clicked(sc *viz.Scene, h viz.Hot) Target {
+	t := TargetOf(h)
+	m, ok := sc.Model().(*viz.IndexModel)
+	if q.Kind != "reads" || !ok || t.Kind != "cell" || t.Operand == "out" {
+		return t
+	}
+	ol, ok := m.Operands[t.Operand]
+	if !ok {
+		return t
+	}
+	l, err := tensor.NewLayout(ol.Shape, ol.Strides, ol.Offset)
+	if err != nil || len(t.Index) != l.Rank() {
+		return t
+	}
+	return Target{Kind: "storage", Operand: t.Operand, Offset: l.Offset(t.Index)}
 }
 
 // fill replaces the placeholders of text.
@@ -645,7 +665,7 @@ func (q *Question) Check(sc *viz.Scene) error {
 	}
 	clickable := false
 	for _, h := range hots {
-		if t := TargetOf(h); a.Matches(t) && t.Kind == q.clickKind() {
+		if t := q.clicked(sc, h); a.Matches(t) && t.Kind == q.clickKind() {
 			clickable = true
 			break
 		}
