@@ -13,7 +13,7 @@ SITE      := bin/web
 # native WebGPU kernels are tested on.
 APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium
 
-.PHONY: all deps build web run test test-go test-wasm test-browser bench bench-browser gallery fuzz clean
+.PHONY: all deps build web run test test-go test-wasm test-browser bench bench-browser gallery lessons fuzz clean
 
 all: build
 
@@ -75,6 +75,12 @@ bench-browser: deps web
 # The gallery: the source documents' worked examples as SVG and GIF.
 gallery: build
 	docs/gallery/gallery.sh ./$(BIN) docs/gallery
+
+# The lessons (lessons/*.md) as a static site: bin/lessons/index.html and
+# one page per lesson, with SVG figures and GIF animations and every
+# question's answer behind a reveal; no wasm, for a course site or a handout.
+lessons: build
+	./$(BIN) lessons -o bin/lessons
 
 fuzz:
 	for f in FuzzParseShape FuzzParseIndices FuzzViewChain FuzzResultLimit FuzzParseBytes; do \

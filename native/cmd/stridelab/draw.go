@@ -65,35 +65,42 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	size := viz.Size{W: *width, H: *height}
-	return writeAtomically(*out, func(w io.Writer) error {
-		switch f {
-		case "json":
-			b, err := s.JSON()
-			if err == nil {
-				_, err = w.Write(b)
+	return writeAtomically(*out, func(w io.Writer) error { return exportScene(w, s, f, spec.Step, size) }, stdout)
+}
+
+// exportScene writes scene s in format f (svg, png, gif or json): a frame
+// of step at size, every step as an animation, or the scene's meaning.
+// `stridelab draw` and `stridelab lessons` both write through it, so a
+// lesson's figure is the bytes the draw command in its caption writes.
+func exportScene(w io.Writer, s *viz.Scene, f string, step int, size viz.Size) error {
+	switch f {
+	case "json":
+		b, err := s.JSON()
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return err
+	case "gif":
+		frames := make([]viz.Frame, s.Steps)
+		delays := make([]int, s.Steps)
+		for i := range frames {
+			var err error
+			if frames[i], err = s.Frame(i, size); err != nil {
+				return err
 			}
-			return err
-		case "gif":
-			frames := make([]viz.Frame, s.Steps)
-			delays := make([]int, s.Steps)
-			for i := range frames {
-				if frames[i], err = s.Frame(i, size); err != nil {
-					return err
-				}
-				delays[i] = 60
-			}
-			delays[len(delays)-1] = 200 // linger on the last frame before the loop restarts
-			return render.GIF(w, frames, delays)
+			delays[i] = 60
 		}
-		fr, err := s.Frame(spec.Step, size)
-		if err != nil {
-			return err
-		}
-		if f == "svg" {
-			return render.SVG(w, fr)
-		}
-		return render.PNG(w, fr)
-	}, stdout)
+		delays[len(delays)-1] = 200 // linger on the last frame before the loop restarts
+		return render.GIF(w, frames, delays)
+	}
+	fr, err := s.Frame(step, size)
+	if err != nil {
+		return err
+	}
+	if f == "svg" {
+		return render.SVG(w, fr)
+	}
+	return render.PNG(w, fr)
 }
 
 // writeAtomically writes through fill into a temporary file beside path

@@ -13,6 +13,7 @@
 //	stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json]
 //	stridelab sbp run    --op add --in A.npy --b B.npy --sbp 'S(0)' --placement 0-3 --out Y.npy
 //	stridelab draw expand --shape 4,1,3 --size 4,2,3 -o e.gif   (svg, png, gif, json)
+//	stridelab lessons -o DIR [--from FOLDER]   the lessons as HTML pages with SVG and GIF figures
 //	stridelab demo     walk through the worked examples
 //	stridelab bench    time the kernels beside NumPy
 //
@@ -49,6 +50,7 @@ func commands() map[string]command {
 		"devices": {"list the WebGPU adapters found, with their limits", runDevices},
 		"sbp":     {"global tensors on simulated devices: plan an op, plan a boxing, run", runSbp},
 		"draw":    {"draw a scene (expand, repeat, binary, reduce, view, placement, plan, boxing) as SVG, PNG, GIF or JSON", runDraw},
+		"lessons": {"write the lessons as HTML pages with SVG figures and GIF animations", runLessons},
 	}
 }
 
