@@ -551,11 +551,11 @@ func (q *Question) owner(sc *viz.Scene, m *viz.ShardModel) (*Answer, error) {
 	a.Text = listOf(names, "and")
 	switch {
 	case len(names) == len(m.Ranks) && partial != "":
-		a.Why = fmt.Sprintf("under %s every device holds a partial value of %s: the tensor's value is the %s of all %d", sbpNow, q.About, partial, len(names))
+		a.Why = fmt.Sprintf("Under %s every device holds a partial value of %s: the tensor's value is the %s of all %d", sbpNow, q.About, partial, len(names))
 	case len(names) == len(m.Ranks) && len(names) > 1:
-		a.Why = fmt.Sprintf("under %s every device holds the whole %v, %s included", sbpNow, m.Shape, q.About)
+		a.Why = fmt.Sprintf("Under %s every device holds the whole %v, %s included", sbpNow, m.Shape, q.About)
 	default:
-		a.Why = fmt.Sprintf("under %s, %s lies in %s", sbpNow, q.About, listOf(whys, "and"))
+		a.Why = fmt.Sprintf("Under %s, %s lies in %s", sbpNow, q.About, listOf(whys, "and"))
 		if partial != "" {
 			a.Why += fmt.Sprintf(", as partial values whose %s is the tensor's", partial)
 		}
@@ -571,7 +571,7 @@ func (q *Question) holds(sc *viz.Scene, m *viz.ShardModel) (*Answer, error) {
 		a := &Answer{Reveal: sc.Spec, Ranges: r.Ranges}
 		a.Reveal.Step = sc.Steps - 1
 		a.Text = fmt.Sprintf("the block %s of %v", formatRanges(r.Ranges), m.Shape)
-		a.Why = fmt.Sprintf("under %s, rank %d holds %s, a %v block", r.Sbp, r.Rank, formatRanges(r.Ranges), r.Shape)
+		a.Why = fmt.Sprintf("Under %s, rank %d holds %s, a %v block", r.Sbp, r.Rank, formatRanges(r.Ranges), r.Shape)
 		if r.Partial != nil {
 			a.Why += fmt.Sprintf(", as a partial value (the tensor is the %s over the devices)", *r.Partial)
 		}

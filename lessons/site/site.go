@@ -269,7 +269,7 @@ var lessonTmpl = template.Must(template.New("lesson").Parse(`<!DOCTYPE html>
 <figcaption><code>{{.Figure.Command}}</code></figcaption>
 </figure>
 {{with .Animation}}<details>
-<summary>Watch all {{.Steps}} steps</summary>
+<summary>Watch it animated ({{.Steps}} steps)</summary>
 <figure>
 <img src="{{.Src}}" alt="{{.Alt}}" width="{{.W}}" height="{{.H}}" loading="lazy">
 <figcaption><code>{{.Command}}</code></figcaption>
