@@ -27,9 +27,9 @@
 //
 // The scene: line is a scene in the CLI's words, with the flags of
 // `stridelab draw` (viz.Keys and --step; quote values holding spaces). The
-// ask: line is a Question; right: and wrong: are the feedback, and may use
-// the placeholders {about}, {answer}, {why} and {clicked}, filled from the
-// scene's model. Lines starting with those keys are directives wherever
+// ask: line is a Question; right: and wrong: are the feedback, one line of
+// plain text each, and may use the placeholders {about}, {answer}, {why}
+// and {clicked}, filled from the scene's model. Lines starting with those keys are directives wherever
 // they stand in the step; everything else is the step's text.
 //
 // Answers are never written in a lesson: Question.Answer computes them

@@ -198,6 +198,7 @@ func TestBrokenLessons(t *testing.T) {
 		{"unknown placeholder", front + "## a\nt\nscene: expand --shape 1,3 --size 2,3 --step 1\nask: reads out[0,0]\nright: {offset}\n", "step 1: ask: reads out[0,0]: right: unknown placeholder {offset}"},
 		{"clicked in right", front + "## a\nt\nscene: expand --shape 1,3 --size 2,3 --step 1\nask: reads out[0,0]\nright: not {clicked}\n", "right: unknown placeholder {clicked}"},
 		{"wrong of another kind", front + "## a\nt\nscene: expand --shape 1,3 --size 2,3 --step 1\nask: reads out[0,0]\nwrong rank 1: no\n", "step 1: wrong rank 1: rank 1 is not what the learner clicks here"},
+		{"markup in feedback", front + "## a\nt\nscene: expand --shape 1,3 --size 2,3\nask: reads out[1,1]\nwrong: not *that*\n", "step 1: wrong: feedback is plain text"},
 		{"unclosed code", front + "## a\nthe `code\nscene: expand --shape 1 --size 2\n", "step 1: text: an unclosed `"},
 		{"shard question of an index scene", front + "## a\nt\nscene: expand --shape 1,3 --size 2,3\nask: owner [0,1]\n", "broken.md: step 1: ask: owner [0,1]: owner needs a shard scene (placement, plan, boxing), not expand"},
 		{"index question of a shard scene", front + "## a\nt\nscene: placement --shape 4,4 --sbp S(0) --placement 4\nask: reads out[0,1]\n", "step 1: ask: reads out[0,1]: reads needs an index scene"},

@@ -174,6 +174,9 @@ func (q *Question) addFeedback(key, text string) error {
 	if text == "" {
 		return fmt.Errorf("the feedback is empty")
 	}
+	if strings.ContainsAny(text, "*`") {
+		return fmt.Errorf("feedback is plain text, shown as it is: leave out * and `")
+	}
 	switch key {
 	case "right":
 		if q.Right != "" {
