@@ -52,7 +52,7 @@ test-go:
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/...
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/... ./lessons/...
 	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm
 
 # The page in headless Chromium on SwiftShader's WebGPU: worked examples,
