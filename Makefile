@@ -18,7 +18,7 @@ PAGE      := web/site
 # Mesa's llvmpipe).
 APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
-.PHONY: all deps build web run site demo test test-go test-wasm test-browser bench bench-browser gallery fuzz clean
+.PHONY: all deps build web run site demo test test-go test-wasm test-browser bench bench-browser gallery lessons fuzz clean
 
 all: build
 
@@ -70,7 +70,7 @@ test-go:
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/...
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/... ./lessons/...
 	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm/...
 
 # The page in headless Chromium on SwiftShader's WebGPU: worked examples,
@@ -93,6 +93,12 @@ bench-browser: deps web
 # The gallery: the source documents' worked examples as SVG and GIF.
 gallery: build
 	docs/gallery/gallery.sh ./$(BIN) docs/gallery
+
+# The lessons (lessons/*.md) as a static site: bin/lessons/index.html and
+# one page per lesson, with SVG figures and GIF animations and every
+# question's answer behind a reveal; no wasm, for a course site or a handout.
+lessons: build
+	./$(BIN) lessons -o bin/lessons
 
 fuzz:
 	for f in FuzzParseShape FuzzParseIndices FuzzViewChain FuzzResultLimit FuzzParseBytes; do \

@@ -10,6 +10,7 @@ require (
 	github.com/sbinet/npyio v0.9.0
 	github.com/schollz/progressbar/v3 v3.18.0
 	golang.org/x/image v0.45.0
+	golang.org/x/net v0.34.0
 	gonum.org/v1/plot v0.15.2
 )
 

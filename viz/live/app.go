@@ -66,7 +66,7 @@ type App struct {
 	lastTick  time.Time
 	started   time.Time
 	script    *player
-	done      error // ebiten.Termination once a screenshot run is over
+	done      error        // ebiten.Termination once a screenshot run is over
 	posted    []func(*App) // work other goroutines asked for, run in Update
 	postMu    sync.Mutex
 	lastState string

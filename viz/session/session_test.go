@@ -25,11 +25,11 @@ func TestBadFieldsKeepTheLastGoodScene(t *testing.T) {
 		key, value, field, mention string
 	}{
 		{"shape", "4,x,3", "shape", `"x"`},
-		{"shape", "4,5,3", "shape", "[4 5 3]"},   // an impossible expand names both shapes
-		{"size", "4,2,3,-5", "size", "-5"},        // a negative size
-		{"shape", "", "shape", "--shape"},          // a required field left empty
-		{"size", "1e400", "size", "1e400"},         // not an integer
-		{"offset", "99", "offset", "--offset"},     // past the storage
+		{"shape", "4,5,3", "shape", "[4 5 3]"}, // an impossible expand names both shapes
+		{"size", "4,2,3,-5", "size", "-5"},     // a negative size
+		{"shape", "", "shape", "--shape"},      // a required field left empty
+		{"size", "1e400", "size", "1e400"},     // not an integer
+		{"offset", "99", "offset", "--offset"}, // past the storage
 		{"shape", "4,1,3)", "shape", "4,1,3)"},
 	}
 	for _, c := range cases {

@@ -14,6 +14,7 @@
 //	stridelab sbp run    --op add --in A.npy --b B.npy --sbp 'S(0)' --placement 0-3 --out Y.npy
 //	stridelab draw expand --shape 4,1,3 --size 4,2,3 -o e.gif   (svg, png, gif, json)
 //	stridelab serve [--addr 127.0.0.1:8080] [--write DIR]       the browser page, embedded
+//	stridelab lessons -o DIR [--from FOLDER]   the lessons as HTML pages with SVG and GIF figures
 //	stridelab demo     walk through the worked examples
 //	stridelab bench    time the kernels beside NumPy
 //
@@ -24,6 +25,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/stridelab/stridelab/tensor"
 	"io"
 	"os"
 	"sort"
@@ -51,6 +53,7 @@ func commands() map[string]command {
 		"sbp":     {"global tensors on simulated devices: plan an op, plan a boxing, run", runSbp},
 		"serve":   {"serve the browser page built into this binary (make run), or --write it to a folder", runServe},
 		"draw":    {"draw a scene (expand, repeat, binary, reduce, view, placement, plan, boxing) as SVG, PNG, GIF or JSON", runDraw},
+		"lessons": {"write the lessons as HTML pages with SVG figures and GIF animations", runLessons},
 	}
 }
 
@@ -73,6 +76,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		fmt.Fprintf(stderr, "stridelab: unknown command %q; run stridelab --help for the list\n", args[0])
 		return 2
+	}
+	// Every command starts from the environment's result limit (not from
+	// what an earlier command in this process set); --max-bytes overrides.
+	if limit, err := tensor.ResolveLimit(""); err == nil {
+		tensor.SetMaxBytes(limit)
 	}
 	err := c.run(args[1:], stdout, stderr)
 	switch {
