@@ -44,6 +44,9 @@ type Options struct {
 	// OnState is called from Update whenever what the session shows
 	// changed (the playground's page mirrors it in its URL and results).
 	OnState func(session.State)
+	// OnFirstDraw is called once the first frame with the scene is drawn
+	// (the playground measures its time to first scene).
+	OnFirstDraw func()
 }
 
 // App is the interactive renderer as an ebiten.Game: Update reads input
@@ -315,6 +318,9 @@ func (a *App) Draw(screen *ebiten.Image) {
 		a.ctl.ui.Draw(screen)
 	}
 	a.frames++
+	if a.frames == 1 && a.opt.OnFirstDraw != nil {
+		a.opt.OnFirstDraw()
+	}
 	if a.opt.Screenshot != "" && a.script == nil && a.frames >= max(a.opt.Frames, 1) {
 		a.done = a.screenshot(screen, a.opt.Screenshot)
 		if a.done == nil {

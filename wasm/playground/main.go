@@ -13,7 +13,8 @@
 //
 // and posts {type: "stridelab-state", state} to the parent window
 // whenever what it shows changes, so the page mirrors it in its URL and
-// its results.
+// its results. globalThis.stridelabFirstDraw is the time (performance.now)
+// its first scene was drawn.
 package main
 
 import (
@@ -39,7 +40,12 @@ func main() {
 	}
 	var last session.State // what the frame shows, for frame.state()
 	o := live.Options{Spec: spec, Embed: true, Paused: opts.Embed, Export: download,
-		OnState: func(st session.State) { last = st; post(st) }}
+		OnState: func(st session.State) { last = st; post(st) },
+		OnFirstDraw: func() {
+			// When the first scene was drawn, in the page's clock: the
+			// playground's time-to-first-scene budget reads it.
+			js.Global().Set("stridelabFirstDraw", js.Global().Get("performance").Call("now"))
+		}}
 	app, err := live.New(o)
 	if err != nil { // a link that does not build starts on the worked example
 		o.Spec = session.Examples[spec.Scene]
