@@ -125,7 +125,7 @@ func (s *Session) rebuild(changed string) {
 		scene, err = viz.Build(spec)
 	}
 	if err != nil {
-		s.err, s.errKey = err, blame(err, changed, s.Keys())
+		s.err, s.errKey = err, Blame(err, changed, s.Keys())
 		return
 	}
 	s.built, s.err, s.errKey = scene, nil, ""
@@ -133,9 +133,10 @@ func (s *Session) rebuild(changed string) {
 	s.step = min(s.step, scene.Steps-1)
 }
 
-// blame picks the field an error is about: one it names as --key, else
-// the field just typed.
-func blame(err error, changed string, keys []viz.Key) string {
+// Blame picks the field an error is about: one it names as --key, else
+// the field just typed (changed). The desktop app's fields and the
+// playground's page put the error next to that field.
+func Blame(err error, changed string, keys []viz.Key) string {
 	msg := err.Error()
 	for _, k := range keys {
 		if strings.Contains(msg, "--"+k.Name) {

@@ -16,6 +16,11 @@
 //	    // -> {spec, embed, lesson, title, steps, report, sections, command, json}
 //	await stridelab.export({hash, step: 5, format: "svg", width: 1280, height: 720})
 //	    // -> Uint8Array: the bytes `stridelab draw` writes
+//	await stridelab.scenes()                       // -> {version, scenes: [{name, keys: [{name, help}], example}]}
+//	await stridelab.spec({scene, fields, step, changed}) // or ({command: "expand --shape 4,1,3 …"})
+//	    // -> {hash, error, field}: the fields as a hash, and why they do not build
+//	await stridelab.compute({hash, backend: "gpu"})
+//	    // -> {backend, section}: the scene's op on arange inputs, checked against the CPU
 //
 // The element type follows the typed array (Float32Array, Int32Array,
 // Uint32Array). Kernels run on the browser's WebGPU ("gpu", the default)
@@ -44,13 +49,16 @@ func Register(obj js.Value) {
 }
 
 // RegisterScenes sets the methods a playground needs (devices, run,
-// scene, export), leaving out the test suites (conformance and bench,
+// scene, export, scenes, spec, compute), leaving out the test suites (conformance and bench,
 // with the benchmark's charts): the playground's frame loads less.
 func RegisterScenes(obj js.Value) {
 	obj.Set("devices", method(devices))
 	obj.Set("run", method(run))
 	obj.Set("scene", method(scene))
 	obj.Set("export", method(export))
+	obj.Set("scenes", method(scenes))
+	obj.Set("spec", method(spec))
+	obj.Set("compute", method(compute))
 }
 
 // method wraps fn as a JS function returning a Promise: fn runs on a new

@@ -5,6 +5,7 @@ package jsapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"syscall/js"
 
@@ -13,12 +14,13 @@ import (
 )
 
 // scene builds the scene a URL hash names (viz.ParseHash): {hash} ->
-// {spec: the hash as viz writes it, embed, lesson, title, steps, report:
-// the results panel of the hash's step as text (viz.Scene.Report),
-// sections: the same as data ([{Title, Lines, Table}]), command: the
-// stridelab draw line that draws it, json: the scene's meaning}.
+// {spec: the hash as viz writes it, scene, fields: its keys' values, step,
+// embed, lesson, title, steps, report: the results panel of the hash's
+// step as text (viz.Scene.Report), sections: the same as data ([{Title,
+// Lines, Table}]), command: the stridelab draw line that draws it, json:
+// the scene's meaning}.
 func scene(req js.Value) (any, error) {
-	s, opts, err := sceneOf(req)
+	s, spec, opts, err := sceneOf(req)
 	if err != nil {
 		return nil, err
 	}
@@ -26,16 +28,19 @@ func scene(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	report := s.Report(s.Spec.Step, nil)
+	report := s.Report(spec.Step, nil)
 	return map[string]any{
-		"spec":     s.Spec.HashWith(opts),
+		"spec":     spec.HashWith(opts),
+		"scene":    spec.Scene,
+		"fields":   spec.Values,
+		"step":     spec.Step,
 		"embed":    opts.Embed,
 		"lesson":   opts.Lesson,
 		"title":    s.Title,
 		"steps":    s.Steps,
 		"report":   report.String(),
 		"sections": report.Sections,
-		"command":  "stridelab draw " + s.Spec.String(),
+		"command":  "stridelab draw " + spec.String(),
 		"json":     json.RawMessage(meaning),
 	}, nil
 }
@@ -45,11 +50,11 @@ func scene(req js.Value) (any, error) {
 // step (default the hash's), width, height (default 1280×720)} ->
 // Uint8Array.
 func export(req js.Value) (any, error) {
-	s, _, err := sceneOf(req)
+	s, spec, _, err := sceneOf(req)
 	if err != nil {
 		return nil, err
 	}
-	step := s.Spec.Step
+	step := spec.Step
 	if v := field(req, "step"); v.Type() == js.TypeNumber {
 		step = v.Int()
 	}
@@ -70,27 +75,41 @@ func export(req js.Value) (any, error) {
 }
 
 // lastScene keeps the scene built last, so that a page's scene call and
-// the export calls after it build it once.
+// the export and compute calls after it build it once. It is keyed by the
+// hash without its step: a scene holds every step, so moving through the
+// animation builds nothing.
 var lastScene struct {
 	sync.Mutex
 	hash  string
 	scene *viz.Scene
 }
 
-// sceneOf builds the scene req.hash names.
-func sceneOf(req js.Value) (*viz.Scene, viz.HashOptions, error) {
+// sceneOf builds the scene req.hash names; the spec is the hash's (its
+// step may differ from the cached scene's Spec.Step).
+func sceneOf(req js.Value) (*viz.Scene, viz.Spec, viz.HashOptions, error) {
 	spec, opts, err := viz.ParseHash(str(req, "hash"))
 	if err != nil {
-		return nil, opts, err
+		return nil, spec, opts, err
 	}
+	s, err := build(spec)
+	return s, spec, opts, err
+}
+
+// build returns the scene of spec, from lastScene when it was built last,
+// and checks spec's step against it as viz.Build does.
+func build(spec viz.Spec) (*viz.Scene, error) {
 	lastScene.Lock()
 	defer lastScene.Unlock()
-	if h := spec.Hash(); lastScene.scene == nil || lastScene.hash != h {
-		s, err := viz.Build(spec)
+	key := viz.Spec{Scene: spec.Scene, Values: spec.Values}.Hash()
+	if lastScene.scene == nil || lastScene.hash != key {
+		s, err := viz.Build(viz.Spec{Scene: spec.Scene, Values: spec.Values})
 		if err != nil {
-			return nil, opts, err
+			return nil, err
 		}
-		lastScene.hash, lastScene.scene = h, s
+		lastScene.hash, lastScene.scene = key, s
 	}
-	return lastScene.scene, opts, nil
+	if s := lastScene.scene; spec.Step >= s.Steps {
+		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", spec.Scene, spec.Step, s.Steps-1)
+	}
+	return lastScene.scene, nil
 }

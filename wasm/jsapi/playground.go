@@ -1,0 +1,101 @@
+//go:build js && wasm
+
+package jsapi
+
+import (
+	"maps"
+	"strings"
+	"syscall/js"
+
+	"github.com/stridelab/stridelab/lessons"
+	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/session"
+)
+
+// scenes lists what a page's controls offer: {} -> {version: the hash
+// grammar this build writes, scenes: [{name, keys: [{name, help}],
+// example: the hash of its worked example}]}, in viz.Scenes order, with
+// each scene's keys as viz.KeysOf lists them (required first).
+func scenes(js.Value) (any, error) {
+	type key struct {
+		Name string `json:"name"`
+		Help string `json:"help"`
+	}
+	type entry struct {
+		Name    string `json:"name"`
+		Keys    []key  `json:"keys"`
+		Example string `json:"example"`
+	}
+	out := []entry{}
+	for _, name := range viz.Scenes {
+		e := entry{Name: name, Keys: []key{}, Example: session.Examples[name].Hash()}
+		for _, k := range viz.KeysOf(name) {
+			e.Keys = append(e.Keys, key{k.Name, k.Help})
+		}
+		out = append(out, e)
+	}
+	return map[string]any{"version": viz.HashVersion, "scenes": out}, nil
+}
+
+// spec spells a page's fields as a URL hash and checks that they build:
+// {scene, fields: {key: value}, step, embed, changed: the field just
+// typed} or {command: "expand --shape 4,1,3 --size 4,2,3 --step 5"} (the
+// CLI's words, as the gallery lists them) -> {hash, error, field}. hash is
+// written even when the fields do not build; error is then the one line
+// the CLI would print and field the key it is about (session.Blame: the
+// key it names as --key, else changed), both "" when it builds.
+func spec(req js.Value) (any, error) {
+	var sp viz.Spec
+	var changed string
+	if cmd := str(req, "command"); cmd != "" {
+		var err error
+		if sp, err = lessons.ParseScene(cmd); err != nil {
+			return nil, err
+		}
+	} else {
+		sp = viz.Spec{Scene: str(req, "scene"), Values: map[string]string{}}
+		if f := field(req, "fields"); f.Type() == js.TypeObject {
+			for _, k := range viz.KeysOf(sp.Scene) {
+				if v := f.Get(k.Name); v.Type() == js.TypeString && strings.TrimSpace(v.String()) != "" {
+					sp.Values[k.Name] = strings.TrimSpace(v.String())
+				}
+			}
+		}
+		if v := field(req, "step"); v.Type() == js.TypeNumber {
+			sp.Step = v.Int()
+		}
+		changed = str(req, "changed")
+	}
+	opts := viz.HashOptions{Embed: field(req, "embed").Truthy()}
+	out := map[string]any{"hash": sp.HashWith(opts), "error": "", "field": ""}
+	checked, err := viz.ParseSpec(sp.Scene, maps.Clone(sp.Values), sp.Step)
+	if err == nil {
+		_, err = build(checked)
+	}
+	if err != nil {
+		out["error"] = err.Error()
+		out["field"] = session.Blame(err, changed, viz.KeysOf(sp.Scene))
+	}
+	return out, nil
+}
+
+// compute runs the op of the scene a hash names on arange inputs
+// (viz.Scene.Compute): {hash, backend: "gpu"|"cpu"} -> {backend: the
+// backend's name, section: {Title, Lines, Table}}. The section says
+// whether the result matches the CPU reference; a result past the tab's
+// budget rejects with tensor's one-line error.
+func compute(req js.Value) (any, error) {
+	s, _, _, err := sceneOf(req)
+	if err != nil {
+		return nil, err
+	}
+	be, err := backend(req)
+	if err != nil {
+		return nil, err
+	}
+	sec, err := s.Compute(be)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"backend": be.Name(), "section": sec}, nil
+}
