@@ -39,11 +39,18 @@ deps:
 build:
 	$(GO) build -o $(BIN) ./native/cmd/stridelab
 
-# The browser build: the kernels compiled to wasm, with the page in web/.
+# The browser build: the playground (index.html, main.js) with its scene
+# frame (frame.html: playground.wasm, viz/live and the scene API in one
+# binary), the kernels' page (kernels.html: stridelab.wasm) and the
+# gallery's list (gallery.txt, the lines of docs/gallery/gallery.sh).
+# -s -w drops the symbol table and DWARF, which the browser never reads.
+WEB_FILES := web/index.html web/main.js web/frame.html web/frame.js web/kernels.html web/kernels.js web/style.css
 web:
 	mkdir -p $(PAGE)
-	GOOS=js GOARCH=wasm $(GO) build -o $(PAGE)/stridelab.wasm ./wasm
-	cp web/index.html web/main.js web/style.css $(WASM_JS) $(PAGE)/
+	GOOS=js GOARCH=wasm $(GO) build -ldflags="-s -w" -o $(PAGE)/playground.wasm ./wasm/playground
+	GOOS=js GOARCH=wasm $(GO) build -ldflags="-s -w" -o $(PAGE)/stridelab.wasm ./wasm
+	cp $(WEB_FILES) $(WASM_JS) $(PAGE)/
+	awk '/<<.LIST.$$/ { on = 1; next } /^LIST$$/ { on = 0 } on' docs/gallery/gallery.sh > $(PAGE)/gallery.txt
 
 # The main job: build the page, then the binary that embeds it, and serve
 # it on http://127.0.0.1:8080/ until Ctrl-C.
@@ -73,10 +80,14 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/... ./lessons/...
 	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm/...
 
-# The page in headless Chromium on SwiftShader's WebGPU: worked examples,
-# the conformance suite over the full size sweep, bad input.
+# The pages in headless Chromium on SwiftShader's WebGPU, served by
+# stridelab serve on a free port: the kernels' page (worked examples, the
+# conformance suite over the full size sweep, bad input), then the
+# playground end to end (every gallery example, fields, links, exports,
+# embed) with its budget (wasm gzip bytes, time to the first scene).
 test-browser: web build
 	cd web && node test/browser.mjs site --cli ../$(BIN) --serve --screenshot ../bin/screenshot.png
+	cd web && node test/playground.mjs --cli ../$(BIN) --screenshots ../bin
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).

@@ -1,92 +1,290 @@
-// main.js: boots stridelab.wasm and drives the page. globalThis.stridelab
-// (see wasm/main.go) returns Promises; nothing here blocks.
+// main.js: the playground. The scene frame (frame.html: viz/live on
+// Ebitengine, with globalThis.stridelab beside it in one wasm) draws; this
+// page holds the HTML controls and the results and talks to the frame's
+// window: stridelab.scenes/spec/scene/compute/export and
+// stridelab.frame.show/act, and the frame's "stridelab-state" messages.
+// The URL hash is the state, in viz's grammar, written and read only by
+// the wasm (stridelab.spec and stridelab.scene), never here.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const frameEl = $("frame");
 
-// The WebGPU binding's WriteBuffer reads Go's memory through
-// globalThis.wasm.instance, so the instance is published there.
-globalThis.pageReady = (async () => {
-  const go = new Go();
-  const ready = new Promise((resolve) => { globalThis.stridelabReady = resolve; });
-  const result = await WebAssembly.instantiateStreaming(fetch("stridelab.wasm"), go.importObject);
-  globalThis.wasm = result;
-  go.run(result.instance);
-  await ready;
-  const devices = await stridelab.devices();
-  $("device").textContent = devices.length
-    ? `WebGPU adapter: ${devices[0].name} (max storage binding ${devices[0].limits.max_storage_buffer_binding_size} bytes)`
-    : "No WebGPU adapter: the examples run on the CPU only.";
-  await runExamples();
-  return devices;
-})();
+let api;            // the frame's globalThis.stridelab
+let catalog;        // stridelab.scenes(): {version, scenes: [{name, keys, example}]}
+let good;           // the last scene that built: {hash (no step, no embed), scene, fields, command}
+let step = 0;       // the step the frame shows
+let steps = 1;
+let embed = false;
+let backend = "cpu";
+let adapter = "";
 
-const examples = [
-  { call: "expand [4,1,3] → [4,2,3]", req: { kernel: "expand", shape: [4, 1, 3], arg: [4, 2, 3] } },
-  { call: "expand [3] → [2,4,3]", req: { kernel: "expand", shape: [3], arg: [2, 4, 3] } },
-  { call: "repeat [2,3] by [2,2]", req: { kernel: "repeat", shape: [2, 3], arg: [2, 2] } },
-  { call: "add [3,1] + [1,4]", req: { kernel: "binary", op: "add", shape: [3, 1], bShape: [1, 4] } },
-  { call: "sum [2,3,4] to [1,3,1]", req: { kernel: "reduce", op: "sum", shape: [2, 3, 4], arg: [1, 3, 1] } },
-  { call: "max [2,3,4] to [2,1,4]", req: { kernel: "reduce", op: "max", shape: [2, 3, 4], arg: [2, 1, 4] } },
-];
+// pageReady resolves once the page shows its first scene; the tests wait on it.
+globalThis.pageReady = boot();
 
-function arange(shape) {
-  const n = shape.reduce((a, b) => a * b, 1);
-  return Float32Array.from({ length: n }, (_, i) => i);
+async function boot() {
+  // index.html set the frame's src as it parsed; wait for its wasm.
+  while (!frameEl.contentWindow.frameReady) await new Promise((r) => setTimeout(r, 20));
+  await frameEl.contentWindow.frameReady;
+  api = frameEl.contentWindow.stridelab;
+  catalog = await api.scenes();
+  for (const s of catalog.scenes) $("scene").add(new Option(s.name, s.name));
+  await Promise.all([loadGallery(), findGPU()]);
+  window.addEventListener("message", (e) => {
+    if (e.source === frameEl.contentWindow && e.data?.type === "stridelab-state") onState(e.data.state);
+  });
+  window.addEventListener("hashchange", () => apply(location.hash));
+  await apply(location.hash);
+  return { scenes: catalog.scenes.length, backend, adapter };
 }
 
-async function runExamples() {
-  const body = $("examples").tBodies[0];
-  body.textContent = "";
-  for (const ex of examples) {
-    const req = { ...ex.req, a: arange(ex.req.shape) };
-    if (req.bShape) req.b = arange(req.bShape);
-    const row = body.insertRow();
-    row.insertCell().textContent = ex.call;
-    try {
-      const [gpu, cpu] = [await stridelab.run({ ...req, backend: "gpu" }), await stridelab.run({ ...req, backend: "cpu" })];
-      const same = gpu.data.length === cpu.data.length && gpu.data.every((v, i) => v === cpu.data[i]);
-      row.insertCell().textContent = `[${gpu.shape}]`;
-      const data = row.insertCell();
-      data.className = "mono";
-      data.textContent = Array.from(gpu.data.slice(0, 24)).join(" ") + (gpu.data.length > 24 ? " …" : "");
-      const verdict = row.insertCell();
-      verdict.textContent = same ? "yes" : "NO";
-      verdict.className = same ? "ok" : "bad";
-    } catch (e) {
-      const cell = row.insertCell();
-      cell.colSpan = 3;
-      cell.className = "bad";
-      cell.textContent = e.message;
+// findGPU asks for the browser's WebGPU; without it the page computes on
+// the CPU and says so.
+async function findGPU() {
+  try {
+    const list = await api.devices();
+    if (list.length) [backend, adapter] = ["gpu", list[0].name || "unnamed adapter"];
+  } catch { /* no WebGPU: the CPU computes */ }
+  $("backend").textContent = backend === "gpu" ? `on WebGPU (${adapter}), checked against the CPU` : "no WebGPU: computed on the CPU";
+}
+
+// loadGallery fills the gallery menu from gallery.txt, the list of
+// docs/gallery/gallery.sh (name|stridelab draw flags|step|gif), each line
+// spelled as a hash by the wasm.
+async function loadGallery() {
+  const text = await (await fetch("gallery.txt")).text();
+  const menu = $("gallery");
+  for (const line of text.split("\n")) {
+    const [name, args, at] = line.split("|");
+    if (!name || !args) continue;
+    const { hash } = await api.spec({ command: `${args} --step ${at || 0}` });
+    menu.add(new Option(`${name} — ${args}`, hash));
+  }
+  menu.onchange = () => { if (menu.value) location.hash = menu.value; menu.value = ""; };
+}
+
+// apply shows the state a hash names: the fields, the frame, the results.
+// A link that does not build shows its error and the scene's worked
+// example.
+async function apply(hash) {
+  let info;
+  try {
+    info = await api.scene({ hash: hash || example("expand") });
+    hide($("link-error"));
+  } catch (e) {
+    const name = /^#?\/?([a-z]+)/.exec(hash || "")?.[1];
+    show($("link-error"), `This link does not open (${e.message}); here is the worked example of ${catalog.scenes.some((s) => s.name === name) ? name : "expand"}.`);
+    info = await api.scene({ hash: example(name) });
+  }
+  embed = info.embed;
+  document.body.classList.toggle("embed", embed);
+  setScene(info.scene, info.fields);
+  step = info.step;
+  const shown = await api.frame.show(info.spec);
+  onState(shown);
+  await took(info, shown.step);
+}
+
+function example(name) {
+  return (catalog.scenes.find((s) => s.name === name) || catalog.scenes[0]).example;
+}
+
+// took makes a scene that built the page's state: the URL, the command
+// line, the results.
+async function took(info, at) {
+  const { hash } = await api.spec({ scene: info.scene, fields: info.fields });
+  good = { hash, scene: info.scene, fields: info.fields, command: info.command.replace(/ --step \d+$/, "") };
+  step = at;
+  $("command").textContent = good.command;
+  writeHash();
+  showReport(info);
+  await computeResults();
+  document.body.dataset.shown = location.hash; // what the tests wait for
+}
+
+// setScene draws the fields of a scene: one labelled input per key, with
+// the key's help and an error line (aria-describedby both).
+function setScene(name, fields) {
+  $("scene").value = name;
+  const entry = catalog.scenes.find((s) => s.name === name);
+  const list = $("field-list");
+  if (list.dataset.scene !== name) {
+    list.textContent = "";
+    list.dataset.scene = name;
+    for (const k of entry.keys) {
+      const div = document.createElement("div");
+      div.className = "field";
+      const id = `f-${k.name}`;
+      div.innerHTML = `<label for="${id}"></label><input id="${id}" name="${k.name}" spellcheck="false" aria-describedby="${id}-error ${id}-help">` +
+        `<small id="${id}-help" class="help"></small><p id="${id}-error" class="error" role="alert" hidden></p>`;
+      div.querySelector("label").textContent = `--${k.name}`;
+      div.querySelector("small").textContent = k.help;
+      div.querySelector("input").addEventListener("input", (e) => edited(k.name, e.target));
+      list.append(div);
     }
   }
+  for (const k of entry.keys) $(`f-${k.name}`).value = fields[k.name] ?? "";
+  clearErrors();
 }
 
-// runConformance is what the button and the browser test call.
-globalThis.runConformance = async (sizes) => {
-  $("conformance").textContent = "running…";
-  const r = await stridelab.conformance(sizes ? { sizes } : {});
-  const el = $("conformance");
-  el.textContent = `${r.cases} cases on ${r.backend}, ${r.failures.length} failures (${r.seconds.toFixed(1)} s)`;
-  el.className = r.failures.length ? "bad" : "ok";
-  return r;
-};
+function clearErrors() {
+  for (const el of document.querySelectorAll("#fields .error")) if (el.id !== "link-error") hide(el);
+  for (const el of document.querySelectorAll("#fields input")) el.removeAttribute("aria-invalid");
+}
 
-globalThis.runBench = async (rounds) => {
-  $("bench-status").textContent = "running…";
-  const r = await stridelab.bench({ rounds: rounds || 3 });
-  const body = $("bench").tBodies[0];
-  body.textContent = "";
-  for (const x of r.results) {
-    const row = body.insertRow();
-    const cells = [x.case, (x.kernel_s * 1e3).toFixed(3), x.kernel_gb_per_s.toFixed(2), x.copy_kernel_gb_per_s.toFixed(2),
-      x.buffer_copy_gb_per_s.toFixed(2), x.ratio_of_copy_kernel.toFixed(2), x.target_ratio.toFixed(1)];
-    cells.forEach((c, i) => { const td = row.insertCell(); td.textContent = c; if (i) td.className = "num"; });
-    row.cells[5].className += x.ratio_of_copy_kernel >= x.target_ratio ? " ok" : " bad";
+function show(el, text) { el.textContent = text; el.hidden = false; }
+function hide(el) { el.textContent = ""; el.hidden = true; }
+
+// edited checks the fields a moment after typing stops: a scene that
+// builds goes to the frame and the URL; an error shows beside the field
+// it is about and the last good scene stays.
+let editTimer;
+let editSeq = 0;
+function edited(key) {
+  clearTimeout(editTimer);
+  editTimer = setTimeout(async () => {
+    const seq = ++editSeq;
+    const fields = {};
+    for (const input of document.querySelectorAll("#field-list input")) fields[input.name] = input.value;
+    const scene = $("scene").value;
+    const r = await api.spec({ scene, fields, changed: key });
+    if (seq !== editSeq) return; // a later edit answers
+    clearErrors();
+    if (r.error) {
+      const line = r.field && $(`f-${r.field}-error`);
+      show(line || $("form-error"), r.error);
+      if (line) $(`f-${r.field}`).setAttribute("aria-invalid", "true");
+      document.body.dataset.state = "error";
+      return;
+    }
+    const info = await api.scene({ hash: r.hash });
+    const shown = await api.frame.show(r.hash);
+    onState(shown);
+    await took(info, shown.step);
+  }, 250);
+}
+
+// onState mirrors the frame: the transport, the step in the URL and the
+// results of that step.
+function onState(st) {
+  steps = st.steps;
+  $("play").textContent = st.playing ? "Pause" : "Play";
+  $("play").setAttribute("aria-label", st.playing ? "pause" : "play");
+  $("play").setAttribute("aria-pressed", String(st.playing));
+  $("scrub").max = String(Math.max(st.steps - 1, 0));
+  if (document.activeElement !== $("scrub")) $("scrub").value = String(st.step);
+  $("step-out").textContent = `step ${st.step + 1} of ${st.steps}`;
+  $("speed-out").textContent = `${+st.speed.toFixed(2)}×`;
+  if (good && !st.error && st.step !== step) {
+    step = st.step;
+    writeHash();
+    refreshReport();
   }
-  $("bench-status").textContent = `on ${r.device.name}`;
-  return r;
-};
+}
 
-$("run-conformance").onclick = () => runConformance().catch((e) => { $("conformance").textContent = e.message; });
-$("run-bench").onclick = () => runBench().catch((e) => { $("bench-status").textContent = e.message; });
+// writeHash puts the state in the URL without a history entry per step.
+function writeHash() {
+  let h = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
+  if (embed) h += `${h.includes("?") ? "&" : "?"}embed=1`;
+  if (location.hash !== h) history.replaceState(null, "", h);
+  document.body.dataset.state = "ready";
+}
+
+let reportTimer;
+function refreshReport() {
+  clearTimeout(reportTimer);
+  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: location.hash })), 120);
+}
+
+function showReport(info) {
+  $("report-title").textContent = `${info.title} — step ${info.step + 1} of ${info.steps}`;
+  $("report").replaceChildren(...info.sections.map(section));
+}
+
+// section renders a viz.Section: its title, lines and table.
+function section(s) {
+  const div = document.createElement("div");
+  div.className = "section";
+  const h = document.createElement("h3");
+  h.textContent = s.Title;
+  div.append(h);
+  for (const line of s.Lines || []) {
+    const p = document.createElement("p");
+    p.className = "mono";
+    p.textContent = line;
+    div.append(p);
+  }
+  if (s.Table?.length) {
+    const t = document.createElement("table");
+    s.Table.forEach((row, i) => {
+      const tr = t.insertRow();
+      for (const cell of row) {
+        const c = document.createElement(i ? "td" : "th");
+        c.textContent = cell;
+        tr.append(c);
+      }
+    });
+    div.append(t);
+  }
+  return div;
+}
+
+// computeResults runs the scene's op on WebGPU (or the CPU) and shows
+// whether it matches the CPU reference; a refusal shows in place.
+let computeSeq = 0;
+async function computeResults() {
+  const seq = ++computeSeq;
+  const hash = good.hash;
+  try {
+    const r = await api.compute({ hash, backend });
+    if (seq !== computeSeq) return;
+    hide($("compute-error"));
+    $("computed").replaceChildren(section(r.section));
+    $("computed").dataset.backend = r.backend;
+  } catch (e) {
+    if (seq !== computeSeq) return;
+    $("computed").replaceChildren();
+    show($("compute-error"), e.message);
+  }
+}
+
+// The transport: each button is a key of the frame's session.
+for (const b of document.querySelectorAll(".transport button[data-key]")) b.onclick = () => api.frame.act(b.dataset.key);
+
+let scrubTimer;
+$("scrub").addEventListener("input", () => {
+  clearTimeout(scrubTimer);
+  scrubTimer = setTimeout(() => {
+    const at = +$("scrub").value;
+    api.frame.show(good.hash + `${good.hash.includes("?") ? "&" : "?"}step=${at}`);
+  }, 60);
+});
+
+$("scene").addEventListener("change", () => { location.hash = example($("scene").value); });
+
+// Exports: the bytes `stridelab draw` writes, made by the wasm and saved
+// through a Blob and a download link.
+const exportTypes = { svg: "image/svg+xml", png: "image/png", gif: "image/gif" };
+for (const b of document.querySelectorAll(".exports button")) {
+  b.onclick = async () => {
+    const format = b.dataset.format;
+    const status = $("export-status");
+    status.className = "status";
+    status.textContent = `drawing ${format.toUpperCase()}…`;
+    try {
+      const size = format === "gif" ? { width: 960, height: 540 } : { width: 1280, height: 720 };
+      const bytes = await api.export({ hash: good.hash, format, step: format === "gif" ? 0 : step, ...size });
+      const name = `${good.scene}${format === "gif" ? "" : "-step" + step}.${format}`;
+      const url = URL.createObjectURL(new Blob([bytes], { type: exportTypes[format] }));
+      const a = Object.assign(document.createElement("a"), { href: url, download: name });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      status.textContent = `saved ${name} (${bytes.length} bytes)`;
+    } catch (e) {
+      status.className = "error";
+      status.textContent = e.message;
+    }
+  };
+}
