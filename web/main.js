@@ -45,7 +45,7 @@ async function findGPU() {
     const list = await api.devices();
     if (list.length) [backend, adapter] = ["gpu", list[0].name || "unnamed adapter"];
   } catch { /* no WebGPU: the CPU computes */ }
-  $("backend").textContent = backend === "gpu" ? `on WebGPU (${adapter}), checked against the CPU` : "no WebGPU: computed on the CPU";
+  $("backend").textContent = backend === "gpu" ? `on WebGPU (${adapter}), checked against the CPU reference` : "no WebGPU: computed on the CPU";
 }
 
 // loadGallery fills the gallery menu from gallery.txt, the list of
@@ -174,7 +174,7 @@ function onState(st) {
   $("scrub").max = String(Math.max(st.steps - 1, 0));
   if (document.activeElement !== $("scrub")) $("scrub").value = String(st.step);
   $("step-out").textContent = `step ${st.step + 1} of ${st.steps}`;
-  $("speed-out").textContent = `${+st.speed.toFixed(2)}×`;
+  $("speed-out").textContent = `${+st.speed.toFixed(2)}/s`;
   if (good && !st.error && st.step !== step) {
     step = st.step;
     writeHash();

@@ -1,5 +1,6 @@
-// browser.mjs: runs stridelab's wasm build in headless Chromium, whose
-// WebGPU runs on SwiftShader here, and checks it as a user would: the
+// browser.mjs: runs stridelab's kernels page (kernels.html,
+// stridelab.wasm) in headless Chromium, whose WebGPU runs on SwiftShader
+// here, and checks it as a user would: the
 // page boots and finds an adapter, the worked examples agree with the CPU,
 // the conformance suite passes on the browser's WebGPU, bad input is a
 // clear error, the scene calls read links and export pictures (with --cli
@@ -72,7 +73,7 @@ try {
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   const wasmHeaders = [];
   page.on("response", async (r) => { if (r.url().endsWith(".wasm")) wasmHeaders.push(await r.allHeaders()); });
-  await page.goto(url);
+  await page.goto(url + "kernels.html");
   const devices = await page.evaluate(() => globalThis.pageReady);
   check(devices.length === 1, `the page found a WebGPU adapter: ${JSON.stringify(devices[0]?.name)}`);
   if (served) {

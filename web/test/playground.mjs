@@ -133,7 +133,7 @@ try {
   const { page } = await open("#/expand?shape=4,1,3&size=4,2,3&step=5");
   const boot = await page.evaluate(() => globalThis.pageReady);
   check(boot.backend === "gpu", `the page computes on WebGPU: ${boot.adapter}`);
-  check(await page.locator("#backend").textContent() === `on WebGPU (${boot.adapter}), checked against the CPU`, "the results name the backend");
+  check(await page.locator("#backend").textContent() === `on WebGPU (${boot.adapter}), checked against the CPU reference`, "the results name the backend");
   const scenes = await page.$$eval("#scene option", (os) => os.map((o) => o.value));
   check(scenes.length === 8, `the scene menu lists every scene: ${scenes.join(", ")}`);
 
@@ -226,7 +226,7 @@ try {
   // are tried under an op that reads them.
   const cases = scenes.filter((s) => s !== "plan").map((s) => [examples[scenes.indexOf(s)], null]).concat([
     ["#/plan?op=expand&shape=4,3,1,2&sbp=S(3)&placement=2&size=2,4,3,4,2", ["op", "shape", "sbp", "placement", "size"]],
-    ["#/plan?op=repeat&shape=3,1&sbp=S(0)&placement=2&times=2,2", ["times"]],
+    ["#/plan?op=repeat&shape=3,1&sbp=S(0)&placement=2&times=1,2", ["times"]],
     ["#/plan?op=reduce&shape=4,6&sbp=S(1)&placement=2&to=4,1&reduce=max", ["to", "reduce"]],
     ["#/plan?op=matmul&shape=4,6&sbp=S(0)&placement=2&b-shape=6,8&b-sbp=B", ["b-shape", "b-sbp"]]]);
   for (const [hash, only] of cases) {
