@@ -151,7 +151,7 @@ func (a *App) Update() error {
 		a.s.Pause() // paused while the window is hidden or in the background
 	}
 	a.s.Tick(a.tick())
-	a.ctl.ui.Update() // first: ebitenui makes a widget's parts on its first update
+	a.ctl.update() // first: ebitenui makes a widget's parts on its first update
 	a.syncControls()
 	a.notify()
 	return nil
@@ -171,16 +171,12 @@ func (a *App) tick() float64 {
 
 // keys applies the bindings while no text field has the keyboard.
 func (a *App) keys() {
-	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
-		if f := a.ctl.ui.GetFocusedWidget(); f != nil {
-			a.ctl.ui.ClearFocus() // Escape leaves a field first
-			return
-		}
+	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) && a.ctl.typing() {
+		a.ctl.release() // Escape leaves a field first
+		return
 	}
-	if f := a.ctl.ui.GetFocusedWidget(); f != nil {
-		if _, typing := f.(interface{ GetText() string }); typing {
-			return
-		}
+	if a.ctl.typing() {
+		return
 	}
 	for _, r := range ebiten.AppendInputChars(nil) {
 		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spg", r) {
@@ -284,7 +280,7 @@ func (a *App) pointerAt(x, y float64, down bool) {
 	}
 	a.s.Hover(f)
 	if click {
-		a.ctl.ui.ClearFocus() // a click on the scene takes the keyboard from a field
+		a.ctl.release() // a click on the scene takes the keyboard from a field
 		a.s.Click(f)
 	}
 }
@@ -314,9 +310,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 	op := &ebiten.DrawImageOptions{}
 	op.GeoM.Translate(float64(r.Min.X)*a.scale, float64(r.Min.Y)*a.scale)
 	screen.DrawImage(a.canvas.img, op)
-	if !a.opt.Embed {
-		a.ctl.ui.Draw(screen)
-	}
+	a.ctl.draw(screen)
 	a.frames++
 	if a.frames == 1 && a.opt.OnFirstDraw != nil {
 		a.opt.OnFirstDraw()

@@ -1,11 +1,13 @@
+//go:build !js
+
 package live
 
 import (
 	"fmt"
-	"image"
 
 	"github.com/ebitenui/ebitenui"
 	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/session"
@@ -32,13 +34,6 @@ type controls struct {
 	shown  string // the scene whose fields are built
 	report string // the results text last set
 }
-
-// Layout of the window in logical pixels: the sidebar on the left, the
-// transport bar under the scene, the scene in the rest.
-const (
-	sidebarW = 340
-	barH     = 52
-)
 
 func (a *App) buildControls(scale float64) {
 	th := newTheme(scale)
@@ -210,11 +205,32 @@ func (a *App) syncControls() {
 	}
 }
 
-// sceneRect is the scene's viewport in logical pixels for a window of
-// w×h logical pixels.
-func sceneRect(w, h int, embed bool) image.Rectangle {
-	if embed {
-		return image.Rect(0, 0, w, h-barH)
-	}
-	return image.Rect(sidebarW, 0, w, h-barH)
+func (c *controls) update() { c.ui.Update() }
+
+func (c *controls) draw(screen *ebiten.Image) { c.ui.Draw(screen) }
+
+// typing reports whether a text field has the keyboard.
+func (c *controls) typing() bool {
+	_, ok := c.ui.GetFocusedWidget().(*widget.TextInput)
+	return ok
 }
+
+// release takes the keyboard from whichever field has it.
+func (c *controls) release() { c.ui.ClearFocus() }
+
+// focusField gives the field of key the keyboard.
+func (c *controls) focusField(key string) {
+	if in, ok := c.inputs[key]; ok {
+		c.ui.SetFocusedWidget(in)
+	}
+}
+
+// showText writes text into the field of key, as typing would.
+func (c *controls) showText(key, text string) {
+	if in, ok := c.inputs[key]; ok {
+		in.SetText(text)
+	}
+}
+
+// embedBarH: the desktop's embed mode keeps the transport bar.
+const embedBarH = barH

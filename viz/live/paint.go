@@ -1,17 +1,12 @@
 package live
 
 import (
-	"bytes"
+	"image"
 	"image/color"
 	"math"
-	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
@@ -23,9 +18,10 @@ import (
 //
 // Axis-aligned rects (fills, outlines, dash runs) go through DrawImage,
 // which Ebitengine batches into one draw call; lines, arrow heads and
-// hatching are anti-aliased vector paths; text is the embedded Go fonts
-// through text/v2. The rules for dashes, hatch lines and arrow heads are
-// viz/render's, so the window and the exported files agree.
+// hatching are anti-aliased vector paths; text is viz/render's own glyph
+// masks of the embedded Go fonts. The rules for dashes, hatch lines and
+// arrow heads are viz/render's too, so the window and the exported files
+// agree.
 type Transform struct {
 	OffX, OffY, Scale float64
 }
@@ -161,42 +157,41 @@ func paintLine(dst *ebiten.Image, l viz.Line, t Transform) {
 	stroke(dst, &p, l.Width*t.Scale, l.Color)
 }
 
-// The Go fonts as text/v2 sources, parsed once.
-var (
-	sourcesOnce sync.Once
-	sources     map[viz.Font]*text.GoTextFaceSource
-)
+// glyphs are the window's textures of render's glyph masks, made once
+// each. render hands out the same mask for the same glyph until its cache
+// starts afresh, so this cache is cleared past maxGlyphImages.
+var glyphs = map[*image.Alpha]*ebiten.Image{}
 
-// face returns the Go font f at size pixels per em.
-func face(f viz.Font, size float64) *text.GoTextFace {
-	sourcesOnce.Do(func() {
-		sources = map[viz.Font]*text.GoTextFaceSource{}
-		for k, ttf := range map[viz.Font][]byte{viz.FontRegular: goregular.TTF, viz.FontBold: gobold.TTF, viz.FontMono: gomono.TTF} {
-			s, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
-			if err != nil {
-				panic("live: the embedded Go font does not parse: " + err.Error())
-			}
-			sources[k] = s
-		}
-	})
-	src, ok := sources[f]
-	if !ok {
-		src = sources[viz.FontRegular] // as every renderer draws an unknown Font
+// maxGlyphImages bounds the textures kept: every printable ASCII glyph
+// of the three fonts at four offsets and a dozen sizes.
+const maxGlyphImages = 3 * 95 * 4 * 12
+
+func glyphImage(m *image.Alpha) *ebiten.Image {
+	if img, ok := glyphs[m]; ok {
+		return img
 	}
-	return &text.GoTextFace{Source: src, Size: size}
+	if len(glyphs) >= maxGlyphImages {
+		for k, img := range glyphs {
+			img.Deallocate()
+			delete(glyphs, k)
+		}
+	}
+	img := ebiten.NewImageFromImage(m) // white, premultiplied by the coverage
+	glyphs[m] = img
+	return img
 }
 
+// paintText draws a text from the glyphs viz/render rasterises (the same
+// masks, pen positions and kerning as the exported PNG), each a texture
+// tinted by the text's colour; Ebitengine batches them.
 func paintText(dst *ebiten.Image, tx viz.Text, t Transform) {
-	if tx.S == "" || !tx.Color.Visible() || tx.Size <= 0 || tx.Size > 1024 {
-		return
-	}
-	f := face(tx.Font, tx.Size*t.Scale)
-	// The frame gives the baseline; text/v2 places a line by its top.
-	// The pen starts where viz measures the anchor, as render does.
-	w := viz.TextWidth(tx.S, tx.Font, tx.Size)
-	x, y := t.pt(tx.X-w*render.AnchorShift(tx.Anchor), tx.Y)
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(float64(x), float64(y)-f.Metrics().HAscent)
-	op.ColorScale.ScaleWithColor(rgba(tx.Color))
-	text.Draw(dst, tx.S, f, op)
+	st := tx
+	st.X, st.Y = t.OffX+t.Scale*tx.X, t.OffY+t.Scale*tx.Y
+	st.Size = tx.Size * t.Scale
+	render.TextGlyphs(st, func(g render.Glyph) {
+		op := &ebiten.DrawImageOptions{}
+		op.GeoM.Translate(float64(g.X), float64(g.Y))
+		op.ColorScale.ScaleWithColor(rgba(tx.Color))
+		dst.DrawImage(glyphImage(g.Mask), op)
+	})
 }
