@@ -11,11 +11,11 @@ type controls struct{}
 // embedBarH: no transport bar is drawn in the frame.
 const embedBarH = 0
 
-func (a *App) buildControls(float64)      { a.ctl = &controls{} }
-func (a *App) syncControls()              {}
-func (*controls) update()                 {}
-func (*controls) draw(*ebiten.Image)      {}
-func (*controls) typing() bool            { return false }
-func (*controls) release()                {}
-func (*controls) focusField(string)       {}
-func (*controls) showText(string, string) {}
+func (a *App) buildControls(float64)       { a.ctl = &controls{} }
+func (a *App) syncControls()               {}
+func (*controls) update()                  {}
+func (*controls) draw(*ebiten.Image, bool) {}
+func (*controls) typing() bool             { return false }
+func (*controls) release()                 {}
+func (*controls) focusField(string)        {}
+func (*controls) showText(string, string)  {}

@@ -29,3 +29,8 @@ func sceneRect(w, h int, embed bool) image.Rectangle {
 var panelBG = viz.RGB(241, 243, 245)
 
 func nrgba(c viz.Color) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, c.A} }
+
+// scaleRect is r in device pixels at s device pixels per logical pixel.
+func scaleRect(r image.Rectangle, s float64) image.Rectangle {
+	return image.Rect(int(float64(r.Min.X)*s), int(float64(r.Min.Y)*s), int(float64(r.Max.X)*s), int(float64(r.Max.Y)*s))
+}

@@ -30,12 +30,8 @@ func (t Transform) pt(x, y float64) (float32, float32) {
 	return float32(t.OffX + t.Scale*x), float32(t.OffY + t.Scale*y)
 }
 
-// Paint draws f (background first) onto dst.
+// Paint draws f's items onto dst (the caller fills the background).
 func Paint(dst *ebiten.Image, f viz.Frame, t Transform) {
-	if f.Background.Visible() {
-		x, y := t.pt(0, 0)
-		vector.FillRect(dst, x, y, float32(t.Scale*float64(f.W)), float32(t.Scale*float64(f.H)), rgba(f.Background), false)
-	}
 	for _, it := range f.Items {
 		paintItem(dst, it, t)
 	}
@@ -93,7 +89,7 @@ func paintRect(dst *ebiten.Image, r viz.Rect, t Transform) {
 
 // hatch strokes the lines x+y = k·HatchPeriod that cross r.
 func hatch(dst *ebiten.Image, r viz.Rect, t Transform) {
-	var p vector.Path
+	m := mesh{col: r.Stroke}
 	const period = render.HatchPeriod
 	for k := math.Ceil((r.X + r.Y) / period); k*period <= r.X+r.W+r.Y+r.H; k++ {
 		s := k * period // x + y = s, clipped to the rect
@@ -103,16 +99,60 @@ func hatch(dst *ebiten.Image, r viz.Rect, t Transform) {
 		}
 		ax, ay := t.pt(x0, s-x0)
 		bx, by := t.pt(x1, s-x1)
-		p.MoveTo(ax, ay)
-		p.LineTo(bx, by)
+		m.segment(ax, ay, bx, by, float32(render.HatchWidth*t.Scale))
 	}
-	stroke(dst, &p, render.HatchWidth*t.Scale, r.Stroke)
+	m.draw(dst)
 }
 
-func stroke(dst *ebiten.Image, p *vector.Path, width float64, c viz.Color) {
-	op := &vector.DrawPathOptions{AntiAlias: true}
-	op.ColorScale.ScaleWithColor(rgba(c))
-	vector.StrokePath(dst, p, &vector.StrokeOptions{Width: float32(width)}, op)
+// mesh collects triangles of one colour: segments as quads and arrow
+// heads, drawn in one call (Ebitengine batches DrawTriangles of the same
+// source, so a frame's lines cost a few draw calls, where stencilled
+// vector paths cost llvmpipe a pass each).
+type mesh struct {
+	col viz.Color
+	vs  []ebiten.Vertex
+	is  []uint16
+}
+
+// segment adds a line of width w from (x0, y0) to (x1, y1), butt-ended.
+func (m *mesh) segment(x0, y0, x1, y1, w float32) {
+	dx, dy := x1-x0, y1-y0
+	n := float32(math.Hypot(float64(dx), float64(dy)))
+	if n == 0 {
+		return
+	}
+	nx, ny := -dy/n*w/2, dx/n*w/2
+	m.poly([][2]float32{{x0 + nx, y0 + ny}, {x1 + nx, y1 + ny}, {x1 - nx, y1 - ny}, {x0 - nx, y0 - ny}})
+}
+
+// poly adds a convex polygon.
+func (m *mesh) poly(pts [][2]float32) {
+	if len(m.vs)+len(pts) > math.MaxUint16 {
+		return // a frame never holds this much of one line
+	}
+	base := uint16(len(m.vs))
+	for _, p := range pts {
+		m.vs = append(m.vs, ebiten.Vertex{DstX: p[0], DstY: p[1], SrcX: 1, SrcY: 1, // straight alpha
+			ColorR: float32(m.col.R) / 255, ColorG: float32(m.col.G) / 255, ColorB: float32(m.col.B) / 255, ColorA: float32(m.col.A) / 255})
+	}
+	for i := 1; i+1 < len(pts); i++ {
+		m.is = append(m.is, base, base+uint16(i), base+uint16(i+1))
+	}
+}
+
+// white is the source of every mesh: the middle pixel of a white 3×3,
+// so sampling never reaches an edge.
+var white = func() *ebiten.Image {
+	img := ebiten.NewImage(3, 3)
+	img.Fill(color.White)
+	return img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+}()
+
+func (m *mesh) draw(dst *ebiten.Image) {
+	if len(m.is) == 0 {
+		return
+	}
+	dst.DrawTriangles(m.vs, m.is, white, &ebiten.DrawTrianglesOptions{})
 }
 
 func paintLine(dst *ebiten.Image, l viz.Line, t Transform) {
@@ -120,33 +160,25 @@ func paintLine(dst *ebiten.Image, l viz.Line, t Transform) {
 	if l.Width <= 0 || !l.Color.Visible() || n == 0 || math.IsInf(n, 0) || math.IsNaN(n) {
 		return
 	}
+	m := mesh{col: l.Color}
 	end := l
 	if l.Arrow {
-		bx, by, head, ok := render.ArrowHead(l)
-		if ok {
+		if bx, by, head, ok := render.ArrowHead(l); ok {
 			end.X2, end.Y2 = bx, by
-			var p vector.Path
-			for i, h := range head {
+			var pts [][2]float32
+			for _, h := range head {
 				x, y := t.pt(h[0], h[1])
-				if i == 0 {
-					p.MoveTo(x, y)
-				} else {
-					p.LineTo(x, y)
-				}
+				pts = append(pts, [2]float32{x, y})
 			}
-			p.Close()
-			op := &vector.DrawPathOptions{AntiAlias: true}
-			op.ColorScale.ScaleWithColor(rgba(l.Color))
-			vector.FillPath(dst, &p, nil, op)
+			m.poly(pts)
 		}
 	}
-	var p vector.Path
 	dx, dy := (end.X2-end.X1)/n, (end.Y2-end.Y1)/n
+	w := float32(l.Width * t.Scale)
 	seg := func(a, b float64) {
 		x0, y0 := t.pt(end.X1+dx*a, end.Y1+dy*a)
 		x1, y1 := t.pt(end.X1+dx*b, end.Y1+dy*b)
-		p.MoveTo(x0, y0)
-		p.LineTo(x1, y1)
+		m.segment(x0, y0, x1, y1, w)
 	}
 	length := math.Hypot(end.X2-end.X1, end.Y2-end.Y1)
 	if l.Dash {
@@ -154,7 +186,7 @@ func paintLine(dst *ebiten.Image, l viz.Line, t Transform) {
 	} else {
 		seg(0, length)
 	}
-	stroke(dst, &p, l.Width*t.Scale, l.Color)
+	m.draw(dst)
 }
 
 // glyphs are the window's textures of render's glyph masks, made once
