@@ -22,14 +22,15 @@ var sceneRect = image.Rect(340, 0, 1280, 720-52)
 
 // Tolerance of a window's scene against the headless PNG of the same
 // frame. Text is drawn from the same glyph masks in both; what differs is
-// anti-aliasing of shapes (Ebitengine's axis-aligned fills are not
-// anti-aliased, its paths are stencilled), so the means measured are
-// 0.2–0.7/255 with 0.1–0.5% of pixels far off. A frame one step apart
-// (one cell and one formula changed) measures 1.2–2.5/255 and 1.3–3.5%:
-// outside the tolerance, and each comparison also checks that the window
-// is clearly closer to its own frame than to its neighbour's.
+// anti-aliasing of shapes (the window fills rects and draws lines and
+// hatching as triangles without it), so the means measured are
+// 0.2–1.15/255 (the most where hatching covers a mesh) with 0.1–0.5% of
+// pixels far off. A frame one step apart (one cell and one formula
+// changed) measures 1.2–2.5/255 with 1.3–3.5% far off: outside the
+// tolerance, and each comparison also checks that the window is clearly
+// closer to its own frame than to its neighbour's.
 const (
-	maxMean = 1.0
+	maxMean = 1.5
 	maxFar  = 0.008
 )
 
