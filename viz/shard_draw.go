@@ -119,7 +119,7 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Kind: "cell", Operand: "global", Index: gc.Index})
 	}
 	if partial {
-		c.add(badge(x, y+g.H+14, "P("+partialOp(s.layouts)+"): partial values, hatched until reduced")...)
+		c.add(badge(x, y+g.H+14, w, "P("+partialOp(s.layouts)+"): partial values,", "hatched until reduced")...)
 	}
 }
 
@@ -168,11 +168,16 @@ func hatchOn(fill Color) Color {
 }
 
 // badge is a hatched swatch and its meaning, for marks such as P(sum).
-func badge(x, y float64, s string) []Item {
-	return []Item{
-		Rect{X: x, Y: y, W: 18, H: 18, Fill: CellFill, Stroke: Tint(Ink, 0.55), StrokeWidth: 1, Hatch: true},
-		Text{X: x + 26, Y: y + 14, S: s, Size: 13, Color: Ink, Font: FontBold},
+func badge(x, y, w float64, first, rest string) []Item {
+	items := []Item{Rect{X: x, Y: y, W: 18, H: 18, Fill: CellFill, Stroke: Tint(Ink, 0.55), StrokeWidth: 1, Hatch: true}}
+	// One line where it fits width w, else two (the second under the first).
+	if line := first + " " + rest; TextWidth(line, FontBold, 13) <= w-26 {
+		return append(items, Text{X: x + 26, Y: y + 14, S: line, Size: 13, Color: Ink, Font: FontBold})
 	}
+	size := fitText(first, FontBold, 13, w-26)
+	return append(items,
+		Text{X: x + 26, Y: y + 14, S: first, Size: size, Color: Ink, Font: FontBold},
+		Text{X: x + 26, Y: y + 14 + size + 3, S: rest, Size: fitText(rest, FontBold, size, w-26), Color: Ink, Font: FontBold})
 }
 
 // drawDevices lays one panel per device out as the mesh is (a 1-D
