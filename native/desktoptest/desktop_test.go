@@ -278,3 +278,43 @@ func redPixels(img image.Image, r image.Rectangle) int {
 	}
 	return n
 }
+
+// A script opens a lesson's step, answers its question wrong and then
+// right (the scene's own model judges), and moves to the next step.
+func TestScriptWalksALesson(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	script := strings.Join([]string{
+		"lesson expand-repeat 1",
+		"wait 2",
+		"hover storage x 5",
+		"click",
+		"state " + p("wrong.json"),
+		"hover storage x 8",
+		"click",
+		"wait 1",
+		"state " + p("right.json"),
+		"screenshot " + p("lesson.png"),
+		"key n",
+		"wait 1",
+		"state " + p("next.json"),
+	}, "\n")
+	if err := os.WriteFile(p("script.txt"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runApp(t, "--script", p("script.txt"), "--backend", "cpu")
+	wrong, right, next := readState(t, p("wrong.json")), readState(t, p("right.json")), readState(t, p("next.json"))
+	if wrong.Lesson == nil || wrong.Lesson.Right || wrong.Lesson.Tries != 1 || !strings.Contains(wrong.Lesson.Feedback, "= 8") {
+		t.Errorf("a click on x[5] for out[2,1,2]: %+v; want judged wrong with the formula that gives 8", wrong.Lesson)
+	}
+	if right.Lesson == nil || !right.Lesson.Right || right.Lesson.Tries != 2 || !strings.Contains(right.Spec, "--step") {
+		t.Errorf("a click on x[8]: lesson %+v, scene %q; want judged right and the scene moved to the step that reveals it", right.Lesson, right.Spec)
+	}
+	if !strings.Contains(right.Results, "lesson: Expand and repeat, step 1 of") {
+		t.Errorf("the results panel should start with the lesson's step: %q", right.Results[:min(200, len(right.Results))])
+	}
+	if next.Lesson == nil || next.Lesson.Step != 2 || next.Lesson.Tries != 0 || next.Lesson.Right {
+		t.Errorf("after n: %+v; want step 2, unanswered", next.Lesson)
+	}
+	readPNG(t, p("lesson.png"))
+}

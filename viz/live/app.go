@@ -13,6 +13,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/session"
@@ -43,6 +44,9 @@ type Options struct {
 	// OnState is called from Update whenever what the session shows
 	// changed (the playground's page mirrors it in its URL and results).
 	OnState func(session.State)
+	// Lesson and LessonStep open a built-in lesson at a step at start.
+	Lesson     string
+	LessonStep int
 	// OnFirstDraw is called once the first frame with the scene is drawn
 	// (the playground measures its time to first scene).
 	OnFirstDraw func()
@@ -112,6 +116,11 @@ func New(o Options) (*App, error) {
 		s.TogglePlay()
 	}
 	a.buildControls(a.scale)
+	if o.Lesson != "" {
+		if err := a.OpenLesson(o.Lesson, o.LessonStep); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
 }
 
@@ -180,7 +189,7 @@ func (a *App) keys() {
 		return
 	}
 	for _, r := range ebiten.AppendInputChars(nil) {
-		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spg", r) {
+		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb", r) {
 			a.act(b.Action)
 		}
 	}
@@ -224,11 +233,31 @@ func (a *App) act(act session.Action) {
 	switch act {
 	case session.Help:
 		a.help = !a.help
+	case session.NextLessonStep, session.PrevLessonStep:
+		a.s.Do(act, 0, 0)
+		a.ctl.resetScroll()
 	case session.ExportSVG, session.ExportPNG, session.ExportGIF:
 		a.status = a.export(map[session.Action]string{session.ExportSVG: "svg", session.ExportPNG: "png", session.ExportGIF: "gif"}[act])
 	default:
 		a.s.Do(act, float64(r.Dx()), float64(r.Dy()))
 	}
+}
+
+// OpenLesson opens step (1-based) of the built-in lesson id.
+func (a *App) OpenLesson(id string, step int) error {
+	ls, err := lessons.Builtin()
+	if err != nil {
+		return err
+	}
+	l := lessons.Find(ls, id)
+	if l == nil {
+		ids := make([]string, len(ls))
+		for i, l := range ls {
+			ids[i] = l.ID
+		}
+		return fmt.Errorf("live: no lesson %q; the lessons are %s", id, strings.Join(ids, ", "))
+	}
+	return a.s.OpenLesson(l, step)
 }
 
 func (a *App) pickScene(name string) {

@@ -14,6 +14,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/session"
 )
@@ -89,6 +90,27 @@ func (a *App) buildControls(scale float64) {
 		grid.AddChild(b)
 	}
 	side.AddChild(grid)
+	if ls, err := lessons.Builtin(); err == nil {
+		menu := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewGridLayout(
+			widget.GridLayoutOpts.Columns(2), widget.GridLayoutOpts.Spacing(px(4), px(4)),
+			widget.GridLayoutOpts.DefaultStretch(true, false))),
+			widget.ContainerOpts.WidgetOpts(rowData))
+		for _, l := range ls {
+			menu.AddChild(widget.NewButton(
+				widget.ButtonOpts.TextLabel(l.ID),
+				widget.ButtonOpts.TextFace(&th.small),
+				widget.ButtonOpts.TextPadding(&widget.Insets{Left: px(2), Right: px(2), Top: px(3), Bottom: px(3)}),
+				widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) {
+					if err := a.OpenLesson(l.ID, 1); err != nil {
+						a.status = err.Error()
+					}
+					c.resetScroll()
+				}),
+			))
+		}
+		side.AddChild(widget.NewText(widget.TextOpts.Text("lessons (n: next step, b: back)", &th.small, nrgba(viz.Muted))))
+		side.AddChild(menu)
+	}
 	c.topErr = widget.NewText(widget.TextOpts.Text("", &th.small, nrgba(errorInk)), widget.TextOpts.MaxWidth(float64(px(sidebarW-24))))
 	side.AddChild(c.topErr)
 	c.fields = widget.NewContainer(widget.ContainerOpts.Layout(widget.NewRowLayout(
@@ -186,6 +208,11 @@ func (a *App) syncControls() {
 		}
 		c.shown = a.s.SceneName()
 	}
+	for name, in := range c.inputs { // a lesson or a link changed the fields
+		if v := a.s.Field(name); in.GetText() != v && !in.IsFocused() {
+			in.SetText(v)
+		}
+	}
 	key, err := a.s.Err()
 	msg := ""
 	if err != nil {
@@ -273,6 +300,9 @@ func (c *controls) typing() bool {
 	_, ok := c.ui.GetFocusedWidget().(*widget.TextInput)
 	return ok
 }
+
+// resetScroll shows the results from their top (a new lesson step).
+func (c *controls) resetScroll() { c.panel.scroll = 0 }
 
 // release takes the keyboard from whichever field has it.
 func (c *controls) release() { c.ui.ClearFocus() }

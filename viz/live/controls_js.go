@@ -16,6 +16,7 @@ func (a *App) syncControls()               {}
 func (*controls) update()                  {}
 func (*controls) draw(*ebiten.Image, bool) {}
 func (*controls) typing() bool             { return false }
+func (*controls) resetScroll()             {}
 func (*controls) release()                 {}
 func (*controls) focusField(string)        {}
 func (*controls) showText(string, string)  {}

@@ -75,11 +75,21 @@ func (p *resultsPanel) layout(w, h int) viz.Frame {
 	charW := viz.TextWidth("0", viz.FontMono, resultsPx)
 	cols := max(8, int((float64(w)-8-14)/charW)) // from x = 8 to the scroll bar
 	var lines []line
+	// wrap breaks l at spaces (mid-word only where a word is longer than
+	// a line), continuing indented under its start.
 	wrap := func(l string, title bool) {
 		r := []rune(l)
+		indent := []rune(strings.Repeat(" ", len(r)-len([]rune(strings.TrimLeft(l, " ")))+2))
 		for len(r) > cols {
-			lines = append(lines, line{string(r[:cols]), title})
-			r = append([]rune("    "), r[cols:]...)
+			cut := cols
+			for i := cols; i > len(indent); i-- {
+				if r[i] == ' ' {
+					cut = i
+					break
+				}
+			}
+			lines = append(lines, line{string(r[:cut]), title})
+			r = append(append([]rune{}, indent...), []rune(strings.TrimLeft(string(r[cut:]), " "))...)
 		}
 		lines = append(lines, line{string(r), title})
 	}

@@ -52,6 +52,9 @@ func (p *player) sweepOnce(a *App) error {
 }
 
 func (p *player) step(a *App) error {
+	if p.shot != "" {
+		return nil // a screenshot waits for the next Draw: no event may overtake it
+	}
 	if p.wait > 0 {
 		p.wait--
 		return nil
@@ -102,6 +105,10 @@ func (p *player) step(a *App) error {
 		a.act(b.Action)
 	case "scene":
 		a.pickScene(e.Text)
+	case "lesson":
+		if err := a.OpenLesson(e.Text, e.N); err != nil {
+			return fail(err)
+		}
 	case "field":
 		if !hasKey(a.s.Keys(), e.Text) {
 			return fail(fmt.Errorf("scene %s has no field %s", a.s.SceneName(), e.Text))
