@@ -229,3 +229,14 @@ func fitText(s string, f Font, size, width float64) float64 {
 	}
 	return size
 }
+
+// fitLabel is fitText, and where s does not fit even at 8 px, s cut short
+// with an ellipsis until it does.
+func fitLabel(s string, f Font, size, width float64) (string, float64) {
+	size = fitText(s, f, size, width)
+	r := []rune(s)
+	for len(r) > 1 && TextWidth(string(r), f, size) > width {
+		r = append(r[:len(r)-2], '…')
+	}
+	return string(r), size
+}

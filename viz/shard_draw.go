@@ -112,8 +112,9 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 			r.Stroke, r.StrokeWidth = Path, 4
 		}
 		c.add(r)
-		if cell >= 16 {
-			fs := fitText(label, FontMono, max(8, min(14, cell*0.34)), gc.W-4)
+		// A label that does not fit its cell even at the smallest size is
+		// left out (the colour and the device boxes still say the rank).
+		if fs := fitText(label, FontMono, max(8, min(14, cell*0.34)), gc.W-4); cell >= 16 && TextWidth(label, FontMono, fs) <= gc.W-2 {
 			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
 		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Kind: "cell", Operand: "global", Index: gc.Index})
@@ -215,12 +216,14 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 	}
 	c.add(Rect{X: x, Y: y, W: w, H: h, Fill: box, Stroke: col, StrokeWidth: width})
 	head := fmt.Sprintf("rank %d %v", sh.Rank, sh.Coord)
-	c.text(x+8, y+18, head, fitText(head, FontBold, 14, w-16), Ink, FontBold, AnchorStart)
+	head, hs := fitLabel(head, FontBold, 14, w-16)
+	c.text(x+8, y+18, head, hs, Ink, FontBold, AnchorStart)
 	sub := fmt.Sprintf("shard %v", sh.Shape)
 	if sh.Partial {
 		sub = fmt.Sprintf("%v partial", sh.Shape)
 	}
-	c.text(x+8, y+34, sub, fitText(sub, FontMono, 12, w-16), Ink, FontMono, AnchorStart)
+	sub, ss := fitLabel(sub, FontMono, 12, w-16)
+	c.text(x+8, y+34, sub, ss, Ink, FontMono, AnchorStart)
 	c.hot(Hot{X: x, Y: y, W: w, H: h, Kind: "device", Rank: sh.Rank})
 	if g.Cells == nil {
 		return
