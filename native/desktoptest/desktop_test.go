@@ -1,6 +1,7 @@
 package desktoptest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -317,4 +318,36 @@ func TestScriptWalksALesson(t *testing.T) {
 		t.Errorf("after n: %+v; want step 2, unanswered", next.Lesson)
 	}
 	readPNG(t, p("lesson.png"))
+}
+
+// The export keys write, in the working directory, the bytes the
+// headless renderers (and so `stridelab draw`) write for the same scene
+// and step.
+func TestExportsAreTheHeadlessBytes(t *testing.T) {
+	dir := t.TempDir()
+	script := "wait 2\nkey s\nkey p\nkey g\nwait 2\n"
+	if err := os.WriteFile(filepath.Join(dir, "script.txt"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags := map[string]string{"shape": "3,1", "size": "2,3,4"}
+	cmd := exec.Command("xvfb-run", append([]string{"-a", "-s", "-screen 0 1280x720x24", desktop}, append(args("expand", flags, 4), "--script", "script.txt")...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	s := build(t, "expand", flags, 4)
+	for name, format := range map[string]string{"expand-step4.svg": "svg", "expand-step4.png": "png", "expand.gif": "gif"} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("the %s key wrote no %s: %v", format, name, err)
+			continue
+		}
+		var want bytes.Buffer
+		if err := render.Encode(&want, s, format, 4, viz.DefaultSize); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s: %d bytes, not the %d bytes render.Encode (stridelab draw) writes", name, len(got), want.Len())
+		}
+	}
 }
