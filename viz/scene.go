@@ -56,11 +56,11 @@ type Hot struct {
 
 // Focus is what a person points at or pins: a Hot without its geometry.
 type Focus struct {
-	Kind    string // "cell", "storage" or "device", as Hot.Kind
-	Operand string
-	Index   []int
-	Offset  int
-	Rank    int
+	Kind    string `json:"kind"` // "cell", "storage" or "device", as Hot.Kind
+	Operand string `json:"operand"`
+	Index   []int  `json:"index"`
+	Offset  int    `json:"offset"`
+	Rank    int    `json:"rank"`
 }
 
 // Focus returns the hot region's focus.
