@@ -18,7 +18,7 @@ PAGE      := web/site
 # Mesa's llvmpipe).
 APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
-.PHONY: all deps build web run site demo test test-go test-wasm test-browser bench bench-browser gallery lessons fuzz clean
+.PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-browser gallery lessons fuzz clean
 
 all: build
 
@@ -64,6 +64,18 @@ site: web
 	$(MAKE) --no-print-directory build
 	rm -rf bin/site
 	./$(BIN) serve --write bin/site
+
+# The desktop app: build it and open it on the worked example of expand.
+desktop: deps
+	$(GO) build -o bin/stridelab-desktop ./native/cmd/stridelab-desktop
+	./bin/stridelab-desktop expand --shape 4,1,3 --size 4,2,3
+
+# The desktop app's frame rate under Xvfb (llvmpipe) at 1280×720: a 64×64
+# expand with a new cell hovered every frame, the same scene still, and an
+# empty scene, from one build (a benchmark, not a timed test).
+bench-desktop: deps
+	$(GO) build -o bin/stridelab-desktop ./native/cmd/stridelab-desktop
+	native/desktoptest/bench.sh bin/stridelab-desktop 10
 
 # Walk through the worked examples of expand and repeat in the terminal.
 demo: build

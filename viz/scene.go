@@ -56,11 +56,11 @@ type Hot struct {
 
 // Focus is what a person points at or pins: a Hot without its geometry.
 type Focus struct {
-	Kind    string // "cell", "storage" or "device", as Hot.Kind
-	Operand string
-	Index   []int
-	Offset  int
-	Rank    int
+	Kind    string `json:"kind"` // "cell", "storage" or "device", as Hot.Kind
+	Operand string `json:"operand"`
+	Index   []int  `json:"index"`
+	Offset  int    `json:"offset"`
+	Rank    int    `json:"rank"`
 }
 
 // Focus returns the hot region's focus.
@@ -228,4 +228,15 @@ func fitText(s string, f Font, size, width float64) float64 {
 		size -= 0.5
 	}
 	return size
+}
+
+// fitLabel is fitText, and where s does not fit even at 8 px, s cut short
+// with an ellipsis until it does.
+func fitLabel(s string, f Font, size, width float64) (string, float64) {
+	size = fitText(s, f, size, width)
+	r := []rune(s)
+	for len(r) > 1 && TextWidth(string(r), f, size) > width {
+		r = append(r[:len(r)-2], '…')
+	}
+	return string(r), size
 }

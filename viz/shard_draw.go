@@ -112,14 +112,15 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 			r.Stroke, r.StrokeWidth = Path, 4
 		}
 		c.add(r)
-		if cell >= 16 {
-			fs := fitText(label, FontMono, max(8, min(14, cell*0.34)), gc.W-4)
+		// A label that does not fit its cell even at the smallest size is
+		// left out (the colour and the device boxes still say the rank).
+		if fs := fitText(label, FontMono, max(8, min(14, cell*0.34)), gc.W-4); cell >= 16 && TextWidth(label, FontMono, fs) <= gc.W-2 {
 			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
 		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Kind: "cell", Operand: "global", Index: gc.Index})
 	}
 	if partial {
-		c.add(badge(x, y+g.H+14, "P("+partialOp(s.layouts)+"): partial values, hatched until reduced")...)
+		c.add(badge(x, y+g.H+14, w, "P("+partialOp(s.layouts)+"): partial values,", "hatched until reduced")...)
 	}
 }
 
@@ -168,11 +169,16 @@ func hatchOn(fill Color) Color {
 }
 
 // badge is a hatched swatch and its meaning, for marks such as P(sum).
-func badge(x, y float64, s string) []Item {
-	return []Item{
-		Rect{X: x, Y: y, W: 18, H: 18, Fill: CellFill, Stroke: Tint(Ink, 0.55), StrokeWidth: 1, Hatch: true},
-		Text{X: x + 26, Y: y + 14, S: s, Size: 13, Color: Ink, Font: FontBold},
+func badge(x, y, w float64, first, rest string) []Item {
+	items := []Item{Rect{X: x, Y: y, W: 18, H: 18, Fill: CellFill, Stroke: Tint(Ink, 0.55), StrokeWidth: 1, Hatch: true}}
+	// One line where it fits width w, else two (the second under the first).
+	if line := first + " " + rest; TextWidth(line, FontBold, 13) <= w-26 {
+		return append(items, Text{X: x + 26, Y: y + 14, S: line, Size: 13, Color: Ink, Font: FontBold})
 	}
+	size := fitText(first, FontBold, 13, w-26)
+	return append(items,
+		Text{X: x + 26, Y: y + 14, S: first, Size: size, Color: Ink, Font: FontBold},
+		Text{X: x + 26, Y: y + 14 + size + 3, S: rest, Size: fitText(rest, FontBold, size, w-26), Color: Ink, Font: FontBold})
 }
 
 // drawDevices lays one panel per device out as the mesh is (a 1-D
@@ -210,12 +216,14 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 	}
 	c.add(Rect{X: x, Y: y, W: w, H: h, Fill: box, Stroke: col, StrokeWidth: width})
 	head := fmt.Sprintf("rank %d %v", sh.Rank, sh.Coord)
-	c.text(x+8, y+18, head, fitText(head, FontBold, 14, w-16), Ink, FontBold, AnchorStart)
+	head, hs := fitLabel(head, FontBold, 14, w-16)
+	c.text(x+8, y+18, head, hs, Ink, FontBold, AnchorStart)
 	sub := fmt.Sprintf("shard %v", sh.Shape)
 	if sh.Partial {
 		sub = fmt.Sprintf("%v partial", sh.Shape)
 	}
-	c.text(x+8, y+34, sub, fitText(sub, FontMono, 12, w-16), Ink, FontMono, AnchorStart)
+	sub, ss := fitLabel(sub, FontMono, 12, w-16)
+	c.text(x+8, y+34, sub, ss, Ink, FontMono, AnchorStart)
 	c.hot(Hot{X: x, Y: y, W: w, H: h, Kind: "device", Rank: sh.Rank})
 	if g.Cells == nil {
 		return

@@ -6,7 +6,6 @@ import (
 	"image"
 	"io"
 	"math"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/session"
@@ -44,6 +44,9 @@ type Options struct {
 	// OnState is called from Update whenever what the session shows
 	// changed (the playground's page mirrors it in its URL and results).
 	OnState func(session.State)
+	// Lesson and LessonStep open a built-in lesson at a step at start.
+	Lesson     string
+	LessonStep int
 	// OnFirstDraw is called once the first frame with the scene is drawn
 	// (the playground measures its time to first scene).
 	OnFirstDraw func()
@@ -59,22 +62,24 @@ type App struct {
 
 	// The scene is painted into its own image, again only where what it
 	// shows changed: most ticks just copy it.
-	canvas    sceneCanvas
-	ptr       pointer
-	help      bool
-	status    string
-	frames    int
-	times     []time.Duration // per-frame durations, for FPS
-	last      time.Time
-	lastTick  time.Time
-	started   time.Time
-	script    *player
-	done      error        // ebiten.Termination once a screenshot run is over
-	posted    []func(*App) // work other goroutines asked for, run in Update
-	postMu    sync.Mutex
-	lastState string
-	computeMu sync.Mutex
-	computed  map[string]string // results of Compute, by spec
+	canvas sceneCanvas
+	// screenBounds is the screen's size when last drawn whole.
+	screenBounds image.Rectangle
+	ptr          pointer
+	help         bool
+	status       string
+	frames       int
+	times        []time.Duration // per-frame durations, for FPS
+	last         time.Time
+	lastTick     time.Time
+	started      time.Time
+	script       *player
+	done         error        // ebiten.Termination once a screenshot run is over
+	posted       []func(*App) // work other goroutines asked for, run in Update
+	postMu       sync.Mutex
+	lastState    string
+	computeMu    sync.Mutex
+	computed     map[string]viz.Section // results of Compute, by spec
 }
 
 // pointer is where the pointer is in window logical pixels, and a drag
@@ -100,7 +105,7 @@ func New(o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{opt: o, s: s, scale: 1, computed: map[string]string{}}
+	a := &App{opt: o, s: s, scale: 1, computed: map[string]viz.Section{}}
 	if len(o.Script) > 0 {
 		a.script = &player{events: o.Script}
 		a.ptr.scriptOnly = true
@@ -111,6 +116,11 @@ func New(o Options) (*App, error) {
 		s.TogglePlay()
 	}
 	a.buildControls(a.scale)
+	if o.Lesson != "" {
+		if err := a.OpenLesson(o.Lesson, o.LessonStep); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
 }
 
@@ -151,7 +161,7 @@ func (a *App) Update() error {
 		a.s.Pause() // paused while the window is hidden or in the background
 	}
 	a.s.Tick(a.tick())
-	a.ctl.ui.Update() // first: ebitenui makes a widget's parts on its first update
+	a.ctl.update() // first: ebitenui makes a widget's parts on its first update
 	a.syncControls()
 	a.notify()
 	return nil
@@ -171,19 +181,15 @@ func (a *App) tick() float64 {
 
 // keys applies the bindings while no text field has the keyboard.
 func (a *App) keys() {
-	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
-		if f := a.ctl.ui.GetFocusedWidget(); f != nil {
-			a.ctl.ui.ClearFocus() // Escape leaves a field first
-			return
-		}
+	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) && a.ctl.typing() {
+		a.ctl.release() // Escape leaves a field first
+		return
 	}
-	if f := a.ctl.ui.GetFocusedWidget(); f != nil {
-		if _, typing := f.(interface{ GetText() string }); typing {
-			return
-		}
+	if a.ctl.typing() {
+		return
 	}
 	for _, r := range ebiten.AppendInputChars(nil) {
-		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spg", r) {
+		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb", r) {
 			a.act(b.Action)
 		}
 	}
@@ -227,11 +233,31 @@ func (a *App) act(act session.Action) {
 	switch act {
 	case session.Help:
 		a.help = !a.help
+	case session.NextLessonStep, session.PrevLessonStep:
+		a.s.Do(act, 0, 0)
+		a.ctl.resetScroll()
 	case session.ExportSVG, session.ExportPNG, session.ExportGIF:
 		a.status = a.export(map[session.Action]string{session.ExportSVG: "svg", session.ExportPNG: "png", session.ExportGIF: "gif"}[act])
 	default:
 		a.s.Do(act, float64(r.Dx()), float64(r.Dy()))
 	}
+}
+
+// OpenLesson opens step (1-based) of the built-in lesson id.
+func (a *App) OpenLesson(id string, step int) error {
+	ls, err := lessons.Builtin()
+	if err != nil {
+		return err
+	}
+	l := lessons.Find(ls, id)
+	if l == nil {
+		ids := make([]string, len(ls))
+		for i, l := range ls {
+			ids[i] = l.ID
+		}
+		return fmt.Errorf("live: no lesson %q; the lessons are %s", id, strings.Join(ids, ", "))
+	}
+	return a.s.OpenLesson(l, step)
 }
 
 func (a *App) pickScene(name string) {
@@ -284,7 +310,7 @@ func (a *App) pointerAt(x, y float64, down bool) {
 	}
 	a.s.Hover(f)
 	if click {
-		a.ctl.ui.ClearFocus() // a click on the scene takes the keyboard from a field
+		a.ctl.release() // a click on the scene takes the keyboard from a field
 		a.s.Click(f)
 	}
 }
@@ -308,15 +334,18 @@ func (a *App) Draw(screen *ebiten.Image) {
 		a.times = append(a.times, now.Sub(a.last))
 	}
 	a.last = now
-	screen.Fill(nrgba(panelBG))
-	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
-	a.paintScene()
-	op := &ebiten.DrawImageOptions{}
-	op.GeoM.Translate(float64(r.Min.X)*a.scale, float64(r.Min.Y)*a.scale)
-	screen.DrawImage(a.canvas.img, op)
-	if !a.opt.Embed {
-		a.ctl.ui.Draw(screen)
+	// The screen keeps last frame's pixels (SetScreenClearedEveryFrame is
+	// off): only the layers that changed are drawn again. The scene is
+	// opaque and copied over its rect; the widgets' layer is transparent
+	// over the scene, so either can change alone.
+	full := screen.Bounds() != a.screenBounds
+	a.screenBounds = screen.Bounds()
+	if full {
+		screen.Fill(nrgba(panelBG))
+		a.canvas.invalidate()
 	}
+	a.paintScene(screen)
+	a.ctl.draw(screen, full)
 	a.frames++
 	if a.frames == 1 && a.opt.OnFirstDraw != nil {
 		a.opt.OnFirstDraw()
@@ -332,8 +361,9 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 }
 
-// paintScene brings the scene's image up to date (see sceneCanvas).
-func (a *App) paintScene() {
+// paintScene brings the scene's rect of the screen up to date (see
+// sceneCanvas).
+func (a *App) paintScene(screen *ebiten.Image) {
 	sz := a.viewportSize()
 	f, err := a.s.Frame(sz)
 	if err != nil {
@@ -344,8 +374,9 @@ func (a *App) paintScene() {
 		f.Items = append(append([]viz.Item{}, f.Items...), helpFrame(sz).Items...)
 	}
 	v := a.s.View()
-	a.canvas.show(f, Transform{OffX: v.PanX * a.scale, OffY: v.PanY * a.scale, Scale: v.Zoom * a.scale},
-		int(float64(sz.W)*a.scale), int(float64(sz.H)*a.scale))
+	r := scaleRect(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed), a.scale)
+	a.canvas.show(screen.SubImage(r).(*ebiten.Image), f,
+		Transform{OffX: float64(r.Min.X) + v.PanX*a.scale, OffY: float64(r.Min.Y) + v.PanY*a.scale, Scale: v.Zoom * a.scale})
 }
 
 // helpFrame lists the keys over the scene.
@@ -367,67 +398,33 @@ func helpFrame(sz viz.Size) viz.Frame {
 	return f
 }
 
-// resultsText is the results panel: the scene's report and the values
-// the backend computed (computed once per scene, off the UI goroutine).
-func (a *App) resultsText() string {
-	var b strings.Builder
-	rep := a.s.Report()
-	for _, sec := range rep.Sections {
-		writeSection(&b, sec)
-	}
+// results are what the results panel shows: the scene's report and the
+// values the backend computed (once per scene, off the UI goroutine).
+func (a *App) results() []viz.Section {
+	secs := a.s.Report().Sections
 	key := a.s.Scene().Spec.String()
 	a.computeMu.Lock()
+	defer a.computeMu.Unlock()
 	res, ok := a.computed[key]
 	if !ok {
-		a.computed[key] = "computing…"
-		res = a.computed[key]
+		res = viz.Section{Title: "computing…"}
+		a.computed[key] = res
 		scene := a.s.Scene()
 		go func() {
 			sec, err := scene.Compute(a.opt.Backend)
-			var out strings.Builder
 			if err != nil {
-				out.WriteString("compute: " + err.Error() + "\n")
-			} else {
-				writeSection(&out, sec)
+				sec = viz.Section{Title: "compute", Lines: []string{err.Error()}}
 			}
 			a.computeMu.Lock()
-			a.computed[key] = out.String()
+			a.computed[key] = sec
 			a.computeMu.Unlock()
 		}()
 	}
-	a.computeMu.Unlock()
-	b.WriteString(res)
-	return b.String()
+	return append(secs, res)
 }
 
-// writeSection writes a report section as plain text, tables in columns.
-func writeSection(b *strings.Builder, sec viz.Section) {
-	fmt.Fprintf(b, "%s\n", strings.ToUpper(sec.Title))
-	for _, l := range sec.Lines {
-		fmt.Fprintf(b, "  %s\n", l)
-	}
-	if len(sec.Table) > 0 {
-		widths := map[int]int{}
-		for _, row := range sec.Table {
-			for i, c := range row {
-				widths[i] = max(widths[i], len([]rune(c)))
-			}
-		}
-		cols := make([]int, 0, len(widths))
-		for i := range widths {
-			cols = append(cols, i)
-		}
-		sort.Ints(cols)
-		for _, row := range sec.Table {
-			b.WriteString(" ")
-			for i, c := range row {
-				fmt.Fprintf(b, " %-*s", widths[i], c)
-			}
-			b.WriteString("\n")
-		}
-	}
-	b.WriteString("\n")
-}
+// resultsText is the results as plain text (a script's state file).
+func (a *App) resultsText() string { return viz.Report{Sections: a.results()}.String() }
 
 // Post asks for fn to run on the game's goroutine at the next tick: how
 // other goroutines (the browser's calls) change the session safely.
@@ -499,6 +496,7 @@ func RunApp(a *App) error {
 	ebiten.SetWindowSize(a.opt.Width, a.opt.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetWindowSizeLimits(960, 560, -1, -1)
+	ebiten.SetScreenClearedEveryFrame(false) // Draw redraws only what changed
 	if o.FPS != nil {
 		ebiten.SetVsyncEnabled(false) // measure what a frame costs, not the monitor's rate
 		ebiten.SetTPS(ebiten.SyncWithFPS)

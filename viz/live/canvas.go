@@ -3,6 +3,7 @@ package live
 import (
 	"image"
 	"math"
+	"unicode/utf8"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -10,52 +11,60 @@ import (
 	"github.com/stridelab/stridelab/viz/render"
 )
 
-// sceneCanvas is the scene's image and the frame last painted on it.
-// Hovering changes a few items of a frame (a cell's fill, a wire, the
-// panel's formula), so show repaints only the regions where the new
-// frame's items differ from the old one's: each region is cleared and
-// every item of the new frame that reaches it is painted again, clipped
-// to it, in the frame's order. The picture is the same as a full paint.
+// sceneCanvas is a rect of the screen (which keeps its pixels from frame
+// to frame) and the frame last painted there. Hovering changes a few
+// items of a frame (a cell's fill, a wire, the panel's formula), so show
+// repaints only the regions where the new frame's items differ from the
+// old one's: each region is cleared and every item of the new frame that
+// reaches it is painted again, clipped to it, in the frame's order. The
+// picture is the same as a full paint.
 type sceneCanvas struct {
-	img   *ebiten.Image
-	frame viz.Frame
-	t     Transform
-	valid bool
+	bounds image.Rectangle // where on the screen
+	frame  viz.Frame
+	t      Transform
+	valid  bool
 }
+
+// invalidate makes the next show paint the whole rect (the screen under
+// it was drawn over).
+func (c *sceneCanvas) invalidate() { c.valid = false }
 
 // Past this share of the image a full repaint is as cheap as regions.
 const maxDirtyShare = 0.35
 
-// show makes the canvas picture f through t at w×h device pixels.
-func (c *sceneCanvas) show(f viz.Frame, t Transform, w, h int) {
-	if c.img == nil || c.img.Bounds().Dx() != w || c.img.Bounds().Dy() != h {
-		if c.img != nil {
-			c.img.Deallocate()
-		}
-		c.img = ebiten.NewImage(w, h)
-		c.valid = false
+// show makes dst (a sub-image of the screen) picture f through t, whose
+// offset places the frame in dst's bounds, and reports whether any pixel
+// was painted.
+func (c *sceneCanvas) show(dst *ebiten.Image, f viz.Frame, t Transform) bool {
+	if dst.Bounds() != c.bounds {
+		c.bounds, c.valid = dst.Bounds(), false
 	}
 	if c.valid && c.t == t && c.frame.W == f.W && c.frame.H == f.H && c.frame.Background == f.Background {
 		if len(f.Items) > 0 && len(c.frame.Items) == len(f.Items) && &f.Items[0] == &c.frame.Items[0] {
-			return // the same frame
+			return false // the same frame
 		}
 		if rects, ok := c.dirty(f, t); ok {
+			bounds := make([]image.Rectangle, len(f.Items))
+			for i, it := range f.Items {
+				bounds[i] = itemBounds(it, t)
+			}
 			for _, r := range rects {
-				sub := c.img.SubImage(r).(*ebiten.Image)
+				sub := dst.SubImage(r).(*ebiten.Image)
 				sub.Fill(rgba(f.Background))
-				for _, it := range f.Items {
-					if itemBounds(it, t).Overlaps(r) {
+				for i, it := range f.Items {
+					if bounds[i].Overlaps(r) {
 						paintItem(sub, it, t)
 					}
 				}
 			}
 			c.frame = f
-			return
+			return len(rects) > 0
 		}
 	}
-	c.img.Clear()
-	Paint(c.img, f, t)
+	dst.Fill(rgba(f.Background))
+	Paint(dst, f, t)
 	c.frame, c.t, c.valid = f, t, true
+	return true
 }
 
 // dirty returns the device rects where f differs from the painted frame
@@ -79,7 +88,7 @@ func (c *sceneCanvas) dirty(f viz.Frame, t Transform) ([]image.Rectangle, bool) 
 			changed = append(changed, it)
 		}
 	}
-	bounds := c.img.Bounds()
+	bounds := c.bounds
 	var rects []image.Rectangle
 	area := 0
 	for _, it := range changed {
@@ -129,7 +138,9 @@ func itemBounds(it viz.Item, t Transform) image.Rectangle {
 		x0, x1 = min(it.X1, it.X2)-p, max(it.X1, it.X2)+p
 		y0, y1 = min(it.Y1, it.Y2)-p, max(it.Y1, it.Y2)+p
 	case viz.Text:
-		w := viz.TextWidth(it.S, it.Font, it.Size)
+		// No glyph of the Go fonts is wider than an em: a bound that needs
+		// no measuring (this runs for every item of a frame).
+		w := it.Size * float64(utf8.RuneCountInString(it.S))
 		x0 = it.X - w*render.AnchorShift(it.Anchor) - 2
 		x1 = x0 + w + 4
 		y0, y1 = it.Y-1.1*it.Size-2, it.Y+0.4*it.Size+2

@@ -1,12 +1,20 @@
+//go:build !js
+
 package live
 
 import (
 	"fmt"
 	"image"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/ebitenui/ebitenui"
 	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/session"
 )
@@ -24,21 +32,27 @@ type controls struct {
 	inputs map[string]*widget.TextInput
 	errs   map[string]*widget.Text
 	topErr *widget.Text
-	result *widget.TextArea
+	result *widget.Container // the room the results panel is painted in
+	panel  resultsPanel
 	play   *widget.Button
 	scrub  *widget.Slider
 	where  *widget.Text
 	status *widget.Text
 	shown  string // the scene whose fields are built
-	report string // the results text last set
+	// sceneRect is the scene's viewport in screen pixels: the pointer
+	// moving there does not change the widgets.
+	sceneRect image.Rectangle
+	// The widgets are drawn into layer, again only when they may look
+	// different (input over them, a label changed, a caret blinking):
+	// ebitenui redraws every widget and its text each frame, which costs
+	// llvmpipe most of a frame.
+	layer   *ebiten.Image
+	dirty   bool
+	drawnAt time.Time
+	labels  string // what the labels said when last drawn
+	cursorX int
+	cursorY int
 }
-
-// Layout of the window in logical pixels: the sidebar on the left, the
-// transport bar under the scene, the scene in the rest.
-const (
-	sidebarW = 340
-	barH     = 52
-)
 
 func (a *App) buildControls(scale float64) {
 	th := newTheme(scale)
@@ -76,6 +90,27 @@ func (a *App) buildControls(scale float64) {
 		grid.AddChild(b)
 	}
 	side.AddChild(grid)
+	if ls, err := lessons.Builtin(); err == nil {
+		menu := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewGridLayout(
+			widget.GridLayoutOpts.Columns(2), widget.GridLayoutOpts.Spacing(px(4), px(4)),
+			widget.GridLayoutOpts.DefaultStretch(true, false))),
+			widget.ContainerOpts.WidgetOpts(rowData))
+		for _, l := range ls {
+			menu.AddChild(widget.NewButton(
+				widget.ButtonOpts.TextLabel(l.ID),
+				widget.ButtonOpts.TextFace(&th.small),
+				widget.ButtonOpts.TextPadding(&widget.Insets{Left: px(2), Right: px(2), Top: px(3), Bottom: px(3)}),
+				widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) {
+					if err := a.OpenLesson(l.ID, 1); err != nil {
+						a.status = err.Error()
+					}
+					c.resetScroll()
+				}),
+			))
+		}
+		side.AddChild(widget.NewText(widget.TextOpts.Text("lessons (n: next step, b: back)", &th.small, nrgba(viz.Muted))))
+		side.AddChild(menu)
+	}
 	c.topErr = widget.NewText(widget.TextOpts.Text("", &th.small, nrgba(errorInk)), widget.TextOpts.MaxWidth(float64(px(sidebarW-24))))
 	side.AddChild(c.topErr)
 	c.fields = widget.NewContainer(widget.ContainerOpts.Layout(widget.NewRowLayout(
@@ -83,13 +118,9 @@ func (a *App) buildControls(scale float64) {
 		widget.ContainerOpts.WidgetOpts(rowData))
 	side.AddChild(c.fields)
 	side.AddChild(widget.NewText(widget.TextOpts.Text("results", &th.bold, nrgba(viz.Ink))))
-	c.result = widget.NewTextArea(
-		widget.TextAreaOpts.ContainerOpts(widget.ContainerOpts.WidgetOpts(
-			widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxWidth: inner, MaxHeight: px(300)}),
-			widget.WidgetOpts.MinSize(inner, px(300)))),
-		widget.TextAreaOpts.ShowVerticalScrollbar(),
-		widget.TextAreaOpts.Text(""),
-	)
+	c.result = widget.NewContainer(widget.ContainerOpts.WidgetOpts(
+		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxWidth: inner}),
+		widget.WidgetOpts.MinSize(inner, px(120))))
 	side.AddChild(c.result)
 	if !a.opt.Embed { // embedded, the page around the frame has the fields and the results
 		root.AddChild(side)
@@ -143,14 +174,12 @@ func (a *App) buildControls(scale float64) {
 	button("PNG", session.ExportPNG)
 	button("GIF", session.ExportGIF)
 	button("?", session.Help)
-	root.AddChild(bar)
-
-	// A status line over the bottom of the scene: what an export wrote.
+	// A status line at the bar's end: what an export wrote.
 	c.status = widget.NewText(widget.TextOpts.Text("", &th.small, nrgba(viz.Muted)),
-		widget.TextOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.AnchorLayoutData{
-			HorizontalPosition: widget.AnchorLayoutPositionEnd, VerticalPosition: widget.AnchorLayoutPositionEnd,
-			Padding: &widget.Insets{Right: px(12), Bottom: px(barH + 6)}})))
-	root.AddChild(c.status)
+		widget.TextOpts.MaxWidth(float64(px(260))),
+		widget.TextOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
+	bar.AddChild(c.status)
+	root.AddChild(bar)
 
 	c.ui = &ebitenui.UI{Container: root, PrimaryTheme: th.ui}
 	a.ctl = c
@@ -179,6 +208,11 @@ func (a *App) syncControls() {
 		}
 		c.shown = a.s.SceneName()
 	}
+	for name, in := range c.inputs { // a lesson or a link changed the fields
+		if v := a.s.Field(name); in.GetText() != v && !in.IsFocused() {
+			in.SetText(v)
+		}
+	}
 	key, err := a.s.Err()
 	msg := ""
 	if err != nil {
@@ -204,17 +238,97 @@ func (a *App) syncControls() {
 	c.scrub.Current = a.s.Step()
 	c.where.Label = fmt.Sprintf("step %d / %d  ·  %.3g/s", a.s.Step()+1, a.s.Steps(), a.s.Speed())
 	c.status.Label = a.status
-	if r := a.resultsText(); r != c.report {
-		c.result.SetText(r)
-		c.report = r
+	if sig := fmt.Sprint(c.where.Label, c.play.Text().Label, c.topErr.Label, c.status.Label, c.scrub.Current, c.scrub.Max, errLabels(c.errs)); sig != c.labels {
+		c.labels, c.dirty = sig, true
+	}
+	c.sceneRect = scaleRect(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed), c.th.scale)
+	c.panel.set(a.results())
+}
+
+func (c *controls) update() {
+	c.ui.Update()
+	x, y := ebiten.CursorPosition()
+	moved := x != c.cursorX || y != c.cursorY
+	c.cursorX, c.cursorY = x, y
+	overScene := c.sceneRect.Inset(1).Intersect(image.Rect(x, y, x+1, y+1)) != image.Rectangle{}
+	if (moved && !overScene) || len(ebiten.AppendInputChars(nil)) > 0 || len(inpututil.AppendJustPressedKeys(nil)) > 0 ||
+		inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) || inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft) {
+		c.dirty = true
+	}
+	if _, wy := ebiten.Wheel(); wy != 0 && image.Pt(x, y).In(c.panel.rect) {
+		c.panel.scrollBy(-wy * 3)
 	}
 }
 
-// sceneRect is the scene's viewport in logical pixels for a window of
-// w×h logical pixels.
-func sceneRect(w, h int, embed bool) image.Rectangle {
-	if embed {
-		return image.Rect(0, 0, w, h-barH)
+// uiRefresh redraws the widgets at least this often while a field has
+// the keyboard (its caret blinks) and otherwise now and then.
+const (
+	uiRefreshTyping = 100 * time.Millisecond
+	uiRefreshIdle   = time.Second
+)
+
+// draw draws the widgets' layer over the screen when it changed (or
+// when the screen is drawn whole), then the results panel.
+func (c *controls) draw(screen *ebiten.Image, full bool) {
+	b := screen.Bounds()
+	if c.layer == nil || c.layer.Bounds() != b {
+		if c.layer != nil {
+			c.layer.Deallocate()
+		}
+		c.layer = ebiten.NewImage(b.Dx(), b.Dy())
+		c.dirty = true
 	}
-	return image.Rect(sidebarW, 0, w, h-barH)
+	every := uiRefreshIdle
+	if c.typing() {
+		every = uiRefreshTyping
+	}
+	if c.dirty || time.Since(c.drawnAt) >= every {
+		c.layer.Clear()
+		c.ui.Draw(c.layer)
+		c.dirty, c.drawnAt = false, time.Now()
+		full = true
+	}
+	if full {
+		screen.DrawImage(c.layer, nil)
+	}
+	r := c.result.GetWidget().Rect
+	c.panel.draw(screen, image.Rect(r.Min.X, r.Min.Y, r.Max.X, b.Max.Y-int(12*c.th.scale)), c.th.scale, full)
+}
+
+// typing reports whether a text field has the keyboard.
+func (c *controls) typing() bool {
+	_, ok := c.ui.GetFocusedWidget().(*widget.TextInput)
+	return ok
+}
+
+// resetScroll shows the results from their top (a new lesson step).
+func (c *controls) resetScroll() { c.panel.scroll = 0 }
+
+// release takes the keyboard from whichever field has it.
+func (c *controls) release() { c.ui.ClearFocus() }
+
+// focusField gives the field of key the keyboard.
+func (c *controls) focusField(key string) {
+	if in, ok := c.inputs[key]; ok {
+		c.ui.SetFocusedWidget(in)
+	}
+}
+
+// showText writes text into the field of key, as typing would.
+func (c *controls) showText(key, text string) {
+	if in, ok := c.inputs[key]; ok {
+		in.SetText(text)
+	}
+}
+
+// embedBarH: the desktop's embed mode keeps the transport bar.
+const embedBarH = barH
+
+func errLabels(errs map[string]*widget.Text) string {
+	var b []string
+	for k, t := range errs {
+		b = append(b, k+"="+t.Label)
+	}
+	sort.Strings(b)
+	return strings.Join(b, ";")
 }

@@ -28,5 +28,5 @@ func (a *App) export(format string) string {
 	if err != nil {
 		return "export: " + err.Error()
 	}
-	return "exported " + name + " (" + spec.String() + ")"
+	return "wrote " + name
 }

@@ -1,17 +1,12 @@
 package live
 
 import (
-	"bytes"
+	"image"
 	"image/color"
 	"math"
-	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
@@ -23,9 +18,10 @@ import (
 //
 // Axis-aligned rects (fills, outlines, dash runs) go through DrawImage,
 // which Ebitengine batches into one draw call; lines, arrow heads and
-// hatching are anti-aliased vector paths; text is the embedded Go fonts
-// through text/v2. The rules for dashes, hatch lines and arrow heads are
-// viz/render's, so the window and the exported files agree.
+// hatching are anti-aliased vector paths; text is viz/render's own glyph
+// masks of the embedded Go fonts. The rules for dashes, hatch lines and
+// arrow heads are viz/render's too, so the window and the exported files
+// agree.
 type Transform struct {
 	OffX, OffY, Scale float64
 }
@@ -34,12 +30,8 @@ func (t Transform) pt(x, y float64) (float32, float32) {
 	return float32(t.OffX + t.Scale*x), float32(t.OffY + t.Scale*y)
 }
 
-// Paint draws f (background first) onto dst.
+// Paint draws f's items onto dst (the caller fills the background).
 func Paint(dst *ebiten.Image, f viz.Frame, t Transform) {
-	if f.Background.Visible() {
-		x, y := t.pt(0, 0)
-		vector.FillRect(dst, x, y, float32(t.Scale*float64(f.W)), float32(t.Scale*float64(f.H)), rgba(f.Background), false)
-	}
 	for _, it := range f.Items {
 		paintItem(dst, it, t)
 	}
@@ -97,7 +89,7 @@ func paintRect(dst *ebiten.Image, r viz.Rect, t Transform) {
 
 // hatch strokes the lines x+y = k·HatchPeriod that cross r.
 func hatch(dst *ebiten.Image, r viz.Rect, t Transform) {
-	var p vector.Path
+	m := mesh{col: r.Stroke}
 	const period = render.HatchPeriod
 	for k := math.Ceil((r.X + r.Y) / period); k*period <= r.X+r.W+r.Y+r.H; k++ {
 		s := k * period // x + y = s, clipped to the rect
@@ -107,16 +99,60 @@ func hatch(dst *ebiten.Image, r viz.Rect, t Transform) {
 		}
 		ax, ay := t.pt(x0, s-x0)
 		bx, by := t.pt(x1, s-x1)
-		p.MoveTo(ax, ay)
-		p.LineTo(bx, by)
+		m.segment(ax, ay, bx, by, float32(render.HatchWidth*t.Scale))
 	}
-	stroke(dst, &p, render.HatchWidth*t.Scale, r.Stroke)
+	m.draw(dst)
 }
 
-func stroke(dst *ebiten.Image, p *vector.Path, width float64, c viz.Color) {
-	op := &vector.DrawPathOptions{AntiAlias: true}
-	op.ColorScale.ScaleWithColor(rgba(c))
-	vector.StrokePath(dst, p, &vector.StrokeOptions{Width: float32(width)}, op)
+// mesh collects triangles of one colour: segments as quads and arrow
+// heads, drawn in one call (Ebitengine batches DrawTriangles of the same
+// source, so a frame's lines cost a few draw calls, where stencilled
+// vector paths cost llvmpipe a pass each).
+type mesh struct {
+	col viz.Color
+	vs  []ebiten.Vertex
+	is  []uint16
+}
+
+// segment adds a line of width w from (x0, y0) to (x1, y1), butt-ended.
+func (m *mesh) segment(x0, y0, x1, y1, w float32) {
+	dx, dy := x1-x0, y1-y0
+	n := float32(math.Hypot(float64(dx), float64(dy)))
+	if n == 0 {
+		return
+	}
+	nx, ny := -dy/n*w/2, dx/n*w/2
+	m.poly([][2]float32{{x0 + nx, y0 + ny}, {x1 + nx, y1 + ny}, {x1 - nx, y1 - ny}, {x0 - nx, y0 - ny}})
+}
+
+// poly adds a convex polygon.
+func (m *mesh) poly(pts [][2]float32) {
+	if len(m.vs)+len(pts) > math.MaxUint16 {
+		return // a frame never holds this much of one line
+	}
+	base := uint16(len(m.vs))
+	for _, p := range pts {
+		m.vs = append(m.vs, ebiten.Vertex{DstX: p[0], DstY: p[1], SrcX: 1, SrcY: 1, // straight alpha
+			ColorR: float32(m.col.R) / 255, ColorG: float32(m.col.G) / 255, ColorB: float32(m.col.B) / 255, ColorA: float32(m.col.A) / 255})
+	}
+	for i := 1; i+1 < len(pts); i++ {
+		m.is = append(m.is, base, base+uint16(i), base+uint16(i+1))
+	}
+}
+
+// white is the source of every mesh: the middle pixel of a white 3×3,
+// so sampling never reaches an edge.
+var white = func() *ebiten.Image {
+	img := ebiten.NewImage(3, 3)
+	img.Fill(color.White)
+	return img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+}()
+
+func (m *mesh) draw(dst *ebiten.Image) {
+	if len(m.is) == 0 {
+		return
+	}
+	dst.DrawTriangles(m.vs, m.is, white, &ebiten.DrawTrianglesOptions{})
 }
 
 func paintLine(dst *ebiten.Image, l viz.Line, t Transform) {
@@ -124,33 +160,25 @@ func paintLine(dst *ebiten.Image, l viz.Line, t Transform) {
 	if l.Width <= 0 || !l.Color.Visible() || n == 0 || math.IsInf(n, 0) || math.IsNaN(n) {
 		return
 	}
+	m := mesh{col: l.Color}
 	end := l
 	if l.Arrow {
-		bx, by, head, ok := render.ArrowHead(l)
-		if ok {
+		if bx, by, head, ok := render.ArrowHead(l); ok {
 			end.X2, end.Y2 = bx, by
-			var p vector.Path
-			for i, h := range head {
+			var pts [][2]float32
+			for _, h := range head {
 				x, y := t.pt(h[0], h[1])
-				if i == 0 {
-					p.MoveTo(x, y)
-				} else {
-					p.LineTo(x, y)
-				}
+				pts = append(pts, [2]float32{x, y})
 			}
-			p.Close()
-			op := &vector.DrawPathOptions{AntiAlias: true}
-			op.ColorScale.ScaleWithColor(rgba(l.Color))
-			vector.FillPath(dst, &p, nil, op)
+			m.poly(pts)
 		}
 	}
-	var p vector.Path
 	dx, dy := (end.X2-end.X1)/n, (end.Y2-end.Y1)/n
+	w := float32(l.Width * t.Scale)
 	seg := func(a, b float64) {
 		x0, y0 := t.pt(end.X1+dx*a, end.Y1+dy*a)
 		x1, y1 := t.pt(end.X1+dx*b, end.Y1+dy*b)
-		p.MoveTo(x0, y0)
-		p.LineTo(x1, y1)
+		m.segment(x0, y0, x1, y1, w)
 	}
 	length := math.Hypot(end.X2-end.X1, end.Y2-end.Y1)
 	if l.Dash {
@@ -158,45 +186,44 @@ func paintLine(dst *ebiten.Image, l viz.Line, t Transform) {
 	} else {
 		seg(0, length)
 	}
-	stroke(dst, &p, l.Width*t.Scale, l.Color)
+	m.draw(dst)
 }
 
-// The Go fonts as text/v2 sources, parsed once.
-var (
-	sourcesOnce sync.Once
-	sources     map[viz.Font]*text.GoTextFaceSource
-)
+// glyphs are the window's textures of render's glyph masks, made once
+// each. render hands out the same mask for the same glyph until its cache
+// starts afresh, so this cache is cleared past maxGlyphImages.
+var glyphs = map[*image.Alpha]*ebiten.Image{}
 
-// face returns the Go font f at size pixels per em.
-func face(f viz.Font, size float64) *text.GoTextFace {
-	sourcesOnce.Do(func() {
-		sources = map[viz.Font]*text.GoTextFaceSource{}
-		for k, ttf := range map[viz.Font][]byte{viz.FontRegular: goregular.TTF, viz.FontBold: gobold.TTF, viz.FontMono: gomono.TTF} {
-			s, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
-			if err != nil {
-				panic("live: the embedded Go font does not parse: " + err.Error())
-			}
-			sources[k] = s
+// maxGlyphImages bounds the textures kept: every printable ASCII glyph
+// of the three fonts at four offsets and a dozen sizes.
+const maxGlyphImages = 3 * 95 * 4 * 12
+
+func glyphImage(m *image.Alpha) *ebiten.Image {
+	if img, ok := glyphs[m]; ok {
+		return img
+	}
+	if len(glyphs) >= maxGlyphImages {
+		for k, img := range glyphs {
+			img.Deallocate()
+			delete(glyphs, k)
 		}
-	})
-	src, ok := sources[f]
-	if !ok {
-		src = sources[viz.FontRegular] // as every renderer draws an unknown Font
 	}
-	return &text.GoTextFace{Source: src, Size: size}
+	img := ebiten.NewImageFromImage(m) // white, premultiplied by the coverage
+	glyphs[m] = img
+	return img
 }
 
+// paintText draws a text from the glyphs viz/render rasterises (the same
+// masks, pen positions and kerning as the exported PNG), each a texture
+// tinted by the text's colour; Ebitengine batches them.
 func paintText(dst *ebiten.Image, tx viz.Text, t Transform) {
-	if tx.S == "" || !tx.Color.Visible() || tx.Size <= 0 || tx.Size > 1024 {
-		return
-	}
-	f := face(tx.Font, tx.Size*t.Scale)
-	// The frame gives the baseline; text/v2 places a line by its top.
-	// The pen starts where viz measures the anchor, as render does.
-	w := viz.TextWidth(tx.S, tx.Font, tx.Size)
-	x, y := t.pt(tx.X-w*render.AnchorShift(tx.Anchor), tx.Y)
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(float64(x), float64(y)-f.Metrics().HAscent)
-	op.ColorScale.ScaleWithColor(rgba(tx.Color))
-	text.Draw(dst, tx.S, f, op)
+	st := tx
+	st.X, st.Y = t.OffX+t.Scale*tx.X, t.OffY+t.Scale*tx.Y
+	st.Size = tx.Size * t.Scale
+	render.TextGlyphs(st, func(g render.Glyph) {
+		op := &ebiten.DrawImageOptions{}
+		op.GeoM.Translate(float64(g.X), float64(g.Y))
+		op.ColorScale.ScaleWithColor(rgba(tx.Color))
+		dst.DrawImage(glyphImage(g.Mask), op)
+	})
 }

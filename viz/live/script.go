@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/session"
 )
 
@@ -51,6 +52,9 @@ func (p *player) sweepOnce(a *App) error {
 }
 
 func (p *player) step(a *App) error {
+	if p.shot != "" {
+		return nil // a screenshot waits for the next Draw: no event may overtake it
+	}
 	if p.wait > 0 {
 		p.wait--
 		return nil
@@ -101,19 +105,21 @@ func (p *player) step(a *App) error {
 		a.act(b.Action)
 	case "scene":
 		a.pickScene(e.Text)
+	case "lesson":
+		if err := a.OpenLesson(e.Text, e.N); err != nil {
+			return fail(err)
+		}
 	case "field":
-		in, ok := a.ctl.inputs[e.Text]
-		if !ok {
+		if !hasKey(a.s.Keys(), e.Text) {
 			return fail(fmt.Errorf("scene %s has no field %s", a.s.SceneName(), e.Text))
 		}
-		a.ctl.ui.SetFocusedWidget(in)
+		a.ctl.focusField(e.Text)
 		p.field = e.Text
 	case "type":
-		in, ok := a.ctl.inputs[p.field]
-		if !ok {
+		if p.field == "" {
 			return fail(fmt.Errorf("no field has the keyboard: name one with `field KEY` first"))
 		}
-		in.SetText(e.Text)
+		a.ctl.showText(p.field, e.Text)
 		a.s.SetField(p.field, e.Text) // as the field's change handler does on a keystroke
 	case "screenshot":
 		p.shot = e.Text
@@ -153,4 +159,13 @@ func (a *App) screenshot(screen *ebiten.Image, path string) error {
 	b := screen.Bounds()
 	img := screenImage(screen, b)
 	return writeFileAtomically(path, func(f *os.File) error { return encodePNG(f, img) })
+}
+
+func hasKey(keys []viz.Key, name string) bool {
+	for _, k := range keys {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -1,11 +1,17 @@
+//go:build !js
+
 package live
 
 import (
-	"image/color"
+	"bytes"
+	"sync"
 
 	"github.com/ebitenui/ebitenui/image"
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/stridelab/stridelab/viz"
 )
@@ -21,11 +27,8 @@ type theme struct {
 	field, fieldError *widget.TextInputImage
 }
 
-func nrgba(c viz.Color) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, c.A} }
-
 // Colours of the controls beyond the scenes' palette.
 var (
-	panelBG   = viz.RGB(241, 243, 245)
 	buttonBG  = viz.RGB(233, 236, 239)
 	buttonHov = viz.RGB(222, 226, 230)
 	buttonPr  = viz.RGB(206, 212, 218)
@@ -101,3 +104,24 @@ func newTheme(scale float64) *theme {
 }
 
 func constPtr[T any](v T) *T { return &v }
+
+// The Go fonts as text/v2 sources for the controls, parsed once.
+var (
+	sourcesOnce sync.Once
+	sources     map[viz.Font]*text.GoTextFaceSource
+)
+
+// face returns the Go font f at size pixels per em.
+func face(f viz.Font, size float64) *text.GoTextFace {
+	sourcesOnce.Do(func() {
+		sources = map[viz.Font]*text.GoTextFaceSource{}
+		for k, ttf := range map[viz.Font][]byte{viz.FontRegular: goregular.TTF, viz.FontBold: gobold.TTF, viz.FontMono: gomono.TTF} {
+			s, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
+			if err != nil {
+				panic("live: the embedded Go font does not parse: " + err.Error())
+			}
+			sources[k] = s
+		}
+	})
+	return &text.GoTextFace{Source: sources[f], Size: size}
+}

@@ -24,6 +24,8 @@ const (
 	ExportSVG
 	ExportPNG
 	ExportGIF
+	NextLessonStep
+	PrevLessonStep
 )
 
 // Binding is a key and what it does; Key is spelled as the help lists it
@@ -52,7 +54,9 @@ var Bindings = []Binding{
 	{"shift+right", PanRight, "pan right"},
 	{"shift+up", PanUp, "pan up"},
 	{"shift+down", PanDown, "pan down"},
-	{"escape", Unpin, "unpin (a click pins what is under the pointer)"},
+	{"escape", Unpin, "unpin (a click pins what is under the pointer); leave a lesson"},
+	{"n", NextLessonStep, "lesson: next step"},
+	{"b", PrevLessonStep, "lesson: previous step"},
 	{"?", Help, "show / hide these keys"},
 	{"s", ExportSVG, "export the scene as SVG"},
 	{"p", ExportPNG, "export the scene as PNG"},
@@ -112,7 +116,14 @@ func (s *Session) Do(a Action, w, h float64) bool {
 	case PanDown:
 		s.Pan(0, -panStep)
 	case Unpin:
+		if s.pin == nil {
+			s.CloseLesson()
+		}
 		s.Unpin()
+	case NextLessonStep:
+		s.LessonStep(1)
+	case PrevLessonStep:
+		s.LessonStep(-1)
 	default:
 		return false
 	}

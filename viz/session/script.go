@@ -25,6 +25,7 @@ import (
 //	drag DX DY          drag the scene by (DX, DY) pixels
 //	key NAME            press a key, named as in Bindings
 //	scene NAME          pick a scene
+//	lesson ID STEP      open a lesson at a step (1-based)
 //	field KEY           give a field the keyboard (as Tab or a click)
 //	type TEXT           replace that field's text and press Enter
 //	screenshot FILE     write the window as PNG
@@ -98,6 +99,15 @@ func parseEvent(line string) (Event, error) {
 			return e, fmt.Errorf("unknown key %q; the keys are %s", rest, strings.Join(keys, " "))
 		}
 		e.Text = rest
+	case "lesson":
+		if len(args) != 2 {
+			return e, fmt.Errorf("lesson takes a lesson's id and a step, e.g. lesson expand-repeat 3")
+		}
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 1 {
+			return e, fmt.Errorf("lesson steps count from 1")
+		}
+		e.Text, e.N = args[0], n
 	case "scene":
 		if !slices.Contains(viz.Scenes, rest) {
 			return e, fmt.Errorf("unknown scene %q; the scenes are %s", rest, strings.Join(viz.Scenes, ", "))
@@ -120,7 +130,7 @@ func parseEvent(line string) (Event, error) {
 		}
 		e.Text = rest
 	default:
-		return e, fmt.Errorf("unknown event %q; the events are wait, sweep, hover, move, click, drag, key, scene, field, type, screenshot, state", op)
+		return e, fmt.Errorf("unknown event %q; the events are wait, sweep, hover, move, click, drag, key, scene, lesson, field, type, screenshot, state", op)
 	}
 	return e, nil
 }

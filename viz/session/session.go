@@ -25,6 +25,7 @@ type Session struct {
 
 	hover, pin *viz.Focus
 	view       View
+	tutor      *Tutor // the lesson being walked, or nil
 }
 
 // DefaultSpeed is the animation's speed in steps a second: fast enough
@@ -73,6 +74,7 @@ func (s *Session) SetField(key, value string) {
 	if s.fields[key] == value && s.err == nil {
 		return
 	}
+	s.tutor = nil // typing leaves a lesson
 	s.fields[key] = value
 	s.rebuild(key)
 }
@@ -84,6 +86,7 @@ func (s *Session) SetScene(name string) error {
 	if !ok {
 		return fmt.Errorf("session: unknown scene %q; the scenes are %s", name, strings.Join(viz.Scenes, ", "))
 	}
+	s.tutor = nil
 	if name == s.scene {
 		return nil
 	}
@@ -204,8 +207,13 @@ func (s *Session) Tick(dt float64) {
 // Hover sets what the pointer is over (nil: nothing).
 func (s *Session) Hover(f *viz.Focus) { s.hover = f }
 
-// Click pins f, or unpins when f is what is pinned or nothing.
+// Click pins f, or unpins when f is what is pinned or nothing; while a
+// lesson's question is open, it answers it instead.
 func (s *Session) Click(f *viz.Focus) {
+	if s.answering() {
+		s.answer(f)
+		return
+	}
 	if f == nil || (s.pin != nil && sameFocus(*s.pin, *f)) {
 		s.pin = nil
 		return
@@ -237,8 +245,15 @@ func (s *Session) Frame(sz viz.Size) (viz.Frame, error) {
 	return s.built.FrameFocus(s.step, s.Focus(), sz)
 }
 
-// Report is what the results panel shows.
-func (s *Session) Report() viz.Report { return s.built.Report(s.step, s.Focus()) }
+// Report is what the results panel shows: the open lesson's step first,
+// then the scene's report.
+func (s *Session) Report() viz.Report {
+	r := s.built.Report(s.step, s.Focus())
+	if sec, ok := s.LessonSection(); ok {
+		r.Sections = append([]viz.Section{sec}, r.Sections...)
+	}
+	return r
+}
 
 // HitTest returns what lies under the viewport point (x, y) of a viewport
 // of size sz, undoing zoom and pan.

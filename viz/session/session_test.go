@@ -192,3 +192,16 @@ func FuzzTypedFields(f *testing.F) {
 		_ = s.Report()
 	})
 }
+
+// Any script text parses or fails with an error naming its line; nothing panics.
+func FuzzParseScript(f *testing.F) {
+	for _, seed := range []string{"wait 3\nhover out 1,2\nclick", "lesson expand-repeat 2", "key shift+left", "hover storage x -1", "type \x00", "drag 1e309 2"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, err := ParseScript(strings.NewReader(text))
+		if err != nil && !strings.Contains(err.Error(), "line ") && !strings.Contains(err.Error(), "too long") {
+			t.Errorf("%q: %v names no line", text, err)
+		}
+	})
+}

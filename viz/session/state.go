@@ -17,6 +17,7 @@ type State struct {
 	ErrorField string            `json:"error_field"` // the field the error is about
 	View       View              `json:"view"`
 	Fields     map[string]string `json:"fields"`
+	Lesson     *LessonState      `json:"lesson"` // nil outside a lesson
 }
 
 // State returns the session's state.
@@ -29,5 +30,6 @@ func (s *Session) State() State {
 	if s.err != nil {
 		st.Error, st.ErrorField = s.err.Error(), s.errKey
 	}
+	st.Lesson = s.lessonState()
 	return st
 }

@@ -9,7 +9,10 @@
 //
 //	frame.show(hash)   // show a link's state: → Promise of the State
 //	frame.act(key)     // press a key of session.Bindings ("space", "right", "+", …)
-//	frame.state()      // → the State now (scene, spec, step, hover, pin, error, …)
+//	frame.state()      // → the State now (scene, spec, step, hover, pin, error, lesson, …)
+//	frame.lesson(id, step) // open a built-in lesson at a step (1-based): → Promise of the State
+//	frame.click(focus) // click a cell as the pointer would ({kind, operand, index, offset, rank}):
+//	                   // pins it, or answers the open lesson's question
 //
 // and posts {type: "stridelab-state", state} to the parent window
 // whenever what it shows changes, so the page mirrors it in its URL and
@@ -87,6 +90,36 @@ func main() {
 		}
 		app.Post(func(a *live.App) { _ = a.Act(key) })
 		return nil
+	}))
+	frame.Set("lesson", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 2 {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.lesson: give a lesson's id and a step"))
+		}
+		id, step := args[0].String(), args[1].Int()
+		return promise(func(resolve, reject js.Value) {
+			app.Post(func(a *live.App) {
+				if err := a.OpenLesson(id, step); err != nil {
+					reject.Invoke(js.Global().Get("Error").New(err.Error()))
+					return
+				}
+				resolve.Invoke(toJS(a.Session().State()))
+			})
+		})
+	}))
+	frame.Set("click", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.click: give a focus"))
+		}
+		var f viz.Focus
+		if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", args[0]).String()), &f); err != nil {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.click: "+err.Error()))
+		}
+		return promise(func(resolve, reject js.Value) {
+			app.Post(func(a *live.App) {
+				a.Session().Click(&f)
+				resolve.Invoke(toJS(a.Session().State()))
+			})
+		})
 	}))
 	frame.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return toJS(last) }))
 	api.Set("frame", frame)

@@ -73,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	seconds := fs.Float64("seconds", 0, "close after this many seconds (with --fps-report: how long to measure)")
 	backend := fs.String("backend", "auto", "where the results panel computes: cpu, gpu or auto")
 	paused := fs.Bool("paused", false, "start with the animation paused")
+	lesson := fs.String("lesson", "", "open a lesson: ID or ID/STEP (e.g. expand-repeat/3)")
 	maxBytes := fs.String("max-bytes", "", "the most bytes one computed result may take, e.g. 4GiB (default: $"+tensor.MaxBytesEnv+", else half of the available memory)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -103,6 +104,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	o := live.Options{Spec: spec, Width: *width, Height: *height, Screenshot: *shot, Frames: *frames, Paused: *paused}
+	if *lesson != "" {
+		id, step, _ := strings.Cut(*lesson, "/")
+		n := 1
+		if step != "" {
+			if _, err := fmt.Sscan(step, &n); err != nil {
+				return fmt.Errorf("%w: --lesson %q: the step is a number, as in expand-repeat/3", errUsage, *lesson)
+			}
+		}
+		o.Lesson, o.LessonStep = id, n
+	}
 	if *script != "" {
 		f, err := os.Open(*script)
 		if err != nil {

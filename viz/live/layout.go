@@ -1,0 +1,36 @@
+package live
+
+import (
+	"image"
+	"image/color"
+
+	"github.com/stridelab/stridelab/viz"
+)
+
+// Layout of the window in logical pixels: the sidebar on the left, the
+// transport bar under the scene, the scene in the rest. Embedded in the
+// playground's page there is neither: the page has the fields, the
+// results and the transport in HTML.
+const (
+	sidebarW = 340
+	barH     = 52
+)
+
+// sceneRect is the scene's viewport in logical pixels for a window of
+// w×h logical pixels.
+func sceneRect(w, h int, embed bool) image.Rectangle {
+	if embed {
+		return image.Rect(0, 0, w, h-embedBarH)
+	}
+	return image.Rect(sidebarW, 0, w, h-barH)
+}
+
+// panelBG is the window's colour around the scene.
+var panelBG = viz.RGB(241, 243, 245)
+
+func nrgba(c viz.Color) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, c.A} }
+
+// scaleRect is r in device pixels at s device pixels per logical pixel.
+func scaleRect(r image.Rectangle, s float64) image.Rectangle {
+	return image.Rect(int(float64(r.Min.X)*s), int(float64(r.Min.Y)*s), int(float64(r.Max.X)*s), int(float64(r.Max.Y)*s))
+}

@@ -1,0 +1,64 @@
+package session
+
+import (
+	"testing"
+
+	"github.com/stridelab/stridelab/lessons"
+	"github.com/stridelab/stridelab/viz"
+)
+
+// Every step of every built-in lesson opens in a session; a question is
+// answered right by a click on its answer (judged by the question), the
+// scene then shows the reveal, and typing leaves the lesson.
+func TestSessionWalksEveryLesson(t *testing.T) {
+	ls, err := lessons.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Examples["expand"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		for _, st := range l.Steps {
+			if err := s.OpenLesson(l, st.N); err != nil {
+				t.Fatalf("%s step %d: %v", l.ID, st.N, err)
+			}
+			if got := s.State().Lesson; got == nil || got.Step != st.N || got.ID != l.ID {
+				t.Fatalf("%s step %d: state %+v", l.ID, st.N, got)
+			}
+			if st.Question == nil {
+				continue
+			}
+			sc, _ := st.Build()
+			a, err := st.Question.Answer(sc)
+			if err != nil {
+				t.Fatalf("%s step %d: %v", l.ID, st.N, err)
+			}
+			var f viz.Focus
+			switch {
+			case len(a.Targets) > 0:
+				tg := a.Targets[0]
+				f = viz.Focus{Kind: tg.Kind, Operand: tg.Operand, Index: tg.Index, Offset: tg.Offset, Rank: tg.Rank}
+			default: // holds: any cell inside the rank's ranges
+				idx := make([]int, len(a.Ranges))
+				for i, r := range a.Ranges {
+					idx[i] = r[0]
+				}
+				f = viz.Focus{Kind: "cell", Operand: "global", Index: idx}
+			}
+			s.Click(&f)
+			got := s.State().Lesson
+			if !got.Right || got.Tries != 1 || got.Feedback == "" {
+				t.Errorf("%s step %d: a click on the answer %s: %+v", l.ID, st.N, a.Text, got)
+			}
+			if s.Spec().String() != (viz.Spec{Scene: a.Reveal.Scene, Values: a.Reveal.Values, Step: a.Reveal.Step}).String() {
+				t.Errorf("%s step %d: after the answer the scene is %s, want the reveal %s", l.ID, st.N, s.Spec(), a.Reveal)
+			}
+		}
+	}
+	s.SetField("shape", "2,1")
+	if s.Tutor() != nil {
+		t.Errorf("typing into a field should leave the lesson")
+	}
+}
