@@ -23,7 +23,7 @@ let adapter = "";
 globalThis.pageReady = boot();
 
 async function boot() {
-  // index.html set the frame's src as it parsed; wait for its wasm.
+  // The frame loads as the page parses it, on the page's hash; wait for its wasm.
   while (!frameEl.contentWindow.frameReady) await new Promise((r) => setTimeout(r, 20));
   await frameEl.contentWindow.frameReady;
   api = frameEl.contentWindow.stridelab;
