@@ -251,6 +251,20 @@ async function computeResults() {
 // The transport: each button is a key of the frame's session.
 for (const b of document.querySelectorAll(".transport button[data-key]")) b.onclick = () => api.frame.act(b.dataset.key);
 
+// The frame's keys work on the page too, where no field or menu has the
+// keyboard: space plays, the arrows step, [ and ] change the speed, + - 0
+// zoom, shift+arrows pan, escape unpins.
+const pageKeys = { " ": "space", ArrowLeft: "left", ArrowRight: "right", Home: "home", End: "end", "[": "[", "]": "]",
+  "+": "+", "-": "-", "0": "0", Escape: "escape" };
+document.addEventListener("keydown", (e) => {
+  if (!api || e.ctrlKey || e.altKey || e.metaKey || e.target.closest?.("input, select, textarea, button, a")) return;
+  let key = pageKeys[e.key];
+  if (e.shiftKey && e.key.startsWith("Arrow")) key = "shift+" + e.key.slice(5).toLowerCase();
+  if (!key) return;
+  e.preventDefault();
+  api.frame.act(key);
+});
+
 let scrubTimer;
 $("scrub").addEventListener("input", () => {
   clearTimeout(scrubTimer);

@@ -161,7 +161,7 @@ try {
     for (const [name, hash] of [["boxing", "#/boxing?shape=25,33&from=S(0)&to=S(1)&placement=4&step=1"], ["placement", "#/placement?shape=8,6&sbp=S(0),P&placement=[[0,1],[2,3]]"], ["expand", "#/expand?shape=4,1,3&size=4,2,3&step=5"]]) {
       await page.evaluate((h) => { location.hash = h; }, hash);
       await settle(page, hash);
-      await page.screenshot({ path: join(shots, `playground-${name}.png`) });
+      await page.screenshot({ path: join(shots, `playground-${name}.png`), fullPage: true });
     }
   }
 
@@ -273,6 +273,30 @@ try {
   check(hidden && await embed.page.locator("#frame").isVisible() && !e1.playing && e1.step === 1 && e2.step === 1,
     `&embed=1 hides the controls and starts paused (step ${e2.step}, playing ${e2.playing})`);
   if (shots) await embed.page.screenshot({ path: join(shots, "playground-embed.png") });
+  await embed.page.close();
+
+  // Without WebGPU (navigator.gpu taken away in every frame) the page says
+  // so and computes on the CPU.
+  const noGPU = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await noGPU.addInitScript(() => { delete Navigator.prototype.gpu; });
+  const plain = await noGPU.newPage();
+  plain.on("pageerror", (e) => errors.push(e.message));
+  await plain.goto(url + "#/reduce?shape=2,3,4&to=1,3,1&op=sum");
+  await plain.evaluate(() => globalThis.pageReady);
+  await plain.waitForFunction(() => document.body.dataset.shown === location.hash);
+  check(await plain.locator("#backend").textContent() === "no WebGPU: computed on the CPU" &&
+    await plain.locator("#computed").getAttribute("data-backend") === "cpu" && /matches the CPU reference/.test(await plain.locator("#computed").textContent()),
+  `without WebGPU the page says so and computes on the CPU: ${await plain.locator("#backend").textContent()}`);
+  await noGPU.close();
+
+  // The frame's keys work on the page where no field has the keyboard.
+  await page.evaluate(() => { location.hash = "#/repeat?shape=5&times=3"; });
+  await settle(page, "#/repeat?shape=5&times=3");
+  await page.locator("h1").click();
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => /step=\d+$/.test(location.hash), null, { timeout: 5000 }).catch(() => {});
+  const end = await frameState(page);
+  check(end.step === end.steps - 1 && !end.playing, `End on the page goes to the last step: ${await page.evaluate(() => location.hash)}`);
   check(errors.length === 0, `no page errors${errors.length ? ": " + errors.join("; ") : ""}`);
 } finally {
   await browser.close();
