@@ -14,6 +14,7 @@ let api;            // the frame's globalThis.stridelab
 let catalog;        // stridelab.scenes(): {version, scenes: [{name, keys, example}]}
 let good;           // the last scene that built: {hash (no step, no embed), scene, fields, command}
 let step = 0;       // the step the frame shows
+let focus = null;   // what the pointer is on in the frame, or what it pinned
 let steps = 1;
 let embed = false;
 let backend = "cpu";
@@ -175,7 +176,9 @@ function onState(st) {
   if (document.activeElement !== $("scrub")) $("scrub").value = String(st.step);
   $("step-out").textContent = `step ${st.step + 1} of ${st.steps}`;
   $("speed-out").textContent = `${+st.speed.toFixed(2)}/s`;
-  if (good && !st.error && st.step !== step) {
+  const f = JSON.stringify(st.pinned || st.hover || null);
+  if (good && !st.error && (st.step !== step || f !== JSON.stringify(focus))) {
+    focus = JSON.parse(f);
     step = st.step;
     writeHash();
     refreshReport();
@@ -193,7 +196,7 @@ function writeHash() {
 let reportTimer;
 function refreshReport() {
   clearTimeout(reportTimer);
-  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: location.hash })), 120);
+  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: location.hash, focus })), 120);
 }
 
 function showReport(info) {

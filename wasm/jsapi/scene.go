@@ -13,10 +13,12 @@ import (
 	"github.com/stridelab/stridelab/viz/render"
 )
 
-// scene builds the scene a URL hash names (viz.ParseHash): {hash} ->
+// scene builds the scene a URL hash names (viz.ParseHash): {hash, focus:
+// what the pointer is on or pinned ({kind, operand, index, offset, rank},
+// as the frame's state names it), optional} ->
 // {spec: the hash as viz writes it, scene, fields: its keys' values, step,
 // embed, lesson, title, steps, report: the results panel of the hash's
-// step as text (viz.Scene.Report), sections: the same as data ([{Title,
+// step and the focus as text (viz.Scene.Report), sections: the same as data ([{Title,
 // Lines, Table}]), command: the stridelab draw line that draws it, json:
 // the scene's meaning}.
 func scene(req js.Value) (any, error) {
@@ -28,7 +30,11 @@ func scene(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	report := s.Report(spec.Step, nil)
+	focus, err := focusOf(req)
+	if err != nil {
+		return nil, err
+	}
+	report := s.Report(spec.Step, focus)
 	return map[string]any{
 		"spec":     spec.HashWith(opts),
 		"scene":    spec.Scene,
@@ -72,6 +78,19 @@ func export(req js.Value) (any, error) {
 	arr := js.Global().Get("Uint8Array").New(b.Len())
 	js.CopyBytesToJS(arr, b.Bytes())
 	return arr, nil
+}
+
+// focusOf reads req.focus, a viz.Focus as JSON data; nil when absent.
+func focusOf(req js.Value) (*viz.Focus, error) {
+	v := field(req, "focus")
+	if v.Type() != js.TypeObject {
+		return nil, nil
+	}
+	var f viz.Focus
+	if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", v).String()), &f); err != nil {
+		return nil, fmt.Errorf("focus: %w", err)
+	}
+	return &f, nil
 }
 
 // lastScene keeps the scene built last, so that a page's scene call and

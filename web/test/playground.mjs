@@ -190,6 +190,14 @@ try {
   await page.keyboard.press("ArrowLeft");
   await page.waitForFunction((h) => location.hash === h, link);
 
+  // A pinned cell (frame.click, as a click on it) has its section in the
+  // results, as the desktop app's panel shows it.
+  await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.click({ kind: "cell", operand: "out", index: [1, 4, 2] }));
+  await page.waitForFunction(() => [...document.querySelectorAll("#report h3")].some((h) => h.textContent === "focus"), null, { timeout: 5000 }).catch(() => {});
+  const focusText = await page.$$eval("#report .section", (ss) => ss.filter((s) => s.querySelector("h3").textContent === "focus").map((s) => s.textContent).join(""));
+  check(/\[1 4 2\]/.test(focusText), `a pinned cell shows in the results: ${focusText.replace(/^focus/, "").slice(0, 120)}`);
+  await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.act("escape"));
+
   // The URL in a fresh page reproduces the state.
   const fresh = await open(link);
   const [a, b] = [await frameState(page), await frameState(fresh.page)];
