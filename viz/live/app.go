@@ -98,8 +98,8 @@ func New(o Options) (*App, error) {
 	if o.Width == 0 {
 		o.Width, o.Height = 1280, 720
 	}
-	if o.Width < 960 || o.Height < 560 {
-		return nil, fmt.Errorf("live: a window of %d×%d: it must be at least 960×560 to fit the controls and a scene", o.Width, o.Height)
+	if mw, mh := minSize(o.Embed); o.Width < mw || o.Height < mh {
+		return nil, fmt.Errorf("live: a window of %d×%d: it must be at least %d×%d to fit the controls and a scene", o.Width, o.Height, mw, mh)
 	}
 	s, err := session.New(o.Spec)
 	if err != nil {
@@ -323,7 +323,8 @@ func (a *App) Layout(w, h int) (int, int) {
 
 // LayoutF makes the screen as many device pixels as the window has.
 func (a *App) LayoutF(w, h float64) (float64, float64) {
-	a.opt.Width, a.opt.Height = max(int(w), 960), max(int(h), 560)
+	mw, mh := minSize(a.opt.Embed)
+	a.opt.Width, a.opt.Height = max(int(w), mw), max(int(h), mh)
 	return float64(a.opt.Width) * a.scale, float64(a.opt.Height) * a.scale
 }
 
@@ -495,7 +496,8 @@ func RunApp(a *App) error {
 	ebiten.SetWindowTitle("stridelab — " + a.s.Spec().String())
 	ebiten.SetWindowSize(a.opt.Width, a.opt.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	ebiten.SetWindowSizeLimits(960, 560, -1, -1)
+	mw, mh := minSize(o.Embed)
+	ebiten.SetWindowSizeLimits(mw, mh, -1, -1)
 	ebiten.SetScreenClearedEveryFrame(false) // Draw redraws only what changed
 	if o.FPS != nil {
 		ebiten.SetVsyncEnabled(false) // measure what a frame costs, not the monitor's rate

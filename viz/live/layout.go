@@ -34,3 +34,13 @@ func nrgba(c viz.Color) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, c.A} }
 func scaleRect(r image.Rectangle, s float64) image.Rectangle {
 	return image.Rect(int(float64(r.Min.X)*s), int(float64(r.Min.Y)*s), int(float64(r.Max.X)*s), int(float64(r.Max.Y)*s))
 }
+
+// minSize is the smallest window that fits: the sidebar, the bar and a
+// scene of viz's smallest frame (320×240) natively; the scene alone
+// embedded in a page.
+func minSize(embed bool) (w, h int) {
+	if embed {
+		return 320, 240 + embedBarH
+	}
+	return 960, 560
+}
