@@ -17,6 +17,7 @@ let step = 0;       // the step the frame shows
 let focus = null;   // what the pointer is on in the frame, or what it pinned
 let steps = 1;
 let embed = false;
+let nav = 0;        // counts links and edits: each async step checks it is still the latest
 let backend = "cpu";
 let adapter = "";
 
@@ -68,6 +69,8 @@ async function loadGallery() {
 // A link that does not build shows its error and the scene's worked
 // example.
 async function apply(hash) {
+  const my = ++nav;
+  document.body.dataset.state = "busy";
   let info;
   try {
     info = await api.scene({ hash: hash || example("expand") });
@@ -77,13 +80,15 @@ async function apply(hash) {
     show($("link-error"), `This link does not open (${e.message}); here is the worked example of ${catalog.scenes.some((s) => s.name === name) ? name : "expand"}.`);
     info = await api.scene({ hash: example(name) });
   }
+  if (my !== nav) return; // a later link or edit answers
   embed = info.embed;
   document.body.classList.toggle("embed", embed);
   setScene(info.scene, info.fields);
   step = info.step;
   const shown = await api.frame.show(info.spec);
+  if (my !== nav) return;
   onState(shown);
-  await took(info, shown.step);
+  await took(info, shown.step, my);
 }
 
 function example(name) {
@@ -91,16 +96,19 @@ function example(name) {
 }
 
 // took makes a scene that built the page's state: the URL, the command
-// line, the results.
-async function took(info, at) {
+// line, the results; unless a later link or edit (nav) overtook it.
+async function took(info, at, my) {
   const { hash } = await api.spec({ scene: info.scene, fields: info.fields });
+  if (my !== nav) return;
   good = { hash, scene: info.scene, fields: info.fields, command: info.command.replace(/ --step \d+$/, "") };
   step = at;
   $("command").textContent = good.command;
   writeHash();
   showReport(info);
   await computeResults();
+  if (my !== nav) return;
   document.body.dataset.shown = location.hash; // what the tests wait for
+  document.body.dataset.state = "ready";
 }
 
 // setScene draws the fields of a scene: one labelled input per key, with
@@ -140,16 +148,16 @@ function hide(el) { el.textContent = ""; el.hidden = true; }
 // builds goes to the frame and the URL; an error shows beside the field
 // it is about and the last good scene stays.
 let editTimer;
-let editSeq = 0;
 function edited(key) {
   clearTimeout(editTimer);
   editTimer = setTimeout(async () => {
-    const seq = ++editSeq;
+    const my = ++nav;
+    document.body.dataset.state = "busy";
     const fields = {};
     for (const input of document.querySelectorAll("#field-list input")) fields[input.name] = input.value;
     const scene = $("scene").value;
     const r = await api.spec({ scene, fields, changed: key });
-    if (seq !== editSeq) return; // a later edit answers
+    if (my !== nav) return; // a later edit or link answers
     clearErrors();
     if (r.error) {
       const line = r.field && $(`f-${r.field}-error`);
@@ -160,8 +168,9 @@ function edited(key) {
     }
     const info = await api.scene({ hash: r.hash });
     const shown = await api.frame.show(r.hash);
+    if (my !== nav) return;
     onState(shown);
-    await took(info, shown.step);
+    await took(info, shown.step, my);
   }, 250);
 }
 
@@ -177,7 +186,7 @@ function onState(st) {
   $("step-out").textContent = `step ${st.step + 1} of ${st.steps}`;
   $("speed-out").textContent = `${+st.speed.toFixed(2)}/s`;
   const f = JSON.stringify(st.pinned || st.hover || null);
-  if (good && !st.error && (st.step !== step || f !== JSON.stringify(focus))) {
+  if (good && !st.error && document.body.dataset.state !== "busy" && (st.step !== step || f !== JSON.stringify(focus))) {
     focus = JSON.parse(f);
     step = st.step;
     writeHash();
@@ -190,7 +199,6 @@ function writeHash() {
   let h = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
   if (embed) h += `${h.includes("?") ? "&" : "?"}embed=1`;
   if (location.hash !== h) history.replaceState(null, "", h);
-  document.body.dataset.state = "ready";
 }
 
 let reportTimer;
