@@ -51,6 +51,7 @@ func RegisterScenes(obj js.Value) {
 	obj.Set("run", method(run))
 	obj.Set("scene", method(scene))
 	obj.Set("export", method(export))
+	obj.Set("lessons", method(lessonList))
 }
 
 // method wraps fn as a JS function returning a Promise: fn runs on a new
