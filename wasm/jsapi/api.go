@@ -52,6 +52,8 @@ func RegisterScenes(obj js.Value) {
 	obj.Set("scene", method(scene))
 	obj.Set("export", method(export))
 	obj.Set("lessons", method(lessonList))
+	obj.Set("lessonRoute", method(lessonRoute))
+	obj.Set("lessonAnswers", method(lessonAnswers))
 }
 
 // method wraps fn as a JS function returning a Promise: fn runs on a new
