@@ -243,6 +243,17 @@ func (a *App) act(act session.Action) {
 	}
 }
 
+// Locate is the window point (logical pixels) at the centre of the drawn
+// region f names, through the zoom and pan: where a pointer hovers it.
+func (a *App) Locate(f viz.Focus) (x, y float64, err error) {
+	vx, vy, err := a.s.Locate(a.viewportSize(), f)
+	if err != nil {
+		return 0, 0, err
+	}
+	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
+	return vx + float64(r.Min.X), vy + float64(r.Min.Y), nil
+}
+
 // OpenLesson opens step (1-based) of the built-in lesson id.
 func (a *App) OpenLesson(id string, step int) error {
 	ls, err := lessons.Builtin()

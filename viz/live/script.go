@@ -83,12 +83,11 @@ func (p *player) step(a *App) error {
 	case "sweep":
 		p.sweep = e.N
 	case "hover":
-		vx, vy, err := a.s.Locate(a.viewportSize(), e.Focus)
+		x, y, err := a.Locate(e.Focus)
 		if err != nil {
 			return fail(err)
 		}
-		r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
-		a.pointerAt(vx+float64(r.Min.X), vy+float64(r.Min.Y), false)
+		a.pointerAt(x, y, false)
 	case "move":
 		a.pointerAt(e.X, e.Y, false)
 	case "click":

@@ -59,6 +59,9 @@ func RegisterScenes(obj js.Value) {
 	obj.Set("scenes", method(scenes))
 	obj.Set("spec", method(spec))
 	obj.Set("compute", method(compute))
+	obj.Set("lessons", method(lessonList))
+	obj.Set("lessonRoute", method(lessonRoute))
+	obj.Set("lessonAnswers", method(lessonAnswers))
 }
 
 // method wraps fn as a JS function returning a Promise: fn runs on a new

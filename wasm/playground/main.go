@@ -13,6 +13,8 @@
 //	frame.lesson(id, step) // open a built-in lesson at a step (1-based): → Promise of the State
 //	frame.click(focus) // click a cell as the pointer would ({kind, operand, index, offset, rank}):
 //	                   // pins it, or answers the open lesson's question
+//	frame.locate(focus) // → Promise of {x, y}: where that cell is drawn, in the frame's CSS pixels
+//	                    // (tests move the real pointer there)
 //
 // and posts {type: "stridelab-state", state} to the parent window
 // whenever what it shows changes, so the page mirrors it in its URL and
@@ -118,6 +120,25 @@ func main() {
 			app.Post(func(a *live.App) {
 				a.Session().Click(&f)
 				resolve.Invoke(toJS(a.Session().State()))
+			})
+		})
+	}))
+	frame.Set("locate", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.locate: give a focus"))
+		}
+		var f viz.Focus
+		if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", args[0]).String()), &f); err != nil {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.locate: "+err.Error()))
+		}
+		return promise(func(resolve, reject js.Value) {
+			app.Post(func(a *live.App) {
+				x, y, err := a.Locate(f)
+				if err != nil {
+					reject.Invoke(js.Global().Get("Error").New(err.Error()))
+					return
+				}
+				resolve.Invoke(toJS(map[string]float64{"x": x, "y": y}))
 			})
 		})
 	}))
