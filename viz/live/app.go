@@ -146,7 +146,7 @@ func (a *App) Update() error {
 		x, y := ebiten.CursorPosition()
 		a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft))
 		if _, wy := ebiten.Wheel(); wy != 0 && a.inScene(a.ptr.x, a.ptr.y) {
-			vx, vy := a.toViewport(a.ptr.x, a.ptr.y)
+			vx, vy := a.fit().in(a.ptr.x, a.ptr.y)
 			a.s.ZoomAt(math.Pow(1.2, wy), vx, vy)
 		}
 		a.keys()
@@ -229,7 +229,7 @@ func repeating(k ebiten.Key) bool {
 
 // act does what a key or a button does.
 func (a *App) act(act session.Action) {
-	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
+	sz := a.fit().size
 	switch act {
 	case session.Help:
 		a.help = !a.help
@@ -239,19 +239,20 @@ func (a *App) act(act session.Action) {
 	case session.ExportSVG, session.ExportPNG, session.ExportGIF:
 		a.status = a.export(map[session.Action]string{session.ExportSVG: "svg", session.ExportPNG: "png", session.ExportGIF: "gif"}[act])
 	default:
-		a.s.Do(act, float64(r.Dx()), float64(r.Dy()))
+		a.s.Do(act, float64(sz.W), float64(sz.H))
 	}
 }
 
 // Locate is the window point (logical pixels) at the centre of the drawn
 // region f names, through the zoom and pan: where a pointer hovers it.
 func (a *App) Locate(f viz.Focus) (x, y float64, err error) {
-	vx, vy, err := a.s.Locate(a.viewportSize(), f)
+	fit := a.fit()
+	vx, vy, err := a.s.Locate(fit.size, f)
 	if err != nil {
 		return 0, 0, err
 	}
-	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
-	return vx + float64(r.Min.X), vy + float64(r.Min.Y), nil
+	x, y = fit.out(vx, vy)
+	return x, y, nil
 }
 
 // OpenLesson opens step (1-based) of the built-in lesson id.
@@ -282,17 +283,6 @@ func (a *App) inScene(x, y float64) bool {
 	return image.Pt(int(x), int(y)).In(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed))
 }
 
-// toViewport maps a window point (logical) to the scene viewport.
-func (a *App) toViewport(x, y float64) (float64, float64) {
-	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
-	return x - float64(r.Min.X), y - float64(r.Min.Y)
-}
-
-func (a *App) viewportSize() viz.Size {
-	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
-	return viz.Size{W: r.Dx(), H: r.Dy()}
-}
-
 // pointerAt moves the pointer (hover), and presses or releases it: a
 // press and release in place clicks (pin), a press and move drags (pan).
 func (a *App) pointerAt(x, y float64, down bool) {
@@ -300,7 +290,8 @@ func (a *App) pointerAt(x, y float64, down bool) {
 	if p.down && down && a.inScene(p.downX, p.downY) {
 		if dx, dy := x-p.x, y-p.y; p.dragged || math.Hypot(x-p.downX, y-p.downY) > 4 {
 			p.dragged = true
-			a.s.Pan(dx, dy)
+			k := a.fit().k
+			a.s.Pan(dx/k, dy/k)
 		}
 	}
 	if down && !p.down {
@@ -312,8 +303,9 @@ func (a *App) pointerAt(x, y float64, down bool) {
 		a.s.Hover(nil)
 		return
 	}
-	vx, vy := a.toViewport(x, y)
-	hot, ok := a.s.HitTest(a.viewportSize(), vx, vy)
+	fit := a.fit()
+	vx, vy := fit.in(x, y)
+	hot, ok := a.s.HitTest(fit.size, vx, vy)
 	var f *viz.Focus
 	if ok {
 		ff := hot.Focus()
@@ -376,19 +368,19 @@ func (a *App) Draw(screen *ebiten.Image) {
 // paintScene brings the scene's rect of the screen up to date (see
 // sceneCanvas).
 func (a *App) paintScene(screen *ebiten.Image) {
-	sz := a.viewportSize()
-	f, err := a.s.Frame(sz)
+	fit := a.fit()
+	f, err := a.s.Frame(fit.size)
 	if err != nil {
 		a.status = err.Error()
 		return
 	}
 	if a.help {
-		f.Items = append(append([]viz.Item{}, f.Items...), helpFrame(sz).Items...)
+		f.Items = append(append([]viz.Item{}, f.Items...), helpFrame(fit.size).Items...)
 	}
-	v := a.s.View()
-	r := scaleRect(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed), a.scale)
+	v, d := a.s.View(), a.scale
+	r := scaleRect(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed), d)
 	a.canvas.show(screen.SubImage(r).(*ebiten.Image), f,
-		Transform{OffX: float64(r.Min.X) + v.PanX*a.scale, OffY: float64(r.Min.Y) + v.PanY*a.scale, Scale: v.Zoom * a.scale})
+		Transform{OffX: d * (fit.x0 + fit.k*v.PanX), OffY: d * (fit.y0 + fit.k*v.PanY), Scale: d * fit.k * v.Zoom})
 }
 
 // helpFrame lists the keys over the scene.

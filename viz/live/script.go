@@ -29,7 +29,8 @@ type player struct {
 
 // sweepOnce moves the pointer to the next drawn output cell.
 func (p *player) sweepOnce(a *App) error {
-	hots, err := a.s.Scene().Hots(a.s.Step(), a.viewportSize())
+	fit := a.fit()
+	hots, err := a.s.Scene().Hots(a.s.Step(), fit.size)
 	if err != nil {
 		return err
 	}
@@ -45,9 +46,8 @@ func (p *player) sweepOnce(a *App) error {
 	// Stride through the cells so the pointer jumps around the grid.
 	h := hots[cells[(p.swept*37)%len(cells)]]
 	p.swept++
-	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
-	x, y := a.s.View().ToScreen(h.X+h.W/2, h.Y+h.H/2)
-	a.pointerAt(x+float64(r.Min.X), y+float64(r.Min.Y), false)
+	x, y := fit.out(a.s.View().ToScreen(h.X+h.W/2, h.Y+h.H/2))
+	a.pointerAt(x, y, false)
 	return nil
 }
 
