@@ -44,7 +44,7 @@ build:
 # binary), the kernels' page (kernels.html: stridelab.wasm) and the
 # gallery's list (gallery.txt, the lines of docs/gallery/gallery.sh).
 # -s -w drops the symbol table and DWARF, which the browser never reads.
-WEB_FILES := web/index.html web/main.js web/frame.html web/frame.js web/kernels.html web/kernels.js web/style.css
+WEB_FILES := web/index.html web/main.js web/lessons.js web/frame.html web/frame.js web/kernels.html web/kernels.js web/style.css
 web:
 	mkdir -p $(PAGE)
 	GOOS=js GOARCH=wasm $(GO) build -ldflags="-s -w" -o $(PAGE)/playground.wasm ./wasm/playground
@@ -100,6 +100,7 @@ test-wasm:
 test-browser: web build
 	cd web && node test/browser.mjs site --cli ../$(BIN) --serve --screenshot ../bin/screenshot.png
 	cd web && node test/playground.mjs --cli ../$(BIN) --screenshots ../bin
+	cd web && node test/lessons.mjs --cli ../$(BIN) --screenshots ../bin
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).

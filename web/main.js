@@ -31,7 +31,7 @@ async function boot() {
   api = frameEl.contentWindow.stridelab;
   catalog = await api.scenes();
   for (const s of catalog.scenes) $("scene").add(new Option(s.name, s.name));
-  await Promise.all([loadGallery(), findGPU()]);
+  await Promise.all([loadGallery(), findGPU(), loadLessons()]);
   window.addEventListener("message", (e) => {
     if (e.source === frameEl.contentWindow && e.data?.type === "stridelab-state") onState(e.data.state);
   });
@@ -71,6 +71,10 @@ async function loadGallery() {
 async function apply(hash) {
   const my = ++nav;
   document.body.dataset.state = "busy";
+  const route = hash && await api.lessonRoute({ hash });
+  if (my !== nav) return;
+  if (route) return showLesson(route, my); // lessons.js
+  leaveLesson();
   let info;
   try {
     info = await api.scene({ hash: hash || example("expand") });
@@ -177,6 +181,7 @@ function edited(key) {
 // onState mirrors the frame: the transport, the step in the URL and the
 // results of that step.
 function onState(st) {
+  lessonState(st); // lessons.js
   steps = st.steps;
   $("play").textContent = st.playing ? "Pause" : "Play";
   $("play").setAttribute("aria-label", st.playing ? "pause" : "play");
@@ -196,6 +201,7 @@ function onState(st) {
 
 // writeHash puts the state in the URL without a history entry per step.
 function writeHash() {
+  if (lesson) return writeLessonHash(); // lessons.js: the lesson's place is the state
   let h = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
   if (embed) h += `${h.includes("?") ? "&" : "?"}embed=1`;
   if (location.hash !== h) history.replaceState(null, "", h);
@@ -204,7 +210,9 @@ function writeHash() {
 let reportTimer;
 function refreshReport() {
   clearTimeout(reportTimer);
-  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: location.hash, focus })), 120);
+  // The scene's own link at the step on screen (in a lesson, the URL is the lesson's place).
+  const hash = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
+  reportTimer = setTimeout(async () => showReport(await api.scene({ hash, focus })), 120);
 }
 
 function showReport(info) {

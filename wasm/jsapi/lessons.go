@@ -84,9 +84,8 @@ func lessonRoute(req js.Value) (any, error) {
 }
 
 // lessonAnswers gives, for a test, a right and a wrong click on a step's
-// question ({id, step} → {right: focus, wrong: focus}): the right one from
-// the question's own answer, the wrong one the first region the scene
-// draws that a learner could click and the question judges wrong.
+// question ({id, step} → {right: focus, wrong: focus}), both judged by
+// the question itself over the regions the scene draws.
 func lessonAnswers(req js.Value) (any, error) {
 	ls, err := lessons.Builtin()
 	if err != nil {
@@ -114,11 +113,15 @@ func lessonAnswers(req js.Value) (any, error) {
 			break
 		}
 	}
-	for _, h := range hots {
-		if ok, _ := st.Question.Judge(sc, h); !ok && right != nil && h.Kind == right.Kind && h.Operand == right.Operand {
-			f := h.Focus()
-			wrong = &f
-			break
+	// A wrong click of the answer's kind, else any wrong click (where
+	// every cell of that kind is right: a rank that holds them all).
+	for pass := 0; pass < 2 && wrong == nil && right != nil; pass++ {
+		for _, h := range hots {
+			if ok, _ := st.Question.Judge(sc, h); !ok && (pass == 1 || (h.Kind == right.Kind && h.Operand == right.Operand)) {
+				f := h.Focus()
+				wrong = &f
+				break
+			}
 		}
 	}
 	if right == nil || wrong == nil {

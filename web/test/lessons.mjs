@@ -1,0 +1,127 @@
+// lessons.mjs: every step of every lesson in the playground, in headless
+// Chromium (Debian's /usr/bin/chromium through playwright-core; WebGL
+// and WebGPU on SwiftShader), against `BIN serve` on a free loopback port.
+// Each step opens from its link (#/lesson/ID/STEP) and shows its text; a
+// step with a question is answered by clicking the frame with the real
+// pointer, once on a wrong cell (the explanation shows, the step stays
+// unanswered) and once on the right one (judged right, the step joins the
+// done list in the URL); one step of each lesson is screenshot.
+//
+//   node test/lessons.mjs --cli bin/stridelab [--screenshots DIR]
+import { chromium } from "playwright-core";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+
+const args = process.argv.slice(2);
+const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const cli = opt("--cli");
+const shots = opt("--screenshots");
+if (!cli) {
+  console.error("usage: node test/lessons.mjs --cli bin/stridelab [--screenshots DIR]");
+  process.exit(2);
+}
+
+let failed = 0;
+const t0 = Date.now();
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what} [${((Date.now() - t0) / 1e3).toFixed(1)} s]`);
+  if (!ok) failed++;
+};
+
+const served = spawn(cli, ["serve", "--addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
+let output = "";
+const exited = new Promise((r) => served.on("exit", (code, signal) => r(code ?? signal)));
+const line = await new Promise((resolve, reject) => {
+  served.stdout.on("data", (d) => { output += d; if (output.includes("\n")) resolve(output.split("\n")[0]); });
+  exited.then((code) => reject(new Error(`stridelab serve exited (${code}) before it served`)));
+});
+const url = line.match(/at (http:\/\/127\.0\.0\.1:\d+\/)/)[1];
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-quic", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--enable-unsafe-webgpu", "--use-angle=swiftshader"],
+});
+const errors = [];
+const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+page.on("pageerror", (e) => errors.push(e.message));
+page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+
+const api = (fn, arg) => page.evaluate(([fn, arg]) => document.getElementById("frame").contentWindow.stridelab[fn](arg), [fn, arg]);
+
+// clickCell clicks where the frame draws focus, with the real pointer
+// held long enough for the frame's next tick to see the press.
+async function clickCell(focus) {
+  const at = await page.evaluate((f) => document.getElementById("frame").contentWindow.stridelab.frame.locate(f), focus);
+  const box = await page.locator("#frame").boundingBox();
+  await page.mouse.move(box.x + at.x, box.y + at.y);
+  await page.waitForTimeout(150);
+  await page.mouse.down();
+  await page.waitForTimeout(250);
+  await page.mouse.up();
+}
+
+// feedback waits for the frame to judge click number tries.
+async function feedback(tries) {
+  await page.waitForFunction((n) => document.getElementById("lesson-feedback").dataset.tries === String(n), tries, { timeout: 20000 });
+  return { text: await page.locator("#lesson-feedback").textContent(), cls: await page.locator("#lesson-feedback").getAttribute("class") };
+}
+
+try {
+  await page.goto(url);
+  await page.evaluate(() => globalThis.pageReady);
+  const { lessons } = await api("lessons");
+  check(lessons.length === 4, `the lessons menu lists ${lessons.length} lessons: ${lessons.map((l) => l.id).join(", ")}`);
+  for (const l of lessons) {
+    let done = [];
+    for (const st of l.steps) {
+      const { hash } = await api("lessonRoute", { id: l.id, step: st.n, done });
+      await page.evaluate((h) => { location.hash = h; }, hash);
+      await page.waitForFunction((h) => document.body.dataset.shown === h && document.body.dataset.state === "ready", hash, { timeout: 30000 });
+      const heading = await page.locator("#lesson-heading").textContent();
+      const text = await page.locator("#lesson-text").textContent();
+      const ok = heading === st.title && text.length > 40 && await page.locator("#lesson").isVisible() && !(await page.locator("#fields").isVisible());
+      if (!st.question) {
+        check(ok, `${l.id} step ${st.n}: "${heading}" shows its text`);
+        continue;
+      }
+      const { right, wrong } = await api("lessonAnswers", { id: l.id, step: st.n });
+      await clickCell(wrong);
+      const w = await feedback(1);
+      const stayed = !(await page.evaluate(() => location.hash)).includes(`done=`) || !new RegExp(`[=,]${st.n}(,|$)`).test(await page.evaluate(() => location.hash));
+      await clickCell(right);
+      const r = await feedback(2);
+      await page.waitForFunction((n) => new RegExp(`done=([0-9,]*,)?${n}(,|$)`).test(location.hash), st.n, { timeout: 10000 }).catch(() => {});
+      const after = await page.evaluate(() => location.hash);
+      done = (await api("lessonRoute", { hash: after }))?.done || done;
+      check(ok && w.cls === "wrong" && w.text.length > 20 && stayed && r.cls === "right" && done.includes(st.n),
+        `${l.id} step ${st.n}: "${heading}": a wrong click explains ("${w.text.slice(0, 70)}…"), the right one is judged right; the URL records it: ${after}`);
+      if (shots && st.n === l.steps.find((s) => s.question).n) {
+        await page.screenshot({ path: join(shots, `lesson-${l.id}.png`) });
+      }
+    }
+  }
+  // A lesson's link opened in a fresh page keeps its place and progress
+  // (the walk's page closed first: two SwiftShader frames at once are
+  // more than headless Chromium keeps alive here).
+  await page.close();
+  const fresh = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  fresh.on("pageerror", (e) => errors.push(e.message));
+  fresh.on("crash", () => errors.push("the fresh page crashed"));
+  const link = `#/lesson/${lessons[0].id}/2?done=1`;
+  await fresh.goto(url + link);
+  await fresh.evaluate(() => globalThis.pageReady);
+  await fresh.waitForFunction((h) => document.body.dataset.shown === h, link, { timeout: 30000 });
+  check(await fresh.locator("#lesson-heading").textContent() === lessons[0].steps[1].title && /answered: 1/.test(await fresh.locator("#lesson-step").textContent()),
+    `the link ${link} opens step 2 with step 1 answered`);
+  await fresh.locator("#lesson-exit").click().catch(() => {});
+  check(errors.length === 0, `no page errors${errors.length ? ": " + errors.join("; ") : ""}`);
+} finally {
+  await browser.close();
+  served.kill("SIGINT");
+  await exited;
+}
+if (failed) {
+  console.error(`${failed} lesson checks failed`);
+  process.exit(1);
+}
