@@ -8,9 +8,8 @@
 // done list in the URL); one step of each lesson is screenshot.
 //
 //   node test/lessons.mjs --cli bin/stridelab [--screenshots DIR]
-import { chromium } from "playwright-core";
-import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { checker, launch, serve } from "./harness.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
@@ -21,27 +20,10 @@ if (!cli) {
   process.exit(2);
 }
 
-let failed = 0;
-const t0 = Date.now();
-const check = (ok, what) => {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what} [${((Date.now() - t0) / 1e3).toFixed(1)} s]`);
-  if (!ok) failed++;
-};
-
-const served = spawn(cli, ["serve", "--addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-let output = "";
-const exited = new Promise((r) => served.on("exit", (code, signal) => r(code ?? signal)));
-const line = await new Promise((resolve, reject) => {
-  served.stdout.on("data", (d) => { output += d; if (output.includes("\n")) resolve(output.split("\n")[0]); });
-  exited.then((code) => reject(new Error(`stridelab serve exited (${code}) before it served`)));
-});
-const url = line.match(/at (http:\/\/127\.0\.0\.1:\d+\/)/)[1];
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-quic", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--enable-unsafe-webgpu", "--use-angle=swiftshader"],
-});
+const tally = checker();
+const check = tally.check;
+const { served, url } = await serve(cli);
+const browser = await launch();
 const errors = [];
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 page.on("pageerror", (e) => errors.push(e.message));
@@ -119,9 +101,9 @@ try {
 } finally {
   await browser.close();
   served.kill("SIGINT");
-  await exited;
+  await served.exited;
 }
-if (failed) {
-  console.error(`${failed} lesson checks failed`);
+if (tally.failed) {
+  console.error(`${tally.failed} lesson checks failed`);
   process.exit(1);
 }

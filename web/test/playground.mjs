@@ -21,14 +21,14 @@
 // in the frame; the limit is 1.5 s on localhost).
 //
 //   node test/playground.mjs --cli bin/stridelab [--screenshots DIR]
-import { chromium } from "playwright-core";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
+import { checker, launch, serve } from "./harness.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
@@ -39,28 +39,10 @@ if (!cli) {
   process.exit(2);
 }
 
-let failed = 0;
-const t0 = Date.now();
-const check = (ok, what) => {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what} [${((Date.now() - t0) / 1e3).toFixed(1)} s]`);
-  if (!ok) failed++;
-};
-
-const served = spawn(cli, ["serve", "--addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-served.output = "";
-served.exited = new Promise((r) => served.on("exit", (code, signal) => r(code ?? signal)));
-const line = await new Promise((resolve, reject) => {
-  served.stdout.on("data", (d) => { served.output += d; if (served.output.includes("\n")) resolve(served.output.split("\n")[0]); });
-  served.exited.then((code) => reject(new Error(`stridelab serve exited (${code}) before it served`)));
-});
-console.log(`     ${line}`);
-const url = line.match(/at (http:\/\/127\.0\.0\.1:\d+\/)/)[1];
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-quic", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--enable-unsafe-webgpu", "--use-angle=swiftshader"],
-});
+const tally = checker();
+const check = tally.check;
+const { served, url } = await serve(cli);
+const browser = await launch();
 const errors = [];
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
 context.on("page", (p) => {
@@ -311,7 +293,7 @@ try {
   served.kill("SIGINT");
   await served.exited;
 }
-if (failed) {
-  console.error(`${failed} playground checks failed`);
+if (tally.failed) {
+  console.error(`${tally.failed} playground checks failed`);
   process.exit(1);
 }
