@@ -40,3 +40,16 @@ export function launch() {
       "--disable-sync", "--enable-unsafe-webgpu", "--use-angle=swiftshader"],
   });
 }
+
+// options reads a test's command line: --cli BIN (required) and
+// --screenshots DIR; without --cli it prints the usage and exits 2.
+export function options(script) {
+  const args = process.argv.slice(2);
+  const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+  const cli = opt("--cli");
+  if (!cli) {
+    console.error(`usage: node test/${script} --cli bin/stridelab [--screenshots DIR]`);
+    process.exit(2);
+  }
+  return { cli, shots: opt("--screenshots") };
+}

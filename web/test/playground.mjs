@@ -28,16 +28,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { checker, launch, serve } from "./harness.mjs";
+import { checker, launch, options, serve } from "./harness.mjs";
 
-const args = process.argv.slice(2);
-const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
-const cli = opt("--cli");
-const shots = opt("--screenshots");
-if (!cli) {
-  console.error("usage: node test/playground.mjs --cli bin/stridelab [--screenshots DIR]");
-  process.exit(2);
-}
+const { cli, shots } = options("playground.mjs");
 
 const tally = checker();
 const check = tally.check;
