@@ -4,10 +4,11 @@ import (
 	"fmt"
 
 	"github.com/stridelab/stridelab/lessons"
+	"github.com/stridelab/stridelab/viz"
 )
 
 // A front end's loop over one step: build the scene at the step's state,
-// ask, judge the Hot under the learner's click, then reveal.
+// ask, judge the focus under the learner's click, then reveal.
 func Example() {
 	src := `---
 id: strides
@@ -38,11 +39,11 @@ wrong: {clicked} is another row's element.
 	fmt.Println(q.Prompt(sc))
 
 	// The learner clicks storage cell 1; the front end's HitTest returned
-	// this Hot (found here among the frame's hot regions).
+	// this focus (found here among the frame's hot regions).
 	hots, _ := sc.Hots(st.Scene.Step, lessons.Size)
 	for _, h := range hots {
-		if h.Kind == "storage" && h.Offset == 1 {
-			ok, feedback := q.Judge(sc, h)
+		if h.Kind == viz.FocusStorage && h.Offset == 1 {
+			ok, feedback := q.Judge(sc, h.Focus)
 			fmt.Println(ok, feedback)
 		}
 	}

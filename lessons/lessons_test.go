@@ -53,13 +53,13 @@ func TestBuiltinLessons(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: step %d: nothing under the centre of %+v", l.File, st.N, right)
 			}
-			if ok, fb := q.Judge(sc, h); !ok || fb != a.Explain {
-				t.Errorf("%s: step %d: clicking %s: got (%v, %q), want (true, %q)", l.File, st.N, TargetOf(h), ok, fb, a.Explain)
+			if ok, fb := q.Judge(sc, h.Focus); !ok || fb != a.Explain {
+				t.Errorf("%s: step %d: clicking %s: got (%v, %q), want (true, %q)", l.File, st.N, h.Focus, ok, fb, a.Explain)
 			}
 			if wrong != nil {
-				ok, fb := q.Judge(sc, *wrong)
+				ok, fb := q.Judge(sc, wrong.Focus)
 				if ok || !strings.Contains(fb, a.Why) {
-					t.Errorf("%s: step %d: clicking %s: got (%v, %q), want false with %q", l.File, st.N, TargetOf(*wrong), ok, fb, a.Why)
+					t.Errorf("%s: step %d: clicking %s: got (%v, %q), want false with %q", l.File, st.N, wrong.Focus, ok, fb, a.Why)
 				}
 			}
 		}
@@ -82,8 +82,8 @@ func clicks(t *testing.T, sc *viz.Scene, step int, q *Question, a *Answer) (righ
 	}
 	found := false
 	for _, h := range hots {
-		tg := TargetOf(h)
-		if tg.Kind != q.clickKind() || (tg.Kind == "cell" && tg.Operand != q.clickOperand()) {
+		tg := h.Focus
+		if tg.Kind != q.clickKind() || (tg.Kind == viz.FocusCell && tg.Operand != q.clickOperand()) {
 			continue
 		}
 		if a.Matches(tg) {
@@ -113,23 +113,23 @@ func TestJudgeFeedback(t *testing.T) {
 	}
 	q := st.Question
 	for _, c := range []struct {
-		hot  viz.Hot
+		hot  viz.Focus
 		ok   bool
 		want []string // substrings of the feedback
 	}{
-		{viz.Hot{Kind: "storage", Operand: "x", Offset: 8}, true, []string{"Yes: x offset = 0 + 2·3 + 1·0 (broadcast) + 2·1 = 8.", "adds nothing"}},
-		{viz.Hot{Kind: "storage", Operand: "x", Offset: 5}, false, []string{"x[5] is where out[1,1,2] reads", "Check: x offset = 0 + 2·3 + 1·0 (broadcast) + 2·1 = 8."}},
-		{viz.Hot{Kind: "storage", Operand: "x", Offset: 0}, false, []string{"You clicked x[0].", "strides [3, 0, 1]", "= 8."}},
-		{viz.Hot{Kind: "cell", Operand: "out", Index: []int{2, 1, 2}}, false, []string{"Not an answer to this question: click a storage cell"}},
-		{viz.Hot{Kind: "device", Rank: 0}, false, []string{"Not an answer"}},
+		{viz.Focus{Kind: viz.FocusStorage, Operand: "x", Offset: 8}, true, []string{"Yes: x offset = 0 + 2·3 + 1·0 (broadcast) + 2·1 = 8.", "adds nothing"}},
+		{viz.Focus{Kind: viz.FocusStorage, Operand: "x", Offset: 5}, false, []string{"x[5] is where out[1,1,2] reads", "Check: x offset = 0 + 2·3 + 1·0 (broadcast) + 2·1 = 8."}},
+		{viz.Focus{Kind: viz.FocusStorage, Operand: "x", Offset: 0}, false, []string{"You clicked x[0].", "strides [3, 0, 1]", "= 8."}},
+		{viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: []int{2, 1, 2}}, false, []string{"Not an answer to this question: click a storage cell"}},
+		{viz.Focus{Kind: viz.FocusDevice, Rank: 0}, false, []string{"Not an answer"}},
 	} {
 		ok, fb := q.Judge(sc, c.hot)
 		if ok != c.ok {
-			t.Errorf("Judge(%s) = %v (%q), want %v", TargetOf(c.hot), ok, fb, c.ok)
+			t.Errorf("Judge(%s) = %v (%q), want %v", c.hot, ok, fb, c.ok)
 		}
 		for _, w := range c.want {
 			if !strings.Contains(fb, w) {
-				t.Errorf("Judge(%s) feedback %q, want it to contain %q", TargetOf(c.hot), fb, w)
+				t.Errorf("Judge(%s) feedback %q, want it to contain %q", c.hot, fb, w)
 			}
 		}
 	}
@@ -144,7 +144,7 @@ func TestJudgeFeedback(t *testing.T) {
 		idx []int
 		ok  bool
 	}{{[]int{1, 0, 1, 1, 1}, true}, {[]int{1, 0, 0, 1, 1}, true}, {[]int{0, 0, 0, 1, 1}, false}} {
-		if ok, fb := st.Question.Judge(red, viz.Hot{Kind: "cell", Operand: "x", Index: c.idx}); ok != c.ok {
+		if ok, fb := st.Question.Judge(red, viz.Focus{Kind: viz.FocusCell, Operand: "x", Index: c.idx}); ok != c.ok {
 			t.Errorf("reduce: clicking x%v = %v (%q), want %v", c.idx, ok, fb, c.ok)
 		}
 	}
@@ -153,7 +153,7 @@ func TestJudgeFeedback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, fb := q.Judge(other, viz.Hot{Kind: "storage", Operand: "x", Offset: 8}); ok || !strings.Contains(fb, "needs an index scene") {
+	if ok, fb := q.Judge(other, viz.Focus{Kind: viz.FocusStorage, Operand: "x", Offset: 8}); ok || !strings.Contains(fb, "needs an index scene") {
 		t.Errorf("Judge on a placement scene = (%v, %q), want false naming the scene kind", ok, fb)
 	}
 }
@@ -261,32 +261,6 @@ func TestParseScene(t *testing.T) {
 	} {
 		if _, err := ParseScene(c.line); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseScene(%q) = %v, want an error containing %q", c.line, err, c.want)
-		}
-	}
-}
-
-func TestParseTarget(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want Target
-	}{
-		{"x[5]", Target{Kind: "storage", Operand: "x", Offset: 5}},
-		{"b[ 0 ]", Target{Kind: "storage", Operand: "b", Offset: 0}},
-		{"out[1, 2,0]", Target{Kind: "cell", Operand: "out", Index: []int{1, 2, 0}}},
-		{"[5,2]", Target{Kind: "cell", Operand: "global", Index: []int{5, 2}}},
-		{"rank 12", Target{Kind: "device", Rank: 12}},
-	} {
-		got, err := ParseTarget(c.in)
-		if err != nil || !got.Is(c.want) {
-			t.Errorf("ParseTarget(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
-		}
-		if again, _ := ParseTarget(got.String()); !again.Is(got) {
-			t.Errorf("ParseTarget(%q).String() = %q does not parse back", c.in, got.String())
-		}
-	}
-	for _, bad := range []string{"x[1,2]", "y[1]", "rank", "out(1)", "x[a]"} {
-		if _, err := ParseTarget(bad); err == nil {
-			t.Errorf("ParseTarget(%q): no error", bad)
 		}
 	}
 }

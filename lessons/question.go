@@ -14,7 +14,7 @@ import (
 // A Question asks the learner to predict what the step's scene will show
 // and to answer by clicking it. Its answer is never written in the lesson:
 // Answer computes it from the scene's model (viz.IndexModel or
-// viz.ShardModel), and Judge compares a click, the viz.Hot the scene's
+// viz.ShardModel), and Judge compares a click, the viz.Focus the scene's
 // HitTest returned, with it. The kinds:
 //
 //	ask: reads out[1,2,0]          which storage element(s) does this output cell read? click a storage cell
@@ -27,97 +27,16 @@ import (
 // binary, reduce, view); shard questions (owner, holds) a shard scene
 // (placement, plan, boxing), whose model is the layout after its last step.
 type Question struct {
-	Kind    string // reads, readers, owner or holds
-	About   Target // the cell, storage element or device asked about
-	From    string // reads: only this operand's reads count; "" for all
-	Spelled string // the question as the file writes it, after "ask:"
-	Right   string // shown with a right answer and in the reveal; "" for the computed explanation
-	Wrong   string // shown with a wrong answer that has no Wrong for its own
+	Kind    string    // reads, readers, owner or holds
+	About   viz.Focus // the cell, storage element or device asked about
+	From    string    // reads: only this operand's reads count; "" for all
+	Spelled string    // the question as the file writes it, after "ask:"
+	Right   string    // shown with a right answer and in the reveal; "" for the computed explanation
+	Wrong   string    // shown with a wrong answer that has no Wrong for its own
 	// WrongFor holds the feedback for particular wrong clicks, by the
-	// click's Target.String(): "x[0]" → "that is where out[0,0,0] reads".
+	// click's viz.Focus.String(): "x[0]" → "that is where out[0,0,0] reads".
 	WrongFor map[string]string
 	Line     int // the ask: line in the file
-}
-
-// Target is something a learner can click, or a question can ask about:
-// a storage element ("x[5]"), an output cell ("out[1,2,0]"), a cell of a
-// shard scene's logical tensor ("[5,2]") or a device ("rank 2").
-type Target struct {
-	Kind    string // "storage", "cell" or "device", as viz.Hot's Kind
-	Operand string // storage and cell: "x", "a", "b", "out" or "global"
-	Index   []int  // cell
-	Offset  int    // storage
-	Rank    int    // device
-}
-
-// TargetOf is the Target a click on h means.
-func TargetOf(h viz.Hot) Target {
-	return Target{Kind: h.Kind, Operand: h.Operand, Index: h.Index, Offset: h.Offset, Rank: h.Rank}
-}
-
-// Is reports whether t and u are the same thing.
-func (t Target) Is(u Target) bool {
-	if t.Kind != u.Kind {
-		return false
-	}
-	switch t.Kind {
-	case "storage":
-		return t.Operand == u.Operand && t.Offset == u.Offset
-	case "cell":
-		return t.Operand == u.Operand && slices.Equal(t.Index, u.Index)
-	default:
-		return t.Rank == u.Rank
-	}
-}
-
-// String spells t as lessons write it.
-func (t Target) String() string {
-	switch t.Kind {
-	case "storage":
-		return fmt.Sprintf("%s[%d]", t.Operand, t.Offset)
-	case "cell":
-		if t.Operand == "global" {
-			return "[" + joinInts(t.Index) + "]"
-		}
-		return t.Operand + "[" + joinInts(t.Index) + "]"
-	default:
-		return fmt.Sprintf("rank %d", t.Rank)
-	}
-}
-
-var (
-	targetRE = regexp.MustCompile(`^(out|x|a|b)?\[\s*(-?\d+(?:\s*,\s*-?\d+)*)?\s*\]$`)
-	rankRE   = regexp.MustCompile(`^rank\s+(\d+)$`)
-)
-
-// ParseTarget reads "x[5]", "out[1,2,0]", "[5,2]" or "rank 2".
-func ParseTarget(s string) (Target, error) {
-	s = strings.TrimSpace(s)
-	if m := rankRE.FindStringSubmatch(s); m != nil {
-		r, _ := strconv.Atoi(m[1])
-		return Target{Kind: "device", Rank: r}, nil
-	}
-	m := targetRE.FindStringSubmatch(s)
-	if m == nil {
-		return Target{}, fmt.Errorf("%q is not out[i,j,…], x[offset], a[offset], b[offset], [i,j,…] or rank N", s)
-	}
-	var idx []int
-	if m[2] != "" {
-		for _, f := range strings.Split(m[2], ",") {
-			n, _ := strconv.Atoi(strings.TrimSpace(f))
-			idx = append(idx, n)
-		}
-	}
-	switch m[1] {
-	case "":
-		return Target{Kind: "cell", Operand: "global", Index: idx}, nil
-	case "out":
-		return Target{Kind: "cell", Operand: "out", Index: idx}, nil
-	}
-	if len(idx) != 1 {
-		return Target{}, fmt.Errorf("%q: a storage element has one offset, e.g. %s[5]", s, m[1])
-	}
-	return Target{Kind: "storage", Operand: m[1], Offset: idx[0]}, nil
 }
 
 // ParseQuestion reads what follows "ask:".
@@ -130,10 +49,10 @@ func ParseQuestion(s string) (*Question, error) {
 	switch kind {
 	case "reads":
 		about, from, hasFrom := strings.Cut(rest, " from ")
-		if q.About, err = ParseTarget(about); err != nil {
+		if q.About, err = viz.ParseFocus(about); err != nil {
 			return nil, err
 		}
-		if q.About.Kind != "cell" || q.About.Operand != "out" {
+		if q.About.Kind != viz.FocusCell || q.About.Operand != "out" {
 			return nil, fmt.Errorf("reads asks about an output cell, e.g. reads out[1,2,0], not %s", q.About)
 		}
 		if hasFrom {
@@ -143,24 +62,24 @@ func ParseQuestion(s string) (*Question, error) {
 			}
 		}
 	case "readers":
-		if q.About, err = ParseTarget(rest); err != nil {
+		if q.About, err = viz.ParseFocus(rest); err != nil {
 			return nil, err
 		}
-		if q.About.Kind != "storage" {
+		if q.About.Kind != viz.FocusStorage {
 			return nil, fmt.Errorf("readers asks about a storage element, e.g. readers x[5], not %s", q.About)
 		}
 	case "owner":
-		if q.About, err = ParseTarget(rest); err != nil {
+		if q.About, err = viz.ParseFocus(rest); err != nil {
 			return nil, err
 		}
-		if q.About.Kind != "cell" || q.About.Operand != "global" {
+		if q.About.Kind != viz.FocusCell || q.About.Operand != "global" {
 			return nil, fmt.Errorf("owner asks about an element of the logical tensor, e.g. owner [5,2], not %s", q.About)
 		}
 	case "holds":
-		if q.About, err = ParseTarget(rest); err != nil {
+		if q.About, err = viz.ParseFocus(rest); err != nil {
 			return nil, err
 		}
-		if q.About.Kind != "device" {
+		if q.About.Kind != viz.FocusDevice {
 			return nil, fmt.Errorf("holds asks about a device, e.g. holds rank 2, not %s", q.About)
 		}
 	default:
@@ -189,11 +108,11 @@ func (q *Question) addFeedback(key, text string) error {
 		}
 		q.Wrong = text
 	default:
-		t, err := ParseTarget(strings.TrimPrefix(key, "wrong "))
+		t, err := viz.ParseFocus(strings.TrimPrefix(key, "wrong "))
 		if err != nil {
 			return err
 		}
-		if t.Kind != q.clickKind() || (t.Kind == "cell" && t.Operand != q.clickOperand()) {
+		if t.Kind != q.clickKind() || (t.Kind == viz.FocusCell && t.Operand != q.clickOperand()) {
 			return fmt.Errorf("%s is not what the learner clicks here (%s)", t, q.clickWhat())
 		}
 		if _, dup := q.WrongFor[t.String()]; dup {
@@ -237,15 +156,15 @@ func (q *Question) checkText() error {
 	return nil
 }
 
-// clickKind is the viz.Hot Kind an answer is clicked on.
-func (q *Question) clickKind() string {
+// clickKind is the kind of focus an answer is clicked on.
+func (q *Question) clickKind() viz.FocusKind {
 	switch q.Kind {
 	case "reads":
-		return "storage"
+		return viz.FocusStorage
 	case "owner":
-		return "device"
+		return viz.FocusDevice
 	}
-	return "cell"
+	return viz.FocusCell
 }
 
 func (q *Question) clickOperand() string {
@@ -312,7 +231,7 @@ func of(sc *viz.Scene) string {
 type Answer struct {
 	// Targets are every right click (reads, readers, owner); holds
 	// leaves it empty and gives Ranges.
-	Targets []Target
+	Targets []viz.Focus
 	Ranges  [][2]int // holds: the rank's range per axis, [lo, hi)
 	Text    string   // the answer spelled: "x[5]", "out[0,1] or out[1,1]", "rank 1"
 	Why     string   // the explanation computed from the model
@@ -324,9 +243,9 @@ type Answer struct {
 }
 
 // Matches reports whether a click on t is right.
-func (a *Answer) Matches(t Target) bool {
+func (a *Answer) Matches(t viz.Focus) bool {
 	if a.Ranges != nil {
-		if t.Kind != "cell" || t.Operand != "global" || len(t.Index) != len(a.Ranges) {
+		if t.Kind != viz.FocusCell || t.Operand != "global" || len(t.Index) != len(a.Ranges) {
 			return false
 		}
 		for d, r := range a.Ranges {
@@ -337,7 +256,7 @@ func (a *Answer) Matches(t Target) bool {
 		return true
 	}
 	for _, u := range a.Targets {
-		if u.Is(t) {
+		if u.Equal(t) {
 			return true
 		}
 	}
@@ -408,7 +327,7 @@ func (q *Question) reads(sc *viz.Scene, m *viz.IndexModel) (*Answer, error) {
 			continue
 		}
 		reads = append(reads, r)
-		t := Target{Kind: "storage", Operand: r.Operand, Offset: r.Offset}
+		t := viz.Focus{Kind: viz.FocusStorage, Operand: r.Operand, Offset: r.Offset}
 		if !a.Matches(t) {
 			a.Targets = append(a.Targets, t)
 			names = append(names, t.String())
@@ -491,7 +410,7 @@ func (q *Question) readers(sc *viz.Scene, m *viz.IndexModel) (*Answer, error) {
 	for _, c := range m.Cells {
 		for _, r := range c.Reads {
 			if r.Operand == q.About.Operand && r.Offset == q.About.Offset {
-				t := Target{Kind: "cell", Operand: "out", Index: c.Index}
+				t := viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: c.Index}
 				a.Targets = append(a.Targets, t)
 				names = append(names, t.String())
 				break
@@ -538,7 +457,7 @@ func (q *Question) owner(sc *viz.Scene, m *viz.ShardModel) (*Answer, error) {
 	partial := ""
 	for _, r := range m.Ranks {
 		if within(q.About.Index, r.Ranges) {
-			t := Target{Kind: "device", Rank: r.Rank}
+			t := viz.Focus{Kind: viz.FocusDevice, Rank: r.Rank}
 			a.Targets = append(a.Targets, t)
 			names = append(names, t.String())
 			whys = append(whys, fmt.Sprintf("rank %d's block %s", r.Rank, formatRanges(r.Ranges)))
@@ -588,17 +507,17 @@ func (q *Question) holds(sc *viz.Scene, m *viz.ShardModel) (*Answer, error) {
 	return nil, fmt.Errorf("the placement has no rank %d", q.About.Rank)
 }
 
-// Judge says whether a click on hot (from sc's HitTest at the step's
+// Judge says whether a click on hot (the focus of sc's HitTest at the step's
 // state) answers the question, with feedback for the learner: the
 // lesson's right: text, or its wrong: text for that click, its generic
 // wrong: text, or the explanation the model gives.
-func (q *Question) Judge(sc *viz.Scene, hot viz.Hot) (bool, string) {
+func (q *Question) Judge(sc *viz.Scene, hot viz.Focus) (bool, string) {
 	a, err := q.Answer(sc)
 	if err != nil {
 		return false, err.Error()
 	}
 	t := q.clicked(sc, hot)
-	if t.Kind != q.clickKind() || (t.Kind == "cell" && t.Operand != q.clickOperand()) {
+	if t.Kind != q.clickKind() || (t.Kind == viz.FocusCell && t.Operand != q.clickOperand()) {
 		return false, fmt.Sprintf("Not an answer to this question: %s.", q.clickWhat())
 	}
 	if a.Matches(t) {
@@ -621,10 +540,9 @@ func (q *Question) Judge(sc *viz.Scene, hot viz.Hot) (bool, string) {
 // clicked is what a click on h answers: for reads, a cell of an input's
 // grid (a reduce draws its input beside the output) stands for the storage
 // element it reads, through the operand's layout in the model.
-func (q *Question) clicked(sc *viz.Scene, h viz.Hot) Target {
-	t := TargetOf(h)
+func (q *Question) clicked(sc *viz.Scene, t viz.Focus) viz.Focus {
 	m, ok := sc.Model().(*viz.IndexModel)
-	if q.Kind != "reads" || !ok || t.Kind != "cell" || t.Operand == "out" {
+	if q.Kind != "reads" || !ok || t.Kind != viz.FocusCell || t.Operand == "out" {
 		return t
 	}
 	ol, ok := m.Operands[t.Operand]
@@ -635,7 +553,7 @@ func (q *Question) clicked(sc *viz.Scene, h viz.Hot) Target {
 	if err != nil || len(t.Index) != l.Rank() {
 		return t
 	}
-	return Target{Kind: "storage", Operand: t.Operand, Offset: l.Offset(t.Index)}
+	return viz.Focus{Kind: viz.FocusStorage, Operand: t.Operand, Offset: l.Offset(t.Index)}
 }
 
 // fill replaces the placeholders of text.
@@ -658,9 +576,9 @@ func (q *Question) Check(sc *viz.Scene) error {
 	if err != nil {
 		return err
 	}
-	drawn := func(t Target) bool {
+	drawn := func(t viz.Focus) bool {
 		for _, h := range hots {
-			if TargetOf(h).Is(t) {
+			if h.Focus.Equal(t) {
 				return true
 			}
 		}
@@ -668,7 +586,7 @@ func (q *Question) Check(sc *viz.Scene) error {
 	}
 	clickable := false
 	for _, h := range hots {
-		if t := q.clicked(sc, h); a.Matches(t) && t.Kind == q.clickKind() {
+		if t := q.clicked(sc, h.Focus); a.Matches(t) && t.Kind == q.clickKind() {
 			clickable = true
 			break
 		}
@@ -687,7 +605,7 @@ func (q *Question) Check(sc *viz.Scene) error {
 		}
 	}
 	for k := range q.WrongFor {
-		t, _ := ParseTarget(k)
+		t, _ := viz.ParseFocus(k)
 		if a.Matches(t) {
 			return fmt.Errorf("wrong %s: that is a right answer", k)
 		}

@@ -150,10 +150,10 @@ func checkIndex(spec viz.Spec, m *viz.IndexModel, q *Question, a *Answer) error 
 			}
 			return nil
 		}
-		var want []Target
+		var want []viz.Focus
 		for _, op := range []string{"x", "a", "b"} {
 			if offs, ok := got[op]; ok && (q.From == "" || q.From == op) {
-				want = append(want, Target{Kind: "storage", Operand: op, Offset: offs[0]})
+				want = append(want, viz.Focus{Kind: viz.FocusStorage, Operand: op, Offset: offs[0]})
 			}
 		}
 		if !sameTargets(a.Targets, want) {
@@ -162,10 +162,10 @@ func checkIndex(spec viz.Spec, m *viz.IndexModel, q *Question, a *Answer) error 
 	case "readers":
 		// Every drawn cell reads the asked element exactly when the
 		// kernel's value there is its offset.
-		var want []Target
+		var want []viz.Focus
 		for _, c := range m.Cells {
 			if kernel(c.Index)[q.About.Operand][0] == q.About.Offset {
-				want = append(want, Target{Kind: "cell", Operand: "out", Index: c.Index})
+				want = append(want, viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: c.Index})
 			}
 		}
 		if !sameTargets(a.Targets, want) {
@@ -225,7 +225,7 @@ func checkShard(spec viz.Spec, q *Question, a *Answer) error {
 	if err != nil {
 		return err
 	}
-	var want []Target
+	var want []viz.Focus
 	for _, sh := range shards {
 		switch q.Kind {
 		case "owner":
@@ -234,7 +234,7 @@ func checkShard(spec viz.Spec, q *Question, a *Answer) error {
 				in = in && i >= sh.Lo[d] && i < sh.Hi[d]
 			}
 			if in {
-				want = append(want, Target{Kind: "device", Rank: sh.Rank})
+				want = append(want, viz.Focus{Kind: viz.FocusDevice, Rank: sh.Rank})
 			}
 		case "holds":
 			if sh.Rank != q.About.Rank {
@@ -257,12 +257,12 @@ func checkShard(spec viz.Spec, q *Question, a *Answer) error {
 	return nil
 }
 
-func sameTargets(a, b []Target) bool {
+func sameTargets(a, b []viz.Focus) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for _, t := range a {
-		if !slices.ContainsFunc(b, t.Is) {
+		if !slices.ContainsFunc(b, t.Equal) {
 			return false
 		}
 	}

@@ -42,7 +42,7 @@ func TestFocusOnStorageTintsItsReaders(t *testing.T) {
 				continue
 			}
 			for _, off := range []int{0, r.IntN(ol.Storage), ol.Storage - 1} {
-				f := &Focus{Kind: "storage", Operand: name, Offset: off}
+				f := &Focus{Kind: FocusStorage, Operand: name, Offset: off}
 				fr, err := s.FrameFocus(is.lead, f, DefaultSize) // the sweep's first frame
 				if err != nil {
 					t.Fatalf("%v focus %+v: %v", spec, f, err)
@@ -55,7 +55,7 @@ func TestFocusOnStorageTintsItsReaders(t *testing.T) {
 				}
 				got := map[string]bool{}
 				for _, h := range hots {
-					if h.Kind != "cell" || h.Operand != "out" {
+					if h.Kind != FocusCell || h.Operand != "out" {
 						continue
 					}
 					if rc, ok := rectAt(fr, h.X+1, h.Y+1); ok && rc.Fill == Reader {
@@ -110,7 +110,7 @@ func TestReaderCountOfHugeViews(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", c.spec, err)
 		}
-		f := &Focus{Kind: "storage", Operand: c.read.Operand, Offset: c.read.Offset}
+		f := &Focus{Kind: FocusStorage, Operand: c.read.Operand, Offset: c.read.Offset}
 		want := fmt.Sprintf("%s[%d] is read by %d output cell", c.read.Operand, c.read.Offset, c.want)
 		if _, err := s.FrameFocus(0, f, DefaultSize); err != nil {
 			t.Fatalf("%v: %v", c.spec, err)
@@ -132,7 +132,7 @@ func TestFocusKeepsHots(t *testing.T) {
 		plain, _ := s.Hots(0, DefaultSize)
 		plainFrame, _ := s.Frame(0, DefaultSize)
 		for _, h := range plain[:min(len(plain), 40)] {
-			f := h.Focus()
+			f := h.Focus
 			if _, err := s.FrameFocus(0, &f, DefaultSize); err != nil {
 				t.Fatalf("%v focus %+v: %v", spec, f, err)
 			}
@@ -145,7 +145,7 @@ func TestFocusKeepsHots(t *testing.T) {
 		if fmt.Sprint(again) != fmt.Sprint(plainFrame) {
 			t.Fatalf("%v: FrameFocus(nil) differs from Frame", spec)
 		}
-		for _, bad := range []Focus{{Kind: "device", Rank: 99}, {Kind: "cell", Operand: "out", Index: []int{99, 99}}, {Kind: "storage", Operand: "q"}} {
+		for _, bad := range []Focus{{Kind: FocusDevice, Rank: 99}, {Kind: FocusCell, Operand: "out", Index: []int{99, 99}}, {Kind: FocusStorage, Operand: "q"}} {
 			if _, err := s.FrameFocus(0, &bad, DefaultSize); err == nil || !strings.HasPrefix(err.Error(), "viz: ") {
 				t.Errorf("%v focus %+v: %v; want a viz error", spec, bad, err)
 			}
@@ -166,7 +166,7 @@ func TestFocusOnAnOutputCellSelectsIt(t *testing.T) {
 		{Spec{Scene: "reduce", Values: map[string]string{"shape": "2,3,4", "to": "1,3,1"}}, []int{0, 2, 0}, "combines 8 elements"},
 	} {
 		s, _ := Build(c.spec)
-		f := &Focus{Kind: "cell", Operand: "out", Index: c.cell}
+		f := &Focus{Kind: FocusCell, Operand: "out", Index: c.cell}
 		fr, _ := s.FrameFocus(0, f, DefaultSize)
 		hots, _ := s.Hots(0, DefaultSize)
 		for _, h := range hots {
@@ -184,7 +184,7 @@ func TestFocusOnAnOutputCellSelectsIt(t *testing.T) {
 	}
 	// reduce: an input cell lights the output cell it feeds.
 	s, _ := Build(Spec{Scene: "reduce", Values: map[string]string{"shape": "2,3,4", "to": "1,3,1"}})
-	if got := s.Report(0, &Focus{Kind: "cell", Operand: "x", Index: []int{1, 2, 3}}).String(); !strings.Contains(got, "x[1 2 3] feeds out [0 2 0], with the 7 cells") {
+	if got := s.Report(0, &Focus{Kind: FocusCell, Operand: "x", Index: []int{1, 2, 3}}).String(); !strings.Contains(got, "x[1 2 3] feeds out [0 2 0], with the 7 cells") {
 		t.Errorf("reduce focus x[1 2 3]: %s", got)
 	}
 }
@@ -198,7 +198,7 @@ func TestFocusOnADeviceDimsOtherShards(t *testing.T) {
 	nd, _ := sbp.ParseNd("S(0)")
 	shards, _ := sbp.Shards(tensor.Shape{25, 33}, p, nd)
 	for rank := range 4 {
-		f := &Focus{Kind: "device", Rank: rank}
+		f := &Focus{Kind: FocusDevice, Rank: rank}
 		fr, err := s.FrameFocus(0, f, DefaultSize)
 		if err != nil {
 			t.Fatal(err)
@@ -206,7 +206,7 @@ func TestFocusOnADeviceDimsOtherShards(t *testing.T) {
 		hots, _ := s.Hots(0, DefaultSize)
 		for _, h := range hots {
 			switch h.Kind {
-			case "device":
+			case FocusDevice:
 				rc, _ := rectAt(fr, h.X, h.Y)
 				if thick := rc.StrokeWidth == 4; thick != (h.Rank == rank) {
 					t.Errorf("focus rank %d: rank %d's box has stroke %v", rank, h.Rank, rc.StrokeWidth)
@@ -214,7 +214,7 @@ func TestFocusOnADeviceDimsOtherShards(t *testing.T) {
 				if dim := rc.Fill == Tint(DeviceColor(h.Rank), 0.96); dim == (h.Rank == rank) {
 					t.Errorf("focus rank %d: rank %d's box fill %v", rank, h.Rank, rc.Fill)
 				}
-			case "cell":
+			case FocusCell:
 				rc, _ := rectAt(fr, h.X+1, h.Y+1)
 				own := owners(shards, h.Index)[0]
 				if dim := rc.Fill == Tint(DeviceColor(own), 0.7); dim == (own == rank) {
@@ -238,7 +238,7 @@ func TestFocusOnAGlobalCellNamesItsOwners(t *testing.T) {
 		{Spec{Scene: "placement", Values: map[string]string{"shape": "8,6", "sbp": "P", "placement": "3"}}, []int{7, 5}, []string{"held by 3 ranks", "rank 1 [1] at local [7 5], partial"}},
 	} {
 		s, _ := Build(c.spec)
-		f := &Focus{Kind: "cell", Operand: "global", Index: c.cell}
+		f := &Focus{Kind: FocusCell, Operand: "global", Index: c.cell}
 		if _, err := s.FrameFocus(0, f, DefaultSize); err != nil {
 			t.Fatal(err)
 		}
@@ -432,9 +432,9 @@ func TestReshapeThatMustCopyIsAScene(t *testing.T) {
 
 // solidAndGhosts sorts the labels of the cells hot as operand's (cells of
 // kind, or storage cells) in frame f into solid and dashed ones.
-func solidAndGhosts(f Frame, hots []Hot, kind, operand string) (solid, ghosts []string) {
+func solidAndGhosts(f Frame, hots []Hot, kind FocusKind, operand string) (solid, ghosts []string) {
 	for _, h := range hots {
-		if h.Kind != kind || h.Operand != operand || (kind == "storage" && h.H != h.W) {
+		if h.Kind != kind || h.Operand != operand || (kind == FocusStorage && h.H != h.W) {
 			continue
 		}
 		rc, _ := rectAt(f, h.X+1, h.Y+1)
@@ -499,7 +499,7 @@ func TestRepeatShowsItsStages(t *testing.T) {
 			if step == 2 {
 				continue
 			}
-			kind := "storage"
+			kind := FocusStorage
 			solid, ghosts := solidAndGhosts(f, hots, kind, "x")
 			if !slices.Equal(solid, labels(c.storage)) {
 				t.Errorf("repeat %s by %s frame %d: solid cells %v, want the storage once each", c.shape, c.times, step, solid)
@@ -531,7 +531,7 @@ func TestBinaryDrawsBothOperandsOverTheOutput(t *testing.T) {
 		f, _ := s.Frame(0, DefaultSize)
 		hots, _ := s.Hots(0, DefaultSize)
 		for k, name := range []string{"a", "b"} {
-			solid, ghosts := solidAndGhosts(f, hots, "cell", name)
+			solid, ghosts := solidAndGhosts(f, hots, FocusCell, name)
 			if !slices.Equal(solid, labels([]int{c.na, c.nb}[k])) || len(ghosts) != c.ghosts[k] {
 				t.Errorf("%s + %s: %s's solid cells %v and %d ghosts, want its storage once each and %d ghosts", c.a, c.b, name, solid, len(ghosts), c.ghosts[k])
 			}

@@ -150,9 +150,9 @@ func FuzzHashRoundTrip(f *testing.F) {
 	f.Add(uint8(7), "25,33", "S(0)&to=B#x%", 1)
 	f.Fuzz(func(t *testing.T, scene uint8, a, b string, step int) {
 		name := Scenes[int(scene)%len(Scenes)]
-		keys := sceneKeys[name]
+		kind, _ := KindOf(name)
 		values := map[string]string{}
-		for i, k := range keys.required {
+		for i, k := range kind.Required {
 			values[k] = []string{a, b}[i%2] + strconv.Itoa(i)
 		}
 		spec, err := ParseSpec(name, values, step)

@@ -257,7 +257,7 @@ type cellLook struct {
 
 // cellHot makes the hot region of a cell of operand's grid.
 func cellHot(operand string) func([]int) Hot {
-	return func(idx []int) Hot { return Hot{Kind: "cell", Operand: operand, Index: idx} }
+	return func(idx []int) Hot { return Hot{Focus: Focus{Kind: FocusCell, Operand: operand, Index: idx}} }
 }
 
 // drawGrid draws g's cells as look says and records each as the hot
@@ -306,7 +306,9 @@ func (s *indexScene) drawStage(step int, f *Focus, c *canvas) {
 	g := FitGrid(st.view.Shape(), mainW, H-top-(stripCellH+40)-margin, maxCell, DefaultBudget).Moved(margin, top)
 	c.text(margin, top-22, st.caption, fitText(st.caption, FontRegular, 14, mainW), Ink, FontRegular, AnchorStart)
 	lit := offsetsOf(x.name, nil, s.light(step, f).storage)
-	drawGrid(c, g, func(idx []int) Hot { return Hot{Kind: "storage", Operand: x.name, Offset: st.view.Offset(idx)} }, func(idx []int) cellLook {
+	drawGrid(c, g, func(idx []int) Hot {
+		return Hot{Focus: Focus{Kind: FocusStorage, Operand: x.name, Offset: st.view.Offset(idx)}}
+	}, func(idx []int) cellLook {
 		off := st.view.Offset(idx)
 		l := cellLook{fill: CellFill, label: fmt.Sprint(off), ghost: ghost(st.view, idx)}
 		switch {
@@ -352,7 +354,7 @@ func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep, lit 
 		fs := fitText(label, FontMono, 13, cell-4)
 		c.add(Text{X: cx + cell/2, Y: y + stripCellH/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
 		cells[off] = GridCell{Index: []int{off}, X: cx, Y: y, W: cell, H: stripCellH}
-		c.hot(Hot{X: cx, Y: y, W: cell, H: stripCellH, Kind: "storage", Operand: o.name, Offset: off})
+		c.hot(Hot{X: cx, Y: y, W: cell, H: stripCellH, Focus: Focus{Kind: FocusStorage, Operand: o.name, Offset: off}})
 		cx += cell
 	}
 	if n == 0 {

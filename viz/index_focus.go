@@ -27,11 +27,11 @@ func (s *indexScene) light(step int, f *Focus) indexLight {
 		return lt
 	}
 	switch {
-	case f.Kind == "cell" && (f.Operand == "out" || s.reduced == nil): // out, or a binary operand's grid over out
+	case f.Kind == FocusCell && (f.Operand == "out" || s.reduced == nil): // out, or a binary operand's grid over out
 		lt.sel = f.Index
-	case f.Kind == "cell" && f.Operand == "x":
+	case f.Kind == FocusCell && f.Operand == "x":
 		lt.inCell, lt.sel = f.Index, s.fedBy(f.Index)
-	case f.Kind == "storage":
+	case f.Kind == FocusStorage:
 		lt.storage = &Read{f.Operand, f.Offset}
 	}
 	return lt
@@ -55,13 +55,13 @@ func (s *indexScene) fedBy(in []int) []int {
 // any operand, each within its range.
 func (s *indexScene) checkFocus(f Focus) error {
 	switch {
-	case f.Kind == "cell" && f.Operand == "out":
+	case f.Kind == FocusCell && f.Operand == "out":
 		return inShape("out", s.out, f.Index)
-	case f.Kind == "cell" && f.Operand == "x" && s.reduced != nil:
+	case f.Kind == FocusCell && f.Operand == "x" && s.reduced != nil:
 		return inShape("x", s.ops[0].view.Shape(), f.Index)
-	case f.Kind == "cell" && len(s.ops) == 2 && (f.Operand == "a" || f.Operand == "b"):
+	case f.Kind == FocusCell && len(s.ops) == 2 && (f.Operand == "a" || f.Operand == "b"):
 		return inShape(f.Operand, s.out, f.Index) // drawn over the output's shape
-	case f.Kind == "storage":
+	case f.Kind == FocusStorage:
 		for _, o := range s.ops {
 			if o.name == f.Operand {
 				n, _ := o.storage.NumElements()

@@ -52,7 +52,7 @@ func (s *indexScene) report(step int, f *Focus) Report {
 	}
 	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string {
 		lt := s.light(step, f)
-		if f.Kind == "storage" {
+		if f.Kind == FocusStorage {
 			var drawn []string
 			for _, idx := range s.sweep {
 				if slices.Contains(s.readsOf(idx), *lt.storage) {

@@ -41,22 +41,22 @@ type indexScene struct {
 func buildIndexScene(spec Spec) (*Scene, error) {
 	shape, err := tensor.ParseShape(spec.Get("shape"))
 	if err != nil {
-		return nil, err
+		return nil, onField("shape", err)
 	}
 	x, err := tensor.Contiguous(shape)
 	if err != nil {
-		return nil, err
+		return nil, onField("shape", err)
 	}
 	s := &indexScene{spec: spec, offset: -1}
 	switch spec.Scene {
 	case "expand":
 		size, err := tensor.ParseInts("expand size", spec.Get("size"))
 		if err != nil {
-			return nil, err
+			return nil, onField("size", err)
 		}
 		v, err := x.Expand(size)
 		if err != nil {
-			return nil, err
+			return nil, onField("size", err, "shape")
 		}
 		s.ops, s.out = []operand{{"x", shape, v}}, v.Shape()
 		s.title = fmt.Sprintf("expand %v → %v", shape, v.Shape())
@@ -64,19 +64,19 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 	case "repeat":
 		times, err := tensor.ParseInts("repeat times", spec.Get("times"))
 		if err != nil {
-			return nil, err
+			return nil, onField("times", err)
 		}
 		plan, err := tensor.PlanRepeat(shape, times)
 		if err != nil {
-			return nil, err
+			return nil, onField("times", err, "shape")
 		}
 		v, err := plan.View(x)
 		if err != nil {
-			return nil, err
+			return nil, onField("times", err, "shape")
 		}
 		r, err := x.Reshape(plan.InReshape)
 		if err != nil {
-			return nil, err
+			return nil, onField("times", err, "shape")
 		}
 		s.ops, s.out, s.unravel, s.times = []operand{{"x", shape, v}}, plan.OutShape, true, times
 		s.title = fmt.Sprintf("repeat %v by %v → %v", shape, times, plan.OutShape)
@@ -95,7 +95,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 	case "binary":
 		bShape, err := tensor.ParseShape(spec.Get("b-shape"))
 		if err != nil {
-			return nil, err
+			return nil, onField("b-shape", err)
 		}
 		opName := spec.Get("op")
 		if opName == "" {
@@ -103,20 +103,23 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		}
 		op, err := tensor.ParseBinaryOp(opName)
 		if err != nil {
-			return nil, err
+			return nil, onField("op", err)
 		}
 		out, err := tensor.BroadcastShapes(shape, bShape)
 		if err != nil {
-			return nil, err
+			return nil, onField("b-shape", err, "shape")
 		}
-		bl, _ := tensor.Contiguous(bShape)
+		bl, err := tensor.Contiguous(bShape)
+		if err != nil {
+			return nil, onField("b-shape", err)
+		}
 		av, err := x.Expand(out)
 		if err != nil {
-			return nil, err
+			return nil, onField("b-shape", err, "shape")
 		}
 		bv, err := bl.Expand(out)
 		if err != nil {
-			return nil, err
+			return nil, onField("b-shape", err, "shape")
 		}
 		s.ops, s.out, s.binOp = []operand{{"a", shape, av}, {"b", bShape, bv}}, out, op
 		s.title = fmt.Sprintf("%v %v and %v → %v", op, shape, bShape, out)
@@ -125,7 +128,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 	case "reduce":
 		to, err := tensor.ParseShape(spec.Get("to"))
 		if err != nil {
-			return nil, err
+			return nil, onField("to", err)
 		}
 		opName := spec.Get("op")
 		if opName == "" {
@@ -133,11 +136,11 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		}
 		op, err := tensor.ParseReduceOp(opName)
 		if err != nil {
-			return nil, err
+			return nil, onField("op", err)
 		}
 		reduced, err := tensor.ReducedAxes(shape, to)
 		if err != nil {
-			return nil, err
+			return nil, onField("to", err, "shape")
 		}
 		pat := tensor.MergeReduceAxes(shape, reduced)
 		s.ops, s.out, s.reduced, s.reduceOp = []operand{{"x", shape, x}}, to, reduced, op
@@ -171,7 +174,7 @@ func buildIndexScene(spec Spec) (*Scene, error) {
 		n, err := tensor.ParseInts("offset", o)
 		storage, _ := s.ops[0].storage.NumElements()
 		if err != nil || len(n) != 1 || n[0] < 0 || n[0] >= storage {
-			return nil, fmt.Errorf("viz: --offset %q: give one storage offset of %s, from 0 to %d", o, s.ops[0].name, storage-1)
+			return nil, onField("offset", fmt.Errorf("viz: --offset %q: give one storage offset of %s, from 0 to %d", o, s.ops[0].name, storage-1))
 		}
 		s.offset = n[0]
 	}
@@ -210,31 +213,31 @@ func viewOf(spec Spec, x tensor.Layout) (tensor.Layout, string, error) {
 	if s := spec.Get("index"); s != "" {
 		idx, err := tensor.ParseIndices(s)
 		if err != nil {
-			return v, "", err
+			return v, "", onField("index", err)
 		}
 		if v, err = v.Slice(idx...); err != nil {
-			return v, "", err
+			return v, "", onField("index", err, "shape")
 		}
 		parts = append(parts, "["+tensor.FormatIndices(idx)+"]")
 	}
 	if s := spec.Get("permute"); s != "" {
 		perm, err := tensor.ParseInts("permutation", s)
 		if err != nil {
-			return v, "", err
+			return v, "", onField("permute", err)
 		}
 		if v, err = v.Permute(perm); err != nil {
-			return v, "", err
+			return v, "", onField("permute", err, "shape", "index")
 		}
 		parts = append(parts, fmt.Sprintf(".permute(%v)", perm))
 	}
 	if s := spec.Get("reshape"); s != "" {
 		shape, err := tensor.ParseInts("reshape", s)
 		if err != nil {
-			return v, "", err
+			return v, "", onField("reshape", err)
 		}
 		r, err := v.Reshape(shape)
 		if err != nil { // v is the layout that could not be reshaped
-			return v, fmt.Sprintf("x%s.reshape(%v) of x %v: no single view exists", strings.Join(parts, ""), shape, x.Shape()), err
+			return v, fmt.Sprintf("x%s.reshape(%v) of x %v: no single view exists", strings.Join(parts, ""), shape, x.Shape()), onField("reshape", err, "shape", "index", "permute")
 		}
 		v = r
 		parts = append(parts, fmt.Sprintf(".reshape(%v)", shape))

@@ -3,7 +3,6 @@ package viz
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -44,36 +43,10 @@ type sceneImpl interface {
 }
 
 // Hot is a region of a frame that means something: a cell of an operand
-// or of the output, a storage cell, a device.
+// or of the output, a storage cell, a device; its Focus says which.
 type Hot struct {
 	X, Y, W, H float64
-	Kind       string // "cell", "storage" or "device"
-	Operand    string // "out", "x", "a", "b", or "" for a device
-	Index      []int  // the cell's index (cell), nil otherwise
-	Offset     int    // the storage offset (storage)
-	Rank       int    // the device's rank (device)
-}
-
-// Focus is what a person points at or pins: a Hot without its geometry.
-type Focus struct {
-	Kind    string `json:"kind"` // "cell", "storage" or "device", as Hot.Kind
-	Operand string `json:"operand"`
-	Index   []int  `json:"index"`
-	Offset  int    `json:"offset"`
-	Rank    int    `json:"rank"`
-}
-
-// Focus returns the hot region's focus.
-func (h Hot) Focus() Focus {
-	return Focus{Kind: h.Kind, Operand: h.Operand, Index: slices.Clone(h.Index), Offset: h.Offset, Rank: h.Rank}
-}
-
-// equal reports whether f and g name the same thing (nil names nothing).
-func (f *Focus) equal(g *Focus) bool {
-	if f == nil || g == nil {
-		return f == g
-	}
-	return f.Kind == g.Kind && f.Operand == g.Operand && slices.Equal(f.Index, g.Index) && f.Offset == g.Offset && f.Rank == g.Rank
+	Focus
 }
 
 // Size is a frame's size in pixels.
@@ -140,7 +113,7 @@ func (s *Scene) render(step int, f *Focus, sz Size, anyFocus bool) (*canvas, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || s.at.focus.equal(f)) {
+	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || sameFocus(s.at.focus, f)) {
 		return s.last, nil
 	}
 	c := newCanvas(sz)
@@ -148,8 +121,7 @@ func (s *Scene) render(step int, f *Focus, sz Size, anyFocus bool) (*canvas, err
 	s.last, s.at.step, s.at.size = c, step, sz
 	s.at.focus = nil
 	if f != nil {
-		kept := *f
-		kept.Index = slices.Clone(f.Index)
+		kept := f.clone()
 		s.at.focus = &kept
 	}
 	return c, nil
@@ -167,18 +139,14 @@ func (s *Scene) JSON() ([]byte, error) {
 // Model returns the scene's meaning as a value (*IndexModel or *ShardModel).
 func (s *Scene) Model() any { return s.model }
 
-// Build builds the scene spec names.
+// Build builds the scene spec names, by its kind's builder. An error
+// about one field's value is a *FieldError naming that field.
 func Build(spec Spec) (*Scene, error) {
-	var s *Scene
-	var err error
-	switch spec.Scene {
-	case "expand", "repeat", "binary", "reduce", "view":
-		s, err = buildIndexScene(spec)
-	case "placement", "plan", "boxing":
-		s, err = buildShardScene(spec)
-	default:
-		_, err = ParseSpec(spec.Scene, nil, 0)
+	kind, err := kindOf(spec.Scene)
+	if err != nil {
+		return nil, err
 	}
+	s, err := kind.build(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -186,6 +154,14 @@ func Build(spec Spec) (*Scene, error) {
 		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", spec.Scene, spec.Step, s.Steps-1)
 	}
 	return s, nil
+}
+
+// sameFocus reports whether f and g name the same thing (nil names nothing).
+func sameFocus(f, g *Focus) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.Equal(*g)
 }
 
 // canvas collects a frame's items and hot regions.

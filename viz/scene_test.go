@@ -124,7 +124,7 @@ func BenchmarkHoverFocus(b *testing.B) {
 	hots, _ := s.Hots(0, DefaultSize)
 	for i := 0; b.Loop(); i++ {
 		h := hots[i%len(hots)]
-		f := h.Focus()
+		f := h.Focus
 		if _, err := s.FrameFocus(0, &f, DefaultSize); err != nil {
 			b.Fatal(err)
 		}
@@ -140,7 +140,7 @@ func BenchmarkReportAndCompute(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := &Focus{Kind: "storage", Operand: "x", Offset: 7}
+	f := &Focus{Kind: FocusStorage, Operand: "x", Offset: 7}
 	for b.Loop() {
 		_ = s.Report(3, f)
 		if _, err := s.Compute(nil); err != nil {

@@ -117,7 +117,7 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 		if fs := fitText(label, FontMono, max(8, min(14, cell*0.34)), gc.W-4); cell >= 16 && TextWidth(label, FontMono, fs) <= gc.W-2 {
 			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
-		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Kind: "cell", Operand: "global", Index: gc.Index})
+		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Focus: Focus{Kind: FocusCell, Operand: "global", Index: gc.Index}})
 	}
 	if partial {
 		c.add(badge(x, y+g.H+14, w, "P("+partialOp(s.layouts)+"): partial values,", "hatched until reduced")...)
@@ -224,7 +224,7 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 	}
 	sub, ss := fitLabel(sub, FontMono, 12, w-16)
 	c.text(x+8, y+34, sub, ss, Ink, FontMono, AnchorStart)
-	c.hot(Hot{X: x, Y: y, W: w, H: h, Kind: "device", Rank: sh.Rank})
+	c.hot(Hot{X: x, Y: y, W: w, H: h, Focus: Focus{Kind: FocusDevice, Rank: sh.Rank}})
 	if g.Cells == nil {
 		return
 	}

@@ -28,9 +28,9 @@ func (s *shardScene) light(step int, f *Focus, shards []sbp.Shard) shardLight {
 	}
 	lt.lit = map[int]bool{}
 	switch f.Kind {
-	case "device":
+	case FocusDevice:
 		lt.lit[slices.Index(s.placement.Ranks(), f.Rank)] = true
-	case "cell":
+	case FocusCell:
 		lt.cell = f.Index
 		for _, o := range owners(shards, f.Index) {
 			lt.lit[shards[o].Position] = true
@@ -43,12 +43,12 @@ func (s *shardScene) light(step int, f *Focus, shards []sbp.Shard) shardLight {
 // tensor.
 func (s *shardScene) checkFocus(f Focus) error {
 	switch {
-	case f.Kind == "device":
+	case f.Kind == FocusDevice:
 		if !slices.Contains(s.placement.Ranks(), f.Rank) {
 			return fmt.Errorf("viz: focus on rank %d: the placement %v has ranks %v", f.Rank, s.placement, s.placement.Ranks())
 		}
 		return nil
-	case f.Kind == "cell" && f.Operand == "global":
+	case f.Kind == FocusCell && f.Operand == "global":
 		return inShape("global", s.shape, f.Index)
 	}
 	return fmt.Errorf("viz: %s: nothing to focus on as %s %q %v", s.spec.Scene, f.Kind, f.Operand, f.Index)
@@ -60,7 +60,7 @@ func (s *shardScene) focusLines(f *Focus, shards []sbp.Shard) []string {
 	if f == nil || s.checkFocus(*f) != nil {
 		return nil
 	}
-	if f.Kind == "device" {
+	if f.Kind == FocusDevice {
 		return shardLines(shards[slices.Index(s.placement.Ranks(), f.Rank)])
 	}
 	own := owners(shards, f.Index)

@@ -66,21 +66,21 @@ type shardScene struct {
 func buildShardScene(spec Spec) (*Scene, error) {
 	shape, err := tensor.ParseShape(spec.Get("shape"))
 	if err != nil {
-		return nil, err
+		return nil, onField("shape", err)
 	}
 	p, err := sbp.ParsePlacement(spec.Get("placement"))
 	if err != nil {
-		return nil, err
+		return nil, onField("placement", err)
 	}
 	s := &shardScene{spec: spec, shape: shape, placement: p}
 	switch spec.Scene {
 	case "placement":
 		nd, err := sbp.ParseNd(spec.Get("sbp"))
 		if err != nil {
-			return nil, err
+			return nil, onField("sbp", err)
 		}
 		if err := sbp.Validate(shape, p, nd); err != nil {
-			return nil, err
+			return nil, onField("sbp", err, "shape", "placement")
 		}
 		s.title = fmt.Sprintf("float32 %v as %v on %v", shape, nd, p)
 		s.notes = []string{sbpMeaning(nd)}
@@ -96,15 +96,18 @@ func buildShardScene(spec Spec) (*Scene, error) {
 	case "boxing":
 		from, err := sbp.ParseNd(spec.Get("from"))
 		if err != nil {
-			return nil, err
+			return nil, onField("from", err)
+		}
+		if err := sbp.Validate(shape, p, from); err != nil {
+			return nil, onField("from", err, "shape", "placement")
 		}
 		to, err := sbp.ParseNd(spec.Get("to"))
 		if err != nil {
-			return nil, err
+			return nil, onField("to", err)
 		}
 		b, err := sbp.PlanBoxing(shape, tensor.Float32, p, from, to)
 		if err != nil {
-			return nil, err
+			return nil, onField("to", err, "from", "shape", "placement")
 		}
 		s.boxing = &b
 		s.title = fmt.Sprintf("boxing float32 %v from %v to %v on %v: %s", shape, from, to, p, b.Collective)
@@ -128,7 +131,7 @@ func buildShardScene(spec Spec) (*Scene, error) {
 		}
 		plan, err := sbp.PlanOp(op, shapes, p, nds)
 		if err != nil {
-			return nil, err
+			return nil, onField("sbp", err, "shape", "placement", "b-shape", "b-sbp", "op", "size", "times", "to", "reduce")
 		}
 		s.plan, s.op, s.inShapes, s.inSbps = &plan, op, shapes, nds
 		s.shape = plan.OutShape
@@ -170,34 +173,48 @@ func buildShardScene(spec Spec) (*Scene, error) {
 	return &Scene{Spec: spec, Title: s.title, Steps: len(s.layouts), impl: s, model: m}, nil
 }
 
-// planArgs turns a plan spec into sbp's op, the input shapes and SBPs.
+// planArgs turns a plan spec into sbp's op, the input shapes and SBPs;
+// each fault is blamed on the field that holds it.
 func planArgs(spec Spec, shape tensor.Shape) (sbp.Op, []tensor.Shape, []sbp.NdSbp, error) {
-	op, err := sbp.ParseOp(spec.Get("op"), sbp.OpArgs{Size: spec.Get("size"), Times: spec.Get("times"), To: spec.Get("to"), Reduce: spec.Get("reduce")})
+	name := spec.Get("op")
+	args := sbp.OpArgs{Size: spec.Get("size"), Times: spec.Get("times"), To: spec.Get("to"), Reduce: spec.Get("reduce")}
+	if name == "reduce" && args.Reduce != "" {
+		if _, err := tensor.ParseReduceOp(args.Reduce); err != nil {
+			return nil, nil, nil, onField("reduce", err)
+		}
+	}
+	op, err := sbp.ParseOp(name, args)
 	if err != nil {
-		return nil, nil, nil, err
+		// ParseOp's fault is in the one argument name's op reads, or
+		// in the name itself.
+		key, ok := map[string]string{"expand": "size", "repeat": "times", "reduce": "to"}[name]
+		if !ok {
+			key = "op"
+		}
+		return nil, nil, nil, onField(key, err, "op")
 	}
 	shapes := []tensor.Shape{shape}
-	sbps := []string{spec.Get("sbp")}
+	sbps := [][2]string{{"sbp", spec.Get("sbp")}}
 	if op.Arity() == 2 {
 		if spec.Get("b-shape") == "" {
-			return nil, nil, nil, fmt.Errorf("viz: plan --op %s needs --b-shape", spec.Get("op"))
+			return nil, nil, nil, onField("b-shape", fmt.Errorf("viz: plan --op %s needs --b-shape", name), "op")
 		}
 		b, err := tensor.ParseShape(spec.Get("b-shape"))
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, onField("b-shape", err)
 		}
 		shapes = append(shapes, b)
 		bs := spec.Get("b-sbp")
 		if bs == "" {
 			bs = "B"
 		}
-		sbps = append(sbps, bs)
+		sbps = append(sbps, [2]string{"b-sbp", bs})
 	}
 	var nds []sbp.NdSbp
 	for _, s := range sbps {
-		nd, err := sbp.ParseNd(s)
+		nd, err := sbp.ParseNd(s[1])
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, onField(s[0], err)
 		}
 		nds = append(nds, nd)
 	}

@@ -2,7 +2,6 @@ package viz
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -41,59 +40,26 @@ var Keys = []Key{
 	{"offset", "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
 }
 
-// sceneKeys are the keys each scene takes; the first ones are required.
-var sceneKeys = map[string]struct{ required, optional []string }{
-	"expand":    {[]string{"shape", "size"}, []string{"offset"}},
-	"repeat":    {[]string{"shape", "times"}, []string{"offset"}},
-	"binary":    {[]string{"shape", "b-shape"}, []string{"op", "offset"}},
-	"reduce":    {[]string{"shape", "to"}, []string{"op"}},
-	"view":      {[]string{"shape"}, []string{"index", "permute", "reshape", "offset"}},
-	"placement": {[]string{"shape", "sbp", "placement"}, nil},
-	"plan":      {[]string{"op", "shape", "sbp", "placement"}, []string{"size", "times", "to", "b-shape", "b-sbp", "reduce"}},
-	"boxing":    {[]string{"shape", "from", "to", "placement"}, nil},
-}
-
-// KeysOf lists the keys scene takes, required ones first (nil for an
-// unknown scene): the fields a front end shows for it.
-func KeysOf(scene string) []Key {
-	sk, ok := sceneKeys[scene]
-	if !ok {
-		return nil
-	}
-	var out []Key
-	for _, name := range append(append([]string{}, sk.required...), sk.optional...) {
-		for _, k := range Keys {
-			if k.Name == name {
-				out = append(out, k)
-			}
-		}
-	}
-	return out
-}
-
-// Scenes lists the scene names in the order menus show them.
-var Scenes = []string{"expand", "repeat", "binary", "reduce", "view", "placement", "plan", "boxing"}
-
 // ParseSpec checks that scene exists and that values hold its required
 // keys and nothing it does not take (empty values count as absent).
 func ParseSpec(scene string, values map[string]string, step int) (Spec, error) {
-	keys, ok := sceneKeys[scene]
-	if !ok {
-		return Spec{}, fmt.Errorf("viz: unknown scene %q; the scenes are %s", scene, strings.Join(Scenes, ", "))
+	kind, err := kindOf(scene)
+	if err != nil {
+		return Spec{}, err
 	}
 	s := Spec{Scene: scene, Values: map[string]string{}, Step: step}
 	for k, v := range values {
 		if v == "" {
 			continue
 		}
-		if !slices.Contains(keys.required, k) && !slices.Contains(keys.optional, k) {
-			return Spec{}, fmt.Errorf("viz: scene %s takes no --%s (it takes %s)", scene, k, strings.Join(append(append([]string{}, keys.required...), keys.optional...), ", "))
+		if !kind.takes(k) {
+			return Spec{}, &FieldError{Key: k, Err: fmt.Errorf("viz: scene %s takes no --%s (it takes %s)", scene, k, strings.Join(append(append([]string{}, kind.Required...), kind.Optional...), ", "))}
 		}
 		s.Values[k] = v
 	}
-	for _, k := range keys.required {
+	for _, k := range kind.Required {
 		if s.Values[k] == "" {
-			return Spec{}, fmt.Errorf("viz: scene %s needs --%s", scene, k)
+			return Spec{}, &FieldError{Key: k, Err: fmt.Errorf("viz: scene %s needs --%s", scene, k)}
 		}
 	}
 	if step < 0 {

@@ -16,14 +16,6 @@ import (
 // (whose values are their own storage offsets), and every shard scene
 // against sbp's own shards and boxing plans.
 
-func joinInts(v []int) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = fmt.Sprint(x)
-	}
-	return strings.Join(parts, ",")
-}
-
 func shapeStr(s tensor.Shape) string {
 	if len(s) == 0 {
 		return "()"

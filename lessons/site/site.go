@@ -171,11 +171,11 @@ func (s *Site) lessonPage(l *lessons.Lesson, all []*lessons.Lesson, at int) (Pag
 			qv := &questionView{Prompt: q.Prompt(sc), Answer: a.Text, Explain: a.Explain}
 			qv.Reveal = s.figure(base+"-answer.svg", reveal, a.Reveal, "svg", lessons.Size)
 			for _, k := range slices.Sorted(maps.Keys(q.WrongFor)) {
-				t, err := lessons.ParseTarget(k)
+				t, err := viz.ParseFocus(k)
 				if err != nil {
 					return Page{}, bad(st, err)
 				}
-				_, fb := q.Judge(sc, viz.Hot{Kind: t.Kind, Operand: t.Operand, Index: t.Index, Offset: t.Offset, Rank: t.Rank})
+				_, fb := q.Judge(sc, t)
 				qv.Wrongs = append(qv.Wrongs, wrongView{Click: k, Feedback: fb})
 			}
 			sv.Question = qv

@@ -150,7 +150,7 @@ func TestScreenshotsMatchHeadless(t *testing.T) {
 			// next step, or a device lit) must be clearly further.
 			other := headless(t, s, (c.step+1)%s.Steps, nil)
 			if s.Steps == 1 {
-				other = headless(t, s, c.step, &viz.Focus{Kind: "device", Rank: 1})
+				other = headless(t, s, c.step, &viz.Focus{Kind: viz.FocusDevice, Rank: 1})
 			}
 			od, _ := Compare(other, got, sceneRect)
 			if !d.Closer(od) {
@@ -223,7 +223,7 @@ func TestScriptDrivesTheApp(t *testing.T) {
 	flags := map[string]string{"shape": "4,1,3", "size": "4,2,3"}
 	runApp(t, append(args("expand", flags, 3), "--script", p("script.txt"), "--max-bytes", "1MiB")...)
 	s := build(t, "expand", flags, 3)
-	focus := viz.Focus{Kind: "cell", Operand: "out", Index: []int{1, 1, 2}}
+	focus := viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: []int{1, 1, 2}}
 
 	hover := readState(t, p("hover.json"))
 	if hover.Hover == nil || fmt.Sprint(*hover.Hover) != fmt.Sprint(focus) || hover.Pinned != nil || hover.Step != 3 {

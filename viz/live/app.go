@@ -308,7 +308,7 @@ func (a *App) pointerAt(x, y float64, down bool) {
 	hot, ok := a.s.HitTest(fit.size, vx, vy)
 	var f *viz.Focus
 	if ok {
-		ff := hot.Focus()
+		ff := hot.Focus
 		f = &ff
 	}
 	a.s.Hover(f)

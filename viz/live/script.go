@@ -36,7 +36,7 @@ func (p *player) sweepOnce(a *App) error {
 	}
 	var cells []int
 	for i, h := range hots {
-		if h.Kind == "cell" && h.Operand == "out" {
+		if h.Kind == viz.FocusCell && h.Operand == "out" {
 			cells = append(cells, i)
 		}
 	}

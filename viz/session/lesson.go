@@ -87,7 +87,7 @@ func (s *Session) answer(f *viz.Focus) {
 		return
 	}
 	t.Tries++
-	hot := viz.Hot{Kind: f.Kind, Operand: f.Operand, Index: f.Index, Offset: f.Offset, Rank: f.Rank}
+	hot := viz.Focus{Kind: f.Kind, Operand: f.Operand, Index: f.Index, Offset: f.Offset, Rank: f.Rank}
 	t.Right, t.Feedback = q.Judge(t.scene, hot)
 	if t.Right {
 		if a, err := q.Answer(t.scene); err == nil {

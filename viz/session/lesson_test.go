@@ -15,7 +15,7 @@ func TestSessionWalksEveryLesson(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Examples["expand"])
+	s, err := New(mustExample("expand"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestSessionWalksEveryLesson(t *testing.T) {
 				for i, r := range a.Ranges {
 					idx[i] = r[0]
 				}
-				f = viz.Focus{Kind: "cell", Operand: "global", Index: idx}
+				f = viz.Focus{Kind: viz.FocusCell, Operand: "global", Index: idx}
 			}
 			s.Click(&f)
 			got := s.State().Lesson

@@ -143,19 +143,19 @@ func parseFocus(args []string) (viz.Focus, error) {
 		if err != nil || r < 0 {
 			return viz.Focus{}, fmt.Errorf("hover device takes a rank")
 		}
-		return viz.Focus{Kind: "device", Rank: r}, nil
+		return viz.Focus{Kind: viz.FocusDevice, Rank: r}, nil
 	case len(args) == 3 && args[0] == "storage":
 		off, err := strconv.Atoi(args[2])
 		if err != nil || off < 0 {
 			return viz.Focus{}, fmt.Errorf("hover storage takes an operand and an offset, e.g. storage x 5")
 		}
-		return viz.Focus{Kind: "storage", Operand: args[1], Offset: off}, nil
+		return viz.Focus{Kind: viz.FocusStorage, Operand: args[1], Offset: off}, nil
 	case len(args) == 2:
 		idx, err := tensor.ParseInts("cell index", args[1])
 		if err != nil {
 			return viz.Focus{}, err
 		}
-		return viz.Focus{Kind: "cell", Operand: args[0], Index: idx}, nil
+		return viz.Focus{Kind: viz.FocusCell, Operand: args[0], Index: idx}, nil
 	}
 	return viz.Focus{}, fmt.Errorf("hover takes out I,J,… | OPERAND I,J,… | storage OPERAND OFFSET | device RANK")
 }

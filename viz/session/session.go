@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
 	"github.com/stridelab/stridelab/viz"
@@ -82,7 +81,7 @@ func (s *Session) SetField(key, value string) {
 // SetScene switches to scene name, keeping the fields the two scenes
 // share and taking the others from the scene's worked example.
 func (s *Session) SetScene(name string) error {
-	ex, ok := Examples[name]
+	ex, ok := viz.Example(name)
 	if !ok {
 		return fmt.Errorf("session: unknown scene %q; the scenes are %s", name, strings.Join(viz.Scenes, ", "))
 	}
@@ -114,7 +113,7 @@ func (s *Session) Show(spec viz.Spec) {
 }
 
 // rebuild builds the fields; changed is the field just typed, blamed for
-// an error that names no field.
+// an error that names no field (viz.Blame).
 func (s *Session) rebuild(changed string) {
 	values := map[string]string{}
 	for _, k := range s.Keys() {
@@ -128,25 +127,12 @@ func (s *Session) rebuild(changed string) {
 		scene, err = viz.Build(spec)
 	}
 	if err != nil {
-		s.err, s.errKey = err, Blame(err, changed, s.Keys())
+		s.err, s.errKey = err, viz.Blame(err, changed)
 		return
 	}
 	s.built, s.err, s.errKey = scene, nil, ""
 	s.hover, s.pin = nil, nil
 	s.step = min(s.step, scene.Steps-1)
-}
-
-// Blame picks the field an error is about: one it names as --key, else
-// the field just typed (changed). The desktop app's fields and the
-// playground's page put the error next to that field.
-func Blame(err error, changed string, keys []viz.Key) string {
-	msg := err.Error()
-	for _, k := range keys {
-		if strings.Contains(msg, "--"+k.Name) {
-			return k.Name
-		}
-	}
-	return changed
 }
 
 // Step is the animation's current step.
@@ -214,7 +200,7 @@ func (s *Session) Click(f *viz.Focus) {
 		s.answer(f)
 		return
 	}
-	if f == nil || (s.pin != nil && sameFocus(*s.pin, *f)) {
+	if f == nil || (s.pin != nil && s.pin.Equal(*f)) {
 		s.pin = nil
 		return
 	}
@@ -233,10 +219,6 @@ func (s *Session) Focus() *viz.Focus {
 		return s.pin
 	}
 	return s.hover
-}
-
-func sameFocus(a, b viz.Focus) bool {
-	return a.Kind == b.Kind && a.Operand == b.Operand && slices.Equal(a.Index, b.Index) && a.Offset == b.Offset && a.Rank == b.Rank
 }
 
 // Frame is the scene's display list at the current step and focus, for a
@@ -270,22 +252,10 @@ func (s *Session) Locate(sz viz.Size, f viz.Focus) (x, y float64, err error) {
 		return 0, 0, err
 	}
 	for _, h := range hots {
-		if sameFocus(h.Focus(), f) {
+		if h.Focus.Equal(f) {
 			x, y := s.view.ToScreen(h.X+h.W/2, h.Y+h.H/2)
 			return x, y, nil
 		}
 	}
-	return 0, 0, fmt.Errorf("session: %s: nothing drawn at step %d is %s", s.scene, s.step, DescribeFocus(f))
-}
-
-// DescribeFocus spells a focus as a script names it: out [1 2 0],
-// storage x[5], device 2.
-func DescribeFocus(f viz.Focus) string {
-	switch f.Kind {
-	case "storage":
-		return fmt.Sprintf("storage %s[%d]", f.Operand, f.Offset)
-	case "device":
-		return fmt.Sprintf("device %d", f.Rank)
-	}
-	return fmt.Sprintf("%s %v", f.Operand, f.Index)
+	return 0, 0, fmt.Errorf("session: %s: nothing drawn at step %d is %s", s.scene, s.step, f)
 }

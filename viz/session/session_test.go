@@ -113,7 +113,7 @@ func TestClockStepsAndStops(t *testing.T) {
 func TestHoverPinAndHitTestThroughZoom(t *testing.T) {
 	s := newSession(t, "expand", map[string]string{"shape": "4,1,3", "size": "4,2,3"}, 0)
 	sz := viz.Size{W: 940, H: 668}
-	target := viz.Focus{Kind: "cell", Operand: "out", Index: []int{2, 1, 0}}
+	target := viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: []int{2, 1, 0}}
 	for _, zoom := range []float64{1, 2.5, 0.5} {
 		s.ResetView()
 		s.ZoomAt(zoom, 300, 200)
@@ -123,25 +123,25 @@ func TestHoverPinAndHitTestThroughZoom(t *testing.T) {
 			t.Fatal(err)
 		}
 		h, ok := s.HitTest(sz, x, y)
-		if !ok || !sameFocus(h.Focus(), target) {
+		if !ok || !h.Focus.Equal(target) {
 			t.Errorf("zoom %v: the point Locate gives hits %+v, want %v", zoom, h, target)
 		}
 	}
 	s.Hover(&target)
-	if f := s.Focus(); f == nil || !sameFocus(*f, target) {
+	if f := s.Focus(); f == nil || !f.Equal(target) {
 		t.Errorf("hover: focus %v", f)
 	}
-	other := viz.Focus{Kind: "storage", Operand: "x", Offset: 4}
+	other := viz.Focus{Kind: viz.FocusStorage, Operand: "x", Offset: 4}
 	s.Click(&other)
 	s.Hover(&target)
-	if f := s.Focus(); f == nil || !sameFocus(*f, other) {
+	if f := s.Focus(); f == nil || !f.Equal(other) {
 		t.Errorf("a pin wins over the hover: focus %v", f)
 	}
 	s.Click(&other) // clicking the pinned thing unpins
 	if s.Pinned() != nil {
 		t.Errorf("a second click should unpin")
 	}
-	if _, _, err := s.Locate(sz, viz.Focus{Kind: "cell", Operand: "out", Index: []int{9, 9, 9}}); err == nil {
+	if _, _, err := s.Locate(sz, viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: []int{9, 9, 9}}); err == nil {
 		t.Errorf("locating a cell that is not drawn should fail")
 	}
 	v := Identity.ZoomAt(1000, 0, 0)
@@ -177,7 +177,7 @@ func FuzzTypedFields(f *testing.F) {
 		f.Add("boxing", "placement", seed)
 	}
 	f.Fuzz(func(t *testing.T, scene, key, value string) {
-		s, err := New(Examples["expand"])
+		s, err := New(mustExample("expand"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,4 +204,13 @@ func FuzzParseScript(f *testing.F) {
 			t.Errorf("%q: %v names no line", text, err)
 		}
 	})
+}
+
+// mustExample is scene's worked example.
+func mustExample(scene string) viz.Spec {
+	ex, ok := viz.Example(scene)
+	if !ok {
+		panic("no worked example of " + scene)
+	}
+	return ex
 }

@@ -107,8 +107,8 @@ func lessonAnswers(req js.Value) (any, error) {
 	}
 	var right, wrong *viz.Focus
 	for _, h := range hots {
-		if ok, _ := st.Question.Judge(sc, h); ok {
-			f := h.Focus()
+		if ok, _ := st.Question.Judge(sc, h.Focus); ok {
+			f := h.Focus
 			right = &f
 			break
 		}
@@ -117,8 +117,8 @@ func lessonAnswers(req js.Value) (any, error) {
 	// every cell of that kind is right: a rank that holds them all).
 	for pass := 0; pass < 2 && wrong == nil && right != nil; pass++ {
 		for _, h := range hots {
-			if ok, _ := st.Question.Judge(sc, h); !ok && (pass == 1 || (h.Kind == right.Kind && h.Operand == right.Operand)) {
-				f := h.Focus()
+			if ok, _ := st.Question.Judge(sc, h.Focus); !ok && (pass == 1 || (h.Kind == right.Kind && h.Operand == right.Operand)) {
+				f := h.Focus
 				wrong = &f
 				break
 			}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/viz/session"
 )
 
 // scenes lists what a page's controls offer: {} -> {version: the hash
@@ -27,9 +26,9 @@ func scenes(js.Value) (any, error) {
 		Example string `json:"example"`
 	}
 	out := []entry{}
-	for _, name := range viz.Scenes {
-		e := entry{Name: name, Keys: []key{}, Example: session.Examples[name].Hash()}
-		for _, k := range viz.KeysOf(name) {
+	for _, kind := range viz.Kinds() {
+		e := entry{Name: kind.Name, Keys: []key{}, Example: kind.Example.Hash()}
+		for _, k := range kind.Keys() {
 			e.Keys = append(e.Keys, key{k.Name, k.Help})
 		}
 		out = append(out, e)
@@ -42,8 +41,8 @@ func scenes(js.Value) (any, error) {
 // typed} or {command: "expand --shape 4,1,3 --size 4,2,3 --step 5"} (the
 // CLI's words, as the gallery lists them) -> {hash, error, field}. hash is
 // written even when the fields do not build; error is then the one line
-// the CLI would print and field the key it is about (session.Blame: the
-// key it names as --key, else changed), both "" when it builds.
+// the CLI would print and field the key it is about (viz.Blame: the
+// field the error is about, else changed), both "" when it builds.
 func spec(req js.Value) (any, error) {
 	var sp viz.Spec
 	var changed string
@@ -74,7 +73,7 @@ func spec(req js.Value) (any, error) {
 	}
 	if err != nil {
 		out["error"] = err.Error()
-		out["field"] = session.Blame(err, changed, viz.KeysOf(sp.Scene))
+		out["field"] = viz.Blame(err, changed)
 	}
 	return out, nil
 }

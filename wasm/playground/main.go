@@ -41,7 +41,7 @@ func main() {
 
 	spec, opts, err := viz.ParseHash(js.Global().Get("location").Get("hash").String())
 	if err != nil || spec.Scene == "" {
-		spec = session.Examples["expand"]
+		spec, _ = viz.Example("expand")
 	}
 	var last session.State // what the frame shows, for frame.state()
 	o := live.Options{Spec: spec, Embed: true, Paused: opts.Embed, Export: download,
@@ -53,9 +53,9 @@ func main() {
 		}}
 	app, err := live.New(o)
 	if err != nil { // a link that does not build starts on the worked example
-		o.Spec = session.Examples[spec.Scene]
-		if o.Spec.Scene == "" {
-			o.Spec = session.Examples["expand"]
+		var ok bool
+		if o.Spec, ok = viz.Example(spec.Scene); !ok {
+			o.Spec, _ = viz.Example("expand")
 		}
 		if app, err = live.New(o); err != nil {
 			panic(err)

@@ -96,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	for k, v := range values {
 		given[k] = *v
 	}
-	if ex, ok := session.Examples[scene]; ok && allEmpty(given) {
+	if ex, ok := viz.Example(scene); ok && allEmpty(given) {
 		given = ex.Values // no flags: the scene's worked example
 	}
 	spec, err := viz.ParseSpec(scene, given, *step)
