@@ -30,6 +30,19 @@ func (s Shape) Equal(t Shape) bool {
 	return true
 }
 
+// Unravel returns the index at row-major position n of s: the index i
+// with n = Σ_d i[d]·Π_{e>d} s[e], each i[d] in [0, s[d]).
+func (s Shape) Unravel(n int) []int {
+	idx := make([]int, len(s))
+	for d := len(s) - 1; d >= 0; d-- {
+		if s[d] > 0 {
+			idx[d] = n % s[d]
+			n /= s[d]
+		}
+	}
+	return idx
+}
+
 // NumElements returns Π shape[d] (1 for a scalar). It fails with ErrShape on
 // a negative size and ErrOverflow when the product does not fit an int.
 func (s Shape) NumElements() (int, error) {

@@ -1,7 +1,6 @@
 package viz
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -82,7 +81,7 @@ func bruteReaders(s *indexScene, r Read) int {
 	n, _ := s.out.NumElements()
 	count := 0
 	for i := range n {
-		if slices.Contains(s.readsOf(unravel(s.out, i)), r) {
+		if slices.Contains(s.readsOf(s.out.Unravel(i)), r) {
 			count++
 		}
 	}
@@ -299,108 +298,6 @@ func product(s tensor.Shape) int {
 
 // skewed is the CPU backend with its Materialize off by one at element 0:
 // Compute must notice.
-type skewed struct{ tensor.CPU }
-
-func (skewed) Name() string { return "skewed" }
-
-func (skewed) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
-	y, err := tensor.CPU{}.Materialize(src)
-	if b, _ := tensor.Buffer[float32](y); err == nil && len(b) > 0 {
-		b[0] += 1.5
-	}
-	return y, err
-}
-
-// TestComputeIsTheCPUKernels: Compute on the CPU writes the CPU kernels'
-// values over arange inputs for every kind of scene, notices a backend
-// that differs, and refuses a result past the budget with tensor's error.
-func TestComputeIsTheCPUKernels(t *testing.T) {
-	x := func(s string) tensor.Tensor {
-		sh, _ := tensor.ParseShape(s)
-		v, _ := tensor.Arange(tensor.Float32, sh)
-		return v
-	}
-	cpu := tensor.CPU{}
-	for _, c := range []struct {
-		spec Spec
-		want func() (tensor.Tensor, error)
-	}{
-		{gallerySpecs[0], func() (tensor.Tensor, error) { return tensor.Expand(cpu, x("4,1,3"), []int{4, 2, 3}) }},
-		{gallerySpecs[3], func() (tensor.Tensor, error) { return cpu.Repeat(x("2,3"), []int{2, 2}) }},
-		{gallerySpecs[4], func() (tensor.Tensor, error) { return cpu.Binary(tensor.Add, x("3,1"), x("1,4")) }},
-		{gallerySpecs[5], func() (tensor.Tensor, error) { return cpu.Reduce(tensor.Sum, x("2,3,4"), tensor.Shape{1, 3, 1}) }},
-		{gallerySpecs[7], func() (tensor.Tensor, error) {
-			v, _ := x("2,3,4").Permute([]int{2, 0, 1})
-			return cpu.Materialize(v)
-		}},
-		{Spec{Scene: "view", Values: map[string]string{"shape": "4,5", "permute": "1,0", "reshape": "2,-1"}}, func() (tensor.Tensor, error) {
-			v, _ := x("4,5").Permute([]int{1, 0})
-			c, err := cpu.Materialize(v)
-			if err != nil {
-				return c, err
-			}
-			return c.Reshape([]int{2, 10})
-		}},
-		{Spec{Scene: "repeat", Values: map[string]string{"shape": "40,1,30", "times": "1,2,2"}}, func() (tensor.Tensor, error) { return cpu.Repeat(x("40,1,30"), []int{1, 2, 2}) }},
-		{gallerySpecs[8], func() (tensor.Tensor, error) { return x("8,6"), nil }},
-		{gallerySpecs[10], func() (tensor.Tensor, error) { return x("25,33"), nil }},
-		{gallerySpecs[9], func() (tensor.Tensor, error) { return tensor.Expand(cpu, x("4,3,1,2"), []int{2, 4, 3, 4, 2}) }},
-		{Spec{Scene: "plan", Values: map[string]string{"op": "add", "shape": "4,6", "b-shape": "1,6", "sbp": "S(0)", "placement": "2"}}, func() (tensor.Tensor, error) { return cpu.Binary(tensor.Add, x("4,6"), x("1,6")) }},
-	} {
-		s, err := Build(c.spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := s.Compute(nil)
-		if err != nil {
-			t.Fatalf("%v: %v", c.spec, err)
-		}
-		want, _ := c.want()
-		wantLines := append([]string{fmt.Sprintf("backend cpu, output %v float32", want.Shape()), "matches the CPU reference"}, formatValues(want)...)
-		if !slices.Equal(got.Lines, wantLines) {
-			t.Errorf("%v: Compute says\n%s\nwant the CPU kernel's\n%s", c.spec, strings.Join(got.Lines, "\n"), strings.Join(wantLines, "\n"))
-		}
-	}
-	s, _ := Build(gallerySpecs[0])
-	if got, err := s.Compute(skewed{}); err != nil || !slices.Contains(got.Lines, "differs from the CPU reference: max difference 1.5") {
-		t.Errorf("a backend off by 1.5: %v, %v", got.Lines, err)
-	}
-	for _, spec := range []Spec{
-		{Scene: "expand", Values: map[string]string{"shape": "1", "size": "1000000000,1000000000"}},
-		{Scene: "repeat", Values: map[string]string{"shape": "3", "times": "100000,100000,10000"}},
-		{Scene: "placement", Values: map[string]string{"shape": "1000000,1000000", "sbp": "S(0)", "placement": "4"}},
-	} {
-		s, err := Build(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = s.Compute(nil)
-		if !errors.Is(err, tensor.ErrTooLarge) || !strings.HasPrefix(err.Error(), "tensor: ") || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%v: %v; want tensor's one-line budget error", spec, err)
-		}
-	}
-}
-
-func TestFormatValues(t *testing.T) {
-	for _, c := range []struct {
-		shape string
-		want  []string
-	}{
-		{"4", []string{"[0 1 2 3]"}},
-		{"2,3", []string{"[[0 1 2]", " [3 4 5]]"}},
-		{"20", []string{"[0 1 2 … 17 18 19]"}},
-		{"6,10", []string{"[[0 1 2 … 7 8 9]", " [10 11 12 … 17 18 19]", " …", " [40 41 42 … 47 48 49]", " [50 51 52 … 57 58 59]]"}},
-		{"2,1,2", []string{"values, as 2 rows of the last dim:", "[[0 1]", " [2 3]]"}},
-		{"0,3", []string{"[] (empty)"}},
-	} {
-		sh, _ := tensor.ParseShape(c.shape)
-		x, _ := tensor.Arange(tensor.Float32, sh)
-		if got := formatValues(x); !slices.Equal(got, c.want) {
-			t.Errorf("formatValues(arange %s) = %q, want %q", c.shape, got, c.want)
-		}
-	}
-}
-
 // TestReshapeThatMustCopyIsAScene: a reshape no view can express draws the
 // layout it starts from and says which strides do not chain and what the
 // copy costs.

@@ -457,7 +457,7 @@ func (s *indexScene) cellLines(sel []int, reads []Read) []panelLine {
 		view := o.view
 		idx := sel
 		if s.unravel {
-			idx = unravel(view.Shape(), linear(s.out, sel))
+			idx = view.Shape().Unravel(linear(s.out, sel))
 			out = append(out, panelLine{fmt.Sprintf("= expanded view %v", idx), formulaPx, Ink, FontMono})
 		}
 		tr, err := view.Trace(idx)

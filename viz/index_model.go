@@ -84,7 +84,7 @@ func (s *indexScene) readsOf(idx []int) []Read {
 		return s.reduceReads(idx)
 	case s.unravel:
 		lin := linear(s.out, idx)
-		return []Read{{s.ops[0].name, s.ops[0].view.Offset(unravel(s.ops[0].view.Shape(), lin))}}
+		return []Read{{s.ops[0].name, s.ops[0].view.Offset(s.ops[0].view.Shape().Unravel(lin))}}
 	}
 	out := make([]Read, len(s.ops))
 	for i, o := range s.ops {
@@ -164,14 +164,3 @@ func linear(shape tensor.Shape, idx []int) int {
 	return n
 }
 
-// unravel is the index at row-major position n of shape.
-func unravel(shape tensor.Shape, n int) []int {
-	idx := make([]int, len(shape))
-	for d := len(shape) - 1; d >= 0; d-- {
-		if shape[d] > 0 {
-			idx[d] = n % shape[d]
-			n /= shape[d]
-		}
-	}
-	return idx
-}

@@ -74,54 +74,23 @@ func (s *indexScene) report(step int, f *Focus) Report {
 	return r
 }
 
-// compute runs the scene's kernel on b and on the CPU over arange inputs:
-// expand and view materialize the view, repeat, binary and reduce call
-// their kernels.
-func (s *indexScene) compute(b tensor.Backend) (Section, error) {
-	if err := tensor.CheckResult(s.title, tensor.Float32, s.out); err != nil {
-		return Section{}, err
+// work is the scene's kernel over arange inputs: expand and view
+// materialize the view (a reshape that must copy then views the copy),
+// repeat, binary and reduce call their kernels.
+func (s *indexScene) work() Work {
+	w := &KernelWork{What: s.title + " over arange inputs", Out: s.out}
+	for _, o := range s.ops {
+		w.Inputs = append(w.Inputs, o.storage)
 	}
-	shape := s.ops[0].storage
-	x, err := tensor.Arange(tensor.Float32, shape)
-	if err != nil {
-		return Section{}, err
-	}
-	defer x.Release()
-	var run func(be tensor.Backend) (tensor.Tensor, error)
 	switch s.spec.Scene {
 	case "expand", "view":
-		xv, err := x.WithLayout(s.ops[0].view)
-		if err != nil {
-			return Section{}, err
-		}
-		run = func(be tensor.Backend) (tensor.Tensor, error) {
-			y, err := be.Materialize(xv) // for a reshape that needs a copy: .contiguous()
-			if err != nil || s.copyTo == nil {
-				return y, err
-			}
-			return y.Reshape(s.copyTo) // then a view of the copy
-		}
+		w.Op, w.View, w.ReshapeTo = Materialize, s.ops[0].view, s.copyTo
 	case "repeat":
-		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Repeat(x, s.times) }
+		w.Op, w.Times = Repeat, s.times
 	case "binary":
-		y, err := tensor.Arange(tensor.Float32, s.ops[1].storage)
-		if err != nil {
-			return Section{}, err
-		}
-		defer y.Release()
-		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Binary(s.binOp, x, y) }
+		w.Op, w.BinaryOp = Binary, s.binOp
 	case "reduce":
-		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Reduce(s.reduceOp, x, s.out) }
+		w.Op, w.ReduceOp = Reduce, s.reduceOp
 	}
-	got, err := run(b)
-	if err != nil {
-		return Section{}, err
-	}
-	defer got.Release()
-	want, err := run(tensor.CPU{})
-	if err != nil {
-		return Section{}, err
-	}
-	defer want.Release()
-	return resultSection(s.title+" over arange inputs", b, got, want), nil
+	return w
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-
-	"github.com/stridelab/stridelab/tensor"
 )
 
 // Scene is a built scene: a timeline of Steps frames that any renderer can
@@ -33,11 +31,12 @@ type Scene struct {
 }
 
 // sceneImpl is what a kind of scene (index or shard) provides: its
-// frames, with a focus lit or none, its results panel and its compute.
+// frames, with a focus lit or none, its results panel and what its op
+// computes (as data: results runs it).
 type sceneImpl interface {
 	draw(step int, f *Focus, c *canvas)
 	report(step int, f *Focus) Report
-	compute(b tensor.Backend) (Section, error)
+	work() Work
 	// checkFocus says why f does not belong to the scene, or nil.
 	checkFocus(f Focus) error
 }

@@ -134,17 +134,3 @@ func BenchmarkHoverFocus(b *testing.B) {
 	}
 }
 
-// BenchmarkReportAndCompute is the results panel of a 64×64 expand.
-func BenchmarkReportAndCompute(b *testing.B) {
-	s, err := Build(Spec{Scene: "expand", Values: map[string]string{"shape": "64,1", "size": "64,64"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	f := &Focus{Kind: FocusStorage, Operand: "x", Offset: 7}
-	for b.Loop() {
-		_ = s.Report(3, f)
-		if _, err := s.Compute(nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

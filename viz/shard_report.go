@@ -140,73 +140,21 @@ func shardRanges(sh sbp.Shard) [][2]int {
 	return r
 }
 
-// compute runs the scene on sbp's simulated devices on b, over arange
-// inputs: placement scatters and gathers back, boxing boxes and gathers,
-// plan applies the op (sbp.Apply). Each result is gathered (Full) and
-// checked against the CPU: the logical tensor for placement and boxing,
-// the op run whole on one CPU device for plan.
-func (s *shardScene) compute(b tensor.Backend) (Section, error) {
-	if err := tensor.CheckResult(s.title, tensor.Float32, s.shape); err != nil {
-		return Section{}, err
-	}
-	shapes, nds := s.inShapes, s.inSbps
-	if s.plan == nil {
-		shapes, nds = []tensor.Shape{s.shape}, []sbp.NdSbp{s.layouts[0]}
-	}
-	var ins []tensor.Tensor
-	var globals []*sbp.Global
-	defer func() {
-		for _, g := range globals {
-			g.Release()
-		}
-		for _, t := range ins {
-			t.Release()
-		}
-	}()
-	for i, sh := range shapes {
-		x, err := tensor.Arange(tensor.Float32, sh)
-		if err != nil {
-			return Section{}, err
-		}
-		ins = append(ins, x)
-		g, err := sbp.Scatter(b, x, s.placement, nds[i])
-		if err != nil {
-			return Section{}, err
-		}
-		globals = append(globals, g)
-	}
-	out, want := globals[0], ins[0]
-	var what string
+// work is the scene's run on sbp's simulated devices over arange inputs:
+// placement scatters and gathers back, boxing boxes and gathers, plan
+// applies the op (sbp.Apply) and gathers.
+func (s *shardScene) work() Work {
+	w := &ShardWork{Placement: s.placement, Out: s.shape, Inputs: []tensor.Shape{s.shape}, Sbps: []sbp.NdSbp{s.layouts[0]}}
+	n := s.placement.Size()
 	switch s.spec.Scene {
 	case "placement":
-		what = fmt.Sprintf("scatter to %v on %d simulated devices, gather back", nds[0], s.placement.Size())
+		w.Kind, w.What = Place, fmt.Sprintf("scatter to %v on %d simulated devices, gather back", s.layouts[0], n)
 	case "boxing":
-		boxed, _, err := globals[0].Box(s.layouts[len(s.layouts)-1])
-		if err != nil {
-			return Section{}, err
-		}
-		globals = append(globals, boxed)
-		out = boxed
-		what = fmt.Sprintf("box %v to %v on %d simulated devices, gather", s.layouts[0], s.layouts[len(s.layouts)-1], s.placement.Size())
+		w.Kind, w.BoxTo = Box, s.layouts[len(s.layouts)-1]
+		w.What = fmt.Sprintf("box %v to %v on %d simulated devices, gather", s.layouts[0], w.BoxTo, n)
 	case "plan":
-		applied, _, err := sbp.Apply(s.op, globals...)
-		if err != nil {
-			return Section{}, err
-		}
-		globals = append(globals, applied)
-		out = applied
-		ref, err := s.op.Local(tensor.CPU{}, ins, s.shape)
-		if err != nil {
-			return Section{}, err
-		}
-		ins = append(ins, ref)
-		want = ref
-		what = fmt.Sprintf("%s on %d simulated devices, gathered", s.plan.Op, s.placement.Size())
+		w.Kind, w.Op, w.Inputs, w.Sbps = Apply, s.op, s.inShapes, s.inSbps
+		w.What = fmt.Sprintf("%s on %d simulated devices, gathered", s.plan.Op, n)
 	}
-	got, err := out.Full()
-	if err != nil {
-		return Section{}, err
-	}
-	defer got.Release()
-	return resultSection(what, b, got, want), nil
+	return w
 }

@@ -6,6 +6,7 @@ import (
 	"image"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -68,7 +69,7 @@ type App struct {
 	ptr          pointer
 	help         bool
 	status       string
-	frames       int
+	ticks        int
 	times        []time.Duration // per-frame durations, for FPS
 	last         time.Time
 	lastTick     time.Time
@@ -77,9 +78,24 @@ type App struct {
 	done         error        // ebiten.Termination once a screenshot run is over
 	posted       []func(*App) // work other goroutines asked for, run in Update
 	postMu       sync.Mutex
-	lastState    string
-	computeMu    sync.Mutex
-	computed     map[string]viz.Section // results of Compute, by spec
+
+	// What Update decided the next Draw shows: the scene's display list
+	// (with the help over it), where it goes, and the results panel's
+	// sections, rebuilt only when the session's revision changes.
+	frame      viz.Frame
+	frameAt    Transform
+	shown      uint64 // the session revision the results and OnState are of (0: none yet)
+	secs       []viz.Section
+	ctlShown   string // what syncControls last synced, to skip it when nothing changed
+	firstShown bool   // OnFirstDraw was called
+
+	// What Ebitengine reported: the outside size LayoutF was given, and
+	// what Draw did (drawn once; the screen's pixels when a shot was
+	// asked for). Update acts on them.
+	outside  [2]float64
+	drawn    bool
+	shotPath string      // a screenshot Update asked the next Draw for
+	shot     *image.RGBA // its pixels, taken by Draw
 }
 
 // pointer is where the pointer is in window logical pixels, and a drag
@@ -105,7 +121,10 @@ func New(o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{opt: o, s: s, scale: 1, computed: map[string]viz.Section{}}
+	a := &App{opt: o, s: s, scale: 1}
+	if !o.Embed { // embedded, the page shows the results (and computes them itself)
+		s.StartComputing(o.Backend)
+	}
 	if len(o.Script) > 0 {
 		a.script = &player{events: o.Script}
 		a.ptr.scriptOnly = true
@@ -132,12 +151,23 @@ func (a *App) Update() error {
 	if a.done != nil {
 		return a.done
 	}
+	now := time.Now()
 	if a.started.IsZero() {
-		a.started = time.Now()
+		a.started = now
+	}
+	if a.opt.FPS != nil { // FPS runs tick once a frame (SyncWithFPS)
+		if !a.last.IsZero() {
+			a.times = append(a.times, now.Sub(a.last))
+		}
+		a.last = now
 	}
 	if a.opt.Until > 0 && time.Since(a.started) >= a.opt.Until {
 		return ebiten.Termination
 	}
+	if err := a.afterDraw(); err != nil {
+		return err
+	}
+	a.resize()
 	if s := ebiten.Monitor().DeviceScaleFactor(); s != a.scale && s > 0 {
 		a.scale = s
 		a.buildControls(s)
@@ -161,10 +191,85 @@ func (a *App) Update() error {
 		a.s.Pause() // paused while the window is hidden or in the background
 	}
 	a.s.Tick(a.tick())
+	a.refresh()
 	a.ctl.update() // first: ebitenui makes a widget's parts on its first update
-	a.syncControls()
-	a.notify()
+	if sig := fmt.Sprint(a.s.Revision(), a.status, a.opt.Width, a.opt.Height, a.scale); sig != a.ctlShown {
+		a.ctlShown = sig
+		a.syncControls()
+	}
+	a.prepareFrame()
+	a.ticks++
+	if a.opt.Screenshot != "" && a.script == nil && a.ticks >= max(a.opt.Frames, 1) && a.shotPath == "" {
+		a.shotPath = a.opt.Screenshot // the next Draw keeps its pixels; the next Update writes them
+	}
 	return nil
+}
+
+// afterDraw acts on what the last Draw did: the first frame drawn, and
+// the pixels of a screenshot asked for, written to its file.
+func (a *App) afterDraw() error {
+	if a.drawn && !a.firstShown {
+		a.firstShown = true
+		if a.opt.OnFirstDraw != nil {
+			a.opt.OnFirstDraw()
+		}
+	}
+	if a.shot == nil {
+		return nil
+	}
+	path, img := a.shotPath, a.shot
+	a.shotPath, a.shot = "", nil
+	if err := writeFileAtomically(path, func(f *os.File) error { return encodePNG(f, img) }); err != nil {
+		return err
+	}
+	if a.script == nil || a.script.finished {
+		return ebiten.Termination // a screenshot run, or a script's last shot, ends the app
+	}
+	return nil
+}
+
+// resize takes the outside size LayoutF was given as the window's.
+func (a *App) resize() {
+	if a.outside[0] == 0 {
+		return
+	}
+	mw, mh := minSize(a.opt.Embed)
+	a.opt.Width, a.opt.Height = max(int(a.outside[0]), mw), max(int(a.outside[1]), mh)
+}
+
+// refresh rebuilds the results panel's sections and tells OnState, when
+// the session's revision changed since the last tick.
+func (a *App) refresh() {
+	rev := a.s.Revision() + 1 // +1: revision 0 is a state to show too
+	if rev == a.shown {
+		return
+	}
+	a.shown = rev
+	if !a.opt.Embed {
+		res, _ := a.s.Results()
+		a.secs = append(a.s.Report().Sections, res)
+	}
+	if a.opt.OnState != nil {
+		a.opt.OnState(a.s.State())
+	}
+}
+
+// prepareFrame builds the display list the next Draw paints: the scene at
+// the session's step and focus, the help over it, through the fitting
+// and the zoom and pan.
+func (a *App) prepareFrame() {
+	fit := a.fit()
+	f, err := a.s.Frame(fit.size)
+	if err != nil {
+		a.status = err.Error()
+		return
+	}
+	if a.help {
+		f.Items = append(append([]viz.Item{}, f.Items...), helpFrame(fit.size).Items...)
+	}
+	v, d := a.s.View(), a.scale
+	a.frame = f
+	a.frameAt = Transform{OffX: d * (fit.x0 + fit.k*v.PanX), OffY: d * (fit.y0 + fit.k*v.PanY), Scale: d * fit.k * v.Zoom}
 }
 
 // tick is the time a tick advances the animation: a fixed 1/60 s when a
@@ -324,20 +429,18 @@ func (a *App) Layout(w, h int) (int, int) {
 	return int(fw), int(fh)
 }
 
-// LayoutF makes the screen as many device pixels as the window has.
+// LayoutF makes the screen as many device pixels as the window has. It
+// records the outside size; the next Update takes it as the window's.
 func (a *App) LayoutF(w, h float64) (float64, float64) {
+	a.outside = [2]float64{w, h}
 	mw, mh := minSize(a.opt.Embed)
-	a.opt.Width, a.opt.Height = max(int(w), mw), max(int(h), mh)
-	return float64(a.opt.Width) * a.scale, float64(a.opt.Height) * a.scale
+	return float64(max(int(w), mw)) * a.scale, float64(max(int(h), mh)) * a.scale
 }
 
-// Draw paints the scene, the controls and the help.
+// Draw paints what Update prepared: the scene (with the help over it)
+// and the controls. It changes no state: it only records that it drew,
+// and keeps the screen's pixels when Update asked for a screenshot.
 func (a *App) Draw(screen *ebiten.Image) {
-	now := time.Now()
-	if !a.last.IsZero() {
-		a.times = append(a.times, now.Sub(a.last))
-	}
-	a.last = now
 	// The screen keeps last frame's pixels (SetScreenClearedEveryFrame is
 	// off): only the layers that changed are drawn again. The scene is
 	// opaque and copied over its rect; the widgets' layer is transparent
@@ -348,39 +451,15 @@ func (a *App) Draw(screen *ebiten.Image) {
 		screen.Fill(nrgba(panelBG))
 		a.canvas.invalidate()
 	}
-	a.paintScene(screen)
+	if a.frame.W > 0 { // the scene's rect of the screen, brought up to date (see sceneCanvas)
+		r := scaleRect(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed), a.scale)
+		a.canvas.show(screen.SubImage(r).(*ebiten.Image), a.frame, a.frameAt)
+	}
 	a.ctl.draw(screen, full)
-	a.frames++
-	if a.frames == 1 && a.opt.OnFirstDraw != nil {
-		a.opt.OnFirstDraw()
+	a.drawn = true
+	if a.shotPath != "" && a.shot == nil {
+		a.shot = screenImage(screen, screen.Bounds())
 	}
-	if a.opt.Screenshot != "" && a.script == nil && a.frames >= max(a.opt.Frames, 1) {
-		a.done = a.screenshot(screen, a.opt.Screenshot)
-		if a.done == nil {
-			a.done = ebiten.Termination
-		}
-	}
-	if a.script != nil {
-		a.script.afterDraw(a, screen)
-	}
-}
-
-// paintScene brings the scene's rect of the screen up to date (see
-// sceneCanvas).
-func (a *App) paintScene(screen *ebiten.Image) {
-	fit := a.fit()
-	f, err := a.s.Frame(fit.size)
-	if err != nil {
-		a.status = err.Error()
-		return
-	}
-	if a.help {
-		f.Items = append(append([]viz.Item{}, f.Items...), helpFrame(fit.size).Items...)
-	}
-	v, d := a.s.View(), a.scale
-	r := scaleRect(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed), d)
-	a.canvas.show(screen.SubImage(r).(*ebiten.Image), f,
-		Transform{OffX: d * (fit.x0 + fit.k*v.PanX), OffY: d * (fit.y0 + fit.k*v.PanY), Scale: d * fit.k * v.Zoom})
 }
 
 // helpFrame lists the keys over the scene.
@@ -403,29 +482,8 @@ func helpFrame(sz viz.Size) viz.Frame {
 }
 
 // results are what the results panel shows: the scene's report and the
-// values the backend computed (once per scene, off the UI goroutine).
-func (a *App) results() []viz.Section {
-	secs := a.s.Report().Sections
-	key := a.s.Scene().Spec.String()
-	a.computeMu.Lock()
-	defer a.computeMu.Unlock()
-	res, ok := a.computed[key]
-	if !ok {
-		res = viz.Section{Title: "computing…"}
-		a.computed[key] = res
-		scene := a.s.Scene()
-		go func() {
-			sec, err := scene.Compute(a.opt.Backend)
-			if err != nil {
-				sec = viz.Section{Title: "compute", Lines: []string{err.Error()}}
-			}
-			a.computeMu.Lock()
-			a.computed[key] = sec
-			a.computeMu.Unlock()
-		}()
-	}
-	return append(secs, res)
-}
+// values the session's compute worker computed, as of the last Update.
+func (a *App) results() []viz.Section { return a.secs }
 
 // resultsText is the results as plain text (a script's state file).
 func (a *App) resultsText() string { return viz.Report{Sections: a.results()}.String() }
@@ -446,26 +504,6 @@ func (a *App) runPosted() {
 	for _, fn := range fns {
 		fn(a)
 	}
-}
-
-// notify calls OnState when the session's state changed.
-func (a *App) notify() {
-	if a.opt.OnState == nil {
-		return
-	}
-	st := a.s.State()
-	key := fmt.Sprintf("%+v|%v|%v", st, derefFocus(st.Hover), derefFocus(st.Pinned))
-	if key != a.lastState {
-		a.lastState = key
-		a.opt.OnState(st)
-	}
-}
-
-func derefFocus(f *viz.Focus) any {
-	if f == nil {
-		return nil
-	}
-	return *f
 }
 
 // Act does what a key or a button does, by the key's name in
@@ -507,6 +545,7 @@ func RunApp(a *App) error {
 		ebiten.SetTPS(ebiten.SyncWithFPS)
 	}
 	err := ebiten.RunGame(a)
+	a.s.Close()
 	if errors.Is(err, ebiten.Termination) {
 		err = nil
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -19,7 +18,6 @@ type player struct {
 	events []session.Event
 	next   int
 	wait   int
-	shot   string // a screenshot to take after this tick's Draw
 	field  string // the field that has the keyboard
 	// finished: every event ran; the app stops after the last screenshot.
 	finished bool
@@ -52,7 +50,7 @@ func (p *player) sweepOnce(a *App) error {
 }
 
 func (p *player) step(a *App) error {
-	if p.shot != "" {
+	if a.shotPath != "" {
 		return nil // a screenshot waits for the next Draw: no event may overtake it
 	}
 	if p.wait > 0 {
@@ -71,7 +69,7 @@ func (p *player) step(a *App) error {
 		if a.opt.Screenshot == "" {
 			return ebiten.Termination
 		}
-		p.shot = a.opt.Screenshot
+		a.shotPath = a.opt.Screenshot
 		return nil
 	}
 	e := p.events[p.next]
@@ -121,7 +119,7 @@ func (p *player) step(a *App) error {
 		a.ctl.showText(p.field, e.Text)
 		a.s.SetField(p.field, e.Text) // as the field's change handler does on a keystroke
 	case "screenshot":
-		p.shot = e.Text
+		a.shotPath = e.Text
 	case "state":
 		b, err := json.MarshalIndent(struct {
 			session.State
@@ -135,29 +133,6 @@ func (p *player) step(a *App) error {
 		}
 	}
 	return nil
-}
-
-// afterDraw takes the screenshot a `screenshot` line asked for.
-func (p *player) afterDraw(a *App, screen *ebiten.Image) {
-	if p.shot == "" {
-		return
-	}
-	path := p.shot
-	p.shot = ""
-	if err := a.screenshot(screen, path); err != nil {
-		a.done = err
-	}
-	if p.finished && a.done == nil {
-		a.done = ebiten.Termination
-	}
-}
-
-// screenshot writes the screen as PNG (written beside the path and
-// renamed, so a failed run leaves no half-written file).
-func (a *App) screenshot(screen *ebiten.Image, path string) error {
-	b := screen.Bounds()
-	img := screenImage(screen, b)
-	return writeFileAtomically(path, func(f *os.File) error { return encodePNG(f, img) })
 }
 
 func hasKey(keys []viz.Key, name string) bool {

@@ -92,10 +92,10 @@ func (s *Session) Do(a Action, w, h float64) bool {
 	case StepForward:
 		s.StepBy(1)
 	case FirstStep:
-		s.playing = false
+		s.setPlaying(false)
 		s.Seek(0)
 	case LastStep:
-		s.playing = false
+		s.setPlaying(false)
 		s.Seek(s.built.Steps - 1)
 	case Slower:
 		s.SetSpeed(s.speed / 1.5)

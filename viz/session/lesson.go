@@ -50,8 +50,9 @@ func (s *Session) OpenLesson(l *lessons.Lesson, step int) error {
 		return fmt.Errorf("session: %s step %d: %w", l.File, step, err)
 	}
 	s.Show(st.Scene)
-	s.playing = false
+	s.setPlaying(false)
 	s.tutor = &Tutor{Lesson: l, Step: step, scene: sc}
+	s.rev++
 	return nil
 }
 
@@ -67,7 +68,12 @@ func (s *Session) LessonStep(n int) {
 }
 
 // CloseLesson leaves the lesson; the scene stays.
-func (s *Session) CloseLesson() { s.tutor = nil }
+func (s *Session) CloseLesson() {
+	if s.tutor != nil {
+		s.tutor = nil
+		s.rev++
+	}
+}
 
 // Tutor is the open lesson, or nil.
 func (s *Session) Tutor() *Tutor { return s.tutor }

@@ -25,6 +25,11 @@ type Session struct {
 	hover, pin *viz.Focus
 	view       View
 	tutor      *Tutor // the lesson being walked, or nil
+
+	// rev counts the changes to what the session shows (State, the
+	// report); sceneRev counts the scenes built, and keys the computes.
+	rev, sceneRev uint64
+	comp          *computer // the compute worker, nil until StartComputing
 }
 
 // DefaultSpeed is the animation's speed in steps a second: fast enough
@@ -75,6 +80,7 @@ func (s *Session) SetField(key, value string) {
 	}
 	s.tutor = nil // typing leaves a lesson
 	s.fields[key] = value
+	s.rev++
 	s.rebuild(key)
 }
 
@@ -85,7 +91,10 @@ func (s *Session) SetScene(name string) error {
 	if !ok {
 		return fmt.Errorf("session: unknown scene %q; the scenes are %s", name, strings.Join(viz.Scenes, ", "))
 	}
-	s.tutor = nil
+	if s.tutor != nil {
+		s.tutor = nil
+		s.rev++
+	}
 	if name == s.scene {
 		return nil
 	}
@@ -106,6 +115,7 @@ func (s *Session) Show(spec viz.Spec) {
 	s.scene = spec.Scene
 	s.fields = maps.Clone(spec.Values)
 	s.step = spec.Step
+	s.rev++
 	s.rebuild("")
 	if s.err == nil {
 		s.Seek(spec.Step)
@@ -126,6 +136,7 @@ func (s *Session) rebuild(changed string) {
 	if err == nil {
 		scene, err = viz.Build(spec)
 	}
+	s.rev++
 	if err != nil {
 		s.err, s.errKey = err, viz.Blame(err, changed)
 		return
@@ -133,6 +144,10 @@ func (s *Session) rebuild(changed string) {
 	s.built, s.err, s.errKey = scene, nil, ""
 	s.hover, s.pin = nil, nil
 	s.step = min(s.step, scene.Steps-1)
+	s.sceneRev++
+	if s.comp != nil {
+		s.comp.ask(computeJob{rev: s.sceneRev, scene: scene})
+	}
 }
 
 // Step is the animation's current step.
@@ -143,13 +158,32 @@ func (s *Session) Steps() int { return s.built.Steps }
 
 // Seek moves to step, clamped to the timeline.
 func (s *Session) Seek(step int) {
-	s.step = min(max(step, 0), s.built.Steps-1)
+	s.setStep(min(max(step, 0), s.built.Steps-1))
 	s.clock = 0
+}
+
+// setStep moves to step, a change of what the session shows.
+func (s *Session) setStep(step int) {
+	if step != s.step {
+		s.step = step
+		s.rev++
+	}
+}
+
+// Revision counts the changes to what the session shows: its State, its
+// Report and its Results. A front end redraws its panels only when it
+// changed.
+func (s *Session) Revision() uint64 {
+	r := s.rev
+	if s.comp != nil {
+		r += s.comp.finished.Load()
+	}
+	return r
 }
 
 // StepBy moves n steps (negative: back) and pauses, as a step button does.
 func (s *Session) StepBy(n int) {
-	s.playing = false
+	s.setPlaying(false)
 	s.Seek(s.step + n)
 }
 
@@ -158,20 +192,32 @@ func (s *Session) Playing() bool { return s.playing }
 
 // TogglePlay plays or pauses; playing from the last step starts over.
 func (s *Session) TogglePlay() {
-	s.playing = !s.playing
+	s.setPlaying(!s.playing)
 	if s.playing && s.step == s.built.Steps-1 {
 		s.Seek(0)
 	}
 }
 
 // Pause stops the clock (a hidden window, a paused embed).
-func (s *Session) Pause() { s.playing = false }
+func (s *Session) Pause() { s.setPlaying(false) }
+
+func (s *Session) setPlaying(on bool) {
+	if on != s.playing {
+		s.playing = on
+		s.rev++
+	}
+}
 
 // Speed is the animation's speed in steps a second.
 func (s *Session) Speed() float64 { return s.speed }
 
 // SetSpeed sets the speed, clamped to 0.25–60 steps a second.
-func (s *Session) SetSpeed(v float64) { s.speed = min(max(v, 0.25), 60) }
+func (s *Session) SetSpeed(v float64) {
+	if v = min(max(v, 0.25), 60); v != s.speed {
+		s.speed = v
+		s.rev++
+	}
+}
 
 // Tick advances the clock by dt seconds; at the last step it stops.
 func (s *Session) Tick(dt float64) {
@@ -184,18 +230,33 @@ func (s *Session) Tick(dt float64) {
 		return
 	}
 	s.clock -= float64(n) / s.speed
-	s.step = min(s.step+n, s.built.Steps-1)
+	s.setStep(min(s.step+n, s.built.Steps-1))
 	if s.step == s.built.Steps-1 {
-		s.playing, s.clock = false, 0
+		s.setPlaying(false)
+		s.clock = 0
 	}
 }
 
 // Hover sets what the pointer is over (nil: nothing).
-func (s *Session) Hover(f *viz.Focus) { s.hover = f }
+func (s *Session) Hover(f *viz.Focus) {
+	if !sameFocus(s.hover, f) {
+		s.hover = f
+		s.rev++
+	}
+}
+
+// sameFocus reports whether f and g name the same thing (nil: nothing).
+func sameFocus(f, g *viz.Focus) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.Equal(*g)
+}
 
 // Click pins f, or unpins when f is what is pinned or nothing; while a
 // lesson's question is open, it answers it instead.
 func (s *Session) Click(f *viz.Focus) {
+	s.rev++
 	if s.answering() {
 		s.answer(f)
 		return
@@ -208,7 +269,12 @@ func (s *Session) Click(f *viz.Focus) {
 }
 
 // Unpin drops the pin.
-func (s *Session) Unpin() { s.pin = nil }
+func (s *Session) Unpin() {
+	if s.pin != nil {
+		s.pin = nil
+		s.rev++
+	}
+}
 
 // Pinned is the pinned focus, or nil.
 func (s *Session) Pinned() *viz.Focus { return s.pin }

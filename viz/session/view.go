@@ -38,10 +38,22 @@ func (v View) ZoomAt(factor, x, y float64) View {
 func (s *Session) View() View { return s.view }
 
 // ZoomAt zooms by factor towards the viewport point (x, y).
-func (s *Session) ZoomAt(factor, x, y float64) { s.view = s.view.ZoomAt(factor, x, y) }
+func (s *Session) ZoomAt(factor, x, y float64) { s.setView(s.view.ZoomAt(factor, x, y)) }
 
 // Pan moves the scene by (dx, dy) viewport pixels.
-func (s *Session) Pan(dx, dy float64) { s.view.PanX += dx; s.view.PanY += dy }
+func (s *Session) Pan(dx, dy float64) {
+	v := s.view
+	v.PanX += dx
+	v.PanY += dy
+	s.setView(v)
+}
 
 // ResetView shows the whole frame again.
-func (s *Session) ResetView() { s.view = Identity }
+func (s *Session) ResetView() { s.setView(Identity) }
+
+func (s *Session) setView(v View) {
+	if v != s.view {
+		s.view = v
+		s.rev++
+	}
+}

@@ -3,11 +3,13 @@
 package jsapi
 
 import (
+	"context"
 	"maps"
 	"strings"
 	"syscall/js"
 
 	"github.com/stridelab/stridelab/lessons"
+	"github.com/stridelab/stridelab/results"
 	"github.com/stridelab/stridelab/viz"
 )
 
@@ -79,7 +81,7 @@ func spec(req js.Value) (any, error) {
 }
 
 // compute runs the op of the scene a hash names on arange inputs
-// (viz.Scene.Compute): {hash, backend: "gpu"|"cpu"} -> {backend: the
+// (results.Compute): {hash, backend: "gpu"|"cpu"} -> {backend: the
 // backend's name, section: {Title, Lines, Table}}. The section says
 // whether the result matches the CPU reference; a result past the tab's
 // budget rejects with tensor's one-line error.
@@ -92,7 +94,7 @@ func compute(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sec, err := s.Compute(be)
+	sec, err := results.Compute(context.Background(), s, be)
 	if err != nil {
 		return nil, err
 	}

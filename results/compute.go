@@ -1,0 +1,253 @@
+package results
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/viz"
+)
+
+// Compute runs the scene's op on arange inputs on backend b (the CPU
+// reference when b is nil), checks the result against the CPU reference
+// and describes it: the backend, the shape, whether the two agree (or the
+// largest difference) and the first values.
+func Compute(ctx context.Context, s *viz.Scene, b tensor.Backend) (viz.Section, error) {
+	if b == nil {
+		b = tensor.CPU{}
+	}
+	w := s.Work()
+	if err := tensor.CheckResult(w.Title(), tensor.Float32, w.OutShape()); err != nil {
+		return viz.Section{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return viz.Section{}, err
+	}
+	var got, want tensor.Tensor
+	var err error
+	switch w := w.(type) {
+	case *viz.KernelWork:
+		got, want, err = runKernel(ctx, w, b)
+	case *viz.ShardWork:
+		got, want, err = runShards(ctx, w, b)
+	default:
+		return viz.Section{}, fmt.Errorf("results: a scene's work of type %T: nothing runs it", w)
+	}
+	if err != nil {
+		return viz.Section{}, err
+	}
+	defer got.Release()
+	defer want.Release()
+	return section(w.Title(), b, got, want), nil
+}
+
+// aranges returns a tensor 0, 1, 2, … of each shape; release them with
+// releaseAll.
+func aranges(shapes []tensor.Shape) ([]tensor.Tensor, error) {
+	var ins []tensor.Tensor
+	for _, sh := range shapes {
+		x, err := tensor.Arange(tensor.Float32, sh)
+		if err != nil {
+			releaseAll(ins)
+			return nil, err
+		}
+		ins = append(ins, x)
+	}
+	return ins, nil
+}
+
+func releaseAll(ts []tensor.Tensor) {
+	for _, t := range ts {
+		t.Release()
+	}
+}
+
+// runKernel runs w's kernel on b, then on the CPU reference.
+func runKernel(ctx context.Context, w *viz.KernelWork, b tensor.Backend) (got, want tensor.Tensor, err error) {
+	ins, err := aranges(w.Inputs)
+	if err != nil {
+		return tensor.Tensor{}, tensor.Tensor{}, err
+	}
+	defer releaseAll(ins)
+	var run func(be tensor.Backend) (tensor.Tensor, error)
+	switch w.Op {
+	case viz.Materialize:
+		xv, err := ins[0].WithLayout(w.View)
+		if err != nil {
+			return tensor.Tensor{}, tensor.Tensor{}, err
+		}
+		run = func(be tensor.Backend) (tensor.Tensor, error) {
+			y, err := be.Materialize(xv) // for a reshape that needs a copy: .contiguous()
+			if err != nil || w.ReshapeTo == nil {
+				return y, err
+			}
+			return y.Reshape(w.ReshapeTo) // then a view of the copy
+		}
+	case viz.Repeat:
+		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Repeat(ins[0], w.Times) }
+	case viz.Binary:
+		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Binary(w.BinaryOp, ins[0], ins[1]) }
+	case viz.Reduce:
+		run = func(be tensor.Backend) (tensor.Tensor, error) { return be.Reduce(w.ReduceOp, ins[0], w.Out) }
+	default:
+		return tensor.Tensor{}, tensor.Tensor{}, fmt.Errorf("results: kernel op %d: nothing runs it", w.Op)
+	}
+	return runTwice(ctx, run, b)
+}
+
+// runTwice runs run on b and, unless ctx was cancelled meanwhile, on the
+// CPU reference.
+func runTwice(ctx context.Context, run func(tensor.Backend) (tensor.Tensor, error), b tensor.Backend) (got, want tensor.Tensor, err error) {
+	if got, err = run(b); err != nil {
+		return tensor.Tensor{}, tensor.Tensor{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		got.Release()
+		return tensor.Tensor{}, tensor.Tensor{}, err
+	}
+	if want, err = run(tensor.CPU{}); err != nil {
+		got.Release()
+		return tensor.Tensor{}, tensor.Tensor{}, err
+	}
+	return got, want, nil
+}
+
+// runShards scatters w's inputs over the simulated devices (on b), runs
+// w there and gathers the result; the reference is the logical input
+// (placement, boxing) or the op run whole on one CPU device (plan).
+func runShards(ctx context.Context, w *viz.ShardWork, b tensor.Backend) (got, want tensor.Tensor, err error) {
+	ins, err := aranges(w.Inputs)
+	if err != nil {
+		return tensor.Tensor{}, tensor.Tensor{}, err
+	}
+	defer releaseAll(ins)
+	var globals []*sbp.Global
+	defer func() {
+		for _, g := range globals {
+			g.Release()
+		}
+	}()
+	for i, x := range ins {
+		g, err := sbp.Scatter(b, x, w.Placement, w.Sbps[i])
+		if err != nil {
+			return tensor.Tensor{}, tensor.Tensor{}, err
+		}
+		globals = append(globals, g)
+	}
+	out := globals[0]
+	switch w.Kind {
+	case viz.Box:
+		if out, _, err = globals[0].Box(w.BoxTo); err != nil {
+			return tensor.Tensor{}, tensor.Tensor{}, err
+		}
+		globals = append(globals, out)
+	case viz.Apply:
+		if out, _, err = sbp.Apply(w.Op, globals...); err != nil {
+			return tensor.Tensor{}, tensor.Tensor{}, err
+		}
+		globals = append(globals, out)
+	}
+	if err := ctx.Err(); err != nil {
+		return tensor.Tensor{}, tensor.Tensor{}, err
+	}
+	if got, err = out.Full(); err != nil {
+		return tensor.Tensor{}, tensor.Tensor{}, err
+	}
+	if w.Kind == viz.Apply {
+		want, err = w.Op.Local(tensor.CPU{}, ins, w.Out)
+	} else {
+		want, err = tensor.Arange(tensor.Float32, w.Inputs[0]) // the logical input
+	}
+	if err != nil {
+		got.Release()
+		return tensor.Tensor{}, tensor.Tensor{}, err
+	}
+	return got, want, nil
+}
+
+// section describes a computed result beside the CPU reference's: the
+// backend, the shape, whether they agree (or the largest difference) and
+// the first values.
+func section(what string, b tensor.Backend, got, want tensor.Tensor) viz.Section {
+	sec := viz.Section{Title: what + " on " + b.Name()}
+	sec.Lines = append(sec.Lines, fmt.Sprintf("backend %s, output %v float32", b.Name(), got.Shape()))
+	switch d, ok := maxDiff(got, want); {
+	case !ok:
+		sec.Lines = append(sec.Lines, fmt.Sprintf("differs from the CPU reference: shape %v, the CPU's %v", got.Shape(), want.Shape()))
+	case d == 0:
+		sec.Lines = append(sec.Lines, "matches the CPU reference")
+	default:
+		sec.Lines = append(sec.Lines, fmt.Sprintf("differs from the CPU reference: max difference %g", d))
+	}
+	sec.Lines = append(sec.Lines, FormatValues(got)...)
+	return sec
+}
+
+// maxDiff is the largest |got - want| over every element, and false when
+// the shapes differ.
+func maxDiff(got, want tensor.Tensor) (float64, bool) {
+	if !got.Shape().Equal(want.Shape()) {
+		return 0, false
+	}
+	g, err1 := tensor.Buffer[float32](got)
+	w, err2 := tensor.Buffer[float32](want)
+	if err1 != nil || err2 != nil || len(g) < got.NumElements() || len(w) < want.NumElements() {
+		return math.Inf(1), true
+	}
+	d := 0.0
+	for i := range got.NumElements() {
+		if x := math.Abs(float64(g[i]) - float64(w[i])); x > d || x != x {
+			d = x
+		}
+	}
+	return d, true
+}
+
+// FormatValues writes t's first and last values as NumPy prints a
+// summarised array, as rows of its last dim: at most 4 rows (2 first, 2
+// last) of at most 6 values (3 first, 3 last), so at most 24 values.
+func FormatValues(t tensor.Tensor) []string {
+	shape := t.Shape()
+	if len(shape) == 0 {
+		return []string{fmt.Sprintf("value %g", t.At())}
+	}
+	n := t.NumElements()
+	cols := shape[len(shape)-1]
+	if n == 0 {
+		return []string{"[] (empty)"}
+	}
+	rows := n / cols
+	var out []string
+	if len(shape) > 2 {
+		out = append(out, fmt.Sprintf("values, as %d rows of the last dim:", rows))
+	}
+	shown := viz.Visible(rows, 5)
+	for k, r := range shown {
+		open, close := " [", "]"
+		if len(shape) == 1 {
+			open = "["
+		} else if k == 0 {
+			open = "[["
+		}
+		if k == len(shown)-1 && len(shape) > 1 {
+			close = "]]"
+		}
+		if r == viz.Gap {
+			out = append(out, " …")
+			continue
+		}
+		var vals []string
+		for _, c := range viz.Visible(cols, 7) {
+			if c == viz.Gap {
+				vals = append(vals, "…")
+				continue
+			}
+			vals = append(vals, fmt.Sprintf("%g", t.At(shape.Unravel(r*cols+c)...)))
+		}
+		out = append(out, open+strings.Join(vals, " ")+close)
+	}
+	return out
+}
