@@ -114,7 +114,6 @@ func TestFormatValues(t *testing.T) {
 	}
 }
 
-
 // BenchmarkReportAndCompute is the results panel of a 64×64 expand.
 func BenchmarkReportAndCompute(b *testing.B) {
 	s, err := viz.Build(viz.Spec{Scene: "expand", Values: map[string]string{"shape": "64,1", "size": "64,64"}})

@@ -163,4 +163,3 @@ func linear(shape tensor.Shape, idx []int) int {
 	}
 	return n
 }
-

@@ -133,4 +133,3 @@ func BenchmarkHoverFocus(b *testing.B) {
 		}
 	}
 }
-
