@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/render"
 	"github.com/stridelab/stridelab/viz/session"
 )
 
@@ -128,7 +128,7 @@ func (p *player) step(a *App) error {
 			Results string `json:"results"`
 		}{a.s.State(), a.resultsText()}, "", " ")
 		if err == nil {
-			err = WriteFile(e.Text, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+			err = render.WriteFileAtomic(e.Text, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 		}
 		if err != nil {
 			return fail(err)
@@ -157,7 +157,7 @@ func (p *player) afterDraw(a *App, screen *ebiten.Image) {
 func (a *App) screenshot(screen *ebiten.Image, path string) error {
 	b := screen.Bounds()
 	img := screenImage(screen, b)
-	return writeFileAtomically(path, func(f *os.File) error { return encodePNG(f, img) })
+	return render.WriteFileAtomic(path, func(w io.Writer) error { return encodePNG(w, img) })
 }
 
 func hasKey(keys []viz.Key, name string) bool {

@@ -31,6 +31,7 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/live"
+	"github.com/stridelab/stridelab/viz/render"
 	"github.com/stridelab/stridelab/viz/session"
 )
 
@@ -145,7 +146,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	o.Export = func(name string, write func(io.Writer) error) error { return live.WriteFile(name, write) }
+	o.Export = render.WriteFileAtomic // names in the working directory
 	return live.Run(o)
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,8 +13,8 @@ import (
 
 // runDraw exports a scene: stridelab draw SCENE [the scene's flags]
 // [--step N] [--width W] [--height H] -o FILE [--format svg|png|gif|json].
-// The file is written to a temporary name beside it and renamed, so a
-// failure leaves nothing behind.
+// The file is written by render.WriteFileAtomic, so a failure leaves
+// nothing behind.
 func runDraw(args []string, stdout, stderr io.Writer) error {
 	synopsis := "SCENE [--shape ... the scene's flags] [--step N] [--width 1280] [--height 720] -o FILE (.svg .png .gif .json)\n\nscenes: " + strings.Join(viz.Scenes, ", ")
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
@@ -62,33 +61,11 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	size := viz.Size{W: *width, H: *height}
-	return writeAtomically(*out, func(w io.Writer) error {
+	if err := render.WriteFileAtomic(*out, func(w io.Writer) error {
 		return render.Encode(w, s, f, spec.Step, size)
-	}, stdout)
-}
-
-// writeAtomically writes through fill into a temporary file beside path
-// and renames it over path only when fill succeeded.
-func writeAtomically(path string, fill func(io.Writer) error, stdout io.Writer) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes files only their owner reads
-		tmp.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := fill(tmp); err != nil {
-		tmp.Close()
+	}); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	fmt.Fprintf(stdout, "wrote %s\n", path)
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return nil
 }
