@@ -16,7 +16,7 @@ import (
 // The file is written by render.WriteFileAtomic, so a failure leaves
 // nothing behind.
 func runDraw(args []string, stdout, stderr io.Writer) error {
-	synopsis := "SCENE [--shape ... the scene's flags] [--step N] [--width 1280] [--height 720] -o FILE (.svg .png .gif .json)\n\nscenes: " + strings.Join(viz.Scenes, ", ")
+	synopsis := "SCENE [--shape ... the scene's flags] [--step N] [--width 1280] [--height 720] -o FILE (.svg .png .gif .json)\n\nscenes, each with its worked example and the keys it also takes:\n" + viz.KindsUsage()
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			fmt.Fprintf(stderr, "usage: stridelab draw %s\n", synopsis)
@@ -26,10 +26,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	}
 	scene := args[0]
 	fs := newFlags("draw "+scene, synopsis, stderr)
-	values := map[string]*string{}
-	for _, k := range viz.Keys {
-		values[k.Name] = fs.String(k.Name, "", k.Help)
-	}
+	values := viz.KeyFlags(fs.FlagSet)
 	step := fs.Int("step", 0, "the animation step to draw (svg, png, json); a gif draws them all")
 	width := fs.Int("width", viz.DefaultSize.W, "frame width in pixels")
 	height := fs.Int("height", viz.DefaultSize.H, "frame height in pixels")
@@ -48,11 +45,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(render.Formats, f) {
 		return usagef("-o %q: unknown format %q; write .svg, .png, .gif or .json (or --format)", *out, f)
 	}
-	given := map[string]string{}
-	for k, v := range values {
-		given[k] = *v
-	}
-	spec, err := viz.ParseSpec(scene, given, *step)
+	spec, err := viz.ParseSpec(scene, values(), *step)
 	if err != nil {
 		return usagef("%v", err)
 	}
