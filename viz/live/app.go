@@ -6,7 +6,6 @@ import (
 	"image"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/render"
 	"github.com/stridelab/stridelab/viz/session"
 )
 
@@ -219,7 +219,7 @@ func (a *App) afterDraw() error {
 	}
 	path, img := a.shotPath, a.shot
 	a.shotPath, a.shot = "", nil
-	if err := writeFileAtomically(path, func(f *os.File) error { return encodePNG(f, img) }); err != nil {
+	if err := render.WriteFileAtomic(path, func(w io.Writer) error { return encodePNG(w, img) }); err != nil {
 		return err
 	}
 	if a.script == nil || a.script.finished {

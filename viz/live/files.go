@@ -5,8 +5,6 @@ import (
 	"image"
 	"image/png"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -21,31 +19,6 @@ func screenImage(screen *ebiten.Image, b image.Rectangle) *image.RGBA {
 }
 
 func encodePNG(w io.Writer, img image.Image) error { return png.Encode(w, img) }
-
-// writeFileAtomically writes path through fill into a temporary file
-// beside it and renames it over path only when fill succeeded.
-func writeFileAtomically(path string, fill func(*os.File) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("live: cannot write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := fill(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("live: cannot write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("live: cannot write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("live: cannot write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("live: cannot write %s: %w", path, err)
-	}
-	return nil
-}
 
 // reportFPS prints the frame rate a run measured: the median and the 5th
 // percentile (the slow frames), from the times between frames (the first
@@ -69,9 +42,3 @@ func reportFPS(w io.Writer, times []time.Duration) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// WriteFile writes the file name (in the working directory) through
-// write, atomically: the desktop app's exports.
-func WriteFile(name string, write func(io.Writer) error) error {
-	return writeFileAtomically(name, func(f *os.File) error { return write(f) })
-}

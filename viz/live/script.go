@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/render"
 	"github.com/stridelab/stridelab/viz/session"
 )
 
@@ -126,7 +127,7 @@ func (p *player) step(a *App) error {
 			Results string `json:"results"`
 		}{a.s.State(), a.resultsText()}, "", " ")
 		if err == nil {
-			err = WriteFile(e.Text, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+			err = render.WriteFileAtomic(e.Text, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 		}
 		if err != nil {
 			return fail(err)

@@ -42,6 +42,8 @@
 // the io.Writer come back unchanged, and so do the scene's own (a step
 // out of range) and tensor's ErrTooLarge when Encode refuses a GIF.
 // Raster and Draw return no error: they skip what they cannot draw.
+// [WriteFileAtomic]'s file-system errors read "render: cannot write
+// PATH: why" and wrap the os error.
 //
 // # Concurrency
 //
@@ -55,6 +57,8 @@
 //
 // The package uses only the standard library, golang.org/x/image, viz
 // and tensor (whose result budget Encode asks):
-// no cgo, no system calls and no window, so it builds and runs under
-// GOOS=js GOARCH=wasm as everywhere else.
+// no cgo and no window, so it builds and runs under GOOS=js GOARCH=wasm
+// as everywhere else. Only WriteFileAtomic touches the file system
+// (package os): under js it works where the host has one (Node) and
+// returns an error in a browser tab, where exports are downloads instead.
 package render

@@ -31,6 +31,7 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/live"
+	"github.com/stridelab/stridelab/viz/render"
 	"github.com/stridelab/stridelab/viz/session"
 )
 
@@ -58,10 +59,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := flag.NewFlagSet("stridelab-desktop "+scene, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	values := map[string]*string{}
-	for _, k := range viz.Keys {
-		values[k.Name] = fs.String(k.Name, "", k.Help)
-	}
+	values := viz.KeyFlags(fs)
 	step := fs.Int("step", 0, "the animation step to start on")
 	width := fs.Int("width", 1280, "window width in pixels")
 	height := fs.Int("height", 720, "window height in pixels")
@@ -77,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	maxBytes := fs.String("max-bytes", "", "the most bytes one computed result may take, e.g. 4GiB (default: $"+tensor.MaxBytesEnv+", else half of the available memory)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdout, "usage: stridelab-desktop [SCENE] [the scene's flags as for stridelab draw] [--screenshot FILE --frames N] [--script FILE] [--fps-report]\nscenes: %s\n", strings.Join(viz.Scenes, ", "))
+			fmt.Fprintf(stdout, "usage: stridelab-desktop [SCENE] [the scene's flags as for stridelab draw] [--screenshot FILE --frames N] [--script FILE] [--fps-report]\n\nscenes, each with its worked example (what a scene with no flags opens) and the keys it also takes:\n%s\n\nflags:\n", viz.KindsUsage())
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
 			return nil
@@ -92,11 +90,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	tensor.SetMaxBytes(limit)
-	given := map[string]string{}
-	for k, v := range values {
-		given[k] = *v
-	}
-	if ex, ok := viz.Example(scene); ok && allEmpty(given) {
+	given := values()
+	if ex, ok := viz.Example(scene); ok && len(given) == 0 {
 		given = ex.Values // no flags: the scene's worked example
 	}
 	spec, err := viz.ParseSpec(scene, given, *step)
@@ -145,17 +140,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	o.Export = func(name string, write func(io.Writer) error) error { return live.WriteFile(name, write) }
+	o.Export = render.WriteFileAtomic // names in the working directory
 	return live.Run(o)
-}
-
-func allEmpty(m map[string]string) bool {
-	for _, v := range m {
-		if v != "" {
-			return false
-		}
-	}
-	return true
 }
 
 // pickBackend opens the WebGPU adapter for the results panel: gpu must

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,10 +13,10 @@ import (
 
 // runDraw exports a scene: stridelab draw SCENE [the scene's flags]
 // [--step N] [--width W] [--height H] -o FILE [--format svg|png|gif|json].
-// The file is written to a temporary name beside it and renamed, so a
-// failure leaves nothing behind.
+// The file is written by render.WriteFileAtomic, so a failure leaves
+// nothing behind.
 func runDraw(args []string, stdout, stderr io.Writer) error {
-	synopsis := "SCENE [--shape ... the scene's flags] [--step N] [--width 1280] [--height 720] -o FILE (.svg .png .gif .json)\n\nscenes: " + strings.Join(viz.Scenes, ", ")
+	synopsis := "SCENE [--shape ... the scene's flags] [--step N] [--width 1280] [--height 720] -o FILE (.svg .png .gif .json)\n\nscenes, each with its worked example and the keys it also takes:\n" + viz.KindsUsage()
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			fmt.Fprintf(stderr, "usage: stridelab draw %s\n", synopsis)
@@ -27,10 +26,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	}
 	scene := args[0]
 	fs := newFlags("draw "+scene, synopsis, stderr)
-	values := map[string]*string{}
-	for _, k := range viz.Keys {
-		values[k.Name] = fs.String(k.Name, "", k.Help)
-	}
+	values := viz.KeyFlags(fs.FlagSet)
 	step := fs.Int("step", 0, "the animation step to draw (svg, png, json); a gif draws them all")
 	width := fs.Int("width", viz.DefaultSize.W, "frame width in pixels")
 	height := fs.Int("height", viz.DefaultSize.H, "frame height in pixels")
@@ -49,11 +45,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(render.Formats, f) {
 		return usagef("-o %q: unknown format %q; write .svg, .png, .gif or .json (or --format)", *out, f)
 	}
-	given := map[string]string{}
-	for k, v := range values {
-		given[k] = *v
-	}
-	spec, err := viz.ParseSpec(scene, given, *step)
+	spec, err := viz.ParseSpec(scene, values(), *step)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -62,33 +54,11 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	size := viz.Size{W: *width, H: *height}
-	return writeAtomically(*out, func(w io.Writer) error {
+	if err := render.WriteFileAtomic(*out, func(w io.Writer) error {
 		return render.Encode(w, s, f, spec.Step, size)
-	}, stdout)
-}
-
-// writeAtomically writes through fill into a temporary file beside path
-// and renames it over path only when fill succeeded.
-func writeAtomically(path string, fill func(io.Writer) error, stdout io.Writer) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes files only their owner reads
-		tmp.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := fill(tmp); err != nil {
-		tmp.Close()
+	}); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	fmt.Fprintf(stdout, "wrote %s\n", path)
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return nil
 }

@@ -15,8 +15,8 @@ import (
 // runLessons writes the lessons as a static site: stridelab lessons -o DIR
 // [--from FOLDER]. DIR gets index.html, one page per lesson and, beside
 // each page, a folder of its figures (SVG) and animations (GIF), drawn by
-// render.Encode as `stridelab draw` draws them. Every file is written to a
-// temporary name and renamed, so an interrupted run leaves whole files.
+// render.Encode as `stridelab draw` draws them. Every file is written by
+// render.WriteFileAtomic, so an interrupted run leaves whole files.
 func runLessons(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("lessons", "-o DIR [--from FOLDER]", stderr)
 	out := fs.String("o", "", "the folder to write the site into (made if missing)")
@@ -41,7 +41,6 @@ func runLessons(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	quiet := io.Discard
 	for _, f := range st.Figures {
 		path := filepath.Join(*out, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -51,13 +50,13 @@ func runLessons(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := writeAtomically(path, func(w io.Writer) error { return render.Encode(w, sc, f.Format, f.Spec.Step, f.Size) }, quiet); err != nil {
+		if err := render.WriteFileAtomic(path, func(w io.Writer) error { return render.Encode(w, sc, f.Format, f.Spec.Step, f.Size) }); err != nil {
 			return err
 		}
 	}
 	for _, p := range st.Pages {
 		path := filepath.Join(*out, filepath.FromSlash(p.Path))
-		if err := writeAtomically(path, func(w io.Writer) error { _, err := w.Write(p.HTML); return err }, quiet); err != nil {
+		if err := render.WriteFileAtomic(path, func(w io.Writer) error { _, err := w.Write(p.HTML); return err }); err != nil {
 			return err
 		}
 	}
