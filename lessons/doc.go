@@ -41,7 +41,8 @@
 // # Front ends
 //
 // Builtin returns the embedded lessons, so the wasm playground and the
-// desktop app carry them. A front end shows Step.Text (TextHTML renders
+// desktop app carry them; it loads them once and every caller shares
+// them, read-only. A front end shows Step.Text (TextHTML renders
 // it), builds the scene with Step.Build and draws it at Step.Scene.Step
 // (at Size or larger), shows Question.Prompt, passes the Hot under a
 // click to Question.Judge, and then moves the scene to Answer.Reveal.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/stridelab/stridelab/viz"
 )
@@ -78,8 +79,21 @@ var files embed.FS
 
 // Builtin returns the lessons this package carries (every lessons/*.md,
 // embedded, so the wasm build and the desktop app have them), loaded and
-// checked as Load does.
-func Builtin() ([]*Lesson, error) { return load(files, ".", "lessons") }
+// checked as Load does. They are loaded once, on the first call; later
+// calls (the playground asks on every hash change) return the same
+// lessons without parsing or building anything.
+//
+// The slice is the caller's own (a copy: sort or append to it freely),
+// but the *Lesson values it points to are shared by every caller of
+// Builtin and must be treated as read-only. To change a lesson, Parse
+// or Load a copy of your own.
+func Builtin() ([]*Lesson, error) {
+	ls, err := builtin()
+	return slices.Clone(ls), err
+}
+
+// builtin loads the embedded lessons once.
+var builtin = sync.OnceValues(func() ([]*Lesson, error) { return load(files, ".", "lessons") })
 
 // Load parses every *.md file in dir of fsys (a teacher's own folder:
 // Load(os.DirFS("."), "my-lessons")), builds every step's scene and checks
