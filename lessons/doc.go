@@ -26,7 +26,8 @@
 //	wrong: You clicked {clicked}.
 //
 // The scene: line is a scene in the CLI's words, with the flags of
-// `stridelab draw` (viz.Keys and --step; quote values holding spaces). The
+// `stridelab draw` (viz.Keys and --step; quote values holding spaces), as
+// viz.ParseCommand reads it. The
 // ask: line is a Question; right: and wrong: are the feedback, one line of
 // plain text each, and may use the placeholders {about}, {answer}, {why}
 // and {clicked}, filled from the scene's model. Lines starting with those keys are directives wherever
