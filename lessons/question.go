@@ -460,7 +460,7 @@ func (q *Question) owner(sc *viz.Scene, m *viz.ShardModel) (*Answer, error) {
 			t := viz.Focus{Kind: viz.FocusDevice, Rank: r.Rank}
 			a.Targets = append(a.Targets, t)
 			names = append(names, t.String())
-			whys = append(whys, fmt.Sprintf("rank %d's block %s", r.Rank, formatRanges(r.Ranges)))
+			whys = append(whys, fmt.Sprintf("rank %d's block %s", r.Rank, viz.FormatRanges(r.Ranges)))
 			if r.Partial != nil {
 				partial = *r.Partial
 			}
@@ -492,8 +492,8 @@ func (q *Question) holds(sc *viz.Scene, m *viz.ShardModel) (*Answer, error) {
 		}
 		a := &Answer{Reveal: sc.Spec, Ranges: r.Ranges}
 		a.Reveal.Step = sc.Steps - 1
-		a.Text = fmt.Sprintf("the block %s of %v", formatRanges(r.Ranges), m.Shape)
-		a.Why = fmt.Sprintf("Under %s, rank %d holds %s, a %v block", r.Sbp, r.Rank, formatRanges(r.Ranges), r.Shape)
+		a.Text = fmt.Sprintf("the block %s of %v", viz.FormatRanges(r.Ranges), m.Shape)
+		a.Why = fmt.Sprintf("Under %s, rank %d holds %s, a %v block", r.Sbp, r.Rank, viz.FormatRanges(r.Ranges), r.Shape)
 		if r.Partial != nil {
 			a.Why += fmt.Sprintf(", as a partial value (the tensor is the %s over the devices)", *r.Partial)
 		}
@@ -643,14 +643,6 @@ func within(idx []int, ranges [][2]int) bool {
 		}
 	}
 	return true
-}
-
-func formatRanges(r [][2]int) string {
-	parts := make([]string, len(r))
-	for d, x := range r {
-		parts[d] = fmt.Sprintf("%d:%d", x[0], x[1])
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 func joinInts(v []int) string {
