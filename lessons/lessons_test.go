@@ -83,7 +83,7 @@ func clicks(t *testing.T, sc *viz.Scene, step int, q *Question, a *Answer) (righ
 	found := false
 	for _, h := range hots {
 		tg := h.Focus
-		if tg.Kind != q.clickKind() || (tg.Kind == viz.FocusCell && tg.Operand != q.clickOperand()) {
+		if !q.isClick(tg) {
 			continue
 		}
 		if a.Matches(tg) {
