@@ -83,7 +83,7 @@ func clicks(t *testing.T, sc *viz.Scene, step int, q *Question, a *Answer) (righ
 	found := false
 	for _, h := range hots {
 		tg := h.Focus
-		if !q.isClick(tg) {
+		if !q.click().is(tg) {
 			continue
 		}
 		if a.Matches(tg) {

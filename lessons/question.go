@@ -42,36 +42,43 @@ type Question struct {
 // ParseQuestion reads what follows "ask:".
 func ParseQuestion(s string) (*Question, error) {
 	q := &Question{Spelled: strings.TrimSpace(s), WrongFor: map[string]string{}}
-	kind, rest, _ := strings.Cut(q.Spelled, " ")
-	k, ok := askerNamed(kind)
+	name, rest, _ := strings.Cut(q.Spelled, " ")
+	k, ok := askerNamed(name)
 	if !ok {
 		var usages []string
 		for _, k := range askers {
-			usages = append(usages, k.usage())
+			usages = append(usages, k.form().usage)
 		}
-		return nil, fmt.Errorf("unknown question %q: ask %s", kind, listOf(usages, "or"))
+		return nil, fmt.Errorf("unknown question %q: ask %s", name, listOf(usages, "or"))
 	}
-	q.Kind = kind
-	if err := k.parse(q, strings.TrimSpace(rest)); err != nil {
+	q.Kind = name
+	f := k.form()
+	about, from, hasFrom := strings.TrimSpace(rest), "", false
+	if f.from {
+		about, from, hasFrom = strings.Cut(about, " from ")
+	}
+	var err error
+	if q.About, err = viz.ParseFocus(about); err != nil {
 		return nil, err
+	}
+	if !f.about.is(q.About) {
+		return nil, fmt.Errorf("%s asks about %s, not %s", name, f.about.what, q.About)
+	}
+	if hasFrom {
+		q.From = strings.TrimSpace(from)
+		if !slices.Contains([]string{"x", "a", "b"}, q.From) {
+			return nil, fmt.Errorf("%s … from %q: name an operand, x, a or b", name, q.From)
+		}
 	}
 	return q, nil
 }
 
-// An asker is one kind of question: how what follows its name on the
-// ask: line is read, what the learner clicks, and how the scene's model
-// answers it. Each kind has its own file, question_NAME.go; askers lists
-// them, and is the one place a kind is added.
+// An asker is one kind of question: what its ask: line names, what the
+// learner clicks, and how the scene's model answers it. Each kind has its
+// own file, question_NAME.go; askers lists them, and is the one place a
+// kind is added.
 type asker interface {
-	name() string  // what an ask: line starts with: reads
-	usage() string // the kind's ask: line in short: reads out[…]
-	// parse reads what follows the name into q.About (and q.From).
-	parse(q *Question, rest string) error
-	// click is the kind of focus an answer is clicked on and, for a
-	// cell, its operand.
-	click() (viz.FocusKind, string)
-	// where tells the learner where to click.
-	where() string
+	form() form
 	// prompt is the question in words for the learner, with where to click.
 	prompt(q *Question, sc *viz.Scene) string
 	// answer computes the answer from sc's model (Explain is left to
@@ -79,9 +86,31 @@ type asker interface {
 	answer(q *Question, sc *viz.Scene) (*Answer, error)
 	// shown fails when sc, at its step, already shows the answer a.
 	shown(q *Question, sc *viz.Scene, a *Answer) error
-	// clicked is what a click on t answers, t itself or what it stands
+	// clicked is what a click on t answers: t itself, or what it stands
 	// for (a reads question takes an input's cell for its storage).
 	clicked(sc *viz.Scene, t viz.Focus) viz.Focus
+}
+
+// A form is what a kind of question's ask: line and clicks look like.
+type form struct {
+	name  string // what an ask: line starts with: reads
+	usage string // the ask: line in short, for errors: reads out[…]
+	about target // what the ask: line names
+	from  bool   // the line may end in "from OPERAND"
+	click target // what the learner clicks to answer, right or wrong
+}
+
+// A target is a kind of focus and, for a cell, its operand, with words
+// for a person: what it is, or where to click it.
+type target struct {
+	kind    viz.FocusKind
+	operand string // FocusCell only
+	what    string
+}
+
+// is reports whether f is a focus of t's kind.
+func (t target) is(f viz.Focus) bool {
+	return f.Kind == t.kind && (f.Kind != viz.FocusCell || f.Operand == t.operand)
 }
 
 // askers are the kinds of question, in the order errors list them.
@@ -90,7 +119,7 @@ var askers = []asker{askReads{}, askReaders{}, askOwner{}, askHolds{}}
 // askerNamed returns the kind of question called name.
 func askerNamed(name string) (asker, bool) {
 	for _, k := range askers {
-		if k.name() == name {
+		if k.form().name == name {
 			return k, true
 		}
 	}
@@ -107,12 +136,8 @@ func (q *Question) asker() asker {
 	return k
 }
 
-// isClick reports whether t is the kind of thing the learner clicks to
-// answer q (right or wrong).
-func (q *Question) isClick(t viz.Focus) bool {
-	kind, operand := q.asker().click()
-	return t.Kind == kind && (t.Kind != viz.FocusCell || t.Operand == operand)
-}
+// click is what the learner clicks to answer q.
+func (q *Question) click() target { return q.asker().form().click }
 
 // indexModel and shardModel are sc's model, or why q cannot ask sc.
 func indexModel(q *Question, sc *viz.Scene) (*viz.IndexModel, error) {
@@ -155,8 +180,8 @@ func (q *Question) addFeedback(key, text string) error {
 		if err != nil {
 			return err
 		}
-		if !q.isClick(t) {
-			return fmt.Errorf("%s is not what the learner clicks here (%s)", t, q.asker().where())
+		if !q.click().is(t) {
+			return fmt.Errorf("%s is not what the learner clicks here (%s)", t, q.click().what)
 		}
 		if _, dup := q.WrongFor[t.String()]; dup {
 			return fmt.Errorf("two wrong %s: lines", t)
@@ -276,8 +301,8 @@ func (q *Question) Judge(sc *viz.Scene, hot viz.Focus) (bool, string) {
 		return false, err.Error()
 	}
 	t := q.asker().clicked(sc, hot)
-	if !q.isClick(t) {
-		return false, fmt.Sprintf("Not an answer to this question: %s.", q.asker().where())
+	if !q.click().is(t) {
+		return false, fmt.Sprintf("Not an answer to this question: %s.", q.click().what)
 	}
 	if a.Matches(t) {
 		return true, a.Explain
@@ -326,7 +351,7 @@ func (q *Question) Check(sc *viz.Scene) error {
 	}
 	clickable := false
 	for _, h := range hots {
-		if t := q.asker().clicked(sc, h.Focus); a.Matches(t) && q.isClick(t) {
+		if t := q.asker().clicked(sc, h.Focus); a.Matches(t) && q.click().is(t) {
 			clickable = true
 			break
 		}

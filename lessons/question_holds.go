@@ -12,26 +12,14 @@ import (
 // right.
 type askHolds struct{}
 
-func (askHolds) name() string  { return "holds" }
-func (askHolds) usage() string { return "holds rank N" }
-
-func (askHolds) parse(q *Question, rest string) error {
-	var err error
-	if q.About, err = viz.ParseFocus(rest); err != nil {
-		return err
-	}
-	if q.About.Kind != viz.FocusDevice {
-		return fmt.Errorf("holds asks about a device, e.g. holds rank 2, not %s", q.About)
-	}
-	return nil
+func (askHolds) form() form {
+	return form{name: "holds", usage: "holds rank N",
+		about: target{viz.FocusDevice, "", "a device, e.g. holds rank 2"},
+		click: target{viz.FocusCell, "global", "click a cell of the logical tensor"}}
 }
 
-func (askHolds) click() (viz.FocusKind, string) { return viz.FocusCell, "global" }
-
-func (askHolds) where() string { return "click a cell of the logical tensor" }
-
 func (k askHolds) prompt(q *Question, sc *viz.Scene) string {
-	return capital(fmt.Sprintf("%swhat does %s hold%s? Predict it, then %s that it holds.", when(sc), q.About, of(sc), k.where()))
+	return capital(fmt.Sprintf("%swhat does %s hold%s? Predict it, then %s that it holds.", when(sc), q.About, of(sc), k.form().click.what))
 }
 
 func (askHolds) answer(q *Question, sc *viz.Scene) (*Answer, error) {

@@ -11,23 +11,11 @@ import (
 // the answer is every rank whose block in the shard model holds it.
 type askOwner struct{}
 
-func (askOwner) name() string  { return "owner" }
-func (askOwner) usage() string { return "owner […]" }
-
-func (askOwner) parse(q *Question, rest string) error {
-	var err error
-	if q.About, err = viz.ParseFocus(rest); err != nil {
-		return err
-	}
-	if q.About.Kind != viz.FocusCell || q.About.Operand != "global" {
-		return fmt.Errorf("owner asks about an element of the logical tensor, e.g. owner [5,2], not %s", q.About)
-	}
-	return nil
+func (askOwner) form() form {
+	return form{name: "owner", usage: "owner […]",
+		about: target{viz.FocusCell, "global", "an element of the logical tensor, e.g. owner [5,2]"},
+		click: target{viz.FocusDevice, "", "click a device's panel"}}
 }
-
-func (askOwner) click() (viz.FocusKind, string) { return viz.FocusDevice, "" }
-
-func (askOwner) where() string { return "click a device's panel" }
 
 func (askOwner) prompt(q *Question, sc *viz.Scene) string {
 	return capital(fmt.Sprintf("%swhich device holds element %s%s? Predict it, then click the panel of a device that holds it.", when(sc), q.About, of(sc)))

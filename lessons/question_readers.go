@@ -13,26 +13,14 @@ import (
 // the reveal lights them with the scene's --offset where it takes one.
 type askReaders struct{}
 
-func (askReaders) name() string  { return "readers" }
-func (askReaders) usage() string { return "readers x[…]" }
-
-func (askReaders) parse(q *Question, rest string) error {
-	var err error
-	if q.About, err = viz.ParseFocus(rest); err != nil {
-		return err
-	}
-	if q.About.Kind != viz.FocusStorage {
-		return fmt.Errorf("readers asks about a storage element, e.g. readers x[5], not %s", q.About)
-	}
-	return nil
+func (askReaders) form() form {
+	return form{name: "readers", usage: "readers x[…]",
+		about: target{viz.FocusStorage, "", "a storage element, e.g. readers x[5]"},
+		click: target{viz.FocusCell, "out", "click a cell of the output grid"}}
 }
 
-func (askReaders) click() (viz.FocusKind, string) { return viz.FocusCell, "out" }
-
-func (askReaders) where() string { return "click a cell of the output grid" }
-
 func (k askReaders) prompt(q *Question, _ *viz.Scene) string {
-	return fmt.Sprintf("Which output cells read %s? Predict them, then %s that reads it.", q.About, k.where())
+	return fmt.Sprintf("Which output cells read %s? Predict them, then %s that reads it.", q.About, k.form().click.what)
 }
 
 func (askReaders) answer(q *Question, sc *viz.Scene) (*Answer, error) {

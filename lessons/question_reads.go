@@ -16,30 +16,11 @@ import (
 // from tensor's trace of the operand's layout.
 type askReads struct{}
 
-func (askReads) name() string  { return "reads" }
-func (askReads) usage() string { return "reads out[…]" }
-
-func (askReads) parse(q *Question, rest string) error {
-	about, from, hasFrom := strings.Cut(rest, " from ")
-	var err error
-	if q.About, err = viz.ParseFocus(about); err != nil {
-		return err
-	}
-	if q.About.Kind != viz.FocusCell || q.About.Operand != "out" {
-		return fmt.Errorf("reads asks about an output cell, e.g. reads out[1,2,0], not %s", q.About)
-	}
-	if hasFrom {
-		q.From = strings.TrimSpace(from)
-		if !slices.Contains([]string{"x", "a", "b"}, q.From) {
-			return fmt.Errorf("reads … from %q: name an operand, x, a or b", q.From)
-		}
-	}
-	return nil
+func (askReads) form() form {
+	return form{name: "reads", usage: "reads out[…]", from: true,
+		about: target{viz.FocusCell, "out", "an output cell, e.g. reads out[1,2,0]"},
+		click: target{viz.FocusStorage, "", "click a storage cell, in the strip under the grid"}}
 }
-
-func (askReads) click() (viz.FocusKind, string) { return viz.FocusStorage, "" }
-
-func (askReads) where() string { return "click a storage cell, in the strip under the grid" }
 
 func (k askReads) prompt(q *Question, sc *viz.Scene) string {
 	if sc.Spec.Scene == "reduce" {
@@ -49,7 +30,7 @@ func (k askReads) prompt(q *Question, sc *viz.Scene) string {
 	if q.From != "" {
 		from = "element of " + q.From + "'s storage"
 	}
-	return fmt.Sprintf("Which %s does %s read? Predict it, then %s.", from, q.About, k.where())
+	return fmt.Sprintf("Which %s does %s read? Predict it, then %s.", from, q.About, k.form().click.what)
 }
 
 func (askReads) answer(q *Question, sc *viz.Scene) (*Answer, error) {
