@@ -9,6 +9,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/kernelcheck"
 	"github.com/stridelab/stridelab/viz"
 )
 
@@ -56,104 +57,77 @@ func TestAnswersAreTheKernels(t *testing.T) {
 	}
 }
 
-// kernelReads runs the spec's kernel on the CPU over arange inputs and
-// returns what output cell idx read, per operand: the value itself for
-// one operand; for binary, b holds offset·M, so a + b = offset_a + M·offset_b.
-func kernelReads(spec viz.Spec) (func(idx []int) map[string][]int, error) {
+// kernelRun runs the spec's kernel on the CPU over arange inputs
+// (kernelcheck), so its output says what each cell read: its Reads for
+// one input or binary, the sum of the offsets combined for reduce.
+func kernelRun(spec viz.Spec) (kernelcheck.Output, error) {
 	shape, err := tensor.ParseShape(spec.Get("shape"))
 	if err != nil {
-		return nil, err
+		return kernelcheck.Output{}, err
 	}
-	x, err := tensor.Arange(tensor.Float32, shape)
-	if err != nil {
-		return nil, err
-	}
-	var y tensor.Tensor
 	switch spec.Scene {
 	case "expand":
 		size, _ := tensor.ParseInts("size", spec.Get("size"))
-		y, err = tensor.Expand(tensor.CPU{}, x, size)
+		return kernelcheck.Expand(shape, size)
 	case "repeat":
 		times, _ := tensor.ParseInts("times", spec.Get("times"))
-		y, err = tensor.CPU{}.Repeat(x, times)
+		return kernelcheck.Repeat(shape, times)
 	case "view":
-		v := x.Layout()
+		v, err := tensor.Contiguous(shape)
+		if err != nil {
+			return kernelcheck.Output{}, err
+		}
 		if s := spec.Get("index"); s != "" {
 			idx, _ := tensor.ParseIndices(s)
 			if v, err = v.Slice(idx...); err != nil {
-				return nil, err
+				return kernelcheck.Output{}, err
 			}
 		}
 		if s := spec.Get("permute"); s != "" {
 			perm, _ := tensor.ParseInts("permute", s)
 			if v, err = v.Permute(perm); err != nil {
-				return nil, err
+				return kernelcheck.Output{}, err
 			}
 		}
 		if s := spec.Get("reshape"); s != "" {
 			rs, _ := tensor.ParseInts("reshape", s)
 			if v, err = v.Reshape(rs); err != nil {
-				return nil, err
+				return kernelcheck.Output{}, err
 			}
 		}
-		var xv tensor.Tensor
-		if xv, err = x.WithLayout(v); err == nil {
-			y, err = tensor.CPU{}.Materialize(xv)
-		}
+		return kernelcheck.View(shape, v)
 	case "binary":
 		bShape, _ := tensor.ParseShape(spec.Get("b-shape"))
-		na, _ := shape.NumElements()
-		M := na + 1
-		b, err := tensor.Arange(tensor.Float32, bShape)
-		if err != nil {
-			return nil, err
-		}
-		bs, _ := tensor.Buffer[float32](b)
-		for i := range bs {
-			bs[i] *= float32(M)
-		}
-		y, err = tensor.CPU{}.Binary(tensor.Add, x, b)
-		if err != nil {
-			return nil, err
-		}
-		return func(idx []int) map[string][]int {
-			v := int(y.At(idx...))
-			return map[string][]int{"a": {v % M}, "b": {v / M}}
-		}, nil
+		return kernelcheck.Binary(shape, bShape)
 	case "reduce":
 		to, _ := tensor.ParseShape(spec.Get("to"))
-		y, err = tensor.CPU{}.Reduce(tensor.Sum, x, to)
-	default:
-		return nil, fmt.Errorf("no kernel for %s", spec.Scene)
+		return kernelcheck.Reduce(tensor.Sum, shape, to)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return func(idx []int) map[string][]int { return map[string][]int{"x": {int(y.At(idx...))}} }, nil
+	return kernelcheck.Output{}, fmt.Errorf("no kernel for %s", spec.Scene)
 }
 
 func checkIndex(spec viz.Spec, m *viz.IndexModel, q *Question, a *Answer) error {
-	kernel, err := kernelReads(spec)
+	kernel, err := kernelRun(spec)
 	if err != nil {
 		return err
 	}
 	switch q.Kind {
 	case "reads":
-		got := kernel(q.About.Index)
 		if spec.Scene == "reduce" {
 			sum := 0
 			for _, tg := range a.Targets {
 				sum += tg.Offset
 			}
-			if sum != got["x"][0] {
-				return fmt.Errorf("the answer's offsets %v sum to %d; the kernel's sum over arange is %d", a.Targets, sum, got["x"][0])
+			if got := kernel.At(q.About.Index); float64(sum) != got {
+				return fmt.Errorf("the answer's offsets %v sum to %d; the kernel's sum over arange is %v", a.Targets, sum, got)
 			}
 			return nil
 		}
+		got := kernel.Reads(q.About.Index)
 		var want []viz.Focus
-		for _, op := range []string{"x", "a", "b"} {
-			if offs, ok := got[op]; ok && (q.From == "" || q.From == op) {
-				want = append(want, viz.Focus{Kind: viz.FocusStorage, Operand: op, Offset: offs[0]})
+		for _, op := range kernel.Operands() {
+			if q.From == "" || q.From == op {
+				want = append(want, viz.Focus{Kind: viz.FocusStorage, Operand: op, Offset: got[op]})
 			}
 		}
 		if !sameTargets(a.Targets, want) {
@@ -164,7 +138,11 @@ func checkIndex(spec viz.Spec, m *viz.IndexModel, q *Question, a *Answer) error 
 		// kernel's value there is its offset.
 		var want []viz.Focus
 		for _, c := range m.Cells {
-			if kernel(c.Index)[q.About.Operand][0] == q.About.Offset {
+			off, ok := kernel.Reads(c.Index)[q.About.Operand]
+			if !ok {
+				return fmt.Errorf("the kernel has no operand %s", q.About.Operand)
+			}
+			if off == q.About.Offset {
 				want = append(want, viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: c.Index})
 			}
 		}
