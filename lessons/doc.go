@@ -26,7 +26,8 @@
 //	wrong: You clicked {clicked}.
 //
 // The scene: line is a scene in the CLI's words, with the flags of
-// `stridelab draw` (viz.Keys and --step; quote values holding spaces). The
+// `stridelab draw` (viz.Keys and --step; quote values holding spaces), as
+// viz.ParseCommand reads it. The
 // ask: line is a Question; right: and wrong: are the feedback, one line of
 // plain text each, and may use the placeholders {about}, {answer}, {why}
 // and {clicked}, filled from the scene's model. Lines starting with those keys are directives wherever
@@ -41,7 +42,8 @@
 // # Front ends
 //
 // Builtin returns the embedded lessons, so the wasm playground and the
-// desktop app carry them. A front end shows Step.Text (TextHTML renders
+// desktop app carry them; it loads them once and every caller shares
+// them, read-only. A front end shows Step.Text (TextHTML renders
 // it), builds the scene with Step.Build and draws it at Step.Scene.Step
 // (at Size or larger), shows Question.Prompt, passes the Hot under a
 // click to Question.Judge, and then moves the scene to Answer.Reveal.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/stridelab/stridelab/viz"
 )
@@ -78,8 +79,21 @@ var files embed.FS
 
 // Builtin returns the lessons this package carries (every lessons/*.md,
 // embedded, so the wasm build and the desktop app have them), loaded and
-// checked as Load does.
-func Builtin() ([]*Lesson, error) { return load(files, ".", "lessons") }
+// checked as Load does. They are loaded once, on the first call; later
+// calls (the playground asks on every hash change) return the same
+// lessons without parsing or building anything.
+//
+// The slice is the caller's own (a copy: sort or append to it freely),
+// but the *Lesson values it points to are shared by every caller of
+// Builtin and must be treated as read-only. To change a lesson, Parse
+// or Load a copy of your own.
+func Builtin() ([]*Lesson, error) {
+	ls, err := builtin()
+	return slices.Clone(ls), err
+}
+
+// builtin loads the embedded lessons once.
+var builtin = sync.OnceValues(func() ([]*Lesson, error) { return load(files, ".", "lessons") })
 
 // Load parses every *.md file in dir of fsys (a teacher's own folder:
 // Load(os.DirFS("."), "my-lessons")), builds every step's scene and checks
@@ -264,7 +278,7 @@ func Parse(name string, src []byte) (*Lesson, error) {
 			if st.Scene.Scene != "" {
 				return nil, bad(st.N, n, "scene", "a step shows one scene; this one has two scene: lines")
 			}
-			spec, err := ParseScene(val)
+			spec, err := viz.ParseCommand(val)
 			if err != nil {
 				return nil, bad(st.N, n, "scene", "%v", err)
 			}
@@ -318,88 +332,4 @@ func directive(line string) (key, val string, ok bool) {
 		return "", "", false
 	}
 	return k, strings.TrimSpace(v), true
-}
-
-// ParseScene reads a scene in the CLI's words, as `stridelab draw` takes
-// it: "expand --shape 4,1,3 --size 4,2,3 --step 5"; values holding spaces
-// are quoted ('(S(0), B)'), and --name=value works too. The flags are
-// viz.Keys and --step.
-func ParseScene(line string) (viz.Spec, error) {
-	words, err := splitWords(line)
-	if err != nil {
-		return viz.Spec{}, err
-	}
-	if len(words) == 0 {
-		return viz.Spec{}, fmt.Errorf("name a scene: %s", strings.Join(viz.Scenes, ", "))
-	}
-	values := map[string]string{}
-	step := 0
-	known := map[string]bool{"step": true}
-	for _, k := range viz.Keys {
-		known[k.Name] = true
-	}
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		if !strings.HasPrefix(w, "--") {
-			return viz.Spec{}, fmt.Errorf("%q is not a --flag", w)
-		}
-		name, val, hasVal := strings.Cut(w[2:], "=")
-		if !known[name] {
-			return viz.Spec{}, fmt.Errorf("unknown flag --%s", name)
-		}
-		if !hasVal {
-			if i+1 == len(words) {
-				return viz.Spec{}, fmt.Errorf("--%s needs a value", name)
-			}
-			i++
-			val = words[i]
-		}
-		if name == "step" {
-			n, err := strconv.Atoi(val)
-			if err != nil {
-				return viz.Spec{}, fmt.Errorf("--step %q is not a whole number", val)
-			}
-			step = n
-			continue
-		}
-		if _, dup := values[name]; dup {
-			return viz.Spec{}, fmt.Errorf("--%s is given twice", name)
-		}
-		values[name] = val
-	}
-	return viz.ParseSpec(words[0], values, step)
-}
-
-// splitWords splits a command line on spaces, keeping quoted runs ('…' or
-// "…") whole, as a shell would for the flags lessons use.
-func splitWords(s string) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	in, quote := false, rune(0)
-	for _, r := range s {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, in = r, true
-		case r == ' ' || r == '\t':
-			if in {
-				out = append(out, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteRune(r)
-			in = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unclosed %c quote", quote)
-	}
-	if in {
-		out = append(out, cur.String())
-	}
-	return out, nil
 }

@@ -83,7 +83,7 @@ func clicks(t *testing.T, sc *viz.Scene, step int, q *Question, a *Answer) (righ
 	found := false
 	for _, h := range hots {
 		tg := h.Focus
-		if tg.Kind != q.clickKind() || (tg.Kind == viz.FocusCell && tg.Operand != q.clickOperand()) {
+		if !q.click().is(tg) {
 			continue
 		}
 		if a.Matches(tg) {
@@ -160,7 +160,7 @@ func TestJudgeFeedback(t *testing.T) {
 
 func mustScene(t *testing.T, line string) viz.Spec {
 	t.Helper()
-	s, err := ParseScene(line)
+	s, err := viz.ParseCommand(line)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,9 +186,9 @@ func TestBrokenLessons(t *testing.T) {
 		{"no scene", front + "## a\nt\n## b\nt\n", "broken.md: step 1: scene: the step has no scene: line"},
 		{"two scenes", front + "## a\nt\nscene: expand --shape 1 --size 2\nscene: expand --shape 1 --size 2\n", "step 1: scene: a step shows one scene"},
 		{"unknown scene", front + "## a\nt\nscene: expand --shape 1 --size 2\n## b\nt\nscene: explode --shape 1\n", `broken.md: step 2: scene: viz: unknown scene "explode"`},
-		{"unknown flag", front + "## a\nt\nscene: expand --shape 1 --sise 2\n", "broken.md: step 1: scene: unknown flag --sise"},
+		{"unknown flag", front + "## a\nt\nscene: expand --shape 1 --sise 2\n", "broken.md: step 1: scene: viz: unknown flag --sise"},
 		{"flag of another scene", front + "## a\nt\nscene: expand --shape 1 --size 2 --times 3\n", "broken.md: step 1: scene: viz: scene expand takes no --times"},
-		{"unclosed quote", front + "## a\nt\nscene: placement --shape 4 --sbp 'S(0) --placement 4\n", "step 1: scene: unclosed ' quote"},
+		{"unclosed quote", front + "## a\nt\nscene: placement --shape 4 --sbp 'S(0) --placement 4\n", "step 1: scene: viz: unclosed ' quote"},
 		{"bad shape", front + "## a\nt\nscene: expand --shape 4,x --size 4,2\n", "broken.md: step 1: scene: tensor: shape \"4,x\""},
 		{"impossible expand", front + "## a\nt\nscene: expand --shape 4,3 --size 4,5\n", "broken.md: step 1: scene: tensor: expand [4 3] to [4 5]"},
 		{"step past the end", front + "## a\nt\nscene: expand --shape 2 --size 2 --step 9\n", "broken.md: step 1: scene: viz: expand: step 9 is out of range"},
@@ -233,35 +233,6 @@ func TestBrokenLessons(t *testing.T) {
 				t.Fatalf("%v: want an *Error wrapping ErrLesson", err)
 			}
 		})
-	}
-}
-
-func TestParseScene(t *testing.T) {
-	for _, c := range []struct{ line, want string }{
-		{"expand --shape 4,1,3 --size 4,2,3 --step 5", "expand --shape '4,1,3' --size '4,2,3' --step 5"},
-		{"expand --shape=4,1,3 --size=4,2,3", "expand --shape '4,1,3' --size '4,2,3'"},
-		{`placement --shape 8,6 --sbp '(S(0), P)' --placement "[[0,1],[2,3]]"`, "placement --shape '8,6' --sbp '(S(0), P)' --placement '[[0,1],[2,3]]'"},
-		{"view --shape 4,5 --index '1:4:2, 2'", "view --shape '4,5' --index '1:4:2, 2'"},
-	} {
-		s, err := ParseScene(c.line)
-		if err != nil {
-			t.Fatalf("ParseScene(%q): %v", c.line, err)
-		}
-		if s.String() != c.want {
-			t.Errorf("ParseScene(%q) = %q, want %q", c.line, s.String(), c.want)
-		}
-	}
-	for _, c := range []struct{ line, want string }{
-		{"", "name a scene"},
-		{"expand 4,1,3", `"4,1,3" is not a --flag`},
-		{"expand --shape", "--shape needs a value"},
-		{"expand --shape 1 --shape 2", "--shape is given twice"},
-		{"expand --shape 1 --size 2 --step x", `--step "x" is not a whole number`},
-		{"expand --shape 1 --size 2 --step -1", "steps count from 0"},
-	} {
-		if _, err := ParseScene(c.line); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ParseScene(%q) = %v, want an error containing %q", c.line, err, c.want)
-		}
 	}
 }
 

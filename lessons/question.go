@@ -27,7 +27,7 @@ import (
 // binary, reduce, view); shard questions (owner, holds) a shard scene
 // (placement, plan, boxing), whose model is the layout after its last step.
 type Question struct {
-	Kind    string    // reads, readers, owner or holds
+	Kind    string    // reads, readers, owner or holds: the name of one of askers
 	About   viz.Focus // the cell, storage element or device asked about
 	From    string    // reads: only this operand's reads count; "" for all
 	Spelled string    // the question as the file writes it, after "ask:"
@@ -42,50 +42,118 @@ type Question struct {
 // ParseQuestion reads what follows "ask:".
 func ParseQuestion(s string) (*Question, error) {
 	q := &Question{Spelled: strings.TrimSpace(s), WrongFor: map[string]string{}}
-	kind, rest, _ := strings.Cut(q.Spelled, " ")
-	rest = strings.TrimSpace(rest)
-	q.Kind = kind
+	name, rest, _ := strings.Cut(q.Spelled, " ")
+	k, ok := askerNamed(name)
+	if !ok {
+		var usages []string
+		for _, k := range askers {
+			usages = append(usages, k.form().usage)
+		}
+		return nil, fmt.Errorf("unknown question %q: ask %s", name, listOf(usages, "or"))
+	}
+	q.Kind = name
+	f := k.form()
+	about, from, hasFrom := strings.TrimSpace(rest), "", false
+	if f.from {
+		about, from, hasFrom = strings.Cut(about, " from ")
+	}
 	var err error
-	switch kind {
-	case "reads":
-		about, from, hasFrom := strings.Cut(rest, " from ")
-		if q.About, err = viz.ParseFocus(about); err != nil {
-			return nil, err
+	if q.About, err = viz.ParseFocus(about); err != nil {
+		return nil, err
+	}
+	if !f.about.is(q.About) {
+		return nil, fmt.Errorf("%s asks about %s, not %s", name, f.about.what, q.About)
+	}
+	if hasFrom {
+		q.From = strings.TrimSpace(from)
+		if !slices.Contains([]string{"x", "a", "b"}, q.From) {
+			return nil, fmt.Errorf("%s … from %q: name an operand, x, a or b", name, q.From)
 		}
-		if q.About.Kind != viz.FocusCell || q.About.Operand != "out" {
-			return nil, fmt.Errorf("reads asks about an output cell, e.g. reads out[1,2,0], not %s", q.About)
-		}
-		if hasFrom {
-			q.From = strings.TrimSpace(from)
-			if !slices.Contains([]string{"x", "a", "b"}, q.From) {
-				return nil, fmt.Errorf("reads … from %q: name an operand, x, a or b", q.From)
-			}
-		}
-	case "readers":
-		if q.About, err = viz.ParseFocus(rest); err != nil {
-			return nil, err
-		}
-		if q.About.Kind != viz.FocusStorage {
-			return nil, fmt.Errorf("readers asks about a storage element, e.g. readers x[5], not %s", q.About)
-		}
-	case "owner":
-		if q.About, err = viz.ParseFocus(rest); err != nil {
-			return nil, err
-		}
-		if q.About.Kind != viz.FocusCell || q.About.Operand != "global" {
-			return nil, fmt.Errorf("owner asks about an element of the logical tensor, e.g. owner [5,2], not %s", q.About)
-		}
-	case "holds":
-		if q.About, err = viz.ParseFocus(rest); err != nil {
-			return nil, err
-		}
-		if q.About.Kind != viz.FocusDevice {
-			return nil, fmt.Errorf("holds asks about a device, e.g. holds rank 2, not %s", q.About)
-		}
-	default:
-		return nil, fmt.Errorf("unknown question %q: ask reads out[…], readers x[…], owner […] or holds rank N", kind)
 	}
 	return q, nil
+}
+
+// An asker is one kind of question: what its ask: line names, what the
+// learner clicks, and how the scene's model answers it. Each kind has its
+// own file, question_NAME.go; askers lists them, and is the one place a
+// kind is added.
+type asker interface {
+	form() form
+	// prompt is the question in words for the learner, with where to click.
+	prompt(q *Question, sc *viz.Scene) string
+	// answer computes the answer from sc's model (Explain is left to
+	// Question.Answer).
+	answer(q *Question, sc *viz.Scene) (*Answer, error)
+	// shown fails when sc, at its step, already shows the answer a.
+	shown(q *Question, sc *viz.Scene, a *Answer) error
+	// clicked is what a click on t answers: t itself, or what it stands
+	// for (a reads question takes an input's cell for its storage).
+	clicked(sc *viz.Scene, t viz.Focus) viz.Focus
+}
+
+// A form is what a kind of question's ask: line and clicks look like.
+type form struct {
+	name  string // what an ask: line starts with: reads
+	usage string // the ask: line in short, for errors: reads out[…]
+	about target // what the ask: line names
+	from  bool   // the line may end in "from OPERAND"
+	click target // what the learner clicks to answer, right or wrong
+}
+
+// A target is a kind of focus and, for a cell, its operand, with words
+// for a person: what it is, or where to click it.
+type target struct {
+	kind    viz.FocusKind
+	operand string // FocusCell only
+	what    string
+}
+
+// is reports whether f is a focus of t's kind.
+func (t target) is(f viz.Focus) bool {
+	return f.Kind == t.kind && (f.Kind != viz.FocusCell || f.Operand == t.operand)
+}
+
+// askers are the kinds of question, in the order errors list them.
+var askers = []asker{askReads{}, askReaders{}, askOwner{}, askHolds{}}
+
+// askerNamed returns the kind of question called name.
+func askerNamed(name string) (asker, bool) {
+	for _, k := range askers {
+		if k.form().name == name {
+			return k, true
+		}
+	}
+	return nil, false
+}
+
+// asker returns q's kind; q.Kind must be one of askers (ParseQuestion
+// sees to it), else it panics.
+func (q *Question) asker() asker {
+	k, ok := askerNamed(q.Kind)
+	if !ok {
+		panic(fmt.Sprintf("lessons: question %q has unknown kind %q", q.Spelled, q.Kind))
+	}
+	return k
+}
+
+// click is what the learner clicks to answer q.
+func (q *Question) click() target { return q.asker().form().click }
+
+// indexModel and shardModel are sc's model, or why q cannot ask sc.
+func indexModel(q *Question, sc *viz.Scene) (*viz.IndexModel, error) {
+	m, ok := sc.Model().(*viz.IndexModel)
+	if !ok {
+		return nil, fmt.Errorf("%s needs an index scene (expand, repeat, binary, reduce, view), not %s", q.Kind, sc.Spec.Scene)
+	}
+	return m, nil
+}
+
+func shardModel(q *Question, sc *viz.Scene) (*viz.ShardModel, error) {
+	m, ok := sc.Model().(*viz.ShardModel)
+	if !ok {
+		return nil, fmt.Errorf("%s needs a shard scene (placement, plan, boxing), not %s", q.Kind, sc.Spec.Scene)
+	}
+	return m, nil
 }
 
 // addFeedback records a right:, wrong: or "wrong TARGET:" line.
@@ -112,8 +180,8 @@ func (q *Question) addFeedback(key, text string) error {
 		if err != nil {
 			return err
 		}
-		if t.Kind != q.clickKind() || (t.Kind == viz.FocusCell && t.Operand != q.clickOperand()) {
-			return fmt.Errorf("%s is not what the learner clicks here (%s)", t, q.clickWhat())
+		if !q.click().is(t) {
+			return fmt.Errorf("%s is not what the learner clicks here (%s)", t, q.click().what)
 		}
 		if _, dup := q.WrongFor[t.String()]; dup {
 			return fmt.Errorf("two wrong %s: lines", t)
@@ -156,57 +224,9 @@ func (q *Question) checkText() error {
 	return nil
 }
 
-// clickKind is the kind of focus an answer is clicked on.
-func (q *Question) clickKind() viz.FocusKind {
-	switch q.Kind {
-	case "reads":
-		return viz.FocusStorage
-	case "owner":
-		return viz.FocusDevice
-	}
-	return viz.FocusCell
-}
-
-func (q *Question) clickOperand() string {
-	if q.Kind == "holds" {
-		return "global"
-	}
-	return "out"
-}
-
-// clickWhat tells the learner where to click.
-func (q *Question) clickWhat() string {
-	switch q.Kind {
-	case "reads":
-		return "click a storage cell, in the strip under the grid"
-	case "readers":
-		return "click a cell of the output grid"
-	case "owner":
-		return "click a device's panel"
-	}
-	return "click a cell of the logical tensor"
-}
-
 // Prompt is the question in words for the learner, with where to click;
 // sc is the step's scene (a reduce's reads are the elements it combines).
-func (q *Question) Prompt(sc *viz.Scene) string {
-	switch q.Kind {
-	case "reads":
-		if sc.Spec.Scene == "reduce" {
-			return fmt.Sprintf("Which elements of x does %s combine? Predict them, then click one of them, in x's grid or its storage strip.", q.About)
-		}
-		from := "storage element"
-		if q.From != "" {
-			from = "element of " + q.From + "'s storage"
-		}
-		return fmt.Sprintf("Which %s does %s read? Predict it, then %s.", from, q.About, q.clickWhat())
-	case "readers":
-		return fmt.Sprintf("Which output cells read %s? Predict them, then %s that reads it.", q.About, q.clickWhat())
-	case "owner":
-		return capital(fmt.Sprintf("%swhich device holds element %s%s? Predict it, then click the panel of a device that holds it.", when(sc), q.About, of(sc)))
-	}
-	return capital(fmt.Sprintf("%swhat does %s hold%s? Predict it, then %s that it holds.", when(sc), q.About, of(sc), q.clickWhat()))
-}
+func (q *Question) Prompt(sc *viz.Scene) string { return q.asker().prompt(q, sc) }
 
 // capital makes a sentence's first letter upper case.
 func capital(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
@@ -245,15 +265,7 @@ type Answer struct {
 // Matches reports whether a click on t is right.
 func (a *Answer) Matches(t viz.Focus) bool {
 	if a.Ranges != nil {
-		if t.Kind != viz.FocusCell || t.Operand != "global" || len(t.Index) != len(a.Ranges) {
-			return false
-		}
-		for d, r := range a.Ranges {
-			if t.Index[d] < r[0] || t.Index[d] >= r[1] {
-				return false
-			}
-		}
-		return true
+		return t.Kind == viz.FocusCell && t.Operand == "global" && len(t.Index) == len(a.Ranges) && within(t.Index, a.Ranges)
 	}
 	for _, u := range a.Targets {
 		if u.Equal(t) {
@@ -268,30 +280,7 @@ func (a *Answer) Matches(t viz.Focus) bool {
 // scene, a cell outside the tensor or elided from the drawing, an operand
 // the scene does not have.
 func (q *Question) Answer(sc *viz.Scene) (*Answer, error) {
-	var a *Answer
-	var err error
-	switch q.Kind {
-	case "reads", "readers":
-		m, ok := sc.Model().(*viz.IndexModel)
-		if !ok {
-			return nil, fmt.Errorf("%s needs an index scene (expand, repeat, binary, reduce, view), not %s", q.Kind, sc.Spec.Scene)
-		}
-		if q.Kind == "reads" {
-			a, err = q.reads(sc, m)
-		} else {
-			a, err = q.readers(sc, m)
-		}
-	default:
-		m, ok := sc.Model().(*viz.ShardModel)
-		if !ok {
-			return nil, fmt.Errorf("%s needs a shard scene (placement, plan, boxing), not %s", q.Kind, sc.Spec.Scene)
-		}
-		if q.Kind == "owner" {
-			a, err = q.owner(sc, m)
-		} else {
-			a, err = q.holds(sc, m)
-		}
-	}
+	a, err := q.asker().answer(q, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -300,211 +289,6 @@ func (q *Question) Answer(sc *viz.Scene) (*Answer, error) {
 		a.Explain = q.fill(q.Right, a, "")
 	}
 	return a, nil
-}
-
-func (q *Question) reads(sc *viz.Scene, m *viz.IndexModel) (*Answer, error) {
-	pos := -1
-	if err := inShape(q.About.Index, m.OutShape, "out"); err != nil {
-		return nil, err
-	}
-	for i, c := range m.Cells {
-		if slices.Equal(c.Index, q.About.Index) {
-			pos = i
-		}
-	}
-	if pos < 0 {
-		return nil, fmt.Errorf("%s is elided from the drawing (the output %v is drawn in part): ask about a drawn cell", q.About, m.OutShape)
-	}
-	if _, ok := m.Operands[q.From]; q.From != "" && !ok {
-		return nil, fmt.Errorf("the scene has no operand %s", q.From)
-	}
-	a := &Answer{Reveal: sc.Spec}
-	a.Reveal.Step = pos
-	var names []string
-	var reads []viz.Read
-	for _, r := range m.Cells[pos].Reads {
-		if q.From != "" && r.Operand != q.From {
-			continue
-		}
-		reads = append(reads, r)
-		t := viz.Focus{Kind: viz.FocusStorage, Operand: r.Operand, Offset: r.Offset}
-		if !a.Matches(t) {
-			a.Targets = append(a.Targets, t)
-			names = append(names, t.String())
-		}
-	}
-	if m.Scene == "reduce" {
-		op := sc.Spec.Get("op")
-		if op == "" {
-			op = "sum"
-		}
-		a.Text = listOf(clip(names, 8), "and")
-		a.Why = fmt.Sprintf("%s is the %s of the %d elements %s (the x cells that agree with it on every kept axis)", q.About, op, len(names), a.Text)
-		return a, nil
-	}
-	a.Text = listOf(names, "and")
-	var why []string
-	for _, r := range reads {
-		f, err := formula(m, r, q.About.Index)
-		if err != nil {
-			return nil, err
-		}
-		why = append(why, f)
-	}
-	a.Why = strings.Join(why, "; ")
-	return a, nil
-}
-
-// formula writes out how out[idx] reaches r through the operand's layout,
-// from tensor's trace, and checks that it lands where the model says.
-func formula(m *viz.IndexModel, r viz.Read, idx []int) (string, error) {
-	ol := m.Operands[r.Operand]
-	l, err := tensor.NewLayout(ol.Shape, ol.Strides, ol.Offset)
-	if err != nil {
-		return "", err
-	}
-	var pre string
-	at := idx
-	if !slices.Equal(ol.Shape, m.OutShape) {
-		// repeat: the kernel reads the expanded view at the output
-		// cell's row-major position (the last reshape is a copy).
-		at, err = rowMajor(m.OutShape, idx, ol.Shape)
-		if err != nil {
-			return "", err
-		}
-		pre = fmt.Sprintf("out[%s] is element [%s] of the expanded view %v, so ", joinInts(idx), joinInts(at), ol.Shape)
-	}
-	tr, err := l.Trace(at)
-	if err != nil {
-		return "", err
-	}
-	if tr.Offset != r.Offset {
-		return "", fmt.Errorf("the trace of %v gives %s offset %d but the scene's model says %d", at, r.Operand, tr.Offset, r.Offset)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s%s offset = %d", pre, r.Operand, tr.Base)
-	for _, t := range tr.Terms {
-		if t.Stride < 0 {
-			fmt.Fprintf(&b, " + %d·(%d)", t.Index, t.Stride)
-		} else {
-			fmt.Fprintf(&b, " + %d·%d", t.Index, t.Stride)
-		}
-		if t.Broadcast {
-			b.WriteString(" (broadcast)")
-		}
-	}
-	fmt.Fprintf(&b, " = %d", tr.Offset)
-	return b.String(), nil
-}
-
-func (q *Question) readers(sc *viz.Scene, m *viz.IndexModel) (*Answer, error) {
-	ol, ok := m.Operands[q.About.Operand]
-	if !ok {
-		return nil, fmt.Errorf("the scene has no operand %s", q.About.Operand)
-	}
-	if q.About.Offset < 0 || q.About.Offset >= ol.Storage {
-		return nil, fmt.Errorf("%s is outside %s's storage of %d elements", q.About, q.About.Operand, ol.Storage)
-	}
-	a := &Answer{Reveal: sc.Spec}
-	var names []string
-	for _, c := range m.Cells {
-		for _, r := range c.Reads {
-			if r.Operand == q.About.Operand && r.Offset == q.About.Offset {
-				t := viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: c.Index}
-				a.Targets = append(a.Targets, t)
-				names = append(names, t.String())
-				break
-			}
-		}
-	}
-	if len(a.Targets) == 0 {
-		return nil, fmt.Errorf("no drawn output cell reads %s", q.About)
-	}
-	if q.takesOffset(sc) {
-		a.Reveal.Values = map[string]string{}
-		for k, v := range sc.Spec.Values {
-			a.Reveal.Values[k] = v
-		}
-		a.Reveal.Values["offset"] = strconv.Itoa(q.About.Offset)
-	}
-	n := len(names)
-	a.Text = listOf(clip(names, 8), "and")
-	cells := "cell reads"
-	if n > 1 {
-		cells = "cells read"
-	}
-	a.Why = fmt.Sprintf("%d drawn output %s %s: %s", n, cells, q.About, a.Text)
-	if n > 1 {
-		a.Why += fmt.Sprintf(" (stride 0 on %s's broadcast dims sends them all to one element)", q.About.Operand)
-	}
-	return a, nil
-}
-
-// takesOffset reports whether the reveal can light q.About's readers
-// with the scene's --offset (the first operand of a scene that takes it).
-func (q *Question) takesOffset(sc *viz.Scene) bool {
-	first := map[string]string{"expand": "x", "repeat": "x", "view": "x", "binary": "a"}[sc.Spec.Scene]
-	return first != "" && first == q.About.Operand
-}
-
-func (q *Question) owner(sc *viz.Scene, m *viz.ShardModel) (*Answer, error) {
-	if err := inShape(q.About.Index, m.Shape, "the logical tensor"); err != nil {
-		return nil, err
-	}
-	a := &Answer{Reveal: sc.Spec}
-	a.Reveal.Step = sc.Steps - 1
-	var names, whys []string
-	partial := ""
-	for _, r := range m.Ranks {
-		if within(q.About.Index, r.Ranges) {
-			t := viz.Focus{Kind: viz.FocusDevice, Rank: r.Rank}
-			a.Targets = append(a.Targets, t)
-			names = append(names, t.String())
-			whys = append(whys, fmt.Sprintf("rank %d's block %s", r.Rank, formatRanges(r.Ranges)))
-			if r.Partial != nil {
-				partial = *r.Partial
-			}
-		}
-	}
-	sbpNow := ""
-	if len(m.Ranks) > 0 {
-		sbpNow = m.Ranks[0].Sbp
-	}
-	a.Text = listOf(names, "and")
-	switch {
-	case len(names) == len(m.Ranks) && partial != "":
-		a.Why = fmt.Sprintf("Under %s every device holds a partial value of %s: the tensor's value is the %s of all %d", sbpNow, q.About, partial, len(names))
-	case len(names) == len(m.Ranks) && len(names) > 1:
-		a.Why = fmt.Sprintf("Under %s every device holds the whole %v, %s included", sbpNow, m.Shape, q.About)
-	default:
-		a.Why = fmt.Sprintf("Under %s, %s lies in %s", sbpNow, q.About, listOf(whys, "and"))
-		if partial != "" {
-			a.Why += fmt.Sprintf(", as partial values whose %s is the tensor's", partial)
-		}
-	}
-	return a, nil
-}
-
-func (q *Question) holds(sc *viz.Scene, m *viz.ShardModel) (*Answer, error) {
-	for _, r := range m.Ranks {
-		if r.Rank != q.About.Rank {
-			continue
-		}
-		a := &Answer{Reveal: sc.Spec, Ranges: r.Ranges}
-		a.Reveal.Step = sc.Steps - 1
-		a.Text = fmt.Sprintf("the block %s of %v", formatRanges(r.Ranges), m.Shape)
-		a.Why = fmt.Sprintf("Under %s, rank %d holds %s, a %v block", r.Sbp, r.Rank, formatRanges(r.Ranges), r.Shape)
-		if r.Partial != nil {
-			a.Why += fmt.Sprintf(", as a partial value (the tensor is the %s over the devices)", *r.Partial)
-		}
-		for _, n := range r.Shape {
-			if n == 0 {
-				return nil, fmt.Errorf("rank %d holds nothing (%v): ask about another rank", r.Rank, r.Shape)
-			}
-		}
-		return a, nil
-	}
-	return nil, fmt.Errorf("the placement has no rank %d", q.About.Rank)
 }
 
 // Judge says whether a click on hot (the focus of sc's HitTest at the step's
@@ -516,9 +300,9 @@ func (q *Question) Judge(sc *viz.Scene, hot viz.Focus) (bool, string) {
 	if err != nil {
 		return false, err.Error()
 	}
-	t := q.clicked(sc, hot)
-	if t.Kind != q.clickKind() || (t.Kind == viz.FocusCell && t.Operand != q.clickOperand()) {
-		return false, fmt.Sprintf("Not an answer to this question: %s.", q.clickWhat())
+	t := q.asker().clicked(sc, hot)
+	if !q.click().is(t) {
+		return false, fmt.Sprintf("Not an answer to this question: %s.", q.click().what)
 	}
 	if a.Matches(t) {
 		return true, a.Explain
@@ -535,25 +319,6 @@ func (q *Question) Judge(sc *viz.Scene, hot viz.Focus) (bool, string) {
 		text += " Check: " + a.Why + "."
 	}
 	return false, text
-}
-
-// clicked is what a click on h answers: for reads, a cell of an input's
-// grid (a reduce draws its input beside the output) stands for the storage
-// element it reads, through the operand's layout in the model.
-func (q *Question) clicked(sc *viz.Scene, t viz.Focus) viz.Focus {
-	m, ok := sc.Model().(*viz.IndexModel)
-	if q.Kind != "reads" || !ok || t.Kind != viz.FocusCell || t.Operand == "out" {
-		return t
-	}
-	ol, ok := m.Operands[t.Operand]
-	if !ok {
-		return t
-	}
-	l, err := tensor.NewLayout(ol.Shape, ol.Strides, ol.Offset)
-	if err != nil || len(t.Index) != l.Rank() {
-		return t
-	}
-	return viz.Focus{Kind: viz.FocusStorage, Operand: t.Operand, Offset: l.Offset(t.Index)}
 }
 
 // fill replaces the placeholders of text.
@@ -586,7 +351,7 @@ func (q *Question) Check(sc *viz.Scene) error {
 	}
 	clickable := false
 	for _, h := range hots {
-		if t := q.clicked(sc, h.Focus); a.Matches(t) && t.Kind == q.clickKind() {
+		if t := q.asker().clicked(sc, h.Focus); a.Matches(t) && q.click().is(t) {
 			clickable = true
 			break
 		}
@@ -594,15 +359,8 @@ func (q *Question) Check(sc *viz.Scene) error {
 	if !clickable {
 		return fmt.Errorf("the answer (%s) is not drawn at step %d, so the learner cannot click it: ask at a step that draws it, or about another cell", a.Text, step)
 	}
-	switch q.Kind {
-	case "reads":
-		if a.Reveal.Step == step {
-			return fmt.Errorf("step %d of the scene already selects %s and wires its reads: ask at another --step (the reveal goes to step %d)", step, q.About, step)
-		}
-	case "readers":
-		if q.takesOffset(sc) && sc.Spec.Get("offset") == strconv.Itoa(q.About.Offset) {
-			return fmt.Errorf("the scene's --offset %d already lights the readers: drop it (the reveal adds it)", q.About.Offset)
-		}
+	if err := q.asker().shown(q, sc, a); err != nil {
+		return err
 	}
 	for k := range q.WrongFor {
 		t, _ := viz.ParseFocus(k)
@@ -645,14 +403,6 @@ func within(idx []int, ranges [][2]int) bool {
 	return true
 }
 
-func formatRanges(r [][2]int) string {
-	parts := make([]string, len(r))
-	for d, x := range r {
-		parts[d] = fmt.Sprintf("%d:%d", x[0], x[1])
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
 func joinInts(v []int) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
@@ -670,23 +420,4 @@ func listOf(words []string, and string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " " + and + " " + words[len(words)-1]
-}
-
-// rowMajor is the index of shape `to` at the row-major position that idx
-// has in shape `from`, both positions from tensor's contiguous strides.
-func rowMajor(from tensor.Shape, idx []int, to tensor.Shape) ([]int, error) {
-	f, err := tensor.Contiguous(from)
-	if err != nil {
-		return nil, err
-	}
-	t, err := tensor.Contiguous(to)
-	if err != nil {
-		return nil, err
-	}
-	n := f.Offset(idx)
-	at := make([]int, t.Rank())
-	for d := range at {
-		at[d] = n / max(t.Stride(d), 1) % max(t.Dim(d), 1)
-	}
-	return at, nil
 }

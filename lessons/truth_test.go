@@ -3,12 +3,15 @@ package lessons
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/kernelcheck"
 	"github.com/stridelab/stridelab/viz"
 )
 
@@ -56,104 +59,77 @@ func TestAnswersAreTheKernels(t *testing.T) {
 	}
 }
 
-// kernelReads runs the spec's kernel on the CPU over arange inputs and
-// returns what output cell idx read, per operand: the value itself for
-// one operand; for binary, b holds offset·M, so a + b = offset_a + M·offset_b.
-func kernelReads(spec viz.Spec) (func(idx []int) map[string][]int, error) {
+// kernelRun runs the spec's kernel on the CPU over arange inputs
+// (kernelcheck), so its output says what each cell read: its Reads for
+// one input or binary, the sum of the offsets combined for reduce.
+func kernelRun(spec viz.Spec) (kernelcheck.Output, error) {
 	shape, err := tensor.ParseShape(spec.Get("shape"))
 	if err != nil {
-		return nil, err
+		return kernelcheck.Output{}, err
 	}
-	x, err := tensor.Arange(tensor.Float32, shape)
-	if err != nil {
-		return nil, err
-	}
-	var y tensor.Tensor
 	switch spec.Scene {
 	case "expand":
 		size, _ := tensor.ParseInts("size", spec.Get("size"))
-		y, err = tensor.Expand(tensor.CPU{}, x, size)
+		return kernelcheck.Expand(shape, size)
 	case "repeat":
 		times, _ := tensor.ParseInts("times", spec.Get("times"))
-		y, err = tensor.CPU{}.Repeat(x, times)
+		return kernelcheck.Repeat(shape, times)
 	case "view":
-		v := x.Layout()
+		v, err := tensor.Contiguous(shape)
+		if err != nil {
+			return kernelcheck.Output{}, err
+		}
 		if s := spec.Get("index"); s != "" {
 			idx, _ := tensor.ParseIndices(s)
 			if v, err = v.Slice(idx...); err != nil {
-				return nil, err
+				return kernelcheck.Output{}, err
 			}
 		}
 		if s := spec.Get("permute"); s != "" {
 			perm, _ := tensor.ParseInts("permute", s)
 			if v, err = v.Permute(perm); err != nil {
-				return nil, err
+				return kernelcheck.Output{}, err
 			}
 		}
 		if s := spec.Get("reshape"); s != "" {
 			rs, _ := tensor.ParseInts("reshape", s)
 			if v, err = v.Reshape(rs); err != nil {
-				return nil, err
+				return kernelcheck.Output{}, err
 			}
 		}
-		var xv tensor.Tensor
-		if xv, err = x.WithLayout(v); err == nil {
-			y, err = tensor.CPU{}.Materialize(xv)
-		}
+		return kernelcheck.View(shape, v)
 	case "binary":
 		bShape, _ := tensor.ParseShape(spec.Get("b-shape"))
-		na, _ := shape.NumElements()
-		M := na + 1
-		b, err := tensor.Arange(tensor.Float32, bShape)
-		if err != nil {
-			return nil, err
-		}
-		bs, _ := tensor.Buffer[float32](b)
-		for i := range bs {
-			bs[i] *= float32(M)
-		}
-		y, err = tensor.CPU{}.Binary(tensor.Add, x, b)
-		if err != nil {
-			return nil, err
-		}
-		return func(idx []int) map[string][]int {
-			v := int(y.At(idx...))
-			return map[string][]int{"a": {v % M}, "b": {v / M}}
-		}, nil
+		return kernelcheck.Binary(shape, bShape)
 	case "reduce":
 		to, _ := tensor.ParseShape(spec.Get("to"))
-		y, err = tensor.CPU{}.Reduce(tensor.Sum, x, to)
-	default:
-		return nil, fmt.Errorf("no kernel for %s", spec.Scene)
+		return kernelcheck.Reduce(tensor.Sum, shape, to)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return func(idx []int) map[string][]int { return map[string][]int{"x": {int(y.At(idx...))}} }, nil
+	return kernelcheck.Output{}, fmt.Errorf("no kernel for %s", spec.Scene)
 }
 
 func checkIndex(spec viz.Spec, m *viz.IndexModel, q *Question, a *Answer) error {
-	kernel, err := kernelReads(spec)
+	kernel, err := kernelRun(spec)
 	if err != nil {
 		return err
 	}
 	switch q.Kind {
 	case "reads":
-		got := kernel(q.About.Index)
 		if spec.Scene == "reduce" {
 			sum := 0
 			for _, tg := range a.Targets {
 				sum += tg.Offset
 			}
-			if sum != got["x"][0] {
-				return fmt.Errorf("the answer's offsets %v sum to %d; the kernel's sum over arange is %d", a.Targets, sum, got["x"][0])
+			if got := kernel.At(q.About.Index); float64(sum) != got {
+				return fmt.Errorf("the answer's offsets %v sum to %d; the kernel's sum over arange is %v", a.Targets, sum, got)
 			}
 			return nil
 		}
+		got := kernel.Reads(q.About.Index)
 		var want []viz.Focus
-		for _, op := range []string{"x", "a", "b"} {
-			if offs, ok := got[op]; ok && (q.From == "" || q.From == op) {
-				want = append(want, viz.Focus{Kind: viz.FocusStorage, Operand: op, Offset: offs[0]})
+		for _, op := range kernel.Operands() {
+			if q.From == "" || q.From == op {
+				want = append(want, viz.Focus{Kind: viz.FocusStorage, Operand: op, Offset: got[op]})
 			}
 		}
 		if !sameTargets(a.Targets, want) {
@@ -164,7 +140,11 @@ func checkIndex(spec viz.Spec, m *viz.IndexModel, q *Question, a *Answer) error 
 		// kernel's value there is its offset.
 		var want []viz.Focus
 		for _, c := range m.Cells {
-			if kernel(c.Index)[q.About.Operand][0] == q.About.Offset {
+			off, ok := kernel.Reads(c.Index)[q.About.Operand]
+			if !ok {
+				return fmt.Errorf("the kernel has no operand %s", q.About.Operand)
+			}
+			if off == q.About.Offset {
 				want = append(want, viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: c.Index})
 			}
 		}
@@ -269,100 +249,174 @@ func sameTargets(a, b []viz.Focus) bool {
 	return true
 }
 
-// TestLessonFacts pins the numbers the lessons' texts quote, computed by
-// tensor and sbp, so a lesson cannot drift from what the code does.
+// TestLessonFacts computes the numbers the lessons' texts quote (strides,
+// shapes, repeat plans, bit strings, block sizes, per-device rewrites)
+// with tensor and sbp, and finds each, in the words of its sentence, in
+// the lesson's Markdown: a lesson cannot drift from what the code does,
+// and a change to the code that moves a number fails here until the
+// lesson says the new one.
 func TestLessonFacts(t *testing.T) {
-	strides := func(shape, size []int) []int {
-		l, _ := tensor.Contiguous(shape)
-		v, err := l.Expand(size)
+	facts := map[string][]string{} // lesson ID → what its text must say
+	say := func(id, format string, args ...any) { facts[id] = append(facts[id], fmt.Sprintf(format, args...)) }
+	must := func(l tensor.Layout, err error) tensor.Layout {
+		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return v.Strides()
+		return l
 	}
-	// expand-repeat
-	if got := strides([]int{4, 3, 1, 2}, []int{4, 3, 5, 2}); !slices.Equal(got, []int{6, 2, 0, 1}) {
-		t.Errorf("expand [4 3 1 2] to [4 3 5 2]: strides %v", got)
-	}
-	if got := strides([]int{4, 3, 1, 2}, []int{-1, -1, 5, -1}); !slices.Equal(got, []int{6, 2, 0, 1}) {
-		t.Errorf("expand [4 3 1 2] to [-1 -1 5 -1]: strides %v", got)
-	}
-	if got := strides([]int{4, 1, 3, 5}, []int{2, 1, 4, 4, 3, 5}); !slices.Equal(got, []int{0, 0, 15, 0, 5, 1}) {
-		t.Errorf("expand [4 1 3 5] to [2 1 4 4 3 5]: strides %v", got)
-	}
-	for _, c := range []struct{ in, times, reshape, expand, out []int }{
-		{[]int{5}, []int{3}, []int{1, 5}, []int{3, 5}, []int{15}},
-		{[]int{3, 1, 5}, []int{5, 3, 1}, []int{1, 3, 1, 5}, []int{5, 3, 3, 5}, []int{15, 3, 5}},
-		{[]int{3, 1, 5}, []int{2, 5, 3, 1}, []int{1, 3, 1, 5}, []int{2, 5, 3, 3, 5}, []int{2, 15, 3, 5}},
-	} {
-		p, err := tensor.PlanRepeat(c.in, c.times)
-		if err != nil || !slices.Equal(p.InReshape, c.reshape) || !slices.Equal(p.ExpandSize, c.expand) || !slices.Equal(p.OutShape, c.out) {
-			t.Errorf("repeat %v by %v: %+v, %v", c.in, c.times, p, err)
+	contiguous := func(shape ...int) tensor.Layout { return must(tensor.Contiguous(shape)) }
+
+	// expand-repeat: the article's expands.
+	x := contiguous(4, 3, 1, 2)
+	e := must(x.Expand([]int{4, 3, 5, 2}))
+	say("expand-repeat", "OneFlow's article expands %s to %s. The input's contiguous strides are %s", code(x.Shape()), code(e.Shape()), code(x.Strides()))
+	say("expand-repeat", "The output's strides are %s: the %d stored numbers are read %d times each", code(e.Strides()), x.NumElements(), e.NumElements()/x.NumElements())
+	spellings := [][]int{{-1, 3, 5, 2}, {-1, -1, 5, -1}, {4, -1, 5, 2}}
+	for _, size := range spellings {
+		if v := must(x.Expand(size)); !slices.Equal(v.Shape(), e.Shape()) || !slices.Equal(v.Strides(), e.Strides()) {
+			t.Errorf("expand %v to %v gives %v strides %v, not the expand to %v", x.Shape(), size, v.Shape(), v.Strides(), e.Shape())
 		}
 	}
-	// views: the reshape that must copy.
-	copyScene, err := viz.Build(mustScene(t, "view --shape 2,3,4 --permute 2,0,1 --reshape 8,3"))
-	if err != nil || !strings.Contains(copyScene.Title, "no single view exists") {
-		t.Errorf("reshape of the permuted view: %v; want the scene of a reshape that must copy", err)
+	say("expand-repeat", "%s, %s, %s and so on all give %s", code(spellings[0]), code(spellings[1]), code(spellings[2]), code(e.Shape()))
+	if _, err := x.Expand([]int{4, 5, 1, 2}); err == nil {
+		t.Errorf("expand %v to [4 5 1 2]: no error", x.Shape())
 	}
-	x, _ := tensor.Contiguous(tensor.Shape{2, 3, 4})
-	permuted, _ := x.Permute([]int{2, 0, 1})
-	if _, err := permuted.Reshape([]int{8, 3}); !errors.Is(err, tensor.ErrNeedsCopy) || !strings.Contains(err.Error(), "strides [1 12 4] cannot be regrouped into [8 3] without copying") {
-		t.Errorf("tensor's reshape of the permuted view: %v", err)
+	say("expand-repeat", "expanding %s to %s is an error", code(x.Shape()), code([]int{4, 5, 1, 2}))
+	x = contiguous(4, 1, 3, 5)
+	e = must(x.Expand([]int{2, 1, 4, 4, 3, 5}))
+	say("expand-repeat", "expands %s (strides %s) to %s. The output strides are %s", code(x.Shape()), code(x.Strides()), code(e.Shape()), code(e.Strides()))
+	// expand-repeat: the repeat plans.
+	plan := func(in, times []int) tensor.RepeatPlan {
+		p, err := tensor.PlanRepeat(in, times)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
+	p := plan([]int{5}, []int{3})
+	say("expand-repeat", "repeating %s %d times gives %s", code([]int{5}), 3, code(p.OutShape))
+	say("expand-repeat", "reshape %s to %s: a view, nothing moves", code([]int{5}), code(p.InReshape))
+	say("expand-repeat", "expand %s to %s: a view with stride 0", code(p.InReshape), code(p.ExpandSize))
+	say("expand-repeat", "reshape %s to %s: this one has to copy", code(p.ExpandSize), code(p.OutShape))
+	say("expand-repeat", "view the gradient %s as the expanded %s, then sum over the broadcast dim back to %s", code(p.OutShape), code(p.ExpandSize), code(p.InReshape))
+	p = plan([]int{3, 1, 5}, []int{5, 3, 1})
+	say("expand-repeat", "repeats %s by %s, giving %s", code([]int{3, 1, 5}), code([]int{5, 3, 1}), code(p.OutShape))
+	say("expand-repeat", "reshape %s to %s; - expand to %s (a size-1 dim simply expands to its repeat count); - reshape to %s.", code([]int{3, 1, 5}), code(p.InReshape), code(p.ExpandSize), code(p.OutShape))
+	p = plan([]int{3, 1, 5}, []int{2, 5, 3, 1})
+	say("expand-repeat", "repeating %s by %s gives %s, two copies of the previous result. The expanded view is %s", code([]int{3, 1, 5}), code([]int{2, 5, 3, 1}), code(p.OutShape), code(p.ExpandSize))
+
+	// views: a reshape that stays a view, and one that must copy.
+	idx, _ := tensor.ParseIndices(":, 0:6:2")
+	cols := must(contiguous(4, 6).Slice(idx...))
+	split := must(cols.Reshape([]int{2, 2, 3}))
+	say("views", "Take every other column of a %s tensor (`:, 0:6:2`, strides %s) and reshape the %s view to %s. Splitting dim 0 gives strides %s", code([]int{4, 6}), code(cols.Strides()), code(cols.Shape()), code(split.Shape()), code(split.Strides()))
+	permuted := must(contiguous(2, 3, 4).Permute([]int{2, 0, 1}))
+	say("views", "The permuted view %s has strides %s. Reshaping it to %s merges dims 0 and 1", code(permuted.Shape()), code(permuted.Strides()), code([]int{8, 3}))
+	refusal := fmt.Sprintf("strides %v cannot be regrouped into %v without copying", permuted.Strides(), []int{8, 3})
+	if _, err := permuted.Reshape([]int{8, 3}); !errors.Is(err, tensor.ErrNeedsCopy) || !strings.Contains(err.Error(), refusal) {
+		t.Errorf("tensor's reshape of the permuted view: %v, want ErrNeedsCopy saying %q", err, refusal)
+	}
+	say("views", "stridelab's layout refuses to make it a view (`%s`)", refusal)
+	const copyLine = "view --shape 2,3,4 --permute 2,0,1 --reshape 8,3"
+	if sc, err := viz.Build(mustScene(t, copyLine)); err != nil || !strings.Contains(sc.Title, "no single view exists") {
+		t.Errorf("%s: %v; want the scene of a reshape that must copy", copyLine, err)
+	}
+	say("views", "the scene `%s` draws the copy it must make", copyLine)
+
 	// broadcast-backward: the bit strings and merged shapes.
-	for _, c := range []struct {
-		in, to []int
-		bits   string
-		merged []int
-	}{
-		{[]int{2, 2, 2, 2, 2}, []int{2, 2, 1, 2, 2}, "010", []int{4, 2, 4}},
-		{[]int{2, 2, 2, 2, 2}, []int{1, 1, 2, 2, 1}, "101", []int{4, 4, 2}},
-		{[]int{3, 4}, []int{1, 4}, "10", []int{3, 4}},
-		{[]int{2, 3, 4}, []int{2, 1, 1}, "01", []int{2, 12}},
-		{[]int{4, 3, 5, 2}, []int{1, 3, 1, 2}, "1010", []int{4, 3, 5, 2}},
-	} {
-		red, err := tensor.ReducedAxes(c.in, c.to)
+	reduce := func(in, to []int) (bits, merged string, shape []int) {
+		red, err := tensor.ReducedAxes(in, to)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := tensor.MergeReduceAxes(c.in, red)
-		if p.Bits() != c.bits || !slices.Equal(p.Shape, c.merged) {
-			t.Errorf("reduce %v to %v: bits %s over %v, want %s over %v", c.in, c.to, p.Bits(), p.Shape, c.bits, c.merged)
+		for _, r := range red {
+			bits += map[bool]string{false: "0", true: "1"}[r]
 		}
+		m := tensor.MergeReduceAxes(in, red)
+		return bits, m.Bits(), m.Shape
 	}
+	all2 := []int{2, 2, 2, 2, 2}
+	bits, merged, shape := reduce(all2, []int{2, 2, 1, 2, 2})
+	say("broadcast-backward", "For `x` (%s) that is axis 2 only. Label each axis 1 if it is reduced and 0 if not: the bit string is `%s`. Runs of equal bits merge into one axis, so the kernel sees the gradient as %s, bits `%s`", code([]int{2, 2, 1, 2, 2}), bits, code(shape), merged)
+	bits, merged, shape = reduce(all2, []int{1, 1, 2, 2, 1})
+	say("broadcast-backward", "For `y` (%s) the broadcast axes are 0, 1 and 4: bits `%s`. Merging the runs gives `%s` and the gradient seen as %s", code([]int{1, 1, 2, 2, 1}), bits, merged, code(shape))
+	_, merged, _ = reduce([]int{3, 4}, []int{1, 4})
+	say("broadcast-backward", "Here is case `%s` for a %s gradient", merged, code([]int{3, 4}))
+	bits, merged, shape = reduce([]int{2, 3, 4}, []int{2, 1, 1})
+	say("broadcast-backward", "%s summed to %s has bits `%s`, which merge to `%s`: the gradient is seen as %s", code([]int{2, 3, 4}), code([]int{2, 1, 1}), bits, merged, code(shape))
+	bits, merged, shape = reduce([]int{4, 3, 5, 2}, []int{1, 3, 1, 2})
+	if bits != merged || !slices.Equal(shape, []int{4, 3, 5, 2}) {
+		t.Errorf("reduce [4 3 5 2] to [1 3 1 2]: bits %s merge to %s over %v; the lesson says nothing merges", bits, merged, shape)
+	}
+	say("broadcast-backward", "%s summed to %s alternates already (`%s`), so nothing merges", code([]int{4, 3, 5, 2}), code([]int{1, 3, 1, 2}), merged)
+
 	// global-view: balanced splits and the per-device expand.
-	for _, c := range []struct {
-		sbp  string
-		axis int
-		want []int
-	}{{"S(0)", 0, []int{7, 6, 6, 6}}, {"S(1)", 1, []int{9, 8, 8, 8}}} {
-		nd, _ := sbp.ParseNd(c.sbp)
-		p, _ := sbp.ParsePlacement("4")
-		shards, err := sbp.Shards(tensor.Shape{25, 33}, p, nd)
+	splits := func(sbpName string, axis int) (sizes, blocks string) {
+		four, _ := sbp.ParsePlacement("4")
+		nd, _ := sbp.ParseNd(sbpName)
+		shards, err := sbp.Shards(tensor.Shape{25, 33}, four, nd)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, sh := range shards {
-			if sh.Shape[c.axis] != c.want[i] {
-				t.Errorf("[25 33] as %s: rank %d has %v", c.sbp, sh.Rank, sh.Shape)
-			}
+		var n, b []string
+		for _, sh := range shards {
+			n = append(n, strconv.Itoa(sh.Shape[axis]))
+			b = append(b, fmt.Sprintf("%d–%d", sh.Lo[axis], sh.Hi[axis]-1))
 		}
+		return listOf(n, "and"), listOf(b, "and")
 	}
+	sizes, blocks := splits("S(0)", 0)
+	say("global-view", "A %s tensor split along axis 0 over 4 devices gives blocks of %s rows.", code([]int{25, 33}), sizes)
+	say("global-view", "The blocks are rows %s.", blocks)
+	sizes, blocks = splits("S(1)", 1)
+	say("global-view", "Columns are dealt out as %s.", sizes)
+	say("global-view", "After boxing the column decides: columns %s.", blocks)
 	spec := mustScene(t, "plan --op expand --shape 4,3,1,2 --size 2,4,3,4,2 --sbp S(3) --placement 2")
-	shape, p, out, err := finalLayout(spec)
-	if err != nil || out.String() != "S(4)" || !slices.Equal(shape, []int{2, 4, 3, 4, 2}) {
-		t.Fatalf("the planned expand: %v as %v on %v, %v", shape, out, p, err)
-	}
-	op, _ := sbp.ParseOp("expand", sbp.OpArgs{Size: "2,4,3,4,2"})
-	nd, _ := sbp.ParseNd("S(3)")
-	plan, err := sbp.PlanOp(op, []tensor.Shape{{4, 3, 1, 2}}, p, []sbp.NdSbp{nd})
+	outShape, two, out, err := finalLayout(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range plan.Ranks {
-		if !slices.Equal(r.InShape, []int{4, 3, 1, 1}) || !slices.Equal(r.InStride, []int{3, 1, 1, 1}) || !slices.Equal(r.ExpandSize, []int{2, 4, 3, 4, 1}) || !slices.Equal(r.OutStride, []int{0, 3, 1, 0, 1}) {
-			t.Errorf("rank %d runs %+v", r.Rank, r)
+	op, _ := sbp.ParseOp("expand", sbp.OpArgs{Size: "2,4,3,4,2"})
+	nd, _ := sbp.ParseNd("S(3)")
+	rewrite, err := sbp.PlanOp(op, []tensor.Shape{{4, 3, 1, 2}}, two, []sbp.NdSbp{nd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r0 := rewrite.Ranks[0]
+	for _, r := range rewrite.Ranks {
+		if !slices.Equal(r.InShape, r0.InShape) || !slices.Equal(r.InStride, r0.InStride) || !slices.Equal(r.ExpandSize, r0.ExpandSize) || !slices.Equal(r.OutStride, r0.OutStride) {
+			t.Errorf("rank %d runs %+v, rank %d %+v; the lesson says every device runs the same", r.Rank, r, r0.Rank, r0)
 		}
 	}
+	tooBig := slices.Clone(outShape)
+	tooBig[4] *= len(rewrite.Ranks)
+	say("global-view", "%s expanded to %s with the input split along axis 3 over %d devices", code([]int{4, 3, 1, 2}), code(outShape), len(rewrite.Ranks))
+	say("global-view", "Each device holds %s, with strides %s. If it kept the logical size %s, each device would make a last dim of 2 and the output would be %s, too big. So the size becomes %s on each device, with output strides %s, and the output is split along its axis %s.",
+		code(r0.InShape), code(r0.InStride), code(outShape), code(tooBig), code(r0.ExpandSize), code(r0.OutStride), strings.Trim(out.String(), "S()"))
+
+	for _, id := range []string{"expand-repeat", "views", "broadcast-backward", "global-view"} {
+		src, err := fs.ReadFile(files, id+".md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(string(src)), " ")
+		if len(facts[id]) == 0 {
+			t.Errorf("%s.md: no facts checked", id)
+		}
+		for _, f := range facts[id] {
+			if !strings.Contains(text, f) {
+				t.Errorf("lessons/%s.md does not say %q, which tensor and sbp compute", id, f)
+			}
+		}
+	}
+}
+
+// code spells v as the lessons quote a shape or strides: `[6, 2, 0, 1]`.
+func code(v []int) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "`[" + strings.Join(parts, ", ") + "]`"
 }

@@ -270,7 +270,7 @@ func TestReportTablesAreSbps(t *testing.T) {
 				t.Fatalf("%v step %d: %d rows for %d shards", spec, step, len(table)-1, len(shards))
 			}
 			for i, sh := range shards {
-				want := []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), ss.layouts[step].String(), formatRanges(shardRanges(sh)), sh.Shape.String()}
+				want := []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), ss.layouts[step].String(), FormatRanges(shardRanges(sh)), sh.Shape.String()}
 				if !slices.Equal(table[i+1][:5], want) || table[i+1][6] != fmt.Sprint(4*product(sh.Shape)) || (table[i+1][5] != "") != sh.Partial {
 					t.Errorf("%v step %d: row %v, sbp's shard %v", spec, step, table[i+1], want)
 				}

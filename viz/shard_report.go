@@ -96,7 +96,7 @@ func (s *shardScene) report(step int, f *Focus) Report {
 			partial = "P(" + partialOp([]sbp.NdSbp{nd}) + ")"
 		}
 		bytes, _ := tensor.ResultBytes(tensor.Float32, sh.Shape)
-		table = append(table, []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), nd.String(), formatRanges(shardRanges(sh)), sh.Shape.String(), partial, fmt.Sprint(bytes)})
+		table = append(table, []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), nd.String(), FormatRanges(shardRanges(sh)), sh.Shape.String(), partial, fmt.Sprint(bytes)})
 	}
 	r := Report{Sections: []Section{{Title: fmt.Sprintf("float32 %v as %v on %v", s.shape, nd, s.placement), Table: table}}}
 	if s.boxing != nil {
@@ -119,7 +119,7 @@ func (s *shardScene) report(step int, f *Focus) Report {
 			if rp.BShape != nil {
 				b = rp.BShape.String()
 			}
-			t = append(t, []string{fmt.Sprint(rp.Rank), fmt.Sprint(rp.Coord), rp.InShape.String(), fmt.Sprint(rp.InStride), b, rp.OutShape.String(), fmt.Sprint(rp.OutStride), formatRanges(rp.OutRange), fmt.Sprint(rp.Partial)})
+			t = append(t, []string{fmt.Sprint(rp.Rank), fmt.Sprint(rp.Coord), rp.InShape.String(), fmt.Sprint(rp.InStride), b, rp.OutShape.String(), fmt.Sprint(rp.OutStride), FormatRanges(rp.OutRange), fmt.Sprint(rp.Partial)})
 		}
 		r.Sections = append(r.Sections, Section{
 			Title: s.plan.Op + ": every device's rewrite",

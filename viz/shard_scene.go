@@ -159,7 +159,7 @@ func buildShardScene(spec Spec) (*Scene, error) {
 			case r.ReduceTo != nil:
 				lines = append(lines, fmt.Sprintf("reduce to %v", r.ReduceTo))
 			}
-			lines = append(lines, fmt.Sprintf("out %v strides %v", r.OutShape, r.OutStride), "out range "+formatRanges(r.OutRange))
+			lines = append(lines, fmt.Sprintf("out %v strides %v", r.OutShape, r.OutStride), "out range "+FormatRanges(r.OutRange))
 			if r.Partial {
 				lines = append(lines, "its output is partial")
 			}
@@ -237,14 +237,16 @@ func sbpMeaning(nd sbp.NdSbp) string {
 }
 
 func shardLines(sh sbp.Shard) []string {
-	lines := []string{fmt.Sprintf("rank %d at mesh %v holds", sh.Rank, sh.Coord), fmt.Sprintf("%v, range %s", sh.Shape, formatRanges(shardRanges(sh)))}
+	lines := []string{fmt.Sprintf("rank %d at mesh %v holds", sh.Rank, sh.Coord), fmt.Sprintf("%v, range %s", sh.Shape, FormatRanges(shardRanges(sh)))}
 	if sh.Partial {
 		lines = append(lines, "a partial value of that range")
 	}
 	return lines
 }
 
-func formatRanges(r [][2]int) string {
+// FormatRanges spells a block of a tensor, one [lo, hi) range per axis,
+// as a slice would: [[0 7] [0 33]] is "[0:7, 0:33]".
+func FormatRanges(r [][2]int) string {
 	parts := make([]string, len(r))
 	for d, x := range r {
 		parts[d] = fmt.Sprintf("%d:%d", x[0], x[1])

@@ -9,7 +9,8 @@ import (
 // Spec says which scene to build and from what, in the CLI's words: the
 // same keys are `stridelab draw`'s flags, the playground's URL hash
 // (#/expand?shape=4,1,3&size=4,2,3) and the desktop app's fields. Keys
-// lists them in one place; Params and ParseSpec go both ways.
+// lists them in one place; Params and ParseSpec go both ways, and
+// String and ParseCommand (command.go) spell it as a command line.
 type Spec struct {
 	Scene  string
 	Values map[string]string // key → value, only keys the scene takes
@@ -84,18 +85,4 @@ func (s Spec) Params() [][2]string {
 		out = append(out, [2]string{"step", strconv.Itoa(s.Step)})
 	}
 	return out
-}
-
-// String spells the spec as the CLI would: expand --shape 4,1,3 --size 4,2,3.
-func (s Spec) String() string {
-	var b strings.Builder
-	b.WriteString(s.Scene)
-	for _, p := range s.Params() {
-		v := p[1]
-		if strings.ContainsAny(v, " ()[],:") {
-			v = "'" + v + "'"
-		}
-		fmt.Fprintf(&b, " --%s %s", p[0], v)
-	}
-	return b.String()
 }

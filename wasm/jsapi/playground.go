@@ -8,7 +8,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/results"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -50,7 +49,7 @@ func spec(req js.Value) (any, error) {
 	var changed string
 	if cmd := str(req, "command"); cmd != "" {
 		var err error
-		if sp, err = lessons.ParseScene(cmd); err != nil {
+		if sp, err = viz.ParseCommand(cmd); err != nil {
 			return nil, err
 		}
 	} else {
