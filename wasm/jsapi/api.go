@@ -21,6 +21,8 @@
 //	    // -> {hash, error, field}: the fields as a hash, and why they do not build
 //	await stridelab.compute({hash, backend: "gpu"})
 //	    // -> {backend, section}: the scene's op on arange inputs, checked against the CPU
+//	await stridelab.memStats()                     // -> {heapAlloc, heapInuse, heapObjects, sys, numGC}
+//	    // the Go heap after runtime.GC (the leak test reads it)
 //
 // The element type follows the typed array (Float32Array, Int32Array,
 // Uint32Array). Kernels run on the browser's WebGPU ("gpu", the default)
@@ -34,6 +36,7 @@ package jsapi
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"syscall/js"
 
@@ -50,7 +53,7 @@ func Register(obj js.Value) {
 }
 
 // RegisterScenes sets the methods a playground needs (devices, run,
-// scene, export, scenes, spec, compute and the lessons'),
+// scene, export, scenes, spec, compute, the lessons' and memStats),
 // leaving out the test suites (conformance and bench, with the
 // benchmark's charts): the playground's frame loads less.
 func RegisterScenes(obj js.Value) {
@@ -64,6 +67,18 @@ func RegisterScenes(obj js.Value) {
 	obj.Set("lessons", jsvalue.Async(lessonList))
 	obj.Set("lessonRoute", jsvalue.Async(lessonRoute))
 	obj.Set("lessonAnswers", jsvalue.Async(lessonAnswers))
+	obj.Set("memStats", jsvalue.Async(memStats))
+}
+
+// memStats is the Go heap after a collection, for the leak test (a
+// page's calls must leave nothing behind): {} -> {heapAlloc, heapInuse,
+// heapObjects, sys, numGC} (runtime.MemStats's bytes and counts).
+func memStats(js.Value) (any, error) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return map[string]uint64{"heapAlloc": m.HeapAlloc, "heapInuse": m.HeapInuse,
+		"heapObjects": m.HeapObjects, "sys": m.Sys, "numGC": uint64(m.NumGC)}, nil
 }
 
 var (

@@ -13,6 +13,8 @@
 //	frame.lesson(id, step) // open a built-in lesson at a step (1-based): → Promise of the State
 //	frame.click(focus) // click a cell as the pointer would ({kind, operand, index, offset, rank}):
 //	                   // pins it, or answers the open lesson's question; → Promise of the State
+//	frame.hover(focus) // hover a cell as the pointer would (lit, and the page's results follow it)
+//	                   // until the frame's next tick reads the real pointer; → Promise of the State
 //	frame.locate(focus) // → Promise of {x, y}: where that cell is drawn, in the frame's CSS pixels
 //	                    // (tests move the real pointer there)
 //
@@ -116,6 +118,18 @@ func main() {
 		return jsvalue.Promise(func(r jsvalue.Resolvers) {
 			app.Post(func(a *live.App) {
 				a.Session().Click(&f)
+				r.Resolve(a.Session().State())
+			})
+		})
+	}))
+	frame.Set("hover", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		f, err := focusArg("hover", args)
+		if err != nil {
+			return jsvalue.Rejected(err)
+		}
+		return jsvalue.Promise(func(r jsvalue.Resolvers) {
+			app.Post(func(a *live.App) {
+				a.Session().Hover(&f)
 				r.Resolve(a.Session().State())
 			})
 		})
