@@ -39,12 +39,14 @@ deps:
 build:
 	$(GO) build -o $(BIN) ./native/cmd/stridelab
 
-# The browser build: the playground (index.html, main.js) with its scene
-# frame (frame.html: playground.wasm, viz/live and the scene API in one
-# binary), the kernels' page (kernels.html: stridelab.wasm) and the
+# The browser build: the playground (index.html, main.js and the modules
+# it imports) with its scene frame (frame.html: playground.wasm, viz/live
+# and the scene API in one binary), the kernels' page (kernels.html: stridelab.wasm) and the
 # gallery's list (gallery.txt, the lines of docs/gallery/gallery.sh).
 # -s -w drops the symbol table and DWARF, which the browser never reads.
-WEB_FILES := web/index.html web/main.js web/lessons.js web/frame.html web/frame.js web/kernels.html web/kernels.js web/style.css
+# WEB_FILES is every page, module and style sheet in web/, so a new module
+# cannot be left out of the site.
+WEB_FILES := $(wildcard web/*.html web/*.js web/*.css)
 web:
 	mkdir -p $(PAGE)
 	GOOS=js GOARCH=wasm $(GO) build -ldflags="-s -w" -o $(PAGE)/playground.wasm ./wasm/playground

@@ -4,10 +4,11 @@
 // window: stridelab.scenes/spec/scene/compute/export and
 // stridelab.frame.show/act, and the frame's "stridelab-state" messages.
 // The URL hash is the state, in viz's grammar, written and read only by
-// the wasm (stridelab.spec and stridelab.scene), never here.
-"use strict";
+// the wasm (stridelab.spec and stridelab.scene), never here. lessons.js
+// shows the lessons in this page.
+import { $, hide, show } from "./dom.js";
+import { inLesson, leaveLesson, lessonState, loadLessons, showLesson, writeLessonHash } from "./lessons.js";
 
-const $ = (id) => document.getElementById(id);
 const frameEl = $("frame");
 
 let api;            // the frame's globalThis.stridelab
@@ -31,7 +32,7 @@ async function boot() {
   api = frameEl.contentWindow.stridelab;
   catalog = await api.scenes();
   for (const s of catalog.scenes) $("scene").add(new Option(s.name, s.name));
-  await Promise.all([loadGallery(), findGPU(), loadLessons()]);
+  await Promise.all([loadGallery(), findGPU(), loadLessons(api, playground)]);
   window.addEventListener("message", (e) => {
     if (e.source === frameEl.contentWindow && e.data?.type === "stridelab-state") onState(e.data.state);
   });
@@ -73,7 +74,7 @@ async function apply(hash) {
   document.body.dataset.state = "busy";
   const route = hash && await api.lessonRoute({ hash });
   if (my !== nav) return;
-  if (route) return showLesson(route, my); // lessons.js
+  if (route) return showLesson(route, my);
   leaveLesson();
   let info;
   try {
@@ -94,6 +95,17 @@ async function apply(hash) {
   onState(shown);
   await took(info, shown.step, my);
 }
+
+// playground is what lessons.js may do with this page.
+const playground = {
+  latest: (my) => my === nav,
+  goodHash: () => good?.hash,
+  async shown(info, state, my) {
+    setScene(info.scene, info.fields);
+    onState(state);
+    await took(info, state.step, my);
+  },
+};
 
 function example(name) {
   return (catalog.scenes.find((s) => s.name === name) || catalog.scenes[0]).example;
@@ -145,9 +157,6 @@ function clearErrors() {
   for (const el of document.querySelectorAll("#fields input")) el.removeAttribute("aria-invalid");
 }
 
-function show(el, text) { el.textContent = text; el.hidden = false; }
-function hide(el) { el.textContent = ""; el.hidden = true; }
-
 // edited checks the fields a moment after typing stops: a scene that
 // builds goes to the frame and the URL; an error shows beside the field
 // it is about and the last good scene stays.
@@ -181,7 +190,7 @@ function edited(key) {
 // onState mirrors the frame: the transport, the step in the URL and the
 // results of that step.
 function onState(st) {
-  lessonState(st); // lessons.js
+  lessonState(st);
   steps = st.steps;
   $("play").textContent = st.playing ? "Pause" : "Play";
   $("play").setAttribute("aria-label", st.playing ? "pause" : "play");
@@ -201,7 +210,7 @@ function onState(st) {
 
 // writeHash puts the state in the URL without a history entry per step.
 function writeHash() {
-  if (lesson) return writeLessonHash(); // lessons.js: the lesson's place is the state
+  if (inLesson()) return writeLessonHash(); // the lesson's place is the state
   let h = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
   if (embed) h += `${h.includes("?") ? "&" : "?"}embed=1`;
   if (location.hash !== h) history.replaceState(null, "", h);
