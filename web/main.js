@@ -119,7 +119,8 @@ async function took(info, at, my) {
   good = { hash, scene: info.scene, fields: info.fields, command: info.command.replace(/ --step \d+$/, "") };
   step = at;
   $("command").textContent = good.command;
-  writeHash();
+  await writeHash();
+  if (my !== nav) return;
   showReport(info);
   await computeResults();
   if (my !== nav) return;
@@ -208,11 +209,21 @@ function onState(st) {
   }
 }
 
-// writeHash puts the state in the URL without a history entry per step.
-function writeHash() {
+// hashAt is the hash of a scene that built (good, by default the last)
+// at a step, with embed or not, as the wasm spells it (stridelab.spec:
+// viz.Spec.HashWith).
+async function hashAt(at, withEmbed = false, scene = good) {
+  return (await api.spec({ scene: scene.scene, fields: scene.fields, step: at, embed: withEmbed })).hash;
+}
+
+// writeHash puts the state in the URL without a history entry per step;
+// the latest call wins.
+let hashSeq = 0;
+async function writeHash() {
   if (inLesson()) return writeLessonHash(); // the lesson's place is the state
-  let h = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
-  if (embed) h += `${h.includes("?") ? "&" : "?"}embed=1`;
+  const seq = ++hashSeq;
+  const h = await hashAt(step, embed);
+  if (seq !== hashSeq || inLesson()) return;
   if (location.hash !== h) history.replaceState(null, "", h);
 }
 
@@ -220,8 +231,8 @@ let reportTimer;
 function refreshReport() {
   clearTimeout(reportTimer);
   // The scene's own link at the step on screen (in a lesson, the URL is the lesson's place).
-  const hash = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
-  reportTimer = setTimeout(async () => showReport(await api.scene({ hash, focus })), 120);
+  const [scene, at] = [good, step]; // the step is this scene's
+  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: await hashAt(at, false, scene), focus })), 120);
 }
 
 function showReport(info) {
@@ -296,10 +307,7 @@ document.addEventListener("keydown", (e) => {
 let scrubTimer;
 $("scrub").addEventListener("input", () => {
   clearTimeout(scrubTimer);
-  scrubTimer = setTimeout(() => {
-    const at = +$("scrub").value;
-    api.frame.show(good.hash + `${good.hash.includes("?") ? "&" : "?"}step=${at}`);
-  }, 60);
+  scrubTimer = setTimeout(async () => api.frame.show(await hashAt(+$("scrub").value)), 60);
 });
 
 $("scene").addEventListener("change", () => { location.hash = example($("scene").value); });
