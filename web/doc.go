@@ -22,7 +22,8 @@
 // as sent, so "..", ".", empty segments, a trailing slash, a folder, a
 // percent escape (%2e%2e, %2f: how traversal hides) and a name that starts
 // with a dot are 404. Each answer carries its Content-Type (wasm as
-// application/wasm, which WebAssembly.instantiateStreaming requires), the
+// application/wasm, which WebAssembly.instantiateStreaming requires;
+// JavaScript as text/javascript, which module scripts require), the
 // encoding the client accepts best (br, then gzip, then none) with Vary:
 // Accept-Encoding, and an ETag; Cache-Control: no-cache makes a browser
 // revalidate every load, which costs a 304 while the file is unchanged

@@ -4,12 +4,23 @@
 // wasm (lessons.Route). The step's text and question take the fields'
 // place; the frame shows the step's scene and judges a click on it as the
 // answer (the question's own model), and the page shows the feedback.
-"use strict";
+// main.js hands it the frame's API and the playground it shows lessons
+// in (loadLessons).
+import { $, hide } from "./dom.js";
 
+let api;              // the frame's globalThis.stridelab
+let playground;       // what main.js lends: see loadLessons
 let lessonList = [];  // stridelab.lessons().lessons
 let lesson = null;    // while in a lesson: {id, step, done, hash}
 
-async function loadLessons() {
+// loadLessons fills the lessons menu. playground is the page around the
+// lessons: {latest(my): whether my is still the latest link or edit,
+// goodHash(): the hash of the last scene that built, shown(info, state,
+// my): show a scene that built (stridelab.scene's info) and the frame's
+// state as the page's}.
+export async function loadLessons(frameAPI, page) {
+  api = frameAPI;
+  playground = page;
   lessonList = (await api.lessons()).lessons;
   const menu = $("lessons");
   for (const l of lessonList) {
@@ -21,7 +32,7 @@ async function loadLessons() {
 
 // showLesson shows a lesson's step: its text beside the frame, the frame
 // in the lesson at that step, the step's scene in the results.
-async function showLesson(route, my) {
+export async function showLesson(route, my) {
   const l = lessonList.find((x) => x.id === route.id);
   const st = l.steps[route.step - 1];
   lesson = route;
@@ -36,15 +47,16 @@ async function showLesson(route, my) {
   $("lesson-prev").disabled = route.step <= 1;
   $("lesson-next").disabled = route.step >= l.steps.length;
   const shown = await api.frame.lesson(route.id, route.step);
-  if (my !== nav) return;
+  if (!playground.latest(my)) return;
   const info = await api.scene({ hash: st.hash });
-  if (my !== nav) return;
-  setScene(info.scene, info.fields);
-  onState(shown);
-  await took(info, shown.step, my);
+  if (!playground.latest(my)) return;
+  await playground.shown(info, shown, my);
 }
 
-function leaveLesson() {
+// inLesson reports whether the page shows a lesson.
+export function inLesson() { return lesson !== null; }
+
+export function leaveLesson() {
   if (!lesson) return;
   lesson = null;
   document.body.classList.remove("in-lesson");
@@ -53,11 +65,11 @@ function leaveLesson() {
 
 // lessonState mirrors the frame's lesson: the question, the feedback on
 // the last click, and a step answered right joins the done list in the URL.
-async function lessonState(st) {
+export async function lessonState(st) {
   if (!lesson || document.body.dataset.state === "busy") return;
   const ls = st.lesson;
   if (!ls) { // the frame left the lesson (escape there): so does the page
-    if (good) location.hash = good.hash;
+    if (playground.goodHash()) location.hash = playground.goodHash();
     return;
   }
   if (ls.id !== lesson.id || ls.step !== lesson.step) { // n or b pressed in the frame
@@ -82,7 +94,7 @@ async function lessonState(st) {
   }
 }
 
-function writeLessonHash() {
+export function writeLessonHash() {
   if (location.hash !== lesson.hash) history.replaceState(null, "", lesson.hash);
   document.body.dataset.shown = location.hash;
 }
@@ -98,7 +110,7 @@ async function moveLesson(by) {
 
 $("lesson-prev").onclick = () => moveLesson(-1);
 $("lesson-next").onclick = () => moveLesson(1);
-$("lesson-exit").onclick = () => { if (good) location.hash = good.hash; };
+$("lesson-exit").onclick = () => { if (playground?.goodHash()) location.hash = playground.goodHash(); };
 document.addEventListener("keydown", (e) => {
   if (!lesson || e.ctrlKey || e.altKey || e.metaKey || e.target.closest?.("input, select, textarea")) return;
   if (e.key === "n") moveLesson(1);

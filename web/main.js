@@ -4,10 +4,11 @@
 // window: stridelab.scenes/spec/scene/compute/export and
 // stridelab.frame.show/act, and the frame's "stridelab-state" messages.
 // The URL hash is the state, in viz's grammar, written and read only by
-// the wasm (stridelab.spec and stridelab.scene), never here.
-"use strict";
+// the wasm (stridelab.spec and stridelab.scene), never here. lessons.js
+// shows the lessons in this page.
+import { $, hide, show } from "./dom.js";
+import { inLesson, leaveLesson, lessonState, loadLessons, showLesson, writeLessonHash } from "./lessons.js";
 
-const $ = (id) => document.getElementById(id);
 const frameEl = $("frame");
 
 let api;            // the frame's globalThis.stridelab
@@ -31,7 +32,7 @@ async function boot() {
   api = frameEl.contentWindow.stridelab;
   catalog = await api.scenes();
   for (const s of catalog.scenes) $("scene").add(new Option(s.name, s.name));
-  await Promise.all([loadGallery(), findGPU(), loadLessons()]);
+  await Promise.all([loadGallery(), findGPU(), loadLessons(api, playground)]);
   window.addEventListener("message", (e) => {
     if (e.source === frameEl.contentWindow && e.data?.type === "stridelab-state") onState(e.data.state);
   });
@@ -73,7 +74,7 @@ async function apply(hash) {
   document.body.dataset.state = "busy";
   const route = hash && await api.lessonRoute({ hash });
   if (my !== nav) return;
-  if (route) return showLesson(route, my); // lessons.js
+  if (route) return showLesson(route, my);
   leaveLesson();
   let info;
   try {
@@ -95,6 +96,17 @@ async function apply(hash) {
   await took(info, shown.step, my);
 }
 
+// playground is what lessons.js may do with this page.
+const playground = {
+  latest: (my) => my === nav,
+  goodHash: () => good?.hash,
+  async shown(info, state, my) {
+    setScene(info.scene, info.fields);
+    onState(state);
+    await took(info, state.step, my);
+  },
+};
+
 function example(name) {
   return (catalog.scenes.find((s) => s.name === name) || catalog.scenes[0]).example;
 }
@@ -107,7 +119,8 @@ async function took(info, at, my) {
   good = { hash, scene: info.scene, fields: info.fields, command: info.command.replace(/ --step \d+$/, "") };
   step = at;
   $("command").textContent = good.command;
-  writeHash();
+  await writeHash();
+  if (my !== nav) return;
   showReport(info);
   await computeResults();
   if (my !== nav) return;
@@ -145,9 +158,6 @@ function clearErrors() {
   for (const el of document.querySelectorAll("#fields input")) el.removeAttribute("aria-invalid");
 }
 
-function show(el, text) { el.textContent = text; el.hidden = false; }
-function hide(el) { el.textContent = ""; el.hidden = true; }
-
 // edited checks the fields a moment after typing stops: a scene that
 // builds goes to the frame and the URL; an error shows beside the field
 // it is about and the last good scene stays.
@@ -181,7 +191,7 @@ function edited(key) {
 // onState mirrors the frame: the transport, the step in the URL and the
 // results of that step.
 function onState(st) {
-  lessonState(st); // lessons.js
+  lessonState(st);
   steps = st.steps;
   $("play").textContent = st.playing ? "Pause" : "Play";
   $("play").setAttribute("aria-label", st.playing ? "pause" : "play");
@@ -199,11 +209,21 @@ function onState(st) {
   }
 }
 
-// writeHash puts the state in the URL without a history entry per step.
-function writeHash() {
-  if (lesson) return writeLessonHash(); // lessons.js: the lesson's place is the state
-  let h = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
-  if (embed) h += `${h.includes("?") ? "&" : "?"}embed=1`;
+// hashAt is the hash of a scene that built (good, by default the last)
+// at a step, with embed or not, as the wasm spells it (stridelab.spec:
+// viz.Spec.HashWith).
+async function hashAt(at, withEmbed = false, scene = good) {
+  return (await api.spec({ scene: scene.scene, fields: scene.fields, step: at, embed: withEmbed })).hash;
+}
+
+// writeHash puts the state in the URL without a history entry per step;
+// the latest call wins.
+let hashSeq = 0;
+async function writeHash() {
+  if (inLesson()) return writeLessonHash(); // the lesson's place is the state
+  const seq = ++hashSeq;
+  const h = await hashAt(step, embed);
+  if (seq !== hashSeq || inLesson()) return;
   if (location.hash !== h) history.replaceState(null, "", h);
 }
 
@@ -211,8 +231,8 @@ let reportTimer;
 function refreshReport() {
   clearTimeout(reportTimer);
   // The scene's own link at the step on screen (in a lesson, the URL is the lesson's place).
-  const hash = good.hash + (step > 0 ? `${good.hash.includes("?") ? "&" : "?"}step=${step}` : "");
-  reportTimer = setTimeout(async () => showReport(await api.scene({ hash, focus })), 120);
+  const [scene, at] = [good, step]; // the step is this scene's
+  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: await hashAt(at, false, scene), focus })), 120);
 }
 
 function showReport(info) {
@@ -287,10 +307,7 @@ document.addEventListener("keydown", (e) => {
 let scrubTimer;
 $("scrub").addEventListener("input", () => {
   clearTimeout(scrubTimer);
-  scrubTimer = setTimeout(() => {
-    const at = +$("scrub").value;
-    api.frame.show(good.hash + `${good.hash.includes("?") ? "&" : "?"}step=${at}`);
-  }, 60);
+  scrubTimer = setTimeout(async () => api.frame.show(await hashAt(+$("scrub").value)), 60);
 });
 
 $("scene").addEventListener("change", () => { location.hash = example($("scene").value); });

@@ -21,89 +21,64 @@
 //	    // -> {hash, error, field}: the fields as a hash, and why they do not build
 //	await stridelab.compute({hash, backend: "gpu"})
 //	    // -> {backend, section}: the scene's op on arange inputs, checked against the CPU
+//	await stridelab.memStats()                     // -> {heapAlloc, heapInuse, heapObjects, sys, numGC}
+//	    // the Go heap after runtime.GC (the leak test reads it)
 //
 // The element type follows the typed array (Float32Array, Int32Array,
 // Uint32Array). Kernels run on the browser's WebGPU ("gpu", the default)
 // or on the CPU reference ("cpu"). Every call runs on a goroutine of its
-// own: WebGPU's promises are awaited there, never inside a JS callback.
+// own: WebGPU's promises are awaited there, never inside a JS callback;
+// a call leaves no js.Func behind (package jsvalue).
 // A failed call rejects with an Error whose message is the one line the
 // CLI would print; a result past the tab's budget (tensor's 1 GiB) is
 // refused that way before anything is allocated.
 package jsapi
 
 import (
-	"encoding/json"
 	"fmt"
+	"runtime"
 	"sync"
 	"syscall/js"
 
 	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/wasm/jsvalue"
 )
 
 // Register sets every method of the API on obj.
 func Register(obj js.Value) {
 	RegisterScenes(obj)
-	obj.Set("conformance", method(conformance))
-	obj.Set("bench", method(runBench))
+	obj.Set("conformance", jsvalue.Async(conformance))
+	obj.Set("bench", jsvalue.Async(runBench))
 }
 
 // RegisterScenes sets the methods a playground needs (devices, run,
-// scene, export, scenes, spec, compute), leaving out the test suites (conformance and bench,
-// with the benchmark's charts): the playground's frame loads less.
+// scene, export, scenes, spec, compute, the lessons' and memStats),
+// leaving out the test suites (conformance and bench, with the
+// benchmark's charts): the playground's frame loads less.
 func RegisterScenes(obj js.Value) {
-	obj.Set("devices", method(devices))
-	obj.Set("run", method(run))
-	obj.Set("scene", method(scene))
-	obj.Set("export", method(export))
-	obj.Set("scenes", method(scenes))
-	obj.Set("spec", method(spec))
-	obj.Set("compute", method(compute))
-	obj.Set("lessons", method(lessonList))
-	obj.Set("lessonRoute", method(lessonRoute))
-	obj.Set("lessonAnswers", method(lessonAnswers))
+	obj.Set("devices", jsvalue.Async(devices))
+	obj.Set("run", jsvalue.Async(run))
+	obj.Set("scene", jsvalue.Async(scene))
+	obj.Set("export", jsvalue.Async(export))
+	obj.Set("scenes", jsvalue.Async(scenes))
+	obj.Set("spec", jsvalue.Async(spec))
+	obj.Set("compute", jsvalue.Async(compute))
+	obj.Set("lessons", jsvalue.Async(lessonList))
+	obj.Set("lessonRoute", jsvalue.Async(lessonRoute))
+	obj.Set("lessonAnswers", jsvalue.Async(lessonAnswers))
+	obj.Set("memStats", jsvalue.Async(memStats))
 }
 
-// method wraps fn as a JS function returning a Promise: fn runs on a new
-// goroutine; its result is resolved as JSON-shaped data, its error
-// rejected as an Error with the message.
-func method(fn func(req js.Value) (any, error)) js.Func {
-	return js.FuncOf(func(_ js.Value, args []js.Value) any {
-		req := js.Undefined()
-		if len(args) > 0 {
-			req = args[0]
-		}
-		return js.Global().Get("Promise").New(js.FuncOf(func(_ js.Value, cb []js.Value) any {
-			resolve, reject := cb[0], cb[1]
-			go func() {
-				defer func() {
-					if r := recover(); r != nil {
-						reject.Invoke(js.Global().Get("Error").New(fmt.Sprint("stridelab: ", r)))
-					}
-				}()
-				v, err := fn(req)
-				if err != nil {
-					reject.Invoke(js.Global().Get("Error").New(err.Error()))
-					return
-				}
-				resolve.Invoke(toJS(v))
-			}()
-			return nil
-		}))
-	})
-}
-
-// toJS passes js.Values through and turns anything else into JS data by
-// way of JSON.
-func toJS(v any) any {
-	if jv, ok := v.(js.Value); ok {
-		return jv
-	}
-	body, err := json.Marshal(v)
-	if err != nil {
-		return js.Global().Get("Error").New(err.Error())
-	}
-	return js.Global().Get("JSON").Call("parse", string(body))
+// memStats is the Go heap after a collection, for the leak test (a
+// page's calls must leave nothing behind): {} -> {heapAlloc, heapInuse,
+// heapObjects, sys, numGC} (runtime.MemStats's bytes and counts).
+func memStats(js.Value) (any, error) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return map[string]uint64{"heapAlloc": m.HeapAlloc, "heapInuse": m.HeapInuse,
+		"heapObjects": m.HeapObjects, "sys": m.Sys, "numGC": uint64(m.NumGC)}, nil
 }
 
 var (

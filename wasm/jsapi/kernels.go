@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 
 	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/wasm/jsvalue"
 )
 
 // run executes one kernel call: {kernel, op, a, shape, b, bShape, arg,
@@ -59,7 +60,8 @@ func run(req js.Value) (any, error) {
 	}
 	res := js.Global().Get("Object").New()
 	res.Set("data", typedArrayOf(out))
-	res.Set("shape", toJS([]int(out.Shape())))
+	shape, _ := jsvalue.Of([]int(out.Shape())) // ints always encode
+	res.Set("shape", shape)
 	res.Set("backend", be.Name())
 	return res, nil
 }

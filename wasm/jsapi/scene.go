@@ -11,6 +11,7 @@ import (
 
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
+	"github.com/stridelab/stridelab/wasm/jsvalue"
 )
 
 // scene builds the scene a URL hash names (viz.ParseHash): {hash, focus:
@@ -87,7 +88,7 @@ func focusOf(req js.Value) (*viz.Focus, error) {
 		return nil, nil
 	}
 	var f viz.Focus
-	if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", v).String()), &f); err != nil {
+	if err := jsvalue.Decode(v, &f); err != nil {
 		return nil, fmt.Errorf("focus: %w", err)
 	}
 	return &f, nil

@@ -12,7 +12,9 @@
 //	frame.state()      // → the State now (scene, spec, step, hover, pin, error, lesson, …)
 //	frame.lesson(id, step) // open a built-in lesson at a step (1-based): → Promise of the State
 //	frame.click(focus) // click a cell as the pointer would ({kind, operand, index, offset, rank}):
-//	                   // pins it, or answers the open lesson's question
+//	                   // pins it, or answers the open lesson's question; → Promise of the State
+//	frame.hover(focus) // hover a cell as the pointer would (lit, and the page's results follow it)
+//	                   // until the frame's next tick reads the real pointer; → Promise of the State
 //	frame.locate(focus) // → Promise of {x, y}: where that cell is drawn, in the frame's CSS pixels
 //	                    // (tests move the real pointer there)
 //
@@ -23,7 +25,7 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"syscall/js"
@@ -32,6 +34,7 @@ import (
 	"github.com/stridelab/stridelab/viz/live"
 	"github.com/stridelab/stridelab/viz/session"
 	"github.com/stridelab/stridelab/wasm/jsapi"
+	"github.com/stridelab/stridelab/wasm/jsvalue"
 )
 
 func main() {
@@ -67,82 +70,87 @@ func main() {
 		if len(args) > 0 {
 			hash = args[0].String()
 		}
-		return promise(func(resolve, reject js.Value) {
-			spec, opts, err := viz.ParseHash(hash)
-			if err != nil {
-				reject.Invoke(js.Global().Get("Error").New(err.Error()))
-				return
-			}
+		spec, opts, err := viz.ParseHash(hash)
+		if err != nil {
+			return jsvalue.Rejected(err)
+		}
+		return jsvalue.Promise(func(r jsvalue.Resolvers) {
 			app.Post(func(a *live.App) {
 				a.Session().Show(spec)
 				if opts.Embed {
 					a.Session().Pause()
 				}
-				resolve.Invoke(toJS(a.Session().State()))
+				r.Resolve(a.Session().State())
 			})
 		})
 	}))
 	frame.Set("act", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 {
-			return js.Global().Get("Error").New("stridelab.frame.act: name a key")
+			return jsvalue.Error(errors.New("stridelab.frame.act: name a key"))
 		}
 		key := args[0].String()
 		if _, ok := session.BindingFor(key); !ok {
-			return js.Global().Get("Error").New(fmt.Sprintf("stridelab.frame.act: no key %q", key))
+			return jsvalue.Error(fmt.Errorf("stridelab.frame.act: no key %q", key))
 		}
 		app.Post(func(a *live.App) { _ = a.Act(key) })
 		return nil
 	}))
 	frame.Set("lesson", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) < 2 {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.lesson: give a lesson's id and a step"))
+			return jsvalue.Rejected(errors.New("stridelab.frame.lesson: give a lesson's id and a step"))
 		}
 		id, step := args[0].String(), args[1].Int()
-		return promise(func(resolve, reject js.Value) {
+		return jsvalue.Promise(func(r jsvalue.Resolvers) {
 			app.Post(func(a *live.App) {
 				if err := a.OpenLesson(id, step); err != nil {
-					reject.Invoke(js.Global().Get("Error").New(err.Error()))
+					r.Reject(err)
 					return
 				}
-				resolve.Invoke(toJS(a.Session().State()))
+				r.Resolve(a.Session().State())
 			})
 		})
 	}))
 	frame.Set("click", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) == 0 {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.click: give a focus"))
+		f, err := focusArg("click", args)
+		if err != nil {
+			return jsvalue.Rejected(err)
 		}
-		var f viz.Focus
-		if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", args[0]).String()), &f); err != nil {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.click: "+err.Error()))
-		}
-		return promise(func(resolve, reject js.Value) {
+		return jsvalue.Promise(func(r jsvalue.Resolvers) {
 			app.Post(func(a *live.App) {
 				a.Session().Click(&f)
-				resolve.Invoke(toJS(a.Session().State()))
+				r.Resolve(a.Session().State())
+			})
+		})
+	}))
+	frame.Set("hover", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		f, err := focusArg("hover", args)
+		if err != nil {
+			return jsvalue.Rejected(err)
+		}
+		return jsvalue.Promise(func(r jsvalue.Resolvers) {
+			app.Post(func(a *live.App) {
+				a.Session().Hover(&f)
+				r.Resolve(a.Session().State())
 			})
 		})
 	}))
 	frame.Set("locate", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) == 0 {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.locate: give a focus"))
+		f, err := focusArg("locate", args)
+		if err != nil {
+			return jsvalue.Rejected(err)
 		}
-		var f viz.Focus
-		if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", args[0]).String()), &f); err != nil {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("stridelab.frame.locate: "+err.Error()))
-		}
-		return promise(func(resolve, reject js.Value) {
+		return jsvalue.Promise(func(r jsvalue.Resolvers) {
 			app.Post(func(a *live.App) {
 				x, y, err := a.Locate(f)
 				if err != nil {
-					reject.Invoke(js.Global().Get("Error").New(err.Error()))
+					r.Reject(err)
 					return
 				}
-				resolve.Invoke(toJS(map[string]float64{"x": x, "y": y}))
+				r.Resolve(map[string]float64{"x": x, "y": y})
 			})
 		})
 	}))
-	frame.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return toJS(last) }))
+	frame.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return stateJS(last) }))
 	api.Set("frame", frame)
 	if ready := js.Global().Get("stridelabFrameReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -160,7 +168,7 @@ func post(st session.State) {
 	}
 	msg := js.Global().Get("Object").New()
 	msg.Set("type", "stridelab-state")
-	msg.Set("state", toJS(st))
+	msg.Set("state", stateJS(st))
 	parent.Call("postMessage", msg, js.Global().Get("location").Get("origin"))
 }
 
@@ -186,19 +194,24 @@ type bytesBuffer []byte
 
 func (b *bytesBuffer) Write(p []byte) (int, error) { *b = append(*b, p...); return len(p), nil }
 
-// toJS turns v into JS data by way of JSON.
-func toJS(v any) js.Value {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return js.Global().Get("Error").New(err.Error())
+// focusArg reads a call's first argument as a viz.Focus ({kind,
+// operand, index, offset, rank}, as the State names it).
+func focusArg(call string, args []js.Value) (viz.Focus, error) {
+	var f viz.Focus
+	if len(args) == 0 {
+		return f, fmt.Errorf("stridelab.frame.%s: give a focus", call)
 	}
-	return js.Global().Get("JSON").Call("parse", string(b))
+	if err := jsvalue.Decode(args[0], &f); err != nil {
+		return f, fmt.Errorf("stridelab.frame.%s: %w", call, err)
+	}
+	return f, nil
 }
 
-// promise runs fn with the Promise's resolve and reject.
-func promise(fn func(resolve, reject js.Value)) js.Value {
-	return js.Global().Get("Promise").New(js.FuncOf(func(_ js.Value, cb []js.Value) any {
-		fn(cb[0], cb[1])
-		return nil
-	}))
+// stateJS is st as JS data, or an Error should it not encode.
+func stateJS(st session.State) js.Value {
+	v, err := jsvalue.Of(st)
+	if err != nil {
+		return jsvalue.Error(err)
+	}
+	return v
 }

@@ -168,7 +168,10 @@ try {
   // A pinned cell (frame.click, as a click on it) has its section in the
   // results, as the desktop app's panel shows it.
   await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.click({ kind: "cell", operand: "out", index: [1, 4, 2] }));
-  await page.waitForFunction(() => [...document.querySelectorAll("#report h3")].some((h) => h.textContent === "focus"), null, { timeout: 5000 }).catch(() => {});
+  // (The pointer, left on the frame by the click above, may show its own
+  // hover first: wait for the pin's cell.)
+  await page.waitForFunction(() => [...document.querySelectorAll("#report .section")].some((s) => s.querySelector("h3").textContent === "focus" && s.textContent.includes("[1 4 2]")),
+    null, { timeout: 10000 }).catch(() => {});
   const focusText = await page.$$eval("#report .section", (ss) => ss.filter((s) => s.querySelector("h3").textContent === "focus").map((s) => s.textContent).join(""));
   check(/\[1 4 2\]/.test(focusText), `a pinned cell shows in the results: ${focusText.replace(/^focus/, "").slice(0, 120)}`);
   await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.act("escape"));
