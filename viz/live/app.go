@@ -107,6 +107,14 @@ type pointer struct {
 	downX      float64
 	downY      float64
 	scriptOnly bool // a script moves the pointer; the real mouse is ignored
+	// seen is the real mouse as last read: the pointer acts only when it
+	// moves or its button changes, so a hover set another way (the
+	// browser's frame.hover, the keyboard) stays until the mouse moves.
+	seen struct {
+		x, y int
+		down bool
+		ok   bool
+	}
 }
 
 // New builds the app on o.Spec; the spec must build.
@@ -174,7 +182,11 @@ func (a *App) Update() error {
 	}
 	if !a.ptr.scriptOnly {
 		x, y := ebiten.CursorPosition()
-		a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft))
+		down := ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
+		if m := &a.ptr.seen; !m.ok || m.x != x || m.y != y || m.down != down {
+			m.x, m.y, m.down, m.ok = x, y, down, true
+			a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, down)
+		}
 		if _, wy := ebiten.Wheel(); wy != 0 && a.inScene(a.ptr.x, a.ptr.y) {
 			vx, vy := a.fit().in(a.ptr.x, a.ptr.y)
 			a.s.ZoomAt(math.Pow(1.2, wy), vx, vy)
