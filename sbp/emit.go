@@ -197,8 +197,10 @@ func (pr Program) call(lib string) string {
 			return x + " / " + y
 		case tensor.Max:
 			return fmt.Sprintf("%s.maximum(%s, %s)", lib, x, y)
-		default:
+		case tensor.Min:
 			return fmt.Sprintf("%s.minimum(%s, %s)", lib, x, y)
+		case tensor.Eq: // a bool tensor, brought back to the operands' dtype
+			return fmt.Sprintf("%s.eq(%s, %s).to(%s.dtype)", lib, x, y, x)
 		}
 	case reduceOp:
 		reduced, _ := tensor.ReducedAxes(pr.Inputs[0].Shape, o.to)

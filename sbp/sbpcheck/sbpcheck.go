@@ -209,7 +209,7 @@ func randomOp(r *rand.Rand) (sbp.Op, []tensor.Shape) {
 	case 2: // binary
 		out := randomShape(r, r.IntN(4))
 		a, b := broadcastable(r, out), broadcastable(r, out)
-		return sbp.Binary(tensor.BinaryOps()[r.IntN(6)]), []tensor.Shape{a, b}
+		return sbp.Binary(tensor.BinaryOps()[r.IntN(len(tensor.BinaryOps()))]), []tensor.Shape{a, b}
 	case 3: // reduce
 		op := tensor.ReduceOps()[r.IntN(3)]
 		in := randomShape(r, r.IntN(5))
