@@ -36,6 +36,18 @@ func TestEverySignature(t *testing.T) {
 		shapes []tensor.Shape
 		dtypes []tensor.DType
 	}{
+		{sbp.Transpose(), []tensor.Shape{{5, 3}}, dtypes},
+		{sbp.Transpose(), []tensor.Shape{{1, 7}}, dtypes},
+		{sbp.Transpose(), []tensor.Shape{{0, 4}}, dtypes},
+		{sbp.Scale(-1), []tensor.Shape{{4, 3}}, dtypes[:2]},
+		{sbp.Scale(3), []tensor.Shape{{7}}, dtypes},
+		{sbp.Scale(0), []tensor.Shape{{2, 5}}, dtypes},
+		{sbp.Scale(-0.5), []tensor.Shape{{3, 1, 4}}, dtypes[:1]},
+		{sbp.Scale(2), []tensor.Shape{{}}, dtypes},
+		{sbp.RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), []tensor.Shape{{2, 5, 3}}, dtypes},
+		{sbp.RepeatGrad([]int{3, 1}, tensor.Shape{2, 7}), []tensor.Shape{{6, 7}}, dtypes},
+		{sbp.RepeatGrad([]int{1, 2, 2}, tensor.Shape{4, 1, 3}), []tensor.Shape{{4, 2, 6}}, dtypes},
+		{sbp.RepeatGrad([]int{4, 0}, tensor.Shape{3}), []tensor.Shape{{4, 0}}, dtypes},
 		{sbp.Binary(tensor.Eq), []tensor.Shape{{4, 1}, {1, 5}}, dtypes},
 		{sbp.Binary(tensor.Eq), []tensor.Shape{{3, 4}, {4}}, dtypes},
 		{sbp.Binary(tensor.Mul), []tensor.Shape{{3, 4}, {4}}, dtypes},

@@ -1,4 +1,5 @@
-// Package sbpcheck is the property suite of the SBP core: random ops,
+// Package sbpcheck is the property suite of the SBP core: random ops
+// (expand, repeat, binary, reduce, matmul, transpose, scale, repeat_grad),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
 // boxed to a random SBP and gathered, and compared with the op's
@@ -129,7 +130,7 @@ func next(choice []int, n int) bool {
 
 func newCase(r *rand.Rand) Case {
 	s := spec{dtype: []tensor.DType{tensor.Float32, tensor.Int32, tensor.Uint32}[r.IntN(3)], p: randomPlacement(r)}
-	s.op, s.shapes = randomOp(r)
+	s.op, s.shapes = randomOp(r, s.dtype)
 	for _, sh := range s.shapes {
 		s.in = append(s.in, randomNd(r, sh, s.p))
 		s.values = append(s.values, randomValues(r, sh, s.dtype, s.op.Name() == "div" && len(s.values) == 1))
@@ -274,8 +275,11 @@ func randomShape(r *rand.Rand, rank int) tensor.Shape {
 	return s
 }
 
-func randomOp(r *rand.Rand) (sbp.Op, []tensor.Shape) {
-	switch r.IntN(5) {
+// randomOp draws an op and its input shapes; dt is the inputs' dtype
+// (a scale of an integer tensor takes a whole factor, of a uint32 one a
+// factor >= 0).
+func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
+	switch r.IntN(8) {
 	case 0: // expand
 		in := randomShape(r, r.IntN(4))
 		lead := r.IntN(3)
@@ -313,9 +317,25 @@ func randomOp(r *rand.Rand) (sbp.Op, []tensor.Shape) {
 			}
 		}
 		return sbp.Reduce(op, broadcastable(r, in)), []tensor.Shape{in}
-	default: // matmul
+	case 4: // matmul
 		m, k, n := r.IntN(6), r.IntN(6), r.IntN(6)
 		return sbp.Matmul(), []tensor.Shape{{m, k}, {k, n}}
+	case 5: // transpose
+		return sbp.Transpose(), []tensor.Shape{randomShape(r, 2)}
+	case 6: // scale
+		factors := map[tensor.DType][]float64{tensor.Float32: {-1, 2, -0.5, 0, 3, 1e-50}, tensor.Int32: {-1, 2, -3, 0, 1}, tensor.Uint32: {2, 0, 3, 1}}[dt]
+		return sbp.Scale(factors[r.IntN(len(factors))]), []tensor.Shape{randomShape(r, r.IntN(4))}
+	default: // the backward of a repeat
+		in := randomShape(r, r.IntN(4))
+		times := make([]int, r.IntN(2)+len(in))
+		for d := range times {
+			times[d] = []int{1, 1, 2, 3, 0}[r.IntN(5)]
+		}
+		plan, err := tensor.PlanRepeat(in, times)
+		if err != nil {
+			panic(err) // valid by construction
+		}
+		return sbp.RepeatGrad(times, in), []tensor.Shape{plan.OutShape}
 	}
 }
 
