@@ -20,9 +20,10 @@
 //
 // # Ops, signatures and the physical rewrite
 //
-// An [Op] (Expand, Repeat, Binary, Reduce, Matmul) lists its valid
-// [Signature]s — the input SBPs under which every device can run the op on
-// its own shard, and the SBP the outputs then have. [Infer] picks the
+// An [Op] (Expand, Repeat, Binary, Reduce, Matmul, and for backward
+// passes Transpose, Scale and RepeatGrad) lists its valid [Signature]s —
+// the input SBPs under which every device can run the op on its own shard,
+// and the SBP the outputs then have. [Infer] picks the
 // signature per mesh dim and explains an illegal combination (matmul's
 // S(0) x S(0): a row of the product needs all of b). [PlanOp] is the
 // physical rewrite: per device, its input shard's shape and strides and

@@ -3,6 +3,8 @@ package sbp
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -197,8 +199,10 @@ func (pr Program) call(lib string) string {
 			return x + " / " + y
 		case tensor.Max:
 			return fmt.Sprintf("%s.maximum(%s, %s)", lib, x, y)
-		default:
+		case tensor.Min:
 			return fmt.Sprintf("%s.minimum(%s, %s)", lib, x, y)
+		case tensor.Eq: // a bool tensor, brought back to the operands' dtype
+			return fmt.Sprintf("%s.eq(%s, %s).to(%s.dtype)", lib, x, y, x)
 		}
 	case reduceOp:
 		reduced, _ := tensor.ReducedAxes(pr.Inputs[0].Shape, o.to)
@@ -213,6 +217,34 @@ func (pr Program) call(lib string) string {
 		}
 		fn := map[tensor.ReduceOp]string{tensor.Sum: "sum", tensor.MaxAll: "amax", tensor.MinAll: "amin"}[o.op]
 		return fmt.Sprintf("%s.%s(dim=%s, keepdim=True).reshape%s", x, fn, pyTuple(axes), pyArgs(o.to))
+	case transposeOp:
+		return x + ".transpose(0, 1)"
+	case scaleOp:
+		c := strconv.FormatFloat(o.c, 'g', -1, 64)
+		if o.c == math.Trunc(o.c) && math.Abs(o.c) < 1<<53 { // an int literal keeps an int tensor's dtype
+			c = strconv.FormatFloat(o.c, 'f', -1, 64)
+		}
+		return fmt.Sprintf("%s * %s", x, c)
+	case repeatGradOp:
+		plan, _ := tensor.PlanRepeat(o.in, o.times)
+		var axes []int // the copy dims of the repeat's expand
+		k, lead := 0, len(o.times)-len(o.in)
+		for d, t := range o.times {
+			switch {
+			case d < lead || t != 1 && o.in[d-lead] == 1:
+				axes = append(axes, k)
+				k++
+			case t == 1:
+				k++
+			default: // (t, s)
+				axes = append(axes, k)
+				k += 2
+			}
+		}
+		if len(axes) == 0 {
+			return fmt.Sprintf("%s.reshape(%s)", x, pyTuple(o.in))
+		}
+		return fmt.Sprintf("%s.reshape(%s).sum(dim=%s).reshape(%s)", x, pyTuple(plan.ExpandSize), pyTuple(axes), pyTuple(o.in))
 	}
 	return "None  # unknown op"
 }

@@ -57,3 +57,25 @@ func ExampleApply() {
 	// Output:
 	// (P(sum), B) [28 34 76 98]
 }
+
+// A transpose on 2 devices: each transposes its rows, which become its
+// columns of the result, so S(0) turns into S(1) without communication.
+func ExampleTranspose() {
+	p, _ := sbp.Devices(2)
+	x, _ := tensor.Arange(tensor.Int32, tensor.Shape{3, 2})
+	gx, _ := sbp.Scatter(tensor.CPU{}, x, p, sbp.NdSbp{sbp.S(0)})
+	y, applied, err := sbp.Apply(sbp.Transpose(), gx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range applied.Plan.Ranks {
+		fmt.Println(r.Rank, r.InShape, "->", r.OutShape, r.OutRange)
+	}
+	full, _ := y.Full()
+	fmt.Println(y.Sbp(), full.Shape(), full.Float64s())
+	// Output:
+	// 0 [2 2] -> [2 2] [[0 2] [0 2]]
+	// 1 [1 2] -> [2 1] [[0 2] [2 3]]
+	// S(1) [2 3] [0 2 4 1 3 5]
+}

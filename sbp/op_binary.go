@@ -8,8 +8,8 @@ import (
 
 type binaryOp struct{ op tensor.BinaryOp }
 
-// Binary is a broadcast elementwise op (add, sub, mul, div, max, min) on
-// two global tensors. For every output dim d, with "has" meaning the
+// Binary is a broadcast elementwise op (add, sub, mul, div, max, min, eq)
+// on two global tensors. For every output dim d, with "has" meaning the
 // operand's aligned axis has the output's size there:
 //
 //	S(i) x S(j) -> S(d)   both have d
@@ -24,7 +24,10 @@ type binaryOp struct{ op tensor.BinaryOp }
 //	max (min):  P(max) x P(max), P(max) x B, B x P(max) -> P(max)
 //
 // Div has no partial signature: (a₁+a₂)/b is a₁/b + a₂/b only in exact
-// arithmetic, and integer division truncates each part.
+// arithmetic, and integer division truncates each part. Nor has eq: it
+// compares whole values, and no part of a partial knows whether the whole
+// is equal (eq(a₁+a₂, b) is not eq(a₁, b) + eq(a₂, b)), so only its
+// S and B signatures exist.
 func Binary(op tensor.BinaryOp) Op { return binaryOp{op: op} }
 
 func (o binaryOp) Name() string   { return o.op.String() }
@@ -89,6 +92,8 @@ func (o binaryOp) why(in []tensor.Shape, sbps []SBP) string {
 	switch {
 	case a.Kind == Split && b.Kind == Split:
 		return fmt.Sprintf("a split along output dim %d and b along output dim %d would leave each device with pieces of different elements", a.Axis+len(out)-len(in[0]), b.Axis+len(out)-len(in[1]))
+	case (a.Kind == Partial || b.Kind == Partial) && o.op == tensor.Eq:
+		return "eq compares whole values, and no part of a partial knows whether the whole is equal; eq has no partial signature"
 	case a.Kind == Partial || b.Kind == Partial:
 		return fmt.Sprintf("%v(Σ parts) is not Σ %v(parts) for these inputs: %v is not linear (or idempotent) in a partial of this kind", o.op, o.op, o.op)
 	}

@@ -9,7 +9,7 @@ type OpArgs struct {
 }
 
 // ParseOp returns the op named (expand, repeat, reduce, matmul or a
-// binary op: add, sub, mul, div, max, min) with its arguments, the one
+// binary op: add, sub, mul, div, max, min, eq) with its arguments, the one
 // parser `stridelab sbp` and the scenes share.
 func ParseOp(name string, a OpArgs) (Op, error) {
 	switch name {
@@ -46,7 +46,7 @@ func ParseOp(name string, a OpArgs) (Op, error) {
 	}
 	op, err := tensor.ParseBinaryOp(name)
 	if err != nil {
-		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, matmul and reduce")
+		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul and reduce")
 	}
 	return Binary(op), nil
 }

@@ -24,9 +24,11 @@ func formatSBPs(in []SBP) string { return join(in, " x ") }
 
 // Op is an operation on global tensors: its logical meaning, its SBP
 // signatures and its physical rewrite (what each device runs on its
-// shards). Expand, Repeat, Binary, Reduce and Matmul make them.
+// shards). Expand, Repeat, Binary, Reduce, Matmul, Transpose, Scale and
+// RepeatGrad make them.
 type Op interface {
-	// Name is the op's word: expand, repeat, add, …, reduce, matmul.
+	// Name is the op's word: expand, repeat, add, …, eq, reduce, matmul,
+	// transpose, scale, repeat_grad.
 	Name() string
 	// String names the op with its arguments: "expand to [2 4 3 4 2]".
 	String() string
@@ -59,9 +61,15 @@ type Args struct {
 	OutStride   []int        // the output's strides (stride 0 on an expand's broadcast dims)
 }
 
-// describe names an op applied to shapes: "expand [4 3 1 2] to [2 4 3 4 2]".
+// describe names an op applied to shapes: "expand [4 3 1 2] to [2 4 3 4 2]",
+// or, when the op's String does not start with its Name,
+// "repeat_grad [2 6 3] (sum the tiles of repeat by [2 1 3])".
 func describe(op Op, shapes []tensor.Shape) string {
-	return op.Name() + " " + join(shapes, " x ") + strings.TrimPrefix(op.String(), op.Name())
+	s := op.String()
+	if rest, ok := strings.CutPrefix(s, op.Name()); ok {
+		return op.Name() + " " + join(shapes, " x ") + rest
+	}
+	return op.Name() + " " + join(shapes, " x ") + " (" + s + ")"
 }
 
 // Infer returns the output nd-SBP of op on inputs of the logical shapes

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -200,6 +201,7 @@ func TestOpBoundTuningAgreesWithTheCPU(t *testing.T) {
 		binary(tensor.Max, x(tensor.Float32, 1000, 1, 3), x(tensor.Float32, 1, 37, 3)), // scalar items
 		binary(tensor.Mul, x(tensor.Float32, 64, 1, 1), x(tensor.Float32, 1, 4, 8)),    // the walker splat
 		binary(tensor.Min, x(tensor.Int32, 64, 1, 8), x(tensor.Int32, 1, 4, 1)),        // the held operand splat
+		binary(tensor.Eq, x(tensor.Uint32, 40, 1, 4), x(tensor.Uint32, 1, 9, 4)),       // ones where the held and walked rows meet
 	)
 	check(t, d, cases)
 	walks := 0
@@ -228,4 +230,53 @@ func binaryCase(op tensor.BinaryOp, a, b tensor.Tensor) conform.Case {
 	return conform.Case{Name: fmt.Sprintf("%v %v, %v", op, a.Shape(), b.Shape()), Run: func(be tensor.Backend) (tensor.Tensor, error) {
 		return be.Binary(op, a, b)
 	}}
+}
+
+// Eq on the GPU agrees with the CPU on the values a comparison can get
+// wrong: NaN (equal to nothing, itself included), -0 and 0, infinities,
+// neighbouring floats; in scalar and vec4 items, with tails, in every
+// dtype and under every tuning (the walk included).
+func TestEqAgreesWithTheCPU(t *testing.T) {
+	special := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.Inf(-1)), 1, math.Nextafter32(1, 2), -2.5}
+	var cases []conform.Case
+	for _, n := range []int{1, 7, 8, 64, 1027} {
+		a, b := make([]float32, n), make([]float32, n)
+		for i := range a {
+			a[i], b[i] = special[i%len(special)], special[(i*i+i/len(special))%len(special)]
+		}
+		av, _ := tensor.FromSlice(tensor.Shape{n}, a)
+		bv, _ := tensor.FromSlice(tensor.Shape{n}, b)
+		col, _ := av.Reshape([]int{n, 1})
+		cases = append(cases,
+			binaryCase(tensor.Eq, av, bv),  // both contiguous: vec4 items where n allows
+			binaryCase(tensor.Eq, av, av),  // NaN against itself
+			binaryCase(tensor.Eq, col, bv), // every pair, b along the row
+			binaryCase(tensor.Eq, bv, col)) // a along the row, b splat
+		for _, dt := range []tensor.DType{tensor.Int32, tensor.Uint32} {
+			x := arange(t, dt, n, 1)
+			cases = append(cases, binaryCase(tensor.Eq, x, arange(t, dt, 1, 8)), binaryCase(tensor.Eq, x, arange(t, dt, 1, 3))) // rows of vec4s, and of scalars
+		}
+	}
+	compiled := map[string]bool{} // "float32 vec4": an eq pipeline of that dtype and vector width
+	for _, tuning := range []struct {
+		name string
+		t    Tuning
+	}{{"TuneCPU", TuneCPU}, {"TuneGPU", TuneGPU}, {"TuneCPUOpBound", TuneCPUOpBound}} {
+		t.Run(tuning.name, func(t *testing.T) {
+			d := openOrSkip(t, Options{Tuning: tuning.t})
+			check(t, d, cases)
+			for k := range d.pipelines {
+				if k.op == "eq" {
+					compiled[fmt.Sprintf("%v vec%d", k.dtype, k.vec)] = true
+				}
+			}
+		})
+	}
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Int32, tensor.Uint32} {
+		for _, vec := range []int{1, 4} {
+			if w := fmt.Sprintf("%v vec%d", dt, vec); !compiled[w] {
+				t.Errorf("no eq pipeline of %s compiled; compiled: %v", w, slices.Sorted(maps.Keys(compiled)))
+			}
+		}
+	}
 }

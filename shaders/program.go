@@ -385,6 +385,9 @@ fn combine_lanes(lid: u32, lane: u32, acc: Item) -> Item {
 `
 }
 
+// binaryOpWGSL returns the body of apply(x, y) for the binary op named op,
+// on Items that are scalars or vec4s alike (tensor's apply is the
+// reference).
 func binaryOpWGSL(op string) string {
 	switch op {
 	case "sub":
@@ -397,6 +400,8 @@ func binaryOpWGSL(op string) string {
 		return "return max(x, y);"
 	case "min":
 		return "return min(x, y);"
+	case "eq": // select is componentwise for a vec4 Item, and NaN == NaN is false
+		return "return select(Item(0), Item(1), x == y);"
 	}
 	return "return x + y;"
 }

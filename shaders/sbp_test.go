@@ -4,7 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/sbpcheck"
+	"github.com/stridelab/stridelab/tensor"
 )
 
 // TestGlobalOps runs the SBP property suite with every simulated device's
@@ -23,6 +25,32 @@ func TestGlobalOps(t *testing.T) {
 			t.Errorf("%s: %v", c.Name, err)
 			if failed++; failed == 10 {
 				t.Fatal("stopping after 10 failures")
+			}
+		}
+	}
+	t.Logf("%d cases in %v", n, time.Since(start))
+}
+
+// TestGradOpsOnEverySignature runs every signature of the ops a backward
+// pass adds (transpose, scale, repeat_grad, eq) as it is, on WebGPU.
+func TestGradOpsOnEverySignature(t *testing.T) {
+	be := NewBackend(openOrSkip(t, Options{}))
+	start, n := time.Now(), 0
+	for i, c := range []struct {
+		op     sbp.Op
+		shapes []tensor.Shape
+		dtype  tensor.DType
+	}{
+		{sbp.Transpose(), []tensor.Shape{{5, 3}}, tensor.Float32},
+		{sbp.Scale(-1), []tensor.Shape{{4, 3}}, tensor.Int32}, // clamps max's identity into min's
+		{sbp.Scale(0.5), []tensor.Shape{{7}}, tensor.Float32},
+		{sbp.RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), []tensor.Shape{{2, 5, 3}}, tensor.Uint32},
+		{sbp.Binary(tensor.Eq), []tensor.Shape{{4, 1}, {1, 5}}, tensor.Int32},
+	} {
+		for _, sc := range sbpcheck.SignatureCases(uint64(i), c.op, c.shapes, c.dtype) {
+			n++
+			if err := sc.Run(be); err != nil {
+				t.Errorf("%s: %v", sc.Name, err)
 			}
 		}
 	}

@@ -61,9 +61,21 @@ func apply[T Elem](op BinaryOp, x, y T) T {
 		return divide(x, y)
 	case Max:
 		return max(x, y)
-	default:
+	case Min:
 		return min(x, y)
+	case Eq:
+		return equal[T](x == y)
 	}
+	panic("tensor: no kernel for " + op.String()) // BinaryOperands rejects unknown ops first
+}
+
+// equal is Eq's result for a comparison: 1 or 0 in the operands' dtype.
+// A float NaN compares unequal to everything, itself included.
+func equal[T Elem](eq bool) T {
+	if eq {
+		return 1
+	}
+	return 0
 }
 
 // divide is x / y; integer division by zero returns x, as WGSL defines it,
@@ -98,6 +110,10 @@ func binaryVV[T Elem](op BinaryOp, dst, a, b []T) {
 	case Min:
 		for i := range dst {
 			dst[i] = min(a[i], b[i])
+		}
+	case Eq:
+		for i := range dst {
+			dst[i] = equal[T](a[i] == b[i])
 		}
 	default:
 		for i := range dst {

@@ -55,6 +55,11 @@ func modelBinary(op BinaryOp, dt DType, a, b dense) (dense, bool) {
 			return float64(float32(x) / float32(y))
 		case Max:
 			return math.Max(x, y)
+		case Eq:
+			if x == y {
+				return 1
+			}
+			return 0
 		}
 		return math.Min(x, y)
 	}), true
@@ -228,6 +233,66 @@ func TestIntegerDivisionByZero(t *testing.T) {
 	want := []float64{7, -3, math.MinInt32} // x/0 = x; truncation; overflow wraps
 	if !sameValues(got.Float64s(), want) {
 		t.Errorf("int32 div = %v, want %v", got.Float64s(), want)
+	}
+}
+
+// Eq is 1 where the operands are equal and 0 elsewhere, in their dtype:
+// -0 equals 0, an infinity itself, and NaN nothing, itself included. Each
+// row path of the kernel (both operands contiguous, one a scalar along the
+// row, both strided) gives the same answer.
+func TestEq(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	x := []float32{1, nan, 0, inf, -inf, 2.5}
+	y := []float32{1, nan, float32(math.Copysign(0, -1)), inf, inf, 2.25}
+	want := []float64{1, 0, 1, 1, 0, 0}
+	a, _ := FromSlice(Shape{6}, x)
+	b, _ := FromSlice(Shape{6}, y)
+	got, err := CPU{}.Binary(Eq, a, b)
+	if err != nil || got.DType() != Float32 || !sameValues(got.Float64s(), want) {
+		t.Errorf("eq(%v, %v) = %v %v (err %v), want float32 %v", x, y, got.DType(), got.Float64s(), err, want)
+	}
+	col, _ := FromSlice(Shape{6, 1}, x)
+	row, _ := FromSlice(Shape{1, 6}, y)
+	sq, _ := FromSlice(Shape{6, 6}, append(append([]float32{}, x...), make([]float32, 30)...))
+	tr, _ := sq.Permute([]int{1, 0}) // column 0 is x, every other column 0
+	for _, c := range []struct {
+		name string
+		a, b Tensor
+	}{
+		{"[6,1] and [1,6]", col, row}, // a scalar along the row
+		{"[1,6] and [6,1]", row, col},
+		{"[6,6]ᵀ and [1,6]", tr, row}, // a strided row
+	} {
+		got, err := CPU{}.Binary(Eq, c.a, c.b)
+		if err != nil {
+			t.Fatalf("eq %s: %v", c.name, err)
+		}
+		av, bv := c.a.Float64s(), c.b.Float64s()
+		an, bn := c.a.Shape(), c.b.Shape()
+		for i := range 6 {
+			for j := range 6 {
+				p := av[min(i, an[0]-1)*an[1]+min(j, an[1]-1)]
+				q := bv[min(i, bn[0]-1)*bn[1]+min(j, bn[1]-1)]
+				w := 0.0
+				if p == q {
+					w = 1
+				}
+				if g := got.At(i, j); g != w {
+					t.Errorf("eq %s at [%d %d]: eq(%v, %v) = %v, want %v", c.name, i, j, p, q, g, w)
+				}
+			}
+		}
+	}
+	for _, dt := range []DType{Int32, Uint32} {
+		a, _ := Arange(dt, Shape{2, 3})
+		b, _ := FromSlice(Shape{3}, []int32{0, 4, 7})
+		if dt == Uint32 {
+			b, _ = FromSlice(Shape{3}, []uint32{0, 4, 7})
+		}
+		got, err := CPU{}.Binary(Eq, a, b)
+		if want := []float64{1, 0, 0, 0, 1, 0}; err != nil || got.DType() != dt || !sameValues(got.Float64s(), want) {
+			t.Errorf("%v eq(arange [2,3], [0 4 7]) = %v %v (err %v), want %v", dt, got.DType(), got.Float64s(), err, want)
+		}
 	}
 }
 

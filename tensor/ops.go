@@ -12,9 +12,10 @@ const (
 	Div                     // a / b; on integers truncated toward zero, and a/0 = a (WGSL's rule)
 	Max                     // max(a, b); NaN if either is NaN
 	Min                     // min(a, b); NaN if either is NaN
+	Eq                      // 1 where a == b, else 0, in the operands' dtype; NaN == NaN is 0
 )
 
-var binaryNames = map[BinaryOp]string{Add: "add", Sub: "sub", Mul: "mul", Div: "div", Max: "max", Min: "min"}
+var binaryNames = map[BinaryOp]string{Add: "add", Sub: "sub", Mul: "mul", Div: "div", Max: "max", Min: "min", Eq: "eq"}
 
 func (op BinaryOp) String() string {
 	if s, ok := binaryNames[op]; ok {
@@ -24,16 +25,16 @@ func (op BinaryOp) String() string {
 }
 
 // BinaryOps lists every BinaryOp in order.
-func BinaryOps() []BinaryOp { return []BinaryOp{Add, Sub, Mul, Div, Max, Min} }
+func BinaryOps() []BinaryOp { return []BinaryOp{Add, Sub, Mul, Div, Max, Min, Eq} }
 
-// ParseBinaryOp reads "add", "sub", "mul", "div", "max" or "min".
+// ParseBinaryOp reads "add", "sub", "mul", "div", "max", "min" or "eq".
 func ParseBinaryOp(s string) (BinaryOp, error) {
 	for op, name := range binaryNames {
 		if name == s {
 			return op, nil
 		}
 	}
-	return 0, newError(ErrParse, fmt.Sprintf("binary op %q", s), "the ops are add, sub, mul, div, max and min")
+	return 0, newError(ErrParse, fmt.Sprintf("binary op %q", s), "the ops are add, sub, mul, div, max, min and eq")
 }
 
 // ReduceOp combines the elements of the reduced dims into one.

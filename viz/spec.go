@@ -27,7 +27,7 @@ var Keys = []Key{
 	{"shape", "the input shape, e.g. 4,1,3 (binary: a's shape)"},
 	{"size", "expand: the size to expand to (-1 keeps a dim, new dims in front)"},
 	{"times", "repeat: the repeat count per dim"},
-	{"op", "binary: add|sub|mul|div|max|min; reduce: sum|max|min; plan: expand|repeat|add|…|reduce|matmul"},
+	{"op", "binary: add|sub|mul|div|max|min|eq; reduce: sum|max|min; plan: expand|repeat|add|…|reduce|matmul"},
 	{"b-shape", "binary and plan: the second operand's shape"},
 	{"to", "reduce: the target shape; boxing: the SBP to box to"},
 	{"index", "view: NumPy-style indices, e.g. '1:3, 0, :, None'"},

@@ -1,8 +1,10 @@
-// Package sbpcheck is the property suite of the SBP core: random ops,
+// Package sbpcheck is the property suite of the SBP core: random ops
+// (expand, repeat, binary, reduce, matmul, transpose, scale, repeat_grad),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
 // boxed to a random SBP and gathered, and compared with the op's
-// single-device result. The sbp tests run it on the CPU backend and the
+// single-device result; and every signature of one op run as it is
+// (SignatureCases). The sbp tests run it on the CPU backend and the
 // shaders tests on WebGPU, so both backends are held to one list.
 package sbpcheck
 
@@ -10,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
@@ -41,11 +44,93 @@ type spec struct {
 	in     []sbp.NdSbp
 	to     sbp.NdSbp // the output is boxed to this before it is gathered
 	values [][]float64
+	exact  bool // Apply must run the op on in as it is, with no boxing, and give the SBP to
+}
+
+// SignatureCases returns a case for every valid signature of op on inputs
+// of the given shapes and dtype on every placement of Placements, one
+// signature per mesh dim (of those taking the same inputs, the first, the
+// one Infer picks): the inputs are scattered with exactly the
+// signature's SBPs, Apply must run the op on them as they are (no boxing)
+// and give the signature's output SBP, and the gathered output must equal
+// the single-device result. The values are drawn from seed.
+func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DType) []Case {
+	r := rand.New(rand.NewPCG(seed, seed^0x51c))
+	out, err := op.OutShape(shapes)
+	if err != nil {
+		return []Case{{Name: fmt.Sprintf("%v %v", op, shapes), Run: func(tensor.Backend) error { return err }}}
+	}
+	// Infer takes the first signature whose inputs match; later ones with
+	// the same inputs (repeat's B -> S(d) after B -> B…) never run as they are.
+	var sigs []sbp.Signature
+	for _, sg := range op.Signatures(shapes) {
+		if !slices.ContainsFunc(sigs, func(x sbp.Signature) bool { return slices.Equal(x.In, sg.In) }) {
+			sigs = append(sigs, sg)
+		}
+	}
+	if len(sigs) == 0 {
+		return []Case{{Name: fmt.Sprintf("%v %v", op, shapes), Run: func(tensor.Backend) error { return fmt.Errorf("no signatures") }}}
+	}
+	var cs []Case
+	for _, p := range Placements() {
+		choice := make([]int, p.MeshRank())
+		for {
+			s := spec{op: op, shapes: shapes, dtype: dt, p: p, in: make([]sbp.NdSbp, len(shapes)), to: make(sbp.NdSbp, p.MeshRank()), exact: true}
+			for i := range shapes {
+				s.in[i] = make(sbp.NdSbp, p.MeshRank())
+				for m, c := range choice {
+					s.in[i][m] = sigs[c].In[i]
+				}
+				s.values = append(s.values, randomValues(r, shapes[i], dt, op.Name() == "div" && i == 1))
+			}
+			for m, c := range choice {
+				s.to[m] = sigs[c].Out
+			}
+			valid := sbp.Validate(out, p, s.to) == nil
+			for i := range shapes {
+				valid = valid && sbp.Validate(shapes[i], p, s.in[i]) == nil
+			}
+			if valid {
+				cs = append(cs, Case{Name: fmt.Sprintf("%v %v %v on %v with %v -> %v", op, dt, shapes, p, s.in, s.to), Run: s.run})
+			}
+			if !next(choice, len(sigs)) {
+				break
+			}
+		}
+	}
+	return cs
+}
+
+// Placements are the meshes SignatureCases runs on: 1 to 5 devices in a
+// row, and 2 × 2 and 2 × 3 meshes.
+func Placements() []sbp.Placement {
+	var ps []sbp.Placement
+	for n := 1; n <= 5; n++ {
+		p, _ := sbp.Devices(n)
+		ps = append(ps, p)
+	}
+	for _, s := range []string{"[[0,1],[2,3]]", "[[0,1,2],[3,4,5]]"} {
+		p, _ := sbp.ParsePlacement(s)
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// next steps choice, one signature index per mesh dim, through every
+// combination; it returns false after the last.
+func next(choice []int, n int) bool {
+	for m := len(choice) - 1; m >= 0; m-- {
+		if choice[m]++; choice[m] < n {
+			return true
+		}
+		choice[m] = 0
+	}
+	return false
 }
 
 func newCase(r *rand.Rand) Case {
 	s := spec{dtype: []tensor.DType{tensor.Float32, tensor.Int32, tensor.Uint32}[r.IntN(3)], p: randomPlacement(r)}
-	s.op, s.shapes = randomOp(r)
+	s.op, s.shapes = randomOp(r, s.dtype)
 	for _, sh := range s.shapes {
 		s.in = append(s.in, randomNd(r, sh, s.p))
 		s.values = append(s.values, randomValues(r, sh, s.dtype, s.op.Name() == "div" && len(s.values) == 1))
@@ -84,6 +169,16 @@ func (s spec) run(be tensor.Backend) error {
 	y, applied, err := sbp.Apply(s.op, globals...)
 	if err != nil {
 		return fmt.Errorf("apply: %w", err)
+	}
+	if s.exact {
+		for i := range s.in {
+			if !applied.Plan.InSbp[i].Equal(s.in[i]) {
+				return fmt.Errorf("input %d was boxed from %v to %v, but the signature takes it as it is", i, s.in[i], applied.Plan.InSbp[i])
+			}
+		}
+		if !y.Sbp().Equal(s.to) {
+			return fmt.Errorf("the output is %v, want the signature's %v", y.Sbp(), s.to)
+		}
 	}
 	boxed, _, err := y.Box(s.to)
 	if err != nil {
@@ -180,8 +275,11 @@ func randomShape(r *rand.Rand, rank int) tensor.Shape {
 	return s
 }
 
-func randomOp(r *rand.Rand) (sbp.Op, []tensor.Shape) {
-	switch r.IntN(5) {
+// randomOp draws an op and its input shapes; dt is the inputs' dtype
+// (a scale of an integer tensor takes a whole factor, of a uint32 one a
+// factor >= 0).
+func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
+	switch r.IntN(8) {
 	case 0: // expand
 		in := randomShape(r, r.IntN(4))
 		lead := r.IntN(3)
@@ -209,7 +307,7 @@ func randomOp(r *rand.Rand) (sbp.Op, []tensor.Shape) {
 	case 2: // binary
 		out := randomShape(r, r.IntN(4))
 		a, b := broadcastable(r, out), broadcastable(r, out)
-		return sbp.Binary(tensor.BinaryOps()[r.IntN(6)]), []tensor.Shape{a, b}
+		return sbp.Binary(tensor.BinaryOps()[r.IntN(len(tensor.BinaryOps()))]), []tensor.Shape{a, b}
 	case 3: // reduce
 		op := tensor.ReduceOps()[r.IntN(3)]
 		in := randomShape(r, r.IntN(5))
@@ -219,9 +317,25 @@ func randomOp(r *rand.Rand) (sbp.Op, []tensor.Shape) {
 			}
 		}
 		return sbp.Reduce(op, broadcastable(r, in)), []tensor.Shape{in}
-	default: // matmul
+	case 4: // matmul
 		m, k, n := r.IntN(6), r.IntN(6), r.IntN(6)
 		return sbp.Matmul(), []tensor.Shape{{m, k}, {k, n}}
+	case 5: // transpose
+		return sbp.Transpose(), []tensor.Shape{randomShape(r, 2)}
+	case 6: // scale
+		factors := map[tensor.DType][]float64{tensor.Float32: {-1, 2, -0.5, 0, 3, 1e-50}, tensor.Int32: {-1, 2, -3, 0, 1}, tensor.Uint32: {2, 0, 3, 1}}[dt]
+		return sbp.Scale(factors[r.IntN(len(factors))]), []tensor.Shape{randomShape(r, r.IntN(4))}
+	default: // the backward of a repeat
+		in := randomShape(r, r.IntN(4))
+		times := make([]int, r.IntN(2)+len(in))
+		for d := range times {
+			times[d] = []int{1, 1, 2, 3, 0}[r.IntN(5)]
+		}
+		plan, err := tensor.PlanRepeat(in, times)
+		if err != nil {
+			panic(err) // valid by construction
+		}
+		return sbp.RepeatGrad(times, in), []tensor.Shape{plan.OutShape}
 	}
 }
 

@@ -108,10 +108,10 @@ var reduceCommand = kernelCommand{
 }
 
 var binaryCommand = kernelCommand{
-	name: "binary", synopsis: "--op add|sub|mul|div|max|min --a A.npy --b B.npy [--out Y.npy] [--backend cpu]",
+	name: "binary", synopsis: "--op add|sub|mul|div|max|min|eq --a A.npy --b B.npy [--out Y.npy] [--backend cpu]",
 	inputs: []string{"a", "b"}, required: []string{"op"},
 	define: func(fs *flagSet) func(tensor.Backend, []tensor.Tensor) (tensor.Tensor, error) {
-		opName := fs.String("op", "", "add, sub, mul, div, max or min")
+		opName := fs.String("op", "", "add, sub, mul, div, max, min or eq")
 		return func(be tensor.Backend, in []tensor.Tensor) (tensor.Tensor, error) {
 			op, err := tensor.ParseBinaryOp(*opName)
 			if err != nil {

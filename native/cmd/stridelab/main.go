@@ -4,7 +4,7 @@
 //	stridelab expand  --in X.npy --size 2,-1,4        [--out Y.npy] [--backend cpu]
 //	stridelab repeat  --in X.npy --times 2,1,3
 //	stridelab reduce  --in X.npy --op sum|max|min --to 1,3,1
-//	stridelab binary  --op add|sub|mul|div|max|min --a A.npy --b B.npy
+//	stridelab binary  --op add|sub|mul|div|max|min|eq --a A.npy --b B.npy
 //	stridelab grad expand --in-shape 3,1 --size 2,3,4 --grad G.npy
 //	stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy
 //	stridelab layout expand --shape 4,1,3,5 --size 2,1,4,4,3,5 [--json]

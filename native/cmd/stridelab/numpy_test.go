@@ -45,6 +45,8 @@ var numpyCases = []struct {
 	{"div float", "a = np.random.rand(3,4).astype(np.float32); b = (np.random.rand(4)+0.5).astype(np.float32); w = a / b", []string{"binary", "--op", "div", "--a", "a.npy", "--b", "b.npy"}},
 	{"max", "a = np.random.randn(5,1).astype(np.float32); b = np.random.randn(5).astype(np.float32); w = np.maximum(a, b)", []string{"binary", "--op", "max", "--a", "a.npy", "--b", "b.npy"}},
 	{"min empty", "a = np.zeros((0,3), np.float32); b = np.ones(3, np.float32); w = np.minimum(a, b)", []string{"binary", "--op", "min", "--a", "a.npy", "--b", "b.npy"}},
+	{"eq int", "a = np.random.randint(-3,3,(5,1)).astype(np.int32); b = np.random.randint(-3,3,(4,)).astype(np.int32); w = (a == b).astype(np.int32)", []string{"binary", "--op", "eq", "--a", "a.npy", "--b", "b.npy"}},
+	{"eq float nan", "a = np.array([1, np.nan, 0, np.inf, 2], np.float32); b = np.array([1, np.nan, -0.0, np.inf, 3], np.float32); w = (a == b).astype(np.float32)", []string{"binary", "--op", "eq", "--a", "a.npy", "--b", "b.npy"}},
 	{"grad expand", "g = np.random.rand(2,3,4).astype(np.float32); np.save('g.npy', g); a = g; w = g.sum(axis=(0,2)).reshape(3,1)", []string{"grad", "expand", "--in-shape", "3,1", "--size", "2,3,4", "--grad", "g.npy"}},
 	{"sbp expand seed", "a = np.random.rand(4,3,1,2).astype(np.float32); w = np.broadcast_to(a, (2,4,3,4,2))", []string{"sbp", "run", "--op", "expand", "--in", "a.npy", "--size", "2,4,3,4,2", "--sbp", "S(3)", "--placement", "3"}},
 	{"sbp tile mesh", "a = np.random.rand(5,1,3).astype(np.float32); w = np.tile(a, (2,1,4,1))", []string{"sbp", "run", "--op", "repeat", "--in", "a.npy", "--times", "2,1,4,1", "--sbp", "(S(0), P)", "--placement", "[[0,1],[2,3]]"}},

@@ -85,6 +85,8 @@ func TestSbpEmit(t *testing.T) {
 			[]string{"np.int32", "x.amax(dim=(0,), keepdim=True).reshape(1, 3)", `Partial("max")`}},
 		{[]string{"plan", "--op", "max", "--shape", "4,3", "--b-shape", "3", "--sbp", "S(0)", "--placement", "4", "--emit", "pytorch"},
 			[]string{"torch.maximum(a, b)", "[Shard(0)]"}},
+		{[]string{"plan", "--op", "eq", "--shape", "4,3", "--b-shape", "3", "--sbp", "S(0)", "--placement", "4", "--emit", "oneflow"},
+			[]string{"flow.eq(a, b).to(a.dtype)", "stridelab: [flow.sbp.split(0)]"}},
 		{[]string{"boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(1)", "--placement", "4", "--emit", "oneflow"},
 			[]string{"y = x.to_global(sbp=[flow.sbp.split(1)])"}},
 		{[]string{"boxing", "--shape", "16,32", "--from", "(S(0), S(1))", "--to", "(P(min), B)", "--placement", "[[0,1],[2,3]]", "--emit", "pytorch"},

@@ -17,7 +17,7 @@ const sbpUsage = `usage: stridelab sbp plan   --op OP --shape 4,3,1,2 [op args] 
        stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json] [--emit oneflow|pytorch]
        stridelab sbp run    --op OP --in X.npy [--b B.npy] [op args] --sbp 'S(3)' [--b-sbp B] --placement 2 [--out Y.npy] [--backend cpu]
 
-ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, matmul (two inputs),
+ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs),
      reduce (--reduce sum|max|min --to 1,3)
 SBP: S(axis), B, P (sum), P(max), P(min); on a mesh one per mesh dim: '(S(0), B)'
 placement: 4 | 0-3 | cpu:0,1,2,3 | cuda:[[0,1],[2,3]]
@@ -48,7 +48,7 @@ type opFlags struct {
 
 func defineOpFlags(fs *flagSet) *opFlags {
 	return &opFlags{
-		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, matmul or reduce"),
+		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, eq, matmul or reduce"),
 		size:   fs.String("size", "", "expand: the expand size (-1 keeps a dim)"),
 		times:  fs.String("times", "", "repeat: the repeat count per dim"),
 		to:     fs.String("to", "", "reduce: the target shape (each dim the input's or 1)"),
