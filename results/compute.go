@@ -29,6 +29,8 @@ func Compute(ctx context.Context, s *viz.Scene, b tensor.Backend) (viz.Section, 
 	var got, want tensor.Tensor
 	var err error
 	switch w := w.(type) {
+	case *viz.ProgramWork:
+		return runProgram(ctx, w, b)
 	case *viz.KernelWork:
 		got, want, err = runKernel(ctx, w, b)
 	case *viz.ShardWork:

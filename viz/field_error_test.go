@@ -69,6 +69,9 @@ func TestEveryFieldsBadValueIsBlamedOnIt(t *testing.T) {
 		{"boxing", "to", "Q", nil, true, "sbp"},
 		{"boxing", "to", "S(2)", nil, false, "sbp"},
 		{"boxing", "placement", "x", nil, true, "sbp"},
+		{"program", "src", "placement 4; x = input 8 B; y = frob x", nil, true, "program"},
+		{"program", "src", "placement 4; x = input 8,4 S(0); w = input 5,3 B; y = matmul x w", nil, true, "program"},
+		{"program", "strategy", "best", nil, true, "program"},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {

@@ -24,9 +24,12 @@ const (
 	FocusStorage
 	// FocusDevice is a device of a shard scene's mesh, by rank.
 	FocusDevice
+	// FocusStep is a step of a program's plan (an op or a boxing), by
+	// its index in Offset.
+	FocusStep
 )
 
-var focusKindNames = [...]string{FocusNone: "", FocusCell: "cell", FocusStorage: "storage", FocusDevice: "device"}
+var focusKindNames = [...]string{FocusNone: "", FocusCell: "cell", FocusStorage: "storage", FocusDevice: "device", FocusStep: "step"}
 
 // String is the kind's text form.
 func (k FocusKind) String() string {
@@ -73,13 +76,16 @@ func (f Focus) Equal(g Focus) bool {
 		return f.Operand == g.Operand && f.Offset == g.Offset
 	case FocusDevice:
 		return f.Rank == g.Rank
+	case FocusStep:
+		return f.Offset == g.Offset
 	}
 	return true
 }
 
 // String spells f as lessons and messages write it: out[1,2,0] (a cell),
 // [5,2] (a cell of a shard scene's logical tensor), x[5] (a storage
-// element), rank 2 (a device). ParseFocus reads it back.
+// element), rank 2 (a device), step 3 (a program's step, from 1).
+// ParseFocus reads it back.
 func (f Focus) String() string {
 	switch f.Kind {
 	case FocusStorage:
@@ -91,6 +97,8 @@ func (f Focus) String() string {
 		return f.Operand + "[" + joinInts(f.Index) + "]"
 	case FocusDevice:
 		return fmt.Sprintf("rank %d", f.Rank)
+	case FocusStep:
+		return fmt.Sprintf("step %d", f.Offset+1)
 	}
 	return "nothing"
 }
@@ -104,12 +112,13 @@ func (f Focus) clone() Focus {
 var (
 	focusRE = regexp.MustCompile(`^(out|x|a|b)?\[\s*(-?\d+(?:\s*,\s*-?\d+)*)?\s*\]$`)
 	rankRE  = regexp.MustCompile(`^rank\s+(\d+)$`)
+	stepRE  = regexp.MustCompile(`^step\s+(\d+)$`)
 )
 
 // ParseFocus reads what Focus.String writes for the things a lesson asks
 // about: a storage element "x[5]" (or a[…], b[…]), an output cell
 // "out[1,2,0]", a cell of a shard scene's logical tensor "[5,2]", or a
-// device "rank 2".
+// device "rank 2", a program's step "step 3" (counted from 1).
 func ParseFocus(s string) (Focus, error) {
 	s = strings.TrimSpace(s)
 	if m := rankRE.FindStringSubmatch(s); m != nil {
@@ -119,9 +128,16 @@ func ParseFocus(s string) (Focus, error) {
 		}
 		return Focus{Kind: FocusDevice, Rank: r}, nil
 	}
+	if m := stepRE.FindStringSubmatch(s); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n < 1 {
+			return Focus{}, fmt.Errorf("viz: %q: steps count from 1", s)
+		}
+		return Focus{Kind: FocusStep, Offset: n - 1}, nil
+	}
 	m := focusRE.FindStringSubmatch(s)
 	if m == nil {
-		return Focus{}, fmt.Errorf("viz: %q is not out[i,j,…], x[offset], a[offset], b[offset], [i,j,…] or rank N", s)
+		return Focus{}, fmt.Errorf("viz: %q is not out[i,j,…], x[offset], a[offset], b[offset], [i,j,…], rank N or step N", s)
 	}
 	var idx []int
 	if m[2] != "" {

@@ -15,6 +15,7 @@ func TestParseFocus(t *testing.T) {
 		{"out[1, 2,0]", Focus{Kind: FocusCell, Operand: "out", Index: []int{1, 2, 0}}},
 		{"[5,2]", Focus{Kind: FocusCell, Operand: "global", Index: []int{5, 2}}},
 		{"rank 12", Focus{Kind: FocusDevice, Rank: 12}},
+		{"step 3", Focus{Kind: FocusStep, Offset: 2}},
 	} {
 		got, err := ParseFocus(c.in)
 		if err != nil || !got.Equal(c.want) {
@@ -24,7 +25,7 @@ func TestParseFocus(t *testing.T) {
 			t.Errorf("ParseFocus(%q).String() = %q does not parse back", c.in, got.String())
 		}
 	}
-	for _, bad := range []string{"x[1,2]", "y[1]", "rank", "out(1)", "x[a]"} {
+	for _, bad := range []string{"x[1,2]", "y[1]", "rank", "step 0", "out(1)", "x[a]"} {
 		if _, err := ParseFocus(bad); err == nil {
 			t.Errorf("ParseFocus(%q): no error", bad)
 		}

@@ -39,6 +39,8 @@ var Keys = []Key{
 	{"from", "boxing: the SBP to box from"},
 	{"reduce", "plan with op reduce: sum|max|min"},
 	{"offset", "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
+	{"src", "program: the statements, one a line or separated by ';' (placement 4; x = input 8,4 S(0); …)"},
+	{"strategy", "program: greedy (OneFlow's eager rule, the default) or exact (the fewest bytes in all)"},
 }
 
 // ParseSpec checks that scene exists and that values hold its required

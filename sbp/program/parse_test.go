@@ -1,0 +1,130 @@
+package program
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+func TestParseTheIssuesProgram(t *testing.T) {
+	src := `placement 4                      # four devices
+x = input 64,32 S(0)
+w = input 32,16 B
+y = matmul x w; b = input 16 B
+z = add y b
+e = expand z 2,64,16
+s = sum e 1,1,1
+t = box y B
+grad s`
+	p, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(p.Stmts); got != 9 {
+		t.Fatalf("%d statements, want 9", got)
+	}
+	y := p.Lookup("y")
+	if y.Line != 4 || y.Col != 1 || y.Shape.String() != "[64 16]" || y.Word != "matmul" {
+		t.Errorf("y = %+v, want line 4 column 1, [64 16], matmul", y)
+	}
+	b := p.Lookup("b")
+	if b.Line != 4 || b.Col != 17 || b.Text != "b = input 16 B" {
+		t.Errorf("b at line %d column %d %q, want line 4 column 17", b.Line, b.Col, b.Text)
+	}
+	if s := p.Lookup("s"); s.Shape.String() != "[1 1 1]" {
+		t.Errorf("s is %v, want [1 1 1]", s.Shape)
+	}
+	if p.Grad == nil || p.Grad.Name != "s" {
+		t.Errorf("grad %+v, want grad s", p.Grad)
+	}
+	if in := p.Inputs(); len(in) != 3 || in[1].Name != "w" || in[1].Sbp.String() != "B" {
+		t.Errorf("inputs %v", in)
+	}
+}
+
+func TestParseInputFromFileAndMeshSbp(t *testing.T) {
+	p, err := Parse("placement [[0,1],[2,3]]\nw = input 32,16 (S(0), B) from data/w 1.npy\nm = max w 1,16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := p.Lookup("w")
+	if w.From != "data/w 1.npy" || w.Sbp.String() != "(S(0), B)" {
+		t.Errorf("w from %q as %v", w.From, w.Sbp)
+	}
+	if m := p.Lookup("m"); m.Shape.String() != "[1 16]" || m.Op.Name() != "reduce" {
+		t.Errorf("m = max w 1,16 parsed as %v %v", m.Op, m.Shape)
+	}
+}
+
+// TestParseErrors: every fault is one line naming the line, the column,
+// the statement and what is wrong, with the shapes involved.
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"", "program: the program is empty: it needs a placement and at least one input, e.g. placement 4; x = input 8,4 S(0)"},
+		{"placement 4", "program: the program has no input: define one, e.g. x = input 8,4 S(0)"},
+		{"x = input 4 B", "program: line 1, column 1: x = input 4 B: no placement yet: start the program with one, e.g. placement 4"},
+		{"placement 4\nplacement 2", "program: line 2, column 1: placement 2: the placement is given twice"},
+		{"placement 0-", "program: line 1, column 1: placement 0-: "},
+		{"placement 4\nx = input 8,4 S(0)\nx = input 4 B", "program: line 3, column 1: x = input 4 B: x is already defined (line 2): give the result another name"},
+		{"placement 4\nx = input 8,4 S(0)\ny = matmul x w", "program: line 3, column 1: y = matmul x w: w is not defined"},
+		{"placement 4\nx = input 8,4 S(0)\ny = add y x", "program: line 3, column 1: y = add y x: y is used before it is defined"},
+		{"placement 4\nx = input 8,4 S(0)\nw = input 5,3 B\ny = matmul x w", "program: line 4, column 1: y = matmul x w: matmul [8 4] x [5 3]: a has 4 columns but b has 5 rows"},
+		{"placement 4\nx = input 8,4 S(0)\nw = input 3 B\ny = add x w", "program: line 4, column 1: y = add x w: broadcast [8 4] and [3]: "},
+		{"placement 4\nx = input 8,4 S(2)", "program: line 2, column 1: x = input 8,4 S(2): "},
+		{"placement [[0,1],[2,3]]\nx = input 8,4 S(0)", "program: line 2, column 1: x = input 8,4 S(0): "},
+		{"placement 4\nx = input 8,4 Q", "program: line 2, column 1: x = input 8,4 Q: "},
+		{"placement 4\nx = input 8,4", "program: line 2, column 1: x = input 8,4: input needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh"},
+		{"placement 4\nx = input 8,4 B\ny = conv x", `program: line 3, column 1: y = conv x: unknown op "conv"; the ops are input, matmul, add, sub, mul, div, max, min, expand, repeat, sum, box (and grad NAME)`},
+		{"placement 4\nx = input 8,4 B\ngrad z", "program: line 3, column 1: grad z: z is not defined"},
+		{"placement 4\nx = input 8,4 B\ngrad x", "program: line 3, column 1: grad x: x is an input, not the result of an op: grad takes a result"},
+		{"placement 4\nx = input 8,4 B\ny = sum x 1,1\ngrad y\nz = sum x 1,4", "program: line 5, column 1: z = sum x 1,4: nothing may follow grad y (line 4): grad comes last"},
+		{"placement 4\nx = input 8,4 B\ny = expand x 8,5", "program: line 3, column 1: y = expand x 8,5: expand [8 4] to [8 5]: "},
+		{"placement 4\nx = input 8,4 B\ny = sum x 1,2", "program: line 3, column 1: y = sum x 1,2: reduce [8 4] to [1 2]: "},
+		{"placement 4\nx = input 8,4 B\ny = box x S(3)", "program: line 3, column 1: y = box x S(3): "},
+		{"placement 4\n1x = input 8 B", `program: line 2, column 1: 1x = input 8 B: "1x" is not a name: use letters, digits and _, starting with a letter`},
+		{"placement 4\nsum = input 8 B", `program: line 2, column 1: sum = input 8 B: "sum" is a word of the language and cannot name a tensor`},
+		{"placement 4\ngrad_x = input 8 B", `program: line 2, column 1: grad_x = input 8 B: "grad_x": names starting with grad_ are the gradients'`},
+		{"placement 4\nx = input 8 B\nx + 1", `program: line 3, column 1: x + 1: want NAME = OP …, placement …, or grad NAME; "x" is none of them`},
+		{"placement 4\nx = input 8 B;  y = add x", "program: line 2, column 17: y = add x: add takes two names: add A B"},
+	} {
+		_, err := Parse(c.src)
+		if err == nil {
+			t.Errorf("Parse(%q): no error, want %q", c.src, c.want)
+			continue
+		}
+		var perr *Error
+		if !errors.As(err, &perr) || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Parse(%q) =\n  %v\nwant one line starting\n  %s", c.src, err, c.want)
+		}
+	}
+}
+
+func TestParseErrorsKeepSentinels(t *testing.T) {
+	_, err := Parse("placement 4\nx = input 8,4 S(0)\nw = input 5,3 B\ny = matmul x w")
+	if !errors.Is(err, tensor.ErrShape) && !strings.Contains(err.Error(), "columns") {
+		t.Errorf("%v: want tensor's or sbp's shape error inside", err)
+	}
+	if _, err := Parse("placement 4\nx = input 8 B\ny = frob x"); !errors.Is(err, ErrParse) {
+		t.Errorf("%v: want ErrParse", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("placement 4\nx = input 64,32 S(0)\nw = input 32,16 B\ny = matmul x w\ns = sum y 1,1\ngrad s")
+	f.Add("placement [[0,1],[2,3]]; x = input 8,6 (S(0), B); y = max x 1,6; t = box y B")
+	f.Add("placement 3\na = input 3,1 S(0)\nb = input 1,4 B\nc = div a b\nd = repeat c 2,1\ne = expand d 2,6,4\ngrad e")
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := Parse(src)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("a two-line error: %q", err)
+			}
+			return
+		}
+		if _, err := NewPlan(p, Greedy); err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("a two-line error: %q", err)
+		}
+	})
+}

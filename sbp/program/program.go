@@ -1,0 +1,68 @@
+package program
+
+import (
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// Program is a parsed and checked program: a placement, global inputs,
+// ops on them and at most one grad. Every statement's names are defined
+// before use and its shapes fit; SBPs fit the mesh and the shapes.
+type Program struct {
+	Source    string
+	Placement sbp.Placement
+	Stmts     []*Stmt // in order, the placement line left out
+	Grad      *Stmt   // the grad statement, or nil
+}
+
+// Kind is what a statement does.
+type Kind uint8
+
+const (
+	// Input defines a global input: a shape and an SBP, and either the
+	// values 0, 1, 2, … (float32) or the logical values of a .npy file.
+	Input Kind = iota + 1
+	// Apply defines a name as an op on earlier names.
+	Apply
+	// Box defines a name as an earlier name boxed to an SBP (OneFlow's
+	// to_global): the same logical values, laid out anew.
+	Box
+	// Grad asks for the backward from a name, seeded with ones.
+	Grad
+)
+
+// Stmt is one statement: where it is in the source, and what it says.
+type Stmt struct {
+	Line, Col int    // where it starts (1-based)
+	Text      string // as written, trimmed
+	Kind      Kind
+	Name      string       // the name it defines (Grad: the name it differentiates)
+	Word      string       // the op's word as written: matmul, add, …, expand, repeat, sum, max, min, box, input
+	Op        sbp.Op       // Apply: the op
+	Args      []string     // Apply and Box: the names it reads
+	Shape     tensor.Shape // the logical shape of Name
+	Sbp       sbp.NdSbp    // Input: its SBP; Box: the SBP it boxes to
+	From      string       // Input: the .npy file its values come from, or ""
+	Ints      []int        // expand: the size; repeat: the times
+}
+
+// Inputs lists the program's input statements, in order.
+func (p *Program) Inputs() []*Stmt {
+	var in []*Stmt
+	for _, s := range p.Stmts {
+		if s.Kind == Input {
+			in = append(in, s)
+		}
+	}
+	return in
+}
+
+// Lookup returns the statement that defines name, or nil.
+func (p *Program) Lookup(name string) *Stmt {
+	for _, s := range p.Stmts {
+		if s.Kind != Grad && s.Name == name {
+			return s
+		}
+	}
+	return nil
+}

@@ -1,0 +1,216 @@
+package program
+
+import (
+	"fmt"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// builder appends the backward's nodes to a graph.
+type builder struct {
+	g    *graph
+	temp int
+}
+
+// add appends an op node named name (or a fresh temporary's name when
+// name is "") and returns its name.
+func (b *builder) add(name, word string, op sbp.Op, why string, args ...string) (string, error) {
+	shapes := make([]tensor.Shape, len(args))
+	for i, a := range args {
+		shapes[i] = b.g.lookup(a).shape
+	}
+	out, err := op.OutShape(shapes)
+	if err != nil {
+		return "", fmt.Errorf("the backward's %s of %v: %w", word, args, err)
+	}
+	if name == "" { // a temporary: a name no program can use (it holds a dot)
+		b.temp++
+		name = fmt.Sprintf("tmp.%d", b.temp)
+	}
+	b.g.nodes = append(b.g.nodes, &node{name: name, kind: nOp, word: word, op: op, args: args, shape: out, pass: Backward, why: why})
+	return name, nil
+}
+
+// sumTo reduces the gradient x to shape (the broadcast-reduce: the
+// backward of broadcasting), or returns x when it has that shape.
+func (b *builder) sumTo(name, x string, shape tensor.Shape, why string) (string, error) {
+	if b.g.lookup(x).shape.Equal(shape) {
+		return x, nil
+	}
+	return b.add(name, "sum", sbp.Reduce(tensor.Sum, shape), why+"; summed over the broadcast dims to "+shape.String(), x)
+}
+
+// gather adds up the contributions to a name's gradient: "" when there
+// are none, the one itself, or a chain of adds named grad_NAME at the end.
+func (b *builder) gather(name string, parts []string, shape tensor.Shape) (string, error) {
+	switch len(parts) {
+	case 0:
+		return "", nil
+	case 1:
+		return parts[0], nil
+	}
+	acc := parts[0]
+	for i, p := range parts[1:] {
+		out := ""
+		if i == len(parts)-2 {
+			out = GradName(name)
+			if b.g.lookup(name).kind == nInput {
+				out += ".sum"
+			}
+		}
+		var err error
+		acc, err = b.add(out, "add", sbp.Binary(tensor.Add), fmt.Sprintf("%s is used %d times: its gradients add up", name, len(parts)), acc, p)
+		if err != nil {
+			return "", err
+		}
+	}
+	return acc, nil
+}
+
+// rule appends the gradient of n with respect to its argument j, given
+// gy, the gradient of n's output; the result is named name unless it is
+// gy itself (an identity).
+func (b *builder) rule(n *node, j int, gy, name string) (string, error) {
+	x := n.args[j]
+	xs := b.g.lookup(x).shape
+	why := fmt.Sprintf("d%s/d%s", n.name, x)
+	switch n.kind {
+	case nBox:
+		return gy, nil // a boxing is the identity on values
+	}
+	switch n.word {
+	case "expand":
+		// Expand's backward is the broadcast-reduce (the merged runs of
+		// the MXNet/TVM note: 2·n kernels cover every case).
+		return b.add(name, "sum", sbp.Reduce(tensor.Sum, xs), why+": expand's backward sums over the broadcast dims", gy)
+	case "repeat":
+		return b.add(name, "repeat_grad", sbp.RepeatGrad(n.ints, xs), why+": repeat's backward sums the tiles", gy)
+	case "sum":
+		return b.add(name, "expand", sbp.Expand(xs), why+": sum's backward is an expand (stride 0, no copy)", gy)
+	case "matmul":
+		a, c := n.args[0], n.args[1]
+		if j == 0 { // d(a·c)/da = g · c^T
+			ct, err := b.once(c+".T", "transpose", sbp.Transpose(), "the transpose of "+c+", for "+why, c)
+			if err != nil {
+				return "", err
+			}
+			return b.add(name, "matmul", sbp.Matmul(), why+" = grad · "+c+"^T", gy, ct)
+		}
+		at, err := b.once(a+".T", "transpose", sbp.Transpose(), "the transpose of "+a+", for "+why, a)
+		if err != nil {
+			return "", err
+		}
+		return b.add(name, "matmul", sbp.Matmul(), why+" = "+a+"^T · grad", at, gy)
+	case "add":
+		return b.sumTo(name, gy, xs, why+" = grad")
+	case "sub":
+		if j == 0 {
+			return b.sumTo(name, gy, xs, why+" = grad")
+		}
+		s, err := b.sumTo("", gy, xs, why+" = -grad")
+		if err != nil {
+			return "", err
+		}
+		return b.add(name, "scale", sbp.Scale(-1), why+" = -grad", s)
+	case "mul":
+		other := n.args[1-j]
+		p, err := b.add("", "mul", sbp.Binary(tensor.Mul), why+" = grad · "+other, gy, other)
+		if err != nil {
+			return "", err
+		}
+		return b.sumTo(name, p, xs, why+" = grad · "+other)
+	case "div":
+		den := n.args[1]
+		if j == 0 { // d(a/c)/da = grad / c
+			q, err := b.add("", "div", sbp.Binary(tensor.Div), why+" = grad / "+den, gy, den)
+			if err != nil {
+				return "", err
+			}
+			return b.sumTo(name, q, xs, why+" = grad / "+den)
+		}
+		// d(a/c)/dc = -grad · (a/c) / c = -grad · y / c
+		p, err := b.add("", "mul", sbp.Binary(tensor.Mul), why+" = -grad · "+n.name+" / "+den, gy, n.name)
+		if err != nil {
+			return "", err
+		}
+		q, err := b.add("", "div", sbp.Binary(tensor.Div), why+" = -grad · "+n.name+" / "+den, p, den)
+		if err != nil {
+			return "", err
+		}
+		s, err := b.sumTo("", q, xs, why)
+		if err != nil {
+			return "", err
+		}
+		return b.add(name, "scale", sbp.Scale(-1), why+" = -grad · "+n.name+" / "+den, s)
+	case "max", "min":
+		if n.op.Arity() == 2 {
+			return b.pick(n, j, gy, name, why)
+		}
+		return b.pickReduced(n, gy, name, why)
+	}
+	return "", fmt.Errorf("no gradient rule for %s", n.word)
+}
+
+// pick is the gradient of an elementwise max or min: the gradient goes
+// to the operand that was picked, split evenly where both were (ties):
+//
+//	m = eq(x, y);  n = eq(a, y) + eq(b, y);  dy/dx = reduce(grad · m / n)
+func (b *builder) pick(n *node, j int, gy, name, why string) (string, error) {
+	mask := func(x string) (string, error) {
+		return b.once(n.name+"=="+x, "eq", sbp.Binary(tensor.Eq), "where "+n.name+" picked "+x, x, n.name)
+	}
+	ma, err := mask(n.args[0])
+	if err != nil {
+		return "", err
+	}
+	mb, err := mask(n.args[1])
+	if err != nil {
+		return "", err
+	}
+	count, err := b.once(n.name+".picks", "add", sbp.Binary(tensor.Add), "how many operands "+n.name+" picked (2 at a tie: the gradient is split)", ma, mb)
+	if err != nil {
+		return "", err
+	}
+	m := []string{ma, mb}[j]
+	p, err := b.add("", "mul", sbp.Binary(tensor.Mul), why+" = grad where "+n.args[j]+" was picked", gy, m)
+	if err != nil {
+		return "", err
+	}
+	q, err := b.add("", "div", sbp.Binary(tensor.Div), why+", split at ties", p, count)
+	if err != nil {
+		return "", err
+	}
+	return b.sumTo(name, q, b.g.lookup(n.args[j]).shape, why)
+}
+
+// once is add, unless a node of that name is there already (a transpose
+// or a mask two gradients share): then that node.
+func (b *builder) once(name, word string, op sbp.Op, why string, args ...string) (string, error) {
+	if b.g.lookup(name) != nil {
+		return name, nil
+	}
+	return b.add(name, word, op, why, args...)
+}
+
+// pickReduced is the gradient of a max or min reduction: the gradient of
+// each output cell goes to the input cells that hold the extreme, split
+// evenly among them:
+//
+//	m = eq(x, y);  n = sum(m to y's shape);  dy/dx = m · (grad / n)
+func (b *builder) pickReduced(n *node, gy, name, why string) (string, error) {
+	x := n.args[0]
+	m, err := b.add("", "eq", sbp.Binary(tensor.Eq), why+": the cells that hold the "+n.word, x, n.name)
+	if err != nil {
+		return "", err
+	}
+	c, err := b.add("", "sum", sbp.Reduce(tensor.Sum, n.shape), why+": how many cells hold it", m)
+	if err != nil {
+		return "", err
+	}
+	q, err := b.add("", "div", sbp.Binary(tensor.Div), why+": the gradient split among them", gy, c)
+	if err != nil {
+		return "", err
+	}
+	return b.add(name, "mul", sbp.Binary(tensor.Mul), why+" = eq(x, y) · grad / count", m, q)
+}

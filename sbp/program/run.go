@@ -1,0 +1,220 @@
+package program
+
+import (
+	"fmt"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// Values are the logical values of a run, by name: every tensor the
+// program names and every gradient (grad_NAME).
+type Values map[string]tensor.Tensor
+
+// Release releases every tensor.
+func (v Values) Release() {
+	for _, t := range v {
+		t.Release()
+	}
+}
+
+// CheckBudget asks the result budget (tensor.CheckBytes) whether a
+// simulated run of the plan fits before anything is allocated: every
+// tensor it holds, each step's output and each boxed copy, on every
+// device at once (sbp.Footprint), and the logical values it returns.
+func (pl *Plan) CheckBudget() error {
+	var total int64
+	tensors := 0
+	add := func(what string, b int64, err error) error {
+		if err == nil {
+			total, err = tensor.AddBytes("program", total, b)
+		}
+		if err == nil {
+			tensors++
+			err = tensor.CheckBytes(fmt.Sprintf("a run of the program on %d devices", pl.Program.Placement.Size()), "what it holds", total,
+				fmt.Sprintf("%d tensors so far, up to %s", tensors, what))
+		}
+		return err
+	}
+	p := pl.Program.Placement
+	for _, s := range pl.Steps {
+		nd := s.Sbp
+		switch s.Kind {
+		case StepBoxing:
+			nd = s.To
+		case StepOp:
+			nd = s.OutSbp
+		}
+		parsed, err := sbp.ParseNd(nd)
+		if err != nil {
+			return err
+		}
+		fp, err := sbp.Footprint(s.Shape, tensor.Float32, p, parsed)
+		if err := add(fmt.Sprintf("%s %v as %s on %d devices", s.Name, s.Shape, nd, p.Size()), fp, err); err != nil {
+			return &Error{Err: err}
+		}
+		full, err := tensor.ResultBytes(tensor.Float32, s.Shape)
+		if err := add(fmt.Sprintf("%s's logical value %v", s.Name, s.Shape), full, err); err != nil {
+			return &Error{Err: err}
+		}
+	}
+	return nil
+}
+
+// Run runs the plan on simulated devices (sbp.Global on backend be): each
+// input scattered as its SBP (the values given by name in inputs, else
+// 0, 1, 2, …), each boxing and each op as planned, and returns the full
+// value of every named tensor and gradient. The run is refused before
+// anything is allocated when it would pass the result budget.
+func (pl *Plan) Run(be tensor.Backend, inputs Values) (Values, error) {
+	if err := pl.CheckBudget(); err != nil {
+		return nil, err
+	}
+	if be == nil {
+		be = tensor.CPU{}
+	}
+	globals := map[string]*sbp.Global{}
+	defer func() {
+		for _, g := range globals {
+			g.Release()
+		}
+	}()
+	p := pl.Program.Placement
+	for _, s := range pl.Steps {
+		fail := func(err error) error { return &Error{Err: fmt.Errorf("step %s (%s): %w", s.Name, s.Kind, err)} }
+		switch s.Kind {
+		case StepInput:
+			full, err := inputValue(s, inputs)
+			if err != nil {
+				return nil, fail(err)
+			}
+			nd, _ := sbp.ParseNd(s.Sbp)
+			g, err := sbp.Scatter(be, full, p, nd)
+			full.Release()
+			if err != nil {
+				return nil, fail(err)
+			}
+			globals[s.Name] = g
+		case StepBoxing:
+			to, _ := sbp.ParseNd(s.To)
+			g, _, err := globals[s.args[0]].Box(to)
+			if err != nil {
+				return nil, fail(err)
+			}
+			globals[s.Name] = g
+		case StepOp:
+			in := make([]*sbp.Global, len(s.args))
+			for i, a := range s.args {
+				in[i] = globals[a]
+			}
+			g, applied, err := sbp.Apply(s.op, in...)
+			if err != nil {
+				return nil, fail(err)
+			}
+			for _, b := range applied.Boxing {
+				if b.SendBytes != 0 || len(b.Steps) != 0 {
+					g.Release()
+					return nil, fail(fmt.Errorf("sbp.Apply boxed %v to %v: the plan should have (a bug in the planner)", b.From, b.To))
+				}
+			}
+			globals[s.Name] = g
+		}
+	}
+	return pl.collect(func(name string) (tensor.Tensor, error) { return globals[name].Full() })
+}
+
+// Reference runs the program on one CPU device, the logical values
+// straight through each op's Local: the single-device result the
+// simulated run must equal.
+func (pl *Plan) Reference(inputs Values) (Values, error) {
+	if err := pl.CheckBudget(); err != nil {
+		return nil, err
+	}
+	vals := Values{}
+	defer vals.Release()
+	cpu := tensor.CPU{}
+	for _, s := range pl.Steps {
+		switch s.Kind {
+		case StepInput:
+			t, err := inputValue(s, inputs)
+			if err != nil {
+				return nil, &Error{Err: err}
+			}
+			vals[s.Name] = t
+		case StepBoxing:
+			t, err := cpu.Materialize(vals[s.args[0]]) // a boxing keeps the values
+			if err != nil {
+				return nil, &Error{Err: err}
+			}
+			vals[s.Name] = t
+		case StepOp:
+			in := make([]tensor.Tensor, len(s.args))
+			for i, a := range s.args {
+				in[i] = vals[a]
+			}
+			t, err := s.op.Local(cpu, in, s.Shape)
+			if err != nil {
+				return nil, &Error{Err: fmt.Errorf("step %s: %w", s.Name, err)}
+			}
+			vals[s.Name] = t
+		}
+	}
+	return pl.collect(func(name string) (tensor.Tensor, error) { return cpu.Materialize(vals[name]) })
+}
+
+// collect gathers the values a run returns: every program name, and the
+// gradient of every name that has one, as grad_NAME.
+func (pl *Plan) collect(full func(string) (tensor.Tensor, error)) (Values, error) {
+	out := Values{}
+	take := func(as, step string) error {
+		t, err := full(step)
+		if err != nil {
+			out.Release()
+			return &Error{Err: fmt.Errorf("gathering %s: %w", as, err)}
+		}
+		out[as] = t
+		return nil
+	}
+	for _, st := range pl.Program.Stmts {
+		if st.Kind != Grad {
+			if err := take(st.Name, st.Name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for name, step := range pl.Grads {
+		if err := take(GradName(name), step); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// inputValue is an input step's logical value: the one given, ones,
+// zeros, or 0, 1, 2, ….
+func inputValue(s Step, given Values) (tensor.Tensor, error) {
+	switch s.Values {
+	case "ones":
+		n, _ := s.Shape.NumElements()
+		data := make([]float32, n)
+		for i := range data {
+			data[i] = 1
+		}
+		return tensor.FromSlice(s.Shape, data)
+	case "zeros":
+		return tensor.Zeros(tensor.Float32, s.Shape)
+	}
+	if t, ok := given[s.Name]; ok {
+		if !t.Shape().Equal(s.Shape) {
+			return tensor.Tensor{}, fmt.Errorf("input %s is %v in the program but its values are %v", s.Name, s.Shape, t.Shape())
+		}
+		if t.DType() != tensor.Float32 {
+			return tensor.Tensor{}, fmt.Errorf("input %s: its values are %v; programs run on float32", s.Name, t.DType())
+		}
+		return tensor.CPU{}.Materialize(t)
+	}
+	if s.Values != "arange" {
+		return tensor.Tensor{}, fmt.Errorf("input %s comes from %s, but no values were given for it", s.Name, s.Values)
+	}
+	return tensor.Arange(tensor.Float32, s.Shape)
+}

@@ -1,0 +1,143 @@
+package viz
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// The program scene shows a whole program on a mesh as OneFlow's global
+// view plans it: a column per step of the plan (an input laid out, an op
+// on every device's shards, or a boxing), each device's shard under it
+// with its SBP, each boxing an arrow labelled with its collective and
+// bytes, the forward and the backward told apart, and a running total of
+// the bytes sent. The animation walks the steps; a step's column, hovered
+// or clicked, says its signature, the candidates it had and what each
+// would have cost. The plan comes from sbp/program; the scene only draws
+// it.
+
+// programScene holds what the frames draw.
+type programScene struct {
+	spec    Spec
+	plan    *program.Plan
+	title   string
+	notes   []string
+	lines   []string        // the program's source, one statement a line
+	running []int64         // bytes sent up to and including each step
+	differs map[string]bool // ops where greedy and exact pick differently
+	shards  [][]sbp.Shard   // every step's output shards, in placement order
+	sbps    []sbp.NdSbp     // every step's output SBP
+}
+
+func buildProgramScene(spec Spec) (*Scene, error) {
+	prog, err := program.Parse(spec.Get("src"))
+	if err != nil {
+		return nil, onField("src", err)
+	}
+	strategy := program.Greedy
+	if v := spec.Get("strategy"); v != "" {
+		if strategy, err = program.ParseStrategy(v); err != nil {
+			return nil, onField("strategy", err)
+		}
+	}
+	plan, err := program.NewPlan(prog, strategy)
+	if err != nil {
+		if strategy == program.Exact {
+			return nil, onField("strategy", err, "src")
+		}
+		return nil, onField("src", err)
+	}
+	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}}
+	for _, d := range plan.Differences {
+		s.differs[d.Name] = true
+	}
+	for _, line := range strings.Split(prog.Source, "\n") {
+		for _, st := range strings.Split(line, ";") {
+			if st = strings.TrimSpace(st); st != "" && !strings.HasPrefix(st, "#") {
+				s.lines = append(s.lines, st)
+			}
+		}
+	}
+	var total int64
+	boxings := 0
+	for _, st := range plan.Steps {
+		total += st.SendBytes
+		s.running = append(s.running, total)
+		if st.Kind == program.StepBoxing {
+			boxings++
+		}
+		nd, err := sbp.ParseNd(stepSbp(st))
+		if err != nil {
+			return nil, err
+		}
+		sh, err := sbp.Shards(st.Shape, prog.Placement, nd)
+		if err != nil {
+			return nil, err
+		}
+		s.sbps, s.shards = append(s.sbps, nd), append(s.shards, sh)
+	}
+	s.title = fmt.Sprintf("a program on %v, %s: %d boxing(s) send %s", prog.Placement, strategy, boxings, tensor.FormatBytes(total))
+	exact := "exact: " + plan.ExactRefused
+	if plan.ExactSendBytes != nil {
+		exact = fmt.Sprintf("exact sends %s, greedy %s", tensor.FormatBytes(*plan.ExactSendBytes), tensor.FormatBytes(plan.GreedySendBytes))
+		if len(plan.Differences) > 0 {
+			exact += fmt.Sprintf("; they differ at %d op(s), marked ≠", len(plan.Differences))
+		}
+	}
+	s.notes = []string{"one column a step: an op runs on every device's shards, a boxing (arrow) moves data; below, each device's shard", exact}
+	return &Scene{Spec: spec, Title: s.title, Steps: len(plan.Steps), impl: s, model: plan}, nil
+}
+
+// stepSbp is the SBP a step leaves its tensor in.
+func stepSbp(st program.Step) string {
+	switch st.Kind {
+	case program.StepBoxing:
+		return st.To
+	case program.StepOp:
+		return st.OutSbp
+	}
+	return st.Sbp
+}
+
+// ProgramModel is the meaning of a program scene: its plan, as
+// `stridelab sbp program --json` writes it.
+type ProgramModel = program.Plan
+
+// work is the program run on simulated devices, checked against one CPU.
+func (s *programScene) work() Work {
+	last := s.plan.Steps[len(s.plan.Steps)-1]
+	return &ProgramWork{What: fmt.Sprintf("the program on %d simulated devices (%s)", s.plan.Program.Placement.Size(), s.plan.Strategy), Plan: s.plan, Out: last.Shape}
+}
+
+// ProgramWork is a program scene's run: every step of Plan on sbp's
+// simulated devices, each named tensor and gradient checked against the
+// single-device run.
+type ProgramWork struct {
+	What string
+	Plan *program.Plan
+	Out  tensor.Shape
+}
+
+func (w *ProgramWork) Title() string          { return w.What }
+func (w *ProgramWork) OutShape() tensor.Shape { return w.Out }
+func (w *ProgramWork) work()                  {}
+
+// checkFocus: a step of the plan or a device of the placement.
+func (s *programScene) checkFocus(f Focus) error {
+	switch f.Kind {
+	case FocusStep:
+		if f.Offset >= 0 && f.Offset < len(s.plan.Steps) {
+			return nil
+		}
+	case FocusDevice:
+		for _, r := range s.plan.Program.Placement.Ranks() {
+			if r == f.Rank {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("viz: program: nothing to focus on as %v: the plan has steps 1 to %d and ranks %v", f, len(s.plan.Steps), s.plan.Program.Placement.Ranks())
+}
