@@ -117,8 +117,8 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom float64, r
 	label(top+36, name, progNamePx, Ink, FontBold)
 	label(top+54, what, progSmallPx, Ink, FontMono)
 	sbpText := stepSbp(st)
-	if st.Kind == program.StepBoxing {
-		sbpText = st.From + " → " + st.To
+	if st.Kind == program.StepBoxing { // what it was is the tensor's column before; the panel says both
+		sbpText = "→ " + st.To
 	}
 	sbpCol := Broadcast
 	if st.Kind == program.StepOp && s.differs[st.Name] && s.plan.Strategy == program.Greedy {

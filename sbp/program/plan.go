@@ -38,7 +38,7 @@ func ParseStrategy(s string) (Strategy, error) {
 // ExactBound bounds the exact search: the layouts of the live tensors it
 // keeps between two steps. Past it the search is refused, with the number
 // of assignments of signatures an exhaustive search would try.
-const ExactBound = 1 << 14
+const ExactBound = 1 << 15
 
 // Plan is a program planned on its placement: every step in order (the
 // inputs, each boxing, each op; the backward's after the forward's) and
@@ -233,7 +233,14 @@ func NewPlan(p *Program, s Strategy) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	exactChoices, refused := pl.exact()
+	// Under greedy the exact totals are a comparison, searched within a
+	// quarter of the bound so that a scene rebuilt on every keystroke
+	// stays quick; --strategy exact searches the whole bound.
+	bound := ExactBound
+	if s != Exact {
+		bound /= 4
+	}
+	exactChoices, refused := pl.exact(bound)
 	var exact *run
 	if refused == "" {
 		if exact, err = pl.simulate(func(i int, _ *state) int { return exactChoices[i] }); err != nil {

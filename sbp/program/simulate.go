@@ -1,6 +1,7 @@
 package program
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"slices"
@@ -233,8 +234,9 @@ func sigString(sigs []sbp.Signature) string {
 // every op that makes the boxings send the fewest bytes in all (ties:
 // fewer boxings, then the earlier candidates). The state between two
 // nodes is the layout of every tensor still to be read, with its copies;
-// it returns why it refused when more than ExactBound states pile up.
-func (pl *planner) exact() (map[int]int, string) {
+// it returns why it refused when more than bound states pile up, or the
+// work passes 64·bound transitions.
+func (pl *planner) exact(bound int) (map[int]int, string) {
 	last := make([]int, len(pl.names)) // the last node that reads each name
 	for i, n := range pl.g.nodes {
 		for _, x := range pl.args[i] {
@@ -296,8 +298,11 @@ func (pl *planner) exact() (map[int]int, string) {
 				nextLayer = append(nextLayer, ne)
 			}
 		}
-		if work += len(layer) * len(ks); len(nextLayer) > ExactBound || work > 64*ExactBound {
-			return nil, pl.refusal(len(nextLayer))
+		if len(nextLayer) > 1 && n.kind == nOp {
+			nextLayer = dominant(nextLayer, func(e *entry) (*state, int64, int) { return e.st, e.bytes, e.boxings })
+		}
+		if work += len(layer) * len(ks); len(nextLayer) > bound || work > 64*bound {
+			return nil, pl.refusal(len(nextLayer), bound)
 		}
 		layer = nextLayer
 	}
@@ -310,8 +315,79 @@ func (pl *planner) exact() (map[int]int, string) {
 	return best.choices, ""
 }
 
+// dominant drops every state another one dominates: the same layouts,
+// at most its cost, and every boxed copy it has (a copy only ever saves
+// bytes later), so no optimum is lost. States are grouped by their
+// layouts; within a group the cheapest come first.
+func dominant[E any](entries []E, of func(E) (*state, int64, int)) []E {
+	groups := map[string][]int{}
+	var order []string
+	for i, e := range entries {
+		st, _, _ := of(e)
+		k := string(layoutKey(st))
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	var out []E
+	for _, k := range order {
+		idx := groups[k]
+		slices.SortStableFunc(idx, func(a, b int) int {
+			_, ba, na := of(entries[a])
+			_, bb, nb := of(entries[b])
+			if ba != bb {
+				return cmp.Compare(ba, bb)
+			}
+			return cmp.Compare(na, nb)
+		})
+		var kept []int
+		for _, i := range idx {
+			st, _, _ := of(entries[i])
+			covered := false
+			for _, j := range kept[:min(len(kept), 64)] { // bounded: a long group keeps a few extra states
+				if o, _, _ := of(entries[j]); o.covers(st) {
+					covered = true
+					break
+				}
+			}
+			if !covered {
+				kept = append(kept, i)
+			}
+		}
+		slices.Sort(kept)
+		for _, i := range kept {
+			out = append(out, entries[i])
+		}
+	}
+	return out
+}
+
+// layoutKey spells the layouts of s, its copies left out.
+func layoutKey(s *state) []byte {
+	b := make([]byte, 0, 3*len(s.sbp))
+	for x, id := range s.sbp {
+		if id >= 0 {
+			b = append(b, byte(x), byte(x>>8), byte(id))
+		}
+	}
+	return b
+}
+
+// covers reports whether s has every copy o has (their layouts equal).
+func (s *state) covers(o *state) bool {
+	for x := range s.copies {
+		for w := range s.copies[x] {
+			if o.copies[x][w]&^s.copies[x][w] != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // refusal says how many assignments an exhaustive search would try.
-func (pl *planner) refusal(states int) string {
+func (pl *planner) refusal(states, bound int) string {
 	total := big.NewInt(1)
 	var parts []string
 	for i := range pl.g.nodes {
@@ -321,5 +397,5 @@ func (pl *planner) refusal(states int) string {
 		}
 	}
 	return fmt.Sprintf("the program has %v assignments of signatures (%s per op), and the search met %d layouts of the live tensors at one step (its bound is %d, and %d steps of work in all): use --strategy greedy",
-		total, strings.Join(parts, " × "), states, ExactBound, 64*ExactBound)
+		total, strings.Join(parts, " × "), states, bound, 64*bound)
 }

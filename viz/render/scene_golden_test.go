@@ -22,6 +22,8 @@ var sceneGoldens = []struct {
 	{"placement", viz.Spec{Scene: "placement", Values: map[string]string{"shape": "8,6", "sbp": "(S(0), P)", "placement": "[[0,1],[2,3]]"}, Step: 2}},
 	{"plan", viz.Spec{Scene: "plan", Values: map[string]string{"op": "expand", "shape": "4,3,1,2", "size": "2,4,3,4,2", "sbp": "S(3)", "placement": "2"}, Step: 1}},
 	{"boxing", viz.Spec{Scene: "boxing", Values: map[string]string{"shape": "25,33", "from": "S(0)", "to": "S(1)", "placement": "4"}, Step: 1}},
+	{"program", viz.Spec{Scene: "program", Values: map[string]string{"src": "placement 4\nx = input 64,32 S(0)\nw = input 32,16 B\ny = matmul x w\ns = sum y 1,1\ngrad s"}, Step: 8}},
+	{"program-mesh", viz.Spec{Scene: "program", Values: map[string]string{"src": "placement [[0,1],[2,3]]; x = input 8,6 (S(0), B); w = input 6,4 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s"}, Step: 4}},
 }
 
 func TestSceneGoldens(t *testing.T) {
