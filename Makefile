@@ -146,8 +146,9 @@ fuzz:
 	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 30s ./tensor/npyfile/
 	for f in FuzzParseNd FuzzParsePlacement; do \
 		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./sbp/ || exit 1; done
-	for f in FuzzParseHash FuzzHashRoundTrip; do \
+	for f in FuzzParseHash FuzzHashRoundTrip FuzzParseCommand; do \
 		$(GO) test -run XXX -fuzz "^$$f\$$" -fuzztime 30s ./viz/ || exit 1; done
+	$(GO) test -run XXX -fuzz FuzzParse -fuzztime 30s ./sbp/program/
 
 clean:
 	rm -rf bin bench.json bench-gpu.json bench-browser.json
