@@ -122,26 +122,15 @@ func cheapest(op Op, shapes []tensor.Shape, in []*Global) ([]NdSbp, error) {
 	if _, _, err := Infer(op, shapes, p, nds); err == nil {
 		return nds, nil
 	}
-	sigs := op.Signatures(shapes)
-	if len(sigs) == 0 {
-		return nil, newError(ErrSignature, describe(op, shapes), "the op has no signature for these shapes")
+	cands, err := Candidates(op, shapes, p)
+	if err != nil {
+		return nil, err
 	}
 	var best []NdSbp
 	bestCost := int64(-1)
-	choice := make([]int, p.MeshRank())
-	for tried := 0; tried < maxCandidates; tried++ {
-		cand := make([]NdSbp, len(in))
-		for i := range cand {
-			cand[i] = make(NdSbp, len(choice))
-			for m, c := range choice {
-				cand[i][m] = sigs[c].In[i]
-			}
-		}
-		if cost, ok := boxingCost(op, shapes, in, cand); ok && (bestCost < 0 || cost < bestCost) {
-			best, bestCost = cand, cost
-		}
-		if !nextChoice(choice, len(sigs)) {
-			break
+	for _, c := range cands {
+		if cost, ok := boxingCost(in, c.In); ok && (bestCost < 0 || cost < bestCost) {
+			best, bestCost = c.In, cost
 		}
 	}
 	if best == nil {
@@ -150,22 +139,68 @@ func cheapest(op Op, shapes []tensor.Shape, in []*Global) ([]NdSbp, error) {
 	return best, nil
 }
 
-// boxingCost is the bytes sent to box every input to cand, and whether
-// cand is a valid signature at all.
-func boxingCost(op Op, shapes []tensor.Shape, in []*Global, cand []NdSbp) (int64, bool) {
-	p := in[0].placement
-	if _, _, err := Infer(op, shapes, p, cand); err != nil {
-		return 0, false
-	}
+// boxingCost is the bytes sent to box every input to cand.
+func boxingCost(in []*Global, cand []NdSbp) (int64, bool) {
 	var cost int64
 	for i, g := range in {
-		b, err := PlanBoxing(g.shape, g.dtype, p, g.nd, cand[i])
+		b, err := PlanBoxing(g.shape, g.dtype, g.placement, g.nd, cand[i])
 		if err != nil {
 			return 0, false
 		}
 		cost += b.SendBytes
 	}
 	return cost, true
+}
+
+// Candidate is one way an op can run on a mesh: the nd-SBP of each input,
+// the output's, and the signature each mesh dim uses.
+type Candidate struct {
+	In  []NdSbp
+	Out NdSbp
+	Sig []Signature
+}
+
+// Candidates lists every valid way op can run on inputs of shapes on p:
+// one signature per mesh dim, in the op's order (an odometer over its
+// signature list, the last mesh dim fastest), each set of input SBPs
+// once, kept when Infer accepts it. Past maxCandidates combinations the
+// op is refused.
+func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) {
+	sigs := op.Signatures(shapes)
+	if len(sigs) == 0 {
+		return nil, newError(ErrSignature, describe(op, shapes), "the op has no signature for these shapes")
+	}
+	combos := 1
+	for range p.MeshRank() {
+		if combos *= len(sigs); combos > maxCandidates {
+			return nil, newError(ErrSignature, describe(op, shapes), "%d signatures on a %d-D mesh make more than %d combinations to compare", len(sigs), p.MeshRank(), maxCandidates)
+		}
+	}
+	var out []Candidate
+	seen := map[string]bool{}
+	choice := make([]int, p.MeshRank())
+	for {
+		in := make([]NdSbp, op.Arity())
+		for i := range in {
+			in[i] = make(NdSbp, len(choice))
+			for m, c := range choice {
+				in[i][m] = sigs[c].In[i]
+			}
+		}
+		if key := formatNds(in); !seen[key] {
+			seen[key] = true
+			if o, used, err := Infer(op, shapes, p, in); err == nil {
+				out = append(out, Candidate{In: in, Out: o, Sig: used})
+			}
+		}
+		if !nextChoice(choice, len(sigs)) {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return nil, newError(ErrSignature, describe(op, shapes), "no signature is valid on %v", p)
+	}
+	return out, nil
 }
 
 // nextChoice steps choice like an odometer over n signatures per mesh

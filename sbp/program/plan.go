@@ -3,7 +3,6 @@ package program
 import (
 	"encoding/binary"
 	"fmt"
-	"math/big"
 	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -285,67 +284,26 @@ func (pl *planner) fault(n *node, err error) error {
 	return &Error{Err: err}
 }
 
-// candidates lists every valid signature of n (one per mesh dim, in the
-// op's order: an odometer over the op's signature list), deduplicated.
+// candidates lists every valid signature of n (sbp.Candidates), as the
+// planner's ids.
 func (pl *planner) candidates(n *node) ([]cand, error) {
 	shapes := make([]tensor.Shape, len(n.args))
 	for i, a := range n.args {
 		shapes[i] = pl.g.lookup(a).shape
 	}
-	sigs := n.op.Signatures(shapes)
-	if len(sigs) == 0 {
-		return nil, fmt.Errorf("%s has no signature for %v", n.op, shapes)
+	cs, err := sbp.Candidates(n.op, shapes, pl.p)
+	if err != nil {
+		return nil, err
 	}
-	rank := pl.p.MeshRank()
-	total := new(big.Int).Exp(big.NewInt(int64(len(sigs))), big.NewInt(int64(rank)), nil)
-	if total.Cmp(big.NewInt(maxCandidates)) > 0 {
-		return nil, fmt.Errorf("%s on a %d-D mesh has %v combinations of signatures, more than the %d the planner compares", n.op, rank, total, maxCandidates)
-	}
-	var out []cand
-	seen := map[string]bool{}
-	choice := make([]int, rank)
-	for {
-		in := make([]sbp.NdSbp, len(n.args))
-		for i := range in {
-			in[i] = make(sbp.NdSbp, rank)
-			for m, c := range choice {
-				in[i][m] = sigs[c].In[i]
-			}
+	out := make([]cand, len(cs))
+	for k, c := range cs {
+		ids := make([]int, len(c.In))
+		for j, nd := range c.In {
+			ids[j] = pl.id(nd)
 		}
-		key := fmt.Sprint(in)
-		if !seen[key] {
-			seen[key] = true
-			if o, used, err := sbp.Infer(n.op, shapes, pl.p, in); err == nil {
-				ids := make([]int, len(in))
-				for j, nd := range in {
-					ids[j] = pl.id(nd)
-				}
-				out = append(out, cand{in: ids, out: pl.id(o), sig: used})
-			}
-		}
-		if !next(choice, len(sigs)) {
-			break
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s has no signature valid on %v for %v", n.op, pl.p, shapes)
+		out[k] = cand{in: ids, out: pl.id(c.Out), sig: c.Sig}
 	}
 	return out, nil
-}
-
-// maxCandidates bounds the combinations of signatures compared for one
-// op on a deep mesh.
-const maxCandidates = 1 << 12
-
-func next(choice []int, n int) bool {
-	for m := len(choice) - 1; m >= 0; m-- {
-		choice[m]++
-		if choice[m] < n {
-			return true
-		}
-		choice[m] = 0
-	}
-	return false
 }
 
 // maxNames bounds the tensors of a program and its backward.

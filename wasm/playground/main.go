@@ -110,45 +110,17 @@ func main() {
 			})
 		})
 	}))
-	frame.Set("click", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		f, err := focusArg("click", args)
-		if err != nil {
-			return jsvalue.Rejected(err)
-		}
-		return jsvalue.Promise(func(r jsvalue.Resolvers) {
-			app.Post(func(a *live.App) {
-				a.Session().Click(&f)
-				r.Resolve(a.Session().State())
-			})
-		})
+	frame.Set("click", onFocus(app, "click", func(a *live.App, f viz.Focus) (any, error) {
+		a.Session().Click(&f)
+		return a.Session().State(), nil
 	}))
-	frame.Set("hover", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		f, err := focusArg("hover", args)
-		if err != nil {
-			return jsvalue.Rejected(err)
-		}
-		return jsvalue.Promise(func(r jsvalue.Resolvers) {
-			app.Post(func(a *live.App) {
-				a.Session().Hover(&f)
-				r.Resolve(a.Session().State())
-			})
-		})
+	frame.Set("hover", onFocus(app, "hover", func(a *live.App, f viz.Focus) (any, error) {
+		a.Session().Hover(&f)
+		return a.Session().State(), nil
 	}))
-	frame.Set("locate", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		f, err := focusArg("locate", args)
-		if err != nil {
-			return jsvalue.Rejected(err)
-		}
-		return jsvalue.Promise(func(r jsvalue.Resolvers) {
-			app.Post(func(a *live.App) {
-				x, y, err := a.Locate(f)
-				if err != nil {
-					r.Reject(err)
-					return
-				}
-				r.Resolve(map[string]float64{"x": x, "y": y})
-			})
-		})
+	frame.Set("locate", onFocus(app, "locate", func(a *live.App, f viz.Focus) (any, error) {
+		x, y, err := a.Locate(f)
+		return map[string]float64{"x": x, "y": y}, err
 	}))
 	frame.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return stateJS(last) }))
 	api.Set("frame", frame)
@@ -196,6 +168,28 @@ func (b *bytesBuffer) Write(p []byte) (int, error) { *b = append(*b, p...); retu
 
 // focusArg reads a call's first argument as a viz.Focus ({kind,
 // operand, index, offset, rank}, as the State names it).
+// onFocus is a frame method that takes a focus ({kind, operand, index,
+// offset, rank}) and runs fn with it on the app's goroutine: a Promise of
+// fn's result.
+func onFocus(app *live.App, call string, fn func(a *live.App, f viz.Focus) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		f, err := focusArg(call, args)
+		if err != nil {
+			return jsvalue.Rejected(err)
+		}
+		return jsvalue.Promise(func(r jsvalue.Resolvers) {
+			app.Post(func(a *live.App) {
+				v, err := fn(a, f)
+				if err != nil {
+					r.Reject(err)
+					return
+				}
+				r.Resolve(v)
+			})
+		})
+	})
+}
+
 func focusArg(call string, args []js.Value) (viz.Focus, error) {
 	var f viz.Focus
 	if len(args) == 0 {
