@@ -109,6 +109,16 @@ type Step struct {
 	alias bool     // boxing: no step in fact (a gradient already laid out as its input): Name is Tensor
 }
 
+// Operation is an op step's op (nil for other steps): what an engine
+// runs on every device, with the per-device arguments sbp.PlanOp gives
+// for the step's InSbp.
+func (s Step) Operation() sbp.Op { return s.op }
+
+// Reads names the steps whose values an op or boxing step reads: for an
+// op, its inputs after any boxing (the boxed copies); for a boxing, the
+// tensor it boxes.
+func (s Step) Reads() []string { return slices.Clone(s.args) }
+
 // RankBytes is one device's traffic in a boxing.
 type RankBytes struct {
 	Rank      int   `json:"rank"`
