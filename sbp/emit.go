@@ -412,10 +412,10 @@ func callOp(lib string, op Op, args []string, shapes []tensor.Shape) string {
 			}
 		}
 		if len(axes) == 0 { // sum(dim=[]) would reduce every dim
-			return fmt.Sprintf("%s.reshape%s", x, pyArgs(o.to))
+			return fmt.Sprintf("%s.reshape%s", x, shapeArgs(o.to))
 		}
 		fn := map[tensor.ReduceOp]string{tensor.Sum: "sum", tensor.MaxAll: "amax", tensor.MinAll: "amin"}[o.op]
-		return fmt.Sprintf("%s.%s(dim=%s, keepdim=True).reshape%s", x, fn, pyTuple(axes), pyArgs(o.to))
+		return fmt.Sprintf("%s.%s(dim=%s, keepdim=True).reshape%s", x, fn, pyTuple(axes), shapeArgs(o.to))
 	case transposeOp:
 		return x + ".transpose(0, 1)"
 	case scaleOp:
@@ -458,6 +458,15 @@ func pyTuple(v []int) string {
 		return "(" + parts[0] + ",)"
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// shapeArgs spells a shape as reshape's arguments: (2, 3), or (()) for
+// a scalar (reshape() takes no empty argument list).
+func shapeArgs(v []int) string {
+	if len(v) == 0 {
+		return "(())"
+	}
+	return pyArgs(v)
 }
 
 // pyArgs spells ints as a call's arguments: (2, 3).
