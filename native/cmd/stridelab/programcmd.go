@@ -84,7 +84,11 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	}
 	writeProgramPlan(stdout, plan)
 	if *out != "" {
-		fmt.Fprintf(stdout, "\nran on %d simulated devices (%s backend): every tensor and gradient %s\n", prog.Placement.Size(), be.Name(), check)
+		what := "every tensor"
+		if prog.Grad != nil {
+			what += " and gradient"
+		}
+		fmt.Fprintf(stdout, "\nran on %d simulated devices (%s backend): %s %s\n", prog.Placement.Size(), be.Name(), what, check)
 		fmt.Fprintf(stdout, "wrote %d files to %s: %s\n", len(written), *out, strings.Join(written, " "))
 	}
 	return nil
@@ -248,7 +252,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 				what = st.Text // with the op's arguments, as written
 			}
 			if len(s.Reuses) > 0 {
-				what += " (reuses " + strings.Join(s.Reuses, ", ") + ")"
+				what += ", reusing " + strings.Join(s.Reuses, ", ")
 			}
 			sbps, how = strings.Join(s.InSbp, " x ")+" -> "+s.OutSbp, s.Signature
 		}
