@@ -206,8 +206,26 @@ type dialect struct {
 	layout   string // the attribute that holds a global tensor's layout
 	box      string // %s boxed to the spelled layout %s
 	backward string // the backward of %s's sum
-	spell    func(NdSbp) string
-	full     func(x string) string // x's full logical value as a NumPy array
+	// split (%d the axis), broadcast and partial spell one mesh dim's SBP.
+	split, broadcast string
+	partial          func(tensor.ReduceOp) string
+	full             func(x string) string // x's full logical value as a NumPy array
+}
+
+// spell writes nd as the engine's list of layouts, one per mesh dim.
+func (d dialect) spell(nd NdSbp) string {
+	parts := make([]string, len(nd))
+	for i, s := range nd {
+		switch s.Kind {
+		case Split:
+			parts[i] = fmt.Sprintf(d.split, s.Axis)
+		case Broadcast:
+			parts[i] = d.broadcast
+		default:
+			parts[i] = d.partial(s.Op)
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 func dialectOf(engine string, p Placement) (dialect, error) {
@@ -227,17 +245,7 @@ func dialectOf(engine string, p Placement) (dialect, error) {
 			launch: "python3 -m oneflow.distributed.launch --nproc_per_node %d this.py", prelude: pre.String(),
 			lib: "flow", rank: "flow.env.get_rank()", layout: "sbp",
 			box: "%s.to_global(sbp=%s)", backward: "%s.to_global(sbp=" + allB + ").sum().backward()",
-			spell: func(nd NdSbp) string {
-				return spellNd(nd, func(s SBP) string {
-					switch s.Kind {
-					case Split:
-						return fmt.Sprintf("flow.sbp.split(%d)", s.Axis)
-					case Broadcast:
-						return "B"
-					}
-					return "flow.sbp.partial_sum"
-				})
-			},
+			split: "flow.sbp.split(%d)", broadcast: "B", partial: func(tensor.ReduceOp) string { return "flow.sbp.partial_sum" },
 			full: func(x string) string { return fmt.Sprintf("%s.to_global(sbp=%s).to_local().numpy()", x, allB) },
 		}, nil
 	}
@@ -257,27 +265,9 @@ func dialectOf(engine string, p Placement) (dialect, error) {
 			"# and stridelab like BalancedSplitter (7,6,6,6): shard shapes may differ, full values agree.\n",
 		prelude: pre.String(), lib: "torch", rank: "dist.get_rank()", layout: "placements",
 		box: "%s.redistribute(mesh, %s)", backward: "%s.full_tensor().sum().backward()",
-		spell: func(nd NdSbp) string {
-			return spellNd(nd, func(s SBP) string {
-				switch s.Kind {
-				case Split:
-					return fmt.Sprintf("Shard(%d)", s.Axis)
-				case Broadcast:
-					return "Replicate()"
-				}
-				return fmt.Sprintf("Partial(%q)", s.Op.String())
-			})
-		},
+		split: "Shard(%d)", broadcast: "Replicate()", partial: func(op tensor.ReduceOp) string { return fmt.Sprintf("Partial(%q)", op.String()) },
 		full: func(x string) string { return x + ".full_tensor().numpy()" },
 	}, nil
-}
-
-func spellNd(nd NdSbp, one func(SBP) string) string {
-	parts := make([]string, len(nd))
-	for i, s := range nd {
-		parts[i] = one(s)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // single is pr (one op or one boxing on the inputs) as a one-step

@@ -7,24 +7,6 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// A reduction to a scalar reshapes to (), which reshape() spells (()).
-func TestEmitReduceToScalar(t *testing.T) {
-	for _, c := range []struct {
-		op    Op
-		shape tensor.Shape
-		want  string
-	}{
-		{Reduce(tensor.Sum, tensor.Shape{}), tensor.Shape{4, 3}, "x.sum(dim=(0, 1), keepdim=True).reshape(())"},
-		{Reduce(tensor.MaxAll, tensor.Shape{}), tensor.Shape{}, "x.reshape(())"},
-		{Reduce(tensor.Sum, tensor.Shape{1, 3}), tensor.Shape{4, 3}, "x.sum(dim=(0,), keepdim=True).reshape(1, 3)"},
-	} {
-		pr := Program{Inputs: []Input{{Name: "x", Shape: c.shape}}, Op: c.op}
-		if got := pr.call("torch"); got != c.want {
-			t.Errorf("%v of %v: %s, want %s", c.op, c.shape, got, c.want)
-		}
-	}
-}
-
 // A whole program: its steps in order on Python variables made from its
 // names, the engine's autograd with retain_grad for the steps' gradients,
 // and every result saved; an SBP OneFlow cannot spell is refused.
