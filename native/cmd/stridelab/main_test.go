@@ -113,7 +113,8 @@ func TestHelpEverywhere(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"expand", "--help"}, {"repeat", "-h"}, {"reduce", "--help"}, {"binary", "--help"},
 		{"grad", "--help"}, {"grad", "expand", "--help"}, {"grad", "repeat", "--help"}, {"layout", "--help"},
 		{"layout", "repeat", "--help"}, {"demo", "--help"}, {"bench", "--help"}, {"sbp", "--help"}, {"sbp", "plan", "--help"},
-		{"sbp", "boxing", "-h"}, {"sbp", "run", "--help"}, {"draw", "--help"}, {"draw", "expand", "--help"}} {
+		{"sbp", "boxing", "-h"}, {"sbp", "run", "--help"}, {"sbp", "program", "--help"}, {"draw", "--help"}, {"draw", "expand", "--help"},
+		{"draw", "program", "--help"}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String()+stderr.String(), "usage") {
 			t.Errorf("stridelab %v: exit %d, output %q", args, code, stdout.String()+stderr.String())
