@@ -169,8 +169,9 @@ func TestRepeatGradPlan(t *testing.T) {
 	}
 }
 
-// Emitted programs spell the new ops in the engines' Python (checked
-// against NumPy's reshape and sum for repeat_grad).
+// Emitted programs spell the new ops, and reductions to a scalar, in the
+// engines' Python (checked against NumPy's reshape and sum for
+// repeat_grad).
 func TestEmitGradOps(t *testing.T) {
 	for _, c := range []struct {
 		op    Op
@@ -184,6 +185,10 @@ func TestEmitGradOps(t *testing.T) {
 		{RepeatGrad([]int{3, 2}, tensor.Shape{2, 7}), tensor.Shape{6, 14}, "x.reshape((3, 2, 2, 7)).sum(dim=(0, 2)).reshape((2, 7))"},
 		{RepeatGrad([]int{1, 1}, tensor.Shape{2, 7}), tensor.Shape{2, 7}, "x.reshape((2, 7))"},
 		{RepeatGrad([]int{2, 2}, tensor.Shape{}), tensor.Shape{2, 2}, "x.reshape((2, 2)).sum(dim=(0, 1)).reshape(())"},
+		// a reduction to a scalar reshapes to (), which reshape() spells (())
+		{Reduce(tensor.Sum, tensor.Shape{}), tensor.Shape{4, 3}, "x.sum(dim=(0, 1), keepdim=True).reshape(())"},
+		{Reduce(tensor.MaxAll, tensor.Shape{}), tensor.Shape{}, "x.reshape(())"},
+		{Reduce(tensor.Sum, tensor.Shape{1, 3}), tensor.Shape{4, 3}, "x.sum(dim=(0,), keepdim=True).reshape(1, 3)"},
 	} {
 		pr := Program{Inputs: []Input{{Name: "x", Shape: c.shape}}, Op: c.op}
 		if got := pr.call("torch"); got != c.want {

@@ -38,13 +38,7 @@ func (pl *Plan) CheckBudget() error {
 	}
 	p := pl.Program.Placement
 	for _, s := range pl.Steps {
-		nd := s.Sbp
-		switch s.Kind {
-		case StepBoxing:
-			nd = s.To
-		case StepOp:
-			nd = s.OutSbp
-		}
+		nd := s.Out()
 		parsed, err := sbp.ParseNd(nd)
 		if err != nil {
 			return err

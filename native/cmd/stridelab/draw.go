@@ -12,7 +12,8 @@ import (
 )
 
 // runDraw exports a scene: stridelab draw SCENE [the scene's flags]
-// [--step N] [--width W] [--height H] -o FILE [--format svg|png|gif|json].
+// [--step N] [--width W] [--height H] -o FILE [--format svg|png|gif|json];
+// the program scene also reads its src from --file.
 // The file is written by render.WriteFileAtomic, so a failure leaves
 // nothing behind.
 func runDraw(args []string, stdout, stderr io.Writer) error {
@@ -27,6 +28,10 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	scene := args[0]
 	fs := newFlags("draw "+scene, synopsis, stderr)
 	values := viz.KeyFlags(fs.FlagSet)
+	var file *string
+	if scene == "program" {
+		file = fs.String("file", "", "read the program (the src key) from this file")
+	}
 	step := fs.Int("step", 0, "the animation step to draw (svg, png, json); a gif draws them all")
 	width := fs.Int("width", viz.DefaultSize.W, "frame width in pixels")
 	height := fs.Int("height", viz.DefaultSize.H, "frame height in pixels")
@@ -45,7 +50,15 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(render.Formats, f) {
 		return usagef("-o %q: unknown format %q; write .svg, .png, .gif or .json (or --format)", *out, f)
 	}
-	spec, err := viz.ParseSpec(scene, values(), *step)
+	keys := values()
+	if file != nil && *file != "" {
+		src, _, err := programSource(*file, keys["src"])
+		if err != nil {
+			return err
+		}
+		keys["src"] = src
+	}
+	spec, err := viz.ParseSpec(scene, keys, *step)
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -9,10 +9,12 @@
 //	stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy
 //	stridelab layout expand --shape 4,1,3,5 --size 2,1,4,4,3,5 [--json]
 //	stridelab layout repeat --shape 3,1,5 --times 2,5,3,1 [--json]
-//	stridelab sbp plan   --op expand --shape 4,3,1,2 --size 2,4,3,4,2 --sbp 'S(3)' --placement 2 [--json] [--emit oneflow|pytorch]
+//	stridelab sbp plan   --op expand --shape 4,3,1,2 --size 2,4,3,4,2 --sbp 'S(3)' --placement 2 [--strict] [--json] [--emit oneflow|pytorch]
 //	stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json]
 //	stridelab sbp run    --op add --in A.npy --b B.npy --sbp 'S(0)' --placement 0-3 --out Y.npy
+//	stridelab sbp program --file P | --src 'placement 4; x = input 8,4 S(0); …' [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch]
 //	stridelab draw expand --shape 4,1,3 --size 4,2,3 -o e.gif   (svg, png, gif, json)
+//	stridelab draw program --file P -o p.svg
 //	stridelab serve [--addr 127.0.0.1:8080] [--write DIR]       the browser page, embedded
 //	stridelab lessons -o DIR [--from FOLDER]   the lessons as HTML pages with SVG and GIF figures
 //	stridelab demo     walk through the worked examples
@@ -50,9 +52,9 @@ func commands() map[string]command {
 		"demo":    {"walk through the worked examples of expand and repeat", runDemo},
 		"bench":   {"time the kernels on the benchmark cases beside NumPy", runBench},
 		"devices": {"list the WebGPU adapters found, with their limits", runDevices},
-		"sbp":     {"global tensors on simulated devices: plan an op, plan a boxing, run", runSbp},
+		"sbp":     {"global tensors on simulated devices: plan an op, plan a boxing, run; plan and run a whole program (sbp program)", runSbp},
 		"serve":   {"serve the browser page built into this binary (make run), or --write it to a folder", runServe},
-		"draw":    {"draw a scene (expand, repeat, binary, reduce, view, placement, plan, boxing) as SVG, PNG, GIF or JSON", runDraw},
+		"draw":    {"draw a scene (expand, repeat, binary, reduce, view, placement, plan, boxing, program, …) as SVG, PNG, GIF or JSON", runDraw},
 		"lessons": {"write the lessons as HTML pages with SVG figures and GIF animations", runLessons},
 	}
 }
@@ -83,16 +85,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		tensor.SetMaxBytes(limit)
 	}
 	err := c.run(args[1:], stdout, stderr)
+	name := args[0]
+	if _, ok := sbpCommands[optional(args, 1)]; ok && name == "sbp" {
+		name += " " + args[1] // stridelab sbp program: …
+	}
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, new(*usageError)):
-		fmt.Fprintf(stderr, "stridelab %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "stridelab %s: %v\n", name, err)
 		return 2
 	default:
-		fmt.Fprintf(stderr, "stridelab %s: %v\n", args[0], oneLine(err))
+		fmt.Fprintf(stderr, "stridelab %s: %v\n", name, oneLine(err))
 		return 1
 	}
 }
@@ -117,6 +123,14 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// optional is args[i], or "" past the end.
+func optional(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
+}
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 

@@ -69,7 +69,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"layout", "expand", "--shape", "4,3,1,2", "--size", "4,3,1,2", "--index", "9,9,9,9"}, "outside the output"},
 		{[]string{"layout", "spin"}, "layout expand or layout repeat"},
 		{[]string{"bench", "--runs", "0"}, "at least 1"},
-		{[]string{"sbp"}, "sbp plan, sbp boxing or sbp run"},
+		{[]string{"sbp"}, "sbp plan, sbp boxing, sbp run or sbp program"},
 		{[]string{"sbp", "deploy"}, "unknown sbp command"},
 		{[]string{"sbp", "plan", "--shape", "4"}, "--op is required"},
 		{[]string{"sbp", "plan", "--op", "conv", "--shape", "4"}, "the ops are expand"},
@@ -78,13 +78,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(3)"}, "--placement is required"},
 		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(3", "--placement", "2"}, "write a split as S(axis)"},
 		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(3)", "--placement", "[[0,1],[2]]"}, "rectangular"},
-		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(2)", "--placement", "2"}, "a split axis is never broadcast"},
+		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(2)", "--placement", "2", "--strict"}, "a split axis is never broadcast"},
 		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "S(7)", "--placement", "2"}, "splits axis 7 but the tensor has 4 axes"},
 		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,4,3,4,2", "--sbp", "(S(3), B)", "--placement", "2"}, "give one per mesh dim"},
 		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4,3,1,2", "--size", "2,5,3,4,2", "--sbp", "S(3)", "--placement", "2"}, "the new size must be 4 or -1"},
-		{[]string{"sbp", "plan", "--op", "matmul", "--shape", "4,6", "--b-shape", "6,8", "--sbp", "S(0)", "--b-sbp", "S(0)", "--placement", "2"}, "a row of the product needs all of b's rows"},
+		{[]string{"sbp", "plan", "--op", "matmul", "--shape", "4,6", "--b-shape", "6,8", "--sbp", "S(0)", "--b-sbp", "S(0)", "--placement", "2", "--strict"}, "a row of the product needs all of b's rows"},
 		{[]string{"sbp", "plan", "--op", "matmul", "--shape", "4,6", "--b-shape", "5,8", "--sbp", "B", "--placement", "2"}, "a has 6 columns but b has 5 rows"},
-		{[]string{"sbp", "plan", "--op", "reduce", "--to", "4,1", "--reduce", "max", "--shape", "4,3", "--sbp", "P", "--placement", "2", "--emit", "oneflow"}, "the max of a P(sum)"},
+		{[]string{"sbp", "plan", "--op", "reduce", "--to", "4,1", "--reduce", "max", "--shape", "4,3", "--sbp", "P", "--placement", "2", "--strict", "--emit", "oneflow"}, "the max of a P(sum)"},
 		{[]string{"sbp", "plan", "--op", "reduce", "--to", "4,1", "--reduce", "max", "--shape", "4,3", "--sbp", "S(1)", "--placement", "2", "--emit", "oneflow"}, "OneFlow has only partial_sum"},
 		{[]string{"sbp", "plan", "--op", "expand", "--shape", "4", "--size", "4", "--sbp", "B", "--placement", "2", "--emit", "jax"}, "choose oneflow or pytorch"},
 		{[]string{"sbp", "boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(2)", "--placement", "4"}, "splits axis 2 but the tensor has 2 axes"},
@@ -113,7 +113,8 @@ func TestHelpEverywhere(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"expand", "--help"}, {"repeat", "-h"}, {"reduce", "--help"}, {"binary", "--help"},
 		{"grad", "--help"}, {"grad", "expand", "--help"}, {"grad", "repeat", "--help"}, {"layout", "--help"},
 		{"layout", "repeat", "--help"}, {"demo", "--help"}, {"bench", "--help"}, {"sbp", "--help"}, {"sbp", "plan", "--help"},
-		{"sbp", "boxing", "-h"}, {"sbp", "run", "--help"}, {"draw", "--help"}, {"draw", "expand", "--help"}} {
+		{"sbp", "boxing", "-h"}, {"sbp", "run", "--help"}, {"sbp", "program", "--help"}, {"draw", "--help"}, {"draw", "expand", "--help"},
+		{"draw", "program", "--help"}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String()+stderr.String(), "usage") {
 			t.Errorf("stridelab %v: exit %d, output %q", args, code, stdout.String()+stderr.String())

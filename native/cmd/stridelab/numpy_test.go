@@ -64,12 +64,7 @@ var numpyCases = []struct {
 // the CPU and, where a WebGPU adapter exists, on the GPU
 // (STRIDELAB_REQUIRE_GPU=1 makes a missing adapter a failure).
 func TestAgainstNumPy(t *testing.T) {
-	if err := exec.Command(bench.NumPyPython, "-c", "import numpy").Run(); err != nil {
-		if os.Getenv("STRIDELAB_REQUIRE_NUMPY") != "" {
-			t.Fatalf("NumPy is required (STRIDELAB_REQUIRE_NUMPY is set) but %s cannot import it: %v", bench.NumPyPython, err)
-		}
-		t.Skipf("no NumPy at %s: %v (make deps installs python3-numpy)", bench.NumPyPython, err)
-	}
+	requireNumPy(t)
 	root := t.TempDir()
 	var script strings.Builder
 	script.WriteString("import numpy as np, os\nnp.random.seed(1)\n")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,36 +10,43 @@ import (
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/npyfile"
 )
 
-const sbpUsage = `usage: stridelab sbp plan   --op OP --shape 4,3,1,2 [op args] --sbp 'S(3)' --placement 2 [--json] [--emit oneflow|pytorch]
-       stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json] [--emit oneflow|pytorch]
-       stridelab sbp run    --op OP --in X.npy [--b B.npy] [op args] --sbp 'S(3)' [--b-sbp B] --placement 2 [--out Y.npy] [--backend cpu]
+const sbpUsage = `usage: stridelab sbp plan    --op OP --shape 4,3,1,2 [op args] --sbp 'S(3)' --placement 2 [--strict] [--json] [--emit oneflow|pytorch]
+       stridelab sbp boxing  --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json] [--emit oneflow|pytorch]
+       stridelab sbp run     --op OP --in X.npy [--b B.npy] [op args] --sbp 'S(3)' [--b-sbp B] --placement 2 [--out Y.npy] [--backend cpu]
+       stridelab sbp program (--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu]
 
 ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs),
      reduce (--reduce sum|max|min --to 1,3)
 SBP: S(axis), B, P (sum), P(max), P(min); on a mesh one per mesh dim: '(S(0), B)'
 placement: 4 | 0-3 | cpu:0,1,2,3 | cuda:[[0,1],[2,3]]
+program: one statement a line or separated by ';' (docs/reference.md has the language):
+     placement 4; x = input 64,32 S(0); w = input 32,16 B from w.npy; y = matmul x w;
+     s = sum y 1,1; t = box y B; grad s
 `
+
+// sbpCommands are the words after sbp.
+var sbpCommands = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"plan": sbpPlan, "boxing": sbpBoxing, "run": sbpRun, "program": sbpProgram,
+}
 
 func runSbp(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("say which: sbp plan, sbp boxing or sbp run (see stridelab sbp --help)")
+		return usagef("say which: sbp plan, sbp boxing, sbp run or sbp program (see stridelab sbp --help)")
+	}
+	if c, ok := sbpCommands[args[0]]; ok {
+		return c(args[1:], stdout, stderr)
 	}
 	switch args[0] {
-	case "plan":
-		return sbpPlan(args[1:], stdout, stderr)
-	case "boxing":
-		return sbpBoxing(args[1:], stdout, stderr)
-	case "run":
-		return sbpRun(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		io.WriteString(stderr, sbpUsage)
 		return nil
 	}
-	return usagef("unknown sbp command %q; the commands are plan, boxing and run", args[0])
+	return usagef("unknown sbp command %q; the commands are plan, boxing, run and program", args[0])
 }
 
 // opFlags are the flags that name an op and its arguments.
@@ -124,13 +132,14 @@ func parseOp(fs *flagSet, args []string, ops *opFlags, engine *string) (sbp.Op, 
 }
 
 func sbpPlan(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sbp plan", "--op OP --shape 4,3,1,2 [--b-shape ...] [op args] --sbp S --placement P [--json] [--emit oneflow|pytorch]", stderr)
+	fs := newFlags("sbp plan", "--op OP --shape 4,3,1,2 [--b-shape ...] [op args] --sbp S --placement P [--strict] [--json] [--emit oneflow|pytorch]", stderr)
 	ops := defineOpFlags(fs)
 	shapeA := fs.String("shape", "", "the (first) input's logical shape")
 	shapeB := fs.String("b-shape", "", "the second input's logical shape (binary ops, matmul)")
 	lay := defineLayoutFlags(fs)
 	dtName := fs.String("dtype", "float32", "element type, for --emit: float32, int32 or uint32")
 	asJSON := fs.Bool("json", false, "print JSON")
+	strict := fs.Bool("strict", false, "refuse inputs that fit no signature (listing the valid ones) instead of boxing them as OneFlow would")
 	engine := emitFlag(fs)
 	op, err := parseOp(fs, args, ops, engine)
 	if err != nil {
@@ -158,7 +167,10 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	plan, err := sbp.PlanOp(op, shapes, p, nds)
 	if err != nil {
-		return err
+		if *strict || !errors.Is(err, sbp.ErrSignature) {
+			return err
+		}
+		return sbpPlanBoxed(stdout, err, op, shapes, p, nds, boxedOptions{json: *asJSON, engine: *engine, dtype: dt, command: commandLine("sbp plan", args)})
 	}
 	switch {
 	case *engine != "":
@@ -171,6 +183,67 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, plan)
 	}
 	writePlan(stdout, plan, op)
+	return nil
+}
+
+type boxedOptions struct {
+	json    bool
+	engine  string
+	dtype   tensor.DType
+	command string
+}
+
+// sbpPlanBoxed shows an op whose inputs fit none of its signatures (why
+// says so) as a one-op program shows it: the boxing the planner inserts
+// (the valid signature whose boxing sends the fewest bytes), then the
+// op's plan on the boxed inputs. When no boxing can be planned, why is
+// the error.
+func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sbp.Placement, nds []sbp.NdSbp, o boxedOptions) error {
+	names := make([]string, op.Arity())
+	for i := range names {
+		names[i] = inputName(op, i)
+	}
+	prog, err := program.OneOp(p, op, names, shapes, nds)
+	if err != nil {
+		return why
+	}
+	plan, err := program.NewPlan(prog, program.Greedy)
+	if err != nil {
+		return why
+	}
+	step := plan.Steps[len(plan.Steps)-1]
+	in := make([]sbp.NdSbp, len(step.InSbp))
+	for i, s := range step.InSbp {
+		if in[i], err = sbp.ParseNd(s); err != nil {
+			return err
+		}
+	}
+	opPlan, err := sbp.PlanOp(op, shapes, p, in)
+	if err != nil {
+		return err
+	}
+	var boxing []program.Step
+	for _, s := range plan.Steps {
+		if s.Kind == program.StepBoxing {
+			boxing = append(boxing, s)
+		}
+	}
+	reason := strings.TrimPrefix(why.Error(), "sbp: ")
+	switch {
+	case o.engine != "":
+		return plan.Emit(w, o.engine, program.EmitOptions{Command: o.command, DType: o.dtype})
+	case o.json:
+		return writeJSON(w, struct {
+			sbp.OpPlan
+			Boxed          string         `json:"boxed"`
+			Boxing         []program.Step `json:"boxing"`
+			TotalSendBytes int64          `json:"total_send_bytes"`
+		}{opPlan, reason, boxing, plan.TotalSendBytes})
+	}
+	fmt.Fprintf(w, "%s\nso the inputs are boxed to the valid signature whose boxing sends the fewest bytes, as OneFlow does (--strict refuses instead):\n\n", reason)
+	writeProgramPlan(w, plan)
+	fmt.Fprintln(w)
+	writePlan(w, opPlan, op)
 	return nil
 }
 
@@ -399,21 +472,37 @@ func compareSingle(be tensor.Backend, op sbp.Op, full []tensor.Tensor, got tenso
 	if err != nil {
 		return "", err
 	}
+	worst, rel, ok := difference(got, want)
+	if !ok {
+		return "", fmt.Errorf("the sharded result differs from the single-device result by up to %g (a bug; please report it)", worst)
+	}
+	return agreement(rel), nil
+}
+
+// difference is the largest elementwise difference of got and want, that
+// difference relative to the largest value that differs (at least 1),
+// and whether it is one only the order of a partial sum's additions can
+// make: none for integers, for float32 a relative 1e-5.
+func difference(got, want tensor.Tensor) (worst, rel float64, ok bool) {
 	g, w := got.Float64s(), want.Float64s()
-	worst, scale := 0.0, 0.0
+	scale := 0.0
 	for i := range g {
 		if g[i] == w[i] || math.IsNaN(g[i]) && math.IsNaN(w[i]) {
 			continue
 		}
 		worst, scale = max(worst, math.Abs(g[i]-w[i])), max(scale, math.Abs(w[i]))
 	}
-	switch {
-	case worst == 0:
-		return "equals the single-device result", nil
-	case got.DType() == tensor.Float32 && worst <= 1e-5*max(scale, 1):
-		return fmt.Sprintf("matches the single-device result to %.3g (float sums in another order)", worst), nil
+	rel = worst / max(scale, 1)
+	return worst, rel, worst == 0 || got.DType() == tensor.Float32 && rel <= 1e-5
+}
+
+// agreement says in words how a sharded result agrees with one device's,
+// given their relative difference.
+func agreement(rel float64) string {
+	if rel == 0 {
+		return "equals the single-device result"
 	}
-	return "", fmt.Errorf("the sharded result differs from the single-device result by up to %g (a bug; please report it)", worst)
+	return fmt.Sprintf("matches the single-device result to a relative %.2g (float sums in another order)", rel)
 }
 
 func writeJSON(w io.Writer, v any) error {

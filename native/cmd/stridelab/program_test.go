@@ -1,0 +1,580 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/bench"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/npyfile"
+)
+
+// contractSrc has a forward boxing (w is S(0), the matmul wants it
+// whole), an explicit box, a broadcast add, a scalar and a backward.
+const contractSrc = `placement 4
+x = input 8,6 S(0)
+w = input 6,4 S(0) from w.npy
+y = matmul x w
+b = input 4 B
+z = add y b
+t = box y B
+s = sum z ()
+grad s`
+
+// runCLI runs the CLI in-process; it fails the test unless it exits 0.
+func runCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("stridelab %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+	}
+	return stdout.String()
+}
+
+// programDir writes contractSrc as p.txt and w.npy beside it.
+func programDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.txt"), []byte(contractSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, _ := tensor.FromSlice(tensor.Shape{6, 4}, []float32{
+		0.5, -1, 2, 0.25, 1, 3, -2, 0.5, -0.5, 1.5, 1, 2, 4, -3, 0.75, 1, 2, 2, -1, -1, 0.125, 1, 3, -0.5})
+	writeNpy(t, dir, "w.npy", w)
+	return dir
+}
+
+// TestProgramJSONContract: every field of the issue's example, with its
+// type, for a program with a forward boxing and a grad; the boxing steps'
+// bytes sum to total_send_bytes.
+func TestProgramJSONContract(t *testing.T) {
+	dir := programDir(t)
+	var plan map[string]any
+	if err := json.Unmarshal([]byte(runCLI(t, "sbp", "program", "--file", filepath.Join(dir, "p.txt"), "--json")), &plan); err != nil {
+		t.Fatal(err)
+	}
+	isString := func(v any) bool { _, ok := v.(string); return ok }
+	isNumber := func(v any) bool { _, ok := v.(float64); return ok }
+	isList := func(v any, elem func(any) bool) bool {
+		l, ok := v.([]any)
+		for _, e := range l {
+			ok = ok && elem(e)
+		}
+		return ok
+	}
+	isShape := func(v any) bool { return isList(v, isNumber) }
+	isStrings := func(v any) bool { return isList(v, isString) }
+	check := func(where string, obj map[string]any, fields map[string]func(any) bool) {
+		t.Helper()
+		for name, ok := range fields {
+			v, present := obj[name]
+			if !present {
+				t.Errorf("%s: no %q in %v", where, name, obj)
+			} else if !ok(v) {
+				t.Errorf("%s: %q is %#v, of the wrong type", where, name, v)
+			}
+		}
+	}
+	check("plan", plan, map[string]func(any) bool{
+		"placement": isString, "strategy": isString, "total_send_bytes": isNumber, "greedy_send_bytes": isNumber,
+		"exact_send_bytes": func(v any) bool { return v == nil || isNumber(v) }, "steps": func(v any) bool { _, ok := v.([]any); return ok },
+	})
+	if plan["placement"] != "cpu:[0, 1, 2, 3]" || plan["strategy"] != "greedy" {
+		t.Errorf("placement %v, strategy %v", plan["placement"], plan["strategy"])
+	}
+	kinds := map[string]map[string]func(any) bool{
+		"input": {"name": isString, "shape": isShape, "sbp": isString, "pass": isString},
+		"boxing": {"tensor": isString, "shape": isShape, "for": isString, "pass": isString, "from": isString, "to": isString,
+			"collectives": isStrings, "send_bytes": isNumber, "recv_bytes": isNumber,
+			"ranks": func(v any) bool {
+				return isList(v, func(r any) bool {
+					m, ok := r.(map[string]any)
+					return ok && isNumber(m["rank"]) && isNumber(m["send_bytes"]) && isNumber(m["recv_bytes"])
+				})
+			}},
+		"op": {"name": isString, "op": isString, "pass": isString, "inputs": isStrings, "in_sbp": isStrings, "out_sbp": isString, "shape": isShape},
+	}
+	seen := map[string]bool{}
+	var sum float64
+	for i, v := range plan["steps"].([]any) {
+		step, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("step %d is %#v", i, v)
+		}
+		kind, _ := step["kind"].(string)
+		fields, ok := kinds[kind]
+		if !ok {
+			t.Fatalf("step %d: kind %q", i, kind)
+		}
+		check(fmt.Sprintf("step %d (%s)", i+1, kind), step, fields)
+		pass := step["pass"]
+		if pass != "forward" && pass != "backward" {
+			t.Errorf("step %d: pass %v", i+1, pass)
+		}
+		seen[kind+" "+pass.(string)] = true
+		if kind == "boxing" {
+			sum += step["send_bytes"].(float64)
+		}
+		if name, _ := step["name"].(string); pass == "backward" && kind == "op" && !strings.HasPrefix(name, "grad_") && !strings.Contains(name, ".") {
+			t.Errorf("step %d: a backward result named %q", i+1, name)
+		}
+	}
+	for _, want := range []string{"input forward", "boxing forward", "op forward", "op backward", "boxing backward"} {
+		if !seen[want] {
+			t.Errorf("no %s step in the plan", want)
+		}
+	}
+	if sum != plan["total_send_bytes"].(float64) || sum == 0 {
+		t.Errorf("the boxing steps send %v bytes, total_send_bytes is %v", sum, plan["total_send_bytes"])
+	}
+	if plan["greedy_send_bytes"] != plan["total_send_bytes"] {
+		t.Errorf("greedy_send_bytes %v, total %v under greedy", plan["greedy_send_bytes"], plan["total_send_bytes"])
+	}
+	if e, ok := plan["exact_send_bytes"].(float64); !ok || e > plan["greedy_send_bytes"].(float64) {
+		t.Errorf("exact_send_bytes %v, greedy %v", plan["exact_send_bytes"], plan["greedy_send_bytes"])
+	}
+
+	// A search past the bound: exact_send_bytes is null, and says why.
+	const big = "placement [[0,1],[2,3]]; a = input 8,8 (S(0), B); b = input 8,8 (B, S(1)); c = matmul a b; d = matmul b a; e = matmul c d; f = matmul d c; g = add e f; h = mul a g; k = matmul h b; s = sum k 1,1; grad s"
+	var refused map[string]any
+	if err := json.Unmarshal([]byte(runCLI(t, "sbp", "program", "--src", big, "--json")), &refused); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := refused["exact_send_bytes"]; !ok || v != nil || !strings.Contains(fmt.Sprint(refused["exact_refused"]), "assignments") {
+		t.Errorf("a refused exact search: exact_send_bytes %#v, exact_refused %v", v, refused["exact_refused"])
+	}
+}
+
+// TestProgramBoxingBytes: every boxing step of a plan, forward and
+// backward, on a 1-D and a 2-D mesh with uneven splits, sends what
+// `stridelab sbp boxing` reports for its shape, SBPs and placement.
+func TestProgramBoxingBytes(t *testing.T) {
+	for _, src := range []string{
+		contractSrc[:strings.Index(contractSrc, " from")] + contractSrc[strings.Index(contractSrc, "\ny = "):],
+		"placement 3; x = input 7,5 S(1); w = input 5,3 S(0); y = matmul x w; m = max y 1,3; grad m",
+		"placement [[0,1],[2,3]]; x = input 6,5 (S(0), S(1)); w = input 5,3 (B, S(0)); y = matmul x w; t = box y (B, B); e = expand t 2,6,3; s = sum e 1,1,1; grad s",
+	} {
+		var plan program.Plan
+		if err := json.Unmarshal([]byte(runCLI(t, "sbp", "program", "--src", src, "--json")), &plan); err != nil {
+			t.Fatal(err)
+		}
+		boxings := 0
+		for _, s := range plan.Steps {
+			if s.Kind != program.StepBoxing {
+				continue
+			}
+			boxings++
+			var want struct {
+				SendBytes int64 `json:"send_bytes"`
+				Ranks     []struct {
+					Rank      int   `json:"rank"`
+					SendBytes int64 `json:"send_bytes"`
+					RecvBytes int64 `json:"recv_bytes"`
+				} `json:"ranks"`
+			}
+			out := runCLI(t, "sbp", "boxing", "--shape", shapeFlag(s.Shape), "--from", s.From, "--to", s.To, "--placement", plan.Placement, "--json")
+			if err := json.Unmarshal([]byte(out), &want); err != nil {
+				t.Fatal(err)
+			}
+			var recv int64
+			got := make([]string, len(s.Ranks))
+			for i, r := range s.Ranks {
+				got[i] = fmt.Sprint(r.Rank, r.SendBytes, r.RecvBytes)
+			}
+			wantRanks := make([]string, len(want.Ranks))
+			for i, r := range want.Ranks {
+				wantRanks[i] = fmt.Sprint(r.Rank, r.SendBytes, r.RecvBytes)
+				recv += r.RecvBytes
+			}
+			if s.SendBytes != want.SendBytes || s.RecvBytes != recv || !slices.Equal(got, wantRanks) {
+				t.Errorf("%s: boxing %s %v %s -> %s: sends %d, receives %d, ranks %v; sbp boxing says %d, %d, %v",
+					src, s.Tensor, s.Shape, s.From, s.To, s.SendBytes, s.RecvBytes, got, want.SendBytes, recv, wantRanks)
+			}
+		}
+		if boxings == 0 {
+			t.Errorf("%s: no boxing to compare", src)
+		}
+	}
+}
+
+// shapeFlag spells a shape as --shape takes it.
+func shapeFlag(s tensor.Shape) string {
+	if len(s) == 0 {
+		return "()"
+	}
+	return strings.Trim(strings.ReplaceAll(fmt.Sprint([]int(s)), " ", ","), "[]")
+}
+
+// readOut reads DIR/NAME.npy for every name.
+func readOut(t *testing.T, dir string, names []string) map[string]tensor.Tensor {
+	t.Helper()
+	out := map[string]tensor.Tensor{}
+	for _, n := range names {
+		v, _, err := npyfile.ReadFile(filepath.Join(dir, n+".npy"), npyfile.Options{Float64: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[n] = v
+	}
+	return out
+}
+
+// closeTo compares two tensors' values within float32 sums' rounding.
+func closeTo(t *testing.T, what string, got, want tensor.Tensor) {
+	t.Helper()
+	if !got.Shape().Equal(want.Shape()) {
+		t.Errorf("%s: shape %v, want %v", what, got.Shape(), want.Shape())
+		return
+	}
+	g, w := got.Float64s(), want.Float64s()
+	for i := range g {
+		if math.Abs(g[i]-w[i]) > 1e-4*math.Max(1, math.Abs(w[i])) {
+			t.Errorf("%s: element %d is %v, want %v", what, i, g[i], w[i])
+			return
+		}
+	}
+}
+
+// contractNames are every tensor and gradient --out writes for contractSrc.
+var contractNames = []string{"x", "w", "y", "b", "z", "t", "s", "grad_x", "grad_w", "grad_y", "grad_b", "grad_z", "grad_s"}
+
+// TestProgramOut: --out writes every tensor and gradient, equal to
+// plan.Reference's (one CPU device), on the CPU and, where an adapter
+// exists, the GPU.
+func TestProgramOut(t *testing.T) {
+	dir := programDir(t)
+	prog, err := program.Parse(contractSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := program.NewPlan(prog, program.Greedy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := npyfile.ReadFile(filepath.Join(dir, "w.npy"), npyfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := plan.Reference(program.Values{"w": w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	backends := []string{"cpu"}
+	if gpuAvailable(t) {
+		backends = append(backends, "gpu")
+	}
+	for _, be := range backends {
+		for _, strategy := range []string{"greedy", "exact"} {
+			out := filepath.Join(dir, "out-"+be+"-"+strategy)
+			report := runCLI(t, "sbp", "program", "--file", filepath.Join(dir, "p.txt"), "--out", out, "--backend", be, "--strategy", strategy)
+			if !strings.Contains(report, "every tensor and gradient") || !strings.Contains(report, fmt.Sprintf("wrote %d files", len(contractNames))) {
+				t.Errorf("%s %s: the report lacks the check or the files:\n%s", be, strategy, report)
+			}
+			entries, _ := os.ReadDir(out)
+			if len(entries) != len(contractNames) {
+				t.Errorf("%s %s: %d files in %s, want %d (%v)", be, strategy, len(entries), out, len(contractNames), entries)
+			}
+			got := readOut(t, out, contractNames)
+			for _, n := range contractNames {
+				closeTo(t, be+" "+strategy+" "+n, got[n], want[n])
+			}
+		}
+	}
+}
+
+// TestProgramAgainstNumPy: the forward values and the gradients --out
+// writes equal NumPy's, computed by hand for contractSrc.
+func TestProgramAgainstNumPy(t *testing.T) {
+	requireNumPy(t)
+	dir := programDir(t)
+	out := filepath.Join(dir, "out")
+	runCLI(t, "sbp", "program", "--file", filepath.Join(dir, "p.txt"), "--out", out)
+	script := `import numpy as np, os, sys
+os.chdir(sys.argv[1])
+x = np.arange(48, dtype=np.float32).reshape(8, 6)
+w = np.load("w.npy")
+b = np.arange(4, dtype=np.float32)
+y = x @ w
+z = y + b
+want = {"x": x, "w": w, "y": y, "b": b, "z": z, "t": y, "s": np.array(z.sum(), np.float32),
+        "grad_s": np.ones((), np.float32), "grad_z": np.ones_like(z), "grad_y": np.ones_like(y),
+        "grad_b": np.ones_like(z).sum(axis=0), "grad_x": np.ones_like(y) @ w.T, "grad_w": x.T @ np.ones_like(y)}
+os.makedirs("numpy", exist_ok=True)
+for name, v in want.items():
+    np.save(os.path.join("numpy", name + ".npy"), np.asarray(v, np.float32))
+`
+	if b, err := exec.Command(bench.NumPyPython, "-c", script, dir).CombinedOutput(); err != nil {
+		t.Fatalf("numpy: %v\n%s", err, b)
+	}
+	got, want := readOut(t, out, contractNames), readOut(t, filepath.Join(dir, "numpy"), contractNames)
+	for _, n := range contractNames {
+		closeTo(t, n, got[n], want[n])
+	}
+}
+
+// requireNumPy skips the test without NumPy, unless
+// STRIDELAB_REQUIRE_NUMPY makes that a failure.
+func requireNumPy(t *testing.T) {
+	t.Helper()
+	if err := exec.Command(bench.NumPyPython, "-c", "import numpy").Run(); err != nil {
+		if os.Getenv("STRIDELAB_REQUIRE_NUMPY") != "" {
+			t.Fatalf("NumPy is required (STRIDELAB_REQUIRE_NUMPY is set) but %s cannot import it: %v", bench.NumPyPython, err)
+		}
+		t.Skipf("no NumPy at %s: %v (make deps installs python3-numpy)", bench.NumPyPython, err)
+	}
+}
+
+// emitShim runs an emitted program on one process, without a cluster:
+// the engine's distributed layer is replaced by identities (every layout
+// holds the full value), so what is left is the program's own logic — its
+// ops spelled in the engine's Python, its boxings, the engine's autograd,
+// the results saved — on real torch (Debian's python3-torch has no
+// DTensor and there is no OneFlow to import, so both are stood in for).
+const emitShim = `import sys, types, torch
+
+class Layout:
+    def __init__(self, *args, **kwargs):
+        pass
+
+def nesting(ranks):
+    return 1 + nesting(ranks[0]) if isinstance(ranks, list) else 0
+
+class DeviceMesh:
+    def __init__(self, device, ranks):
+        self.ndim = nesting(ranks)
+
+def module(name, **attrs):
+    m = types.ModuleType(name)
+    m.__dict__.update(attrs)
+    sys.modules[name] = m
+
+def relayout(self, *args, **kwargs):
+    return self.clone()  # a boxing keeps the values, and is differentiable
+
+engine, path = sys.argv[1], sys.argv[2]
+if engine == "pytorch":
+    import torch.distributed as dist
+    dist.init_process_group = lambda *a, **k: None
+    dist.get_rank = lambda: 0
+    torch.Tensor.redistribute = relayout
+    torch.Tensor.full_tensor = lambda self: self
+    module("torch.distributed.device_mesh", DeviceMesh=DeviceMesh)
+    module("torch.distributed.tensor", Partial=Layout, Replicate=Layout, Shard=Layout, distribute_tensor=lambda t, mesh, placements: t)
+else:
+    torch.Tensor.to_global = relayout
+    torch.Tensor.to_local = lambda self: self
+    module("oneflow", tensor=torch.tensor, placement=Layout, matmul=torch.matmul, maximum=torch.maximum, minimum=torch.minimum, eq=torch.eq,
+           sbp=types.SimpleNamespace(split=Layout, broadcast=Layout(), partial_sum=Layout()), env=types.SimpleNamespace(get_rank=lambda: 0))
+exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
+`
+
+// TestProgramEmit: the emitted programs are valid Python (py_compile),
+// spell the plan for their engine, and — where torch imports — compute,
+// on one process through emitShim, every tensor and gradient that --out
+// writes: the ops' spellings, the explicit boxings and the engine's own
+// autograd agree with stridelab's plan and backward.
+func TestProgramEmit(t *testing.T) {
+	python := bench.NumPyPython
+	if _, err := exec.LookPath(python); err != nil {
+		t.Skipf("no %s to compile the programs", python)
+	}
+	haveTorch := exec.Command(python, "-c", "import torch, numpy").Run() == nil
+	if !haveTorch {
+		t.Logf("no torch at %s: the emitted programs are compiled, not run (apt-get install python3-torch runs them)", python)
+	}
+	dir := programDir(t)
+	c, _ := tensor.FromSlice(tensor.Shape{4}, []float32{0.5, 2, 4, 1.25})
+	writeNpy(t, dir, "c.npy", c)
+	shim := filepath.Join(dir, "shim.py")
+	os.WriteFile(shim, []byte(emitShim), 0o644)
+	for i, tc := range []struct {
+		src     string
+		engines []string
+		want    []string // in every engine's program
+	}{
+		{contractSrc, []string{"oneflow", "pytorch"}, []string{"y = ", ".retain_grad()", ".sum().backward()", `values["grad_w"]`, "# line 7: t = box y B"}},
+		{"placement 3\nx = input 6,4 S(0)\nc = input 4 B from c.npy\nq = div x c\nm = mul q x\nh = max q m\nr = repeat h 2,1\nn = max r 1,4\nk = min r 12,1\ng = sub n k\ne = expand g 3,12,4\ns = sum e 1,1,1\ngrad s",
+			[]string{"pytorch"}, []string{`Partial("min")`, "repeat(2, 1)", "expand(3, 12, 4)", "torch.maximum"}},
+		{"placement [[0,1],[2,3]]\nx = input 6,5 (S(0), S(1))\nw = input 5,3 (B, S(0))\ny = matmul x w\nt = box y (B, B)\ne = expand t 2,6,3\ns = sum e 1,1,1\ngrad s",
+			[]string{"oneflow", "pytorch"}, []string{"[[0, 1], [2, 3]]"}},
+		{"placement 2\nnp = input 4,3 S(0)\nlambda = input 3 B\nu = input 2 B\nprint = add np lambda\ns = sum print 1,1\ngrad s",
+			[]string{"oneflow", "pytorch"}, []string{"np_ = global_tensor(", "lambda_ = global_tensor(", "print_ = np_ + lambda_", `values["grad_u"]`}},
+		{"placement 2; x = input 4,3 S(1); y = sub x x", []string{"oneflow", "pytorch"}, []string{`values["y"] = full(y)`}},
+	} {
+		file := filepath.Join(dir, fmt.Sprintf("p%d.txt", i))
+		os.WriteFile(file, []byte(tc.src), 0o644)
+		want := filepath.Join(dir, fmt.Sprintf("want%d", i))
+		runCLI(t, "sbp", "program", "--file", file, "--out", want)
+		wantFiles, _ := os.ReadDir(want)
+		for _, engine := range tc.engines {
+			got := filepath.Join(dir, fmt.Sprintf("got%d-%s", i, engine))
+			prog := runCLI(t, "sbp", "program", "--file", file, "--emit", engine, "--out", got)
+			for _, w := range tc.want {
+				if !strings.Contains(prog, w) {
+					t.Errorf("program %d, %s: lacks %q:\n%s", i, engine, w, prog)
+				}
+			}
+			py := filepath.Join(dir, fmt.Sprintf("p%d_%s.py", i, engine))
+			os.WriteFile(py, []byte(prog), 0o644)
+			if b, err := exec.Command(python, "-m", "py_compile", py).CombinedOutput(); err != nil {
+				t.Errorf("program %d, %s: py_compile: %v\n%s\n%s", i, engine, err, b, prog)
+				continue
+			}
+			if !haveTorch {
+				continue
+			}
+			if b, err := exec.Command(python, shim, engine, py).CombinedOutput(); err != nil {
+				t.Errorf("program %d, %s: running it: %v\n%s\n%s", i, engine, err, b, prog)
+				continue
+			}
+			gotFiles, _ := os.ReadDir(got)
+			if len(gotFiles) != len(wantFiles) {
+				t.Errorf("program %d, %s: it wrote %v, --out wrote %v", i, engine, gotFiles, wantFiles)
+			}
+			for _, f := range wantFiles {
+				name := strings.TrimSuffix(f.Name(), ".npy")
+				closeTo(t, fmt.Sprintf("program %d, %s: %s", i, engine, name), readOut(t, got, []string{name})[name], readOut(t, want, []string{name})[name])
+			}
+		}
+	}
+}
+
+// TestProgramBadInput: every bad command line of sbp program exits
+// non-zero with one line on stderr naming the problem, and writes no
+// --out file.
+func TestProgramBadInput(t *testing.T) {
+	dir := programDir(t)
+	p := filepath.Join(dir, "p.txt")
+	wrongShape := filepath.Join(dir, "wrong.txt")
+	os.WriteFile(wrongShape, []byte("placement 2\nx = input 4,6 B\nw = input 4,6 B from w.npy\n"), 0o644)
+	const big = "placement [[0,1],[2,3]]; a = input 8,8 (S(0), B); b = input 8,8 (B, S(1)); c = matmul a b; d = matmul b a; e = matmul c d; f = matmul d c; g = add e f; h = mul a g; k = matmul h b; s = sum k 1,1; grad s"
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--file", p, "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{}, 2, "--file or --src is required"},
+		{[]string{"--file", p, "--src", "placement 2"}, 2, "--file or --src, not both"},
+		{[]string{"--file", filepath.Join(dir, "missing.txt")}, 1, "missing.txt: no such file"},
+		{[]string{"--src", "placement 4; x = input 8,4 S(0); w = input 5,3 B; y = matmul x w"}, 1,
+			"program: line 1, column 51: y = matmul x w: matmul [8 4] x [5 3]: a has 4 columns but b has 5 rows"},
+		{[]string{"--src", "placement 4\nx = input 8,4 S(0)\ny = frob x"}, 1, `program: line 3, column 1: y = frob x: unknown op "frob"`},
+		{[]string{"--file", wrongShape}, 1, "program: line 3, column 1: w = input 4,6 B from w.npy: " + filepath.Join(dir, "w.npy") + " holds [6 4] but the input is [4 6]"},
+		{[]string{"--src", "placement 2; w = input 6,4 B from nowhere.npy"}, 1, "w = input 6,4 B from nowhere.npy: npyfile: open nowhere.npy: no such file"},
+		{[]string{"--file", p, "--strategy", "bad"}, 2, `--strategy "bad": choose greedy or exact`},
+		{[]string{"--src", big, "--strategy", "exact"}, 1, "program: exact: the program has"},
+		{[]string{"--file", p, "--emit", "jax"}, 2, `--emit "jax": choose oneflow or pytorch`},
+		{[]string{"--src", "placement 4; x = input 8,4 S(0); m = max x 1,4; grad m", "--emit", "oneflow"}, 1,
+			"program: line 1, column 34: m = max x 1,4: emit oneflow: OneFlow has only partial_sum"},
+		{[]string{"--file", p, "--backend", "tpu"}, 2, `--backend "tpu": choose cpu`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"sbp", "program", "--out", out}, c.args...), &stdout, &stderr)
+		msg := stderr.String()
+		if code != c.code || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) || !strings.HasPrefix(msg, "stridelab sbp program: ") {
+			t.Errorf("sbp program %q: exit %d, stderr %q; want exit %d and one line containing %q", c.args, code, msg, c.code, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("sbp program %q: it made %s", c.args, out)
+			os.RemoveAll(out)
+		}
+	}
+	// A run past the result budget: refused before anything is
+	// allocated, in one line naming the bytes and the limit.
+	for _, limit := range []string{"2KiB", "100B"} { // the run; the from-file itself
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"sbp", "program", "--file", filepath.Join(dir, "p.txt"), "--out", out, "--max-bytes", limit}, &stdout, &stderr)
+		if msg := strings.TrimSuffix(stderr.String(), "\n"); code != 1 || strings.Contains(msg, "\n") || !refusal.MatchString(msg) {
+			t.Errorf("--max-bytes %s: exit %d, stderr %q, want one line naming the bytes and the limit", limit, code, stderr.String())
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("--max-bytes %s: it made %s", limit, out)
+			os.RemoveAll(out)
+		}
+	}
+}
+
+// TestSbpPlanBoxes: sbp plan shows the boxing an op whose inputs fit no
+// signature needs, and the plan after it, as a one-op program does;
+// --strict refuses with the valid signatures.
+func TestSbpPlanBoxes(t *testing.T) {
+	args := []string{"sbp", "plan", "--op", "matmul", "--shape", "4,6", "--b-shape", "6,8", "--sbp", "S(0)", "--b-sbp", "S(0)", "--placement", "2"}
+	text := runCLI(t, args...)
+	for _, want := range []string{"no signature takes S(0) x S(0)", "--strict refuses", "box a for y", "S(0) -> S(1)", "all-to-all", "y = matmul a b",
+		"in S(1) x S(0) -> out P(sum)", "rank  coord  in shape"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("sbp plan of an op that fits no signature lacks %q:\n%s", want, text)
+		}
+	}
+	var plan struct {
+		InSbp          []string       `json:"in_sbp"`
+		OutSbp         string         `json:"out_sbp"`
+		Ranks          []any          `json:"ranks"`
+		Boxing         []program.Step `json:"boxing"`
+		TotalSendBytes int64          `json:"total_send_bytes"`
+	}
+	if err := json.Unmarshal([]byte(runCLI(t, append(args, "--json")...)), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plan.InSbp, []string{"S(1)", "S(0)"}) || plan.OutSbp != "P(sum)" || len(plan.Ranks) != 2 || len(plan.Boxing) != 1 ||
+		plan.Boxing[0].Tensor != "a" || plan.Boxing[0].SendBytes != plan.TotalSendBytes || plan.TotalSendBytes == 0 {
+		t.Errorf("sbp plan --json: %+v", plan)
+	}
+	// The same boxing as a one-op program plans.
+	var prog program.Plan
+	json.Unmarshal([]byte(runCLI(t, "sbp", "program", "--src", "placement 2; a = input 4,6 S(0); b = input 6,8 S(0); y = matmul a b", "--json")), &prog)
+	if prog.TotalSendBytes != plan.TotalSendBytes || prog.Steps[2].From != plan.Boxing[0].From || prog.Steps[2].To != plan.Boxing[0].To {
+		t.Errorf("sbp plan boxes %+v, the one-op program %+v", plan.Boxing, prog.Steps)
+	}
+	emitted := runCLI(t, append(args, "--emit", "pytorch")...)
+	if !strings.Contains(emitted, "a_S_1 = a.redistribute(mesh, [Shard(1)])") || !strings.Contains(emitted, "y = torch.matmul(a_S_1, b)") {
+		t.Errorf("sbp plan --emit pytorch of a boxed op:\n%s", emitted)
+	}
+	// An op that fits keeps its plan, as before.
+	if out := runCLI(t, "sbp", "plan", "--op", "matmul", "--shape", "4,6", "--b-shape", "6,8", "--sbp", "S(0)", "--placement", "2"); strings.Contains(out, "boxed") || !strings.HasPrefix(out, "matmul [4 6] x [6 8] on") {
+		t.Errorf("sbp plan of an op that fits:\n%s", out)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(append(args, "--strict"), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "the valid ones are S(0) x B -> S(0)") || stdout.Len() != 0 {
+		t.Errorf("sbp plan --strict: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestDrawProgramFile: draw program --file draws what --src draws, and
+// its JSON is the plan sbp program --json prints.
+func TestDrawProgramFile(t *testing.T) {
+	dir := t.TempDir()
+	src := "placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s"
+	file := filepath.Join(dir, "p.txt")
+	os.WriteFile(file, []byte(strings.ReplaceAll(src, "; ", "\n")), 0o644)
+	runCLI(t, "draw", "program", "--file", file, "-o", filepath.Join(dir, "f.svg"))
+	runCLI(t, "draw", "program", "--src", strings.ReplaceAll(src, "; ", "\n"), "-o", filepath.Join(dir, "s.svg"))
+	f, _ := os.ReadFile(filepath.Join(dir, "f.svg"))
+	s, _ := os.ReadFile(filepath.Join(dir, "s.svg"))
+	if len(f) == 0 || !bytes.Equal(f, s) {
+		t.Errorf("draw program --file and --src differ (%d and %d bytes)", len(f), len(s))
+	}
+	runCLI(t, "draw", "program", "--file", file, "-o", filepath.Join(dir, "p.json"))
+	drawn, _ := os.ReadFile(filepath.Join(dir, "p.json"))
+	var a, b any
+	json.Unmarshal(drawn, &a)
+	json.Unmarshal([]byte(runCLI(t, "sbp", "program", "--file", file, "--json")), &b)
+	if x, y := fmt.Sprint(a), fmt.Sprint(b); x != y || a == nil {
+		t.Errorf("draw program's JSON\n%s\nis not sbp program --json's\n%s", x, y)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"draw", "program", "--file", file, "--src", src, "-o", filepath.Join(dir, "x.svg")}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "not both") {
+		t.Errorf("draw program --file --src: exit %d, %q", code, stderr.String())
+	}
+}

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/npyfile"
+	"github.com/stridelab/stridelab/viz/render"
+)
+
+const programSynopsis = "(--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu|gpu|auto] [--max-bytes N]"
+
+// sbpProgram plans a program (package sbp/program) and prints the plan as
+// a table, or as JSON, or as a program for OneFlow or PyTorch; with --out
+// it runs the plan on simulated devices, checks every tensor and gradient
+// against one device, and writes them as DIR/NAME.npy.
+func sbpProgram(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sbp program", programSynopsis, stderr)
+	file := fs.String("file", "", "the program's file; its inputs' from-files are found beside it")
+	src := fs.String("src", "", "the program itself, statements separated by ';' or newlines; from-files are found in the working directory")
+	strategy := fs.String("strategy", string(program.Greedy), "greedy (OneFlow's eager rule) or exact (the fewest bytes for the whole program)")
+	asJSON := fs.Bool("json", false, "print the plan as JSON")
+	out := fs.String("out", "", "run the program and write every tensor as DIR/NAME.npy and every gradient as DIR/grad_NAME.npy (DIR is made if missing); with --emit, where the emitted program saves them")
+	engine := emitFlag(fs)
+	backend := computeFlags(fs, stderr)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := checkEmit(*engine); err != nil {
+		return err
+	}
+	source, dir, err := programSource(*file, *src)
+	if err != nil {
+		return err
+	}
+	strat, err := program.ParseStrategy(*strategy)
+	if err != nil {
+		return usagef("--strategy %q: choose greedy or exact", *strategy)
+	}
+	be, err := backend()
+	if err != nil {
+		return err
+	}
+	prog, err := program.Parse(source)
+	if err != nil {
+		return err
+	}
+	plan, err := program.NewPlan(prog, strat)
+	if err != nil {
+		return err
+	}
+	path := func(from string) string {
+		if dir == "" || filepath.IsAbs(from) {
+			return from
+		}
+		return filepath.Join(dir, from)
+	}
+	inputs, err := loadProgramInputs(prog, path, stderr)
+	if err != nil {
+		return err
+	}
+	defer inputs.Release()
+	if *engine != "" {
+		return plan.Emit(stdout, *engine, program.EmitOptions{Command: commandLine("sbp program", args), Path: path, OutDir: *out})
+	}
+	if err := plan.CheckBudget(); err != nil {
+		return err
+	}
+	var check string
+	var written []string
+	if *out != "" {
+		if check, written, err = runProgram(plan, be, inputs, *out); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, plan)
+	}
+	writeProgramPlan(stdout, plan)
+	if *out != "" {
+		what := "every tensor"
+		if prog.Grad != nil {
+			what += " and gradient"
+		}
+		fmt.Fprintf(stdout, "\nran on %d simulated devices (%s backend): %s %s\n", prog.Placement.Size(), be.Name(), what, check)
+		fmt.Fprintf(stdout, "wrote %d files to %s: %s\n", len(written), *out, strings.Join(written, " "))
+	}
+	return nil
+}
+
+// programSource reads the program from --file or --src (exactly one),
+// and returns the folder its from-files are relative to ("" for the
+// working directory).
+func programSource(file, src string) (source, dir string, err error) {
+	switch {
+	case file != "" && src != "":
+		return "", "", usagef("give the program once: --file or --src, not both")
+	case file == "" && src == "":
+		return "", "", usagef("--file or --src is required (see --help)")
+	case src != "":
+		return src, "", nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", "", err
+	}
+	return string(b), filepath.Dir(file), nil
+}
+
+// loadProgramInputs reads the .npy file of every input that names one
+// (path says where it is); a file of another shape than the input's is
+// an error naming the statement and both shapes. Integer files become
+// float32 (programs run on float32) when every value is exact there.
+func loadProgramInputs(prog *program.Program, path func(string) string, stderr io.Writer) (program.Values, error) {
+	vals := program.Values{}
+	for _, st := range prog.Inputs() {
+		if st.From == "" {
+			continue
+		}
+		fail := func(format string, args ...any) (program.Values, error) {
+			vals.Release()
+			return nil, &program.Error{Line: st.Line, Col: st.Col, Stmt: st.Text, Err: fmt.Errorf(format, args...)}
+		}
+		file := path(st.From)
+		t, err := load(file, stderr)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if !t.Shape().Equal(st.Shape) {
+			return fail("%s holds %v but the input is %v", file, t.Shape(), st.Shape)
+		}
+		if t.DType() != tensor.Float32 {
+			f, err := toFloat32(t)
+			if err != nil {
+				return fail("%s: %v", file, err)
+			}
+			fmt.Fprintf(stderr, "stridelab: notice: %s: %v values converted to float32 (programs run on float32)\n", file, t.DType())
+			t = f
+		}
+		vals[st.Name] = t
+	}
+	return vals, nil
+}
+
+// toFloat32 converts an integer tensor whose every value float32 holds
+// exactly (|v| <= 2^24).
+func toFloat32(t tensor.Tensor) (tensor.Tensor, error) {
+	v := t.Float64s()
+	f := make([]float32, len(v))
+	for i, x := range v {
+		if x > 1<<24 || x < -(1<<24) {
+			return tensor.Tensor{}, fmt.Errorf("element %d is %v, which float32 does not hold exactly; programs run on float32", i, x)
+		}
+		f[i] = float32(x)
+	}
+	return tensor.FromSlice(t.Shape(), f)
+}
+
+// runProgram runs the plan on simulated devices and on one CPU device,
+// checks that every tensor and gradient agrees, and writes each to
+// dir/NAME.npy (each file whole: render.WriteFileAtomic). It returns the
+// agreement, in words, and the files written.
+func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, dir string) (string, []string, error) {
+	got, err := plan.Run(be, inputs)
+	if err != nil {
+		return "", nil, err
+	}
+	defer got.Release()
+	want, err := plan.Reference(inputs)
+	if err != nil {
+		return "", nil, err
+	}
+	defer want.Release()
+	var names, grads []string // program order, then the gradients in that order
+	for _, st := range plan.Program.Stmts {
+		if st.Kind != program.Grad {
+			names = append(names, st.Name)
+			if _, ok := got[program.GradName(st.Name)]; ok {
+				grads = append(grads, program.GradName(st.Name))
+			}
+		}
+	}
+	names = append(names, grads...)
+	worst := 0.0
+	for _, name := range names {
+		d, rel, ok := difference(got[name], want[name])
+		if !ok {
+			return "", nil, fmt.Errorf("%s on %d devices differs from the single-device result by up to %g (a bug; please report it)", name, plan.Program.Placement.Size(), d)
+		}
+		worst = max(worst, rel)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	var written []string
+	for _, name := range names {
+		file := name + ".npy"
+		if err := render.WriteFileAtomic(filepath.Join(dir, file), func(w io.Writer) error { return npyfile.Encode(w, got[name]) }); err != nil {
+			return "", nil, err
+		}
+		written = append(written, file)
+	}
+	return agreement(worst), written, nil
+}
+
+// writeProgramPlan prints a plan as a table, a row per step, then the
+// totals of both strategies and where they differ.
+func writeProgramPlan(w io.Writer, plan *program.Plan) {
+	var boxings, ops int
+	for _, s := range plan.Steps {
+		switch s.Kind {
+		case program.StepBoxing:
+			boxings++
+		case program.StepOp:
+			ops++
+		}
+	}
+	fmt.Fprintf(w, "program on %s, %s: %s (%s, %s)\n\n", plan.Placement, plan.Strategy, count(len(plan.Steps), "step"), count(ops, "op"), count(boxings, "boxing"))
+	var table strings.Builder
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "step\tpass\top or boxing\tshape\tsbp in -> out\tsignature or collectives\tsend bytes")
+	for i, s := range plan.Steps {
+		var what, sbps, how, bytes string
+		switch s.Kind {
+		case program.StepInput:
+			what = fmt.Sprintf("%s = input", s.Name)
+			switch s.Values {
+			case "arange":
+			case "ones", "zeros":
+				what = fmt.Sprintf("%s = %s", s.Name, s.Values)
+			default:
+				what += " from " + s.Values
+			}
+			sbps = s.Sbp
+		case program.StepBoxing:
+			what = fmt.Sprintf("box %s for %s", s.Tensor, s.For)
+			if st := plan.Program.Lookup(s.Name); st != nil && s.Pass == program.Forward {
+				what = st.Text
+			} else if !strings.Contains(s.Name, "@") { // a gradient boxed to its input's SBP
+				what = fmt.Sprintf("%s = box %s", s.Name, s.Tensor)
+			}
+			sbps, how, bytes = s.From+" -> "+s.To, strings.Join(s.Collectives, ", "), fmt.Sprint(s.SendBytes)
+		case program.StepOp:
+			what = fmt.Sprintf("%s = %s %s", s.Name, s.Op, strings.Join(s.Inputs, " "))
+			if st := plan.Program.Lookup(s.Name); st != nil && s.Pass == program.Forward {
+				what = st.Text // with the op's arguments, as written
+			}
+			if len(s.Reuses) > 0 {
+				what += ", reusing " + strings.Join(s.Reuses, ", ")
+			}
+			sbps, how = strings.Join(s.InSbp, " x ")+" -> "+s.OutSbp, s.Signature
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%s\t%s\t%s\n", i+1, s.Pass, what, s.Shape, sbps, how, bytes)
+	}
+	tw.Flush()
+	for _, line := range strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n") {
+		fmt.Fprintln(w, strings.TrimRight(line, " ")) // the empty last cells' padding
+	}
+	exact := "exact refused: " + plan.ExactRefused
+	if plan.ExactSendBytes != nil {
+		exact = fmt.Sprintf("exact %d bytes", *plan.ExactSendBytes)
+	}
+	fmt.Fprintf(w, "\nsent: %d bytes in %s (%s); greedy %d bytes, %s\n", plan.TotalSendBytes, count(boxings, "boxing"), plan.Strategy, plan.GreedySendBytes, exact)
+	if len(plan.Differences) > 0 {
+		fmt.Fprintln(w, "where exact and greedy differ:")
+		for _, d := range plan.Differences {
+			fmt.Fprintf(w, "  %s (%s): greedy %s, boxing %d bytes before it; exact %s, boxing %d bytes\n",
+				d.Name, d.Pass, d.Greedy.Signature, d.Greedy.SendBytes, d.Exact.Signature, d.Exact.SendBytes)
+		}
+	}
+}
+
+// count spells n things: 1 op, 2 ops.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
