@@ -116,7 +116,7 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom float64, r
 	}
 	label(top+36, name, progNamePx, Ink, FontBold)
 	label(top+54, what, progSmallPx, Ink, FontMono)
-	sbpText := stepSbp(st)
+	sbpText := st.Out()
 	if st.Kind == program.StepBoxing { // what it was is the tensor's column before; the panel says both
 		sbpText = "→ " + st.To
 	}

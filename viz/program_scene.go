@@ -69,7 +69,7 @@ func buildProgramScene(spec Spec) (*Scene, error) {
 		if st.Kind == program.StepBoxing {
 			boxings++
 		}
-		nd, err := sbp.ParseNd(stepSbp(st))
+		nd, err := sbp.ParseNd(st.Out())
 		if err != nil {
 			return nil, err
 		}
@@ -89,17 +89,6 @@ func buildProgramScene(spec Spec) (*Scene, error) {
 	}
 	s.notes = []string{"one column a step: an op runs on every device's shards, a boxing (arrow) moves data; below, each device's shard", exact}
 	return &Scene{Spec: spec, Title: s.title, Steps: len(plan.Steps), impl: s, model: plan}, nil
-}
-
-// stepSbp is the SBP a step leaves its tensor in.
-func stepSbp(st program.Step) string {
-	switch st.Kind {
-	case program.StepBoxing:
-		return st.To
-	case program.StepOp:
-		return st.OutSbp
-	}
-	return st.Sbp
 }
 
 // ProgramModel is the meaning of a program scene: its plan, as

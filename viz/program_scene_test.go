@@ -60,7 +60,7 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 				for i, col := range columns {
 					st := plan.Steps[i]
 					in := textsIn(f, col)
-					want := stepSbp(st)
+					want := st.Out()
 					if st.Kind == program.StepBoxing {
 						want = "→ " + st.To
 					}
@@ -70,7 +70,7 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 					if running := "Σ " + tensor.FormatBytes(runningTotal(plan, i)); !slices.Contains(in, running) {
 						t.Errorf("%s step %d: no running total %q in %q", src, i+1, running, in)
 					}
-					nd, _ := sbp.ParseNd(stepSbp(st))
+					nd, _ := sbp.ParseNd(st.Out())
 					shards, _ := sbp.Shards(st.Shape, p, nd)
 					for _, h := range hots {
 						if h.Kind != FocusDevice || !inside(h, col) {

@@ -98,18 +98,6 @@ func (pl *Plan) Emit(w io.Writer, engine string, opt EmitOptions) error {
 	return nil
 }
 
-// Out is the SBP a step leaves its tensor in: an input's, a boxing's
-// To, an op's OutSbp.
-func (s Step) Out() string {
-	switch s.Kind {
-	case StepBoxing:
-		return s.To
-	case StepOp:
-		return s.OutSbp
-	}
-	return s.Sbp
-}
-
 // stmtError names the statement behind step s in err: its own, or for a
 // boxing the planner inserted, the statement of the op that needed it.
 func (pl *Plan) stmtError(s Step, err error) error {

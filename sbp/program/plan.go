@@ -109,6 +109,18 @@ type Step struct {
 	alias bool     // boxing: no step in fact (a gradient already laid out as its input): Name is Tensor
 }
 
+// Out is the SBP a step leaves its tensor in: an input's, a boxing's
+// To, an op's OutSbp.
+func (s Step) Out() string {
+	switch s.Kind {
+	case StepBoxing:
+		return s.To
+	case StepOp:
+		return s.OutSbp
+	}
+	return s.Sbp
+}
+
 // Operation is an op step's op (nil for other steps): what an engine
 // runs on every device, with the per-device arguments sbp.PlanOp gives
 // for the step's InSbp.
