@@ -78,7 +78,9 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 						}
 						k := slices.IndexFunc(shards, func(sh sbp.Shard) bool { return sh.Rank == h.Rank })
 						label := fmt.Sprintf("r%d %v", h.Rank, []int(shards[k].Shape))
-						if got := textsIn(f, h); !slices.ContainsFunc(got, func(x string) bool { return x == label || strings.HasSuffix(label, strings.TrimSuffix(x, "…")) && strings.HasSuffix(x, "…") }) {
+						if got := textsIn(f, h); !slices.ContainsFunc(got, func(x string) bool {
+							return x == label || strings.HasSuffix(label, strings.TrimSuffix(x, "…")) && strings.HasSuffix(x, "…")
+						}) {
 							t.Errorf("%s step %d: rank %d's row says %q, sbp's shard is %s", src, i+1, h.Rank, got, label)
 						}
 					}
