@@ -15,8 +15,9 @@ PAGE      := web/site
 # on SwiftShader); Mesa's lavapipe Vulkan driver is the software GPU the
 # native WebGPU kernels are tested on; Xvfb is the display the desktop
 # app's tests open their windows on (Ebitengine draws there through
-# Mesa's llvmpipe).
-APT_PACKAGES := python3-numpy nodejs npm mesa-vulkan-drivers chromium xvfb xauth
+# Mesa's llvmpipe); PyTorch (with gloo) runs the emitted programs in the
+# tests and is the real distributed engine beside the simulated devices.
+APT_PACKAGES := python3-numpy python3-torch nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
 .PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-browser gallery lessons fuzz clean
 
