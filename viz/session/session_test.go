@@ -214,3 +214,33 @@ func mustExample(scene string) viz.Spec {
 	}
 	return ex
 }
+
+// A program's step column is hot under the devices' shards drawn in it:
+// Locate finds a point of the column the hit test gives as the step, not
+// the shard over its centre.
+func TestLocateFindsACoveredRegion(t *testing.T) {
+	s := newSession(t, "program", map[string]string{"src": "placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s"}, 2)
+	sz := viz.Size{W: 940, H: 668}
+	hots, err := s.Scene().Hots(s.Step(), sz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for _, h := range hots {
+		if h.Kind != viz.FocusStep {
+			continue
+		}
+		steps++
+		target := h.Focus
+		x, y, err := s.Locate(sz, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := s.HitTest(sz, x, y); !ok || !h.Focus.Equal(target) {
+			t.Errorf("the point Locate gives for %v hits %+v", target, h.Focus)
+		}
+	}
+	if steps < 4 {
+		t.Errorf("only %d step columns drawn", steps)
+	}
+}
