@@ -35,9 +35,12 @@
 //
 // Answers are never written in a lesson: Question.Answer computes them
 // from the scene's model (viz.IndexModel: every drawn output cell's reads;
-// viz.ShardModel: every rank's ranges), the offset formula from tensor's
+// viz.ShardModel: every rank's ranges; viz.ProgramModel: the program's
+// plan, its boxings and gradients), the offset formula from tensor's
 // trace of the operand's layout, and Question.Judge compares the viz.Hot
-// a click hit with them.
+// a click hit with them. A program scene's questions name a tensor of the
+// program (ask: boxes w, ask: grad-sbp w) and are answered by clicking a
+// step's column.
 //
 // # Front ends
 //
@@ -61,6 +64,7 @@
 //
 // # Platform support
 //
-// The package uses the standard library, tensor and viz only, and builds
-// for GOOS=js GOARCH=wasm.
+// The package uses the standard library, tensor, sbp (its program
+// package for a program scene's plan) and viz only, and builds for
+// GOOS=js GOARCH=wasm.
 package lessons

@@ -11,8 +11,10 @@ import (
 
 // TestBuiltinLessons loads every lesson file, builds every step's scene
 // and, for every question, clicks the answer through the scene's own hit
-// testing (the centre of a hot region of the frame the learner sees) and
-// one drawn wrong click, and judges both.
+// testing (the centre of a hot region of the frame the learner sees, or
+// the point of it nearest the centre that is not covered: a program's
+// step column under its devices' shards) and one drawn wrong click, and
+// judges both.
 func TestBuiltinLessons(t *testing.T) {
 	ls, err := Builtin()
 	if err != nil {
@@ -49,9 +51,9 @@ func TestBuiltinLessons(t *testing.T) {
 				t.Fatalf("%s: step %d: the reveal %v does not build: %v", l.File, st.N, a.Reveal, err)
 			}
 			right, wrong := clicks(t, sc, st.Scene.Step, q, a)
-			h, ok := sc.HitTest(st.Scene.Step, Size, right.X+right.W/2, right.Y+right.H/2)
+			h, ok := hitIn(sc, st.Scene.Step, right)
 			if !ok {
-				t.Fatalf("%s: step %d: nothing under the centre of %+v", l.File, st.N, right)
+				t.Fatalf("%s: step %d: nothing in %+v hits it", l.File, st.N, right)
 			}
 			if ok, fb := q.Judge(sc, h.Focus); !ok || fb != a.Explain {
 				t.Errorf("%s: step %d: clicking %s: got (%v, %q), want (true, %q)", l.File, st.N, h.Focus, ok, fb, a.Explain)
@@ -67,9 +69,31 @@ func TestBuiltinLessons(t *testing.T) {
 			t.Errorf("%s: %d questions, want at least 3", l.File, asked)
 		}
 	}
-	if want := []string{"expand-repeat", "views", "broadcast-backward", "global-view"}; !slices.Equal(ids, want) {
+	if want := []string{"expand-repeat", "views", "broadcast-backward", "global-view", "program"}; !slices.Equal(ids, want) {
 		t.Errorf("lessons %v, want %v in this order", ids, want)
 	}
+}
+
+// hitIn clicks r where the learner sees it: its centre, or else the first
+// point of a 9×9 grid over it, nearest the centre first, that the hit test
+// gives as r's focus (as a script's hover finds it, session.Locate).
+func hitIn(sc *viz.Scene, step int, r viz.Hot) (viz.Hot, bool) {
+	var fallback viz.Hot
+	ok := false
+	for d := 0; d <= 4; d++ {
+		for i := 5 - d; i <= 5+d; i++ {
+			for j := 5 - d; j <= 5+d; j++ {
+				h, hit := sc.HitTest(step, Size, r.X+r.W*float64(i)/10, r.Y+r.H*float64(j)/10)
+				if hit && h.Focus.Equal(r.Focus) {
+					return h, true
+				}
+				if hit && !ok {
+					fallback, ok = h, true
+				}
+			}
+		}
+	}
+	return fallback, ok
 }
 
 // clicks returns a drawn hot region whose click is right and, when the
@@ -167,6 +191,9 @@ func mustScene(t *testing.T, line string) viz.Spec {
 	return s
 }
 
+// prog is a program scene whose plan boxes w (step 3, an all-gather).
+const prog = "scene: program --src 'placement 2; x = input 4,2 S(0); w = input 2,2 S(0); y = matmul x w'"
+
 const front = "---\nid: broken\ntitle: A broken lesson\nsource: none\nsummary: for the tests\n---\n\n"
 
 // TestBrokenLessons: every kind of mistake a teacher can make is an error
@@ -216,6 +243,15 @@ func TestBrokenLessons(t *testing.T) {
 		{"no such rank", front + "## a\nt\nscene: placement --shape 4,4 --sbp S(0) --placement 4\nask: holds rank 7\n", "step 1: ask: holds rank 7: the placement has no rank 7"},
 		{"element outside", front + "## a\nt\nscene: placement --shape 4,4 --sbp S(0) --placement 4\nask: owner [4,0]\n", "[4,0] is outside the logical tensor [4 4]"},
 		{"empty shard", front + "## a\nt\nscene: placement --shape 2,4 --sbp S(0) --placement 4\nask: holds rank 3\n", "rank 3 holds nothing"},
+		{"program question of a shard scene", front + "## a\nt\nscene: placement --shape 4,4 --sbp S(0) --placement 4\nask: boxes w\n", "step 1: ask: boxes w: boxes needs a program scene, not placement"},
+		{"program question of a focus", front + "## a\nt\n" + prog + "\nask: boxes [0,1]\n", `boxes asks about a tensor of the program, e.g. boxes w, not "[0,1]"`},
+		{"never boxed", front + "## a\nt\n" + prog + "\nask: boxes x\n", "step 1: ask: boxes x: the plan never boxes x; it boxes w (step 3)"},
+		{"nothing boxed", front + "## a\nt\nscene: program --src 'placement 2; x = input 4 S(0); y = sum x 1'\nask: boxes x\n", "the plan boxes nothing"},
+		{"boxing already run", front + "## a\nt\n" + prog + " --step 2\nask: boxes w\n", "at --step 2 the scene has run the boxing of w already: ask at an earlier --step (the reveal goes to --step 2)"},
+		{"gradient of a result", front + "## a\nt\n" + prog + "\nask: grad-sbp y\n", "y is not an input of the program"},
+		{"no grad", front + "## a\nt\n" + prog + "\nask: grad-sbp x\n", "the program has no gradient of x: end it with grad NAME"},
+		{"gradient computed already", front + "## a\nt\nscene: program --src 'placement 2; x = input 4,2 S(0); w = input 2,2 B; y = matmul x w; s = sum y 1,1; grad s' --step 9\nask: grad-sbp w\n", "at --step 9 the scene has computed w's gradient already"},
+		{"wrong of a device", front + "## a\nt\n" + prog + "\nask: boxes w\nwrong rank 1: no\n", "wrong rank 1: rank 1 is not what the learner clicks here (click the step's column"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			l, err := Parse("lessons/broken.md", []byte(c.src))

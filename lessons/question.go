@@ -13,22 +13,27 @@ import (
 
 // A Question asks the learner to predict what the step's scene will show
 // and to answer by clicking it. Its answer is never written in the lesson:
-// Answer computes it from the scene's model (viz.IndexModel or
-// viz.ShardModel), and Judge compares a click, the viz.Focus the scene's
-// HitTest returned, with it. The kinds:
+// Answer computes it from the scene's model (viz.IndexModel,
+// viz.ShardModel or viz.ProgramModel), and Judge compares a click, the
+// viz.Focus the scene's HitTest returned, with it. The kinds:
 //
 //	ask: reads out[1,2,0]          which storage element(s) does this output cell read? click a storage cell
 //	ask: reads out[1,2] from b     … only b's read counts (binary scenes)
 //	ask: readers x[5]              which output cells read storage offset 5 of x? click one of them
 //	ask: owner [5,2]               which device holds element [5,2] after the scene? click a device
 //	ask: holds rank 2              what does rank 2 hold after the scene? click a cell of the logical tensor
+//	ask: boxes w                   which step boxes w, with which collective? click the boxing's column
+//	ask: grad-sbp w                where is w's gradient first laid out as w is? click that step's column
 //
 // Index questions (reads, readers) need an index scene (expand, repeat,
 // binary, reduce, view); shard questions (owner, holds) a shard scene
-// (placement, plan, boxing), whose model is the layout after its last step.
+// (placement, plan, boxing), whose model is the layout after its last
+// step; program questions (boxes, grad-sbp) a program scene, whose model
+// is the plan, and they name a tensor of the program instead of a focus.
 type Question struct {
-	Kind    string    // reads, readers, owner or holds: the name of one of askers
+	Kind    string    // reads, readers, owner, holds, boxes or grad-sbp: the name of one of askers
 	About   viz.Focus // the cell, storage element or device asked about
+	Name    string    // boxes, grad-sbp: the tensor of the program asked about
 	From    string    // reads: only this operand's reads count; "" for all
 	Spelled string    // the question as the file writes it, after "ask:"
 	Right   string    // shown with a right answer and in the reveal; "" for the computed explanation
@@ -56,6 +61,13 @@ func ParseQuestion(s string) (*Question, error) {
 	about, from, hasFrom := strings.TrimSpace(rest), "", false
 	if f.from {
 		about, from, hasFrom = strings.Cut(about, " from ")
+	}
+	if f.named {
+		if about == "" || strings.ContainsAny(about, " \t[]") {
+			return nil, fmt.Errorf("%s asks about %s, not %q", name, f.about.what, about)
+		}
+		q.Name = about
+		return q, nil
 	}
 	var err error
 	if q.About, err = viz.ParseFocus(about); err != nil {
@@ -97,6 +109,7 @@ type form struct {
 	usage string // the ask: line in short, for errors: reads out[…]
 	about target // what the ask: line names
 	from  bool   // the line may end in "from OPERAND"
+	named bool   // the line names a tensor of a program (Question.Name), not a focus
 	click target // what the learner clicks to answer, right or wrong
 }
 
@@ -114,7 +127,7 @@ func (t target) is(f viz.Focus) bool {
 }
 
 // askers are the kinds of question, in the order errors list them.
-var askers = []asker{askReads{}, askReaders{}, askOwner{}, askHolds{}}
+var askers = []asker{askReads{}, askReaders{}, askOwner{}, askHolds{}, askBoxes{}, askGradSbp{}}
 
 // askerNamed returns the kind of question called name.
 func askerNamed(name string) (asker, bool) {
@@ -249,8 +262,8 @@ func of(sc *viz.Scene) string {
 
 // Answer is a question's answer as the scene's model gives it.
 type Answer struct {
-	// Targets are every right click (reads, readers, owner); holds
-	// leaves it empty and gives Ranges.
+	// Targets are every right click (reads, readers, owner, boxes,
+	// grad-sbp); holds leaves it empty and gives Ranges.
 	Targets []viz.Focus
 	Ranges  [][2]int // holds: the rank's range per axis, [lo, hi)
 	Text    string   // the answer spelled: "x[5]", "out[0,1] or out[1,1]", "rank 1"
@@ -258,7 +271,8 @@ type Answer struct {
 	Explain string   // the lesson's right: text with its placeholders filled, or Why
 	// Reveal is the scene state that shows the answer: the step that
 	// selects the asked cell, the scene with --offset lighting the
-	// readers, or the last step of a shard scene.
+	// readers, the last step of a shard scene, or a program's step that
+	// boxes or lays out the gradient asked about.
 	Reveal viz.Spec
 }
 
@@ -323,7 +337,11 @@ func (q *Question) Judge(sc *viz.Scene, hot viz.Focus) (bool, string) {
 
 // fill replaces the placeholders of text.
 func (q *Question) fill(text string, a *Answer, clicked string) string {
-	return strings.NewReplacer("{about}", q.About.String(), "{answer}", a.Text, "{why}", a.Why, "{clicked}", clicked).Replace(text)
+	about := q.About.String()
+	if q.Name != "" {
+		about = q.Name
+	}
+	return strings.NewReplacer("{about}", about, "{answer}", a.Text, "{why}", a.Why, "{clicked}", clicked).Replace(text)
 }
 
 // Check answers the question from sc (the step's scene) and checks that

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/kernelcheck"
 	"github.com/stridelab/stridelab/viz"
@@ -19,7 +20,9 @@ import (
 // must be what the kernels and sbp compute on their own. Index questions
 // are checked against the CPU kernel run on arange inputs (whose values
 // are their storage offsets); shard questions against sbp's shards of the
-// layout the scene ends in.
+// layout the scene ends in; program questions against the program
+// planned by sbp/program alone, its boxings' bytes against
+// sbp.PlanBoxing's.
 
 func TestAnswersAreTheKernels(t *testing.T) {
 	ls, err := Builtin()
@@ -45,6 +48,8 @@ func TestAnswersAreTheKernels(t *testing.T) {
 			switch q.Kind {
 			case "reads", "readers":
 				err = checkIndex(st.Scene, sc.Model().(*viz.IndexModel), q, a)
+			case "boxes", "grad-sbp":
+				err = checkProgram(st.Scene, q, a)
 			default:
 				err = checkShard(st.Scene, q, a)
 			}
@@ -237,6 +242,80 @@ func checkShard(spec viz.Spec, q *Question, a *Answer) error {
 	return nil
 }
 
+// planOf plans the program of a program scene's spec with sbp/program
+// alone.
+func planOf(spec viz.Spec) (*program.Plan, error) {
+	prog, err := program.Parse(spec.Get("src"))
+	if err != nil {
+		return nil, err
+	}
+	strategy := program.Greedy
+	if v := spec.Get("strategy"); v != "" {
+		if strategy, err = program.ParseStrategy(v); err != nil {
+			return nil, err
+		}
+	}
+	return program.NewPlan(prog, strategy)
+}
+
+// checkProgram: a boxes answer is every boxing of the asked tensor (or
+// making the asked copy), each sending what sbp.PlanBoxing says; a
+// grad-sbp answer is the step that holds the input's gradient, laid out
+// as the input is, with the op that computed it before it.
+func checkProgram(spec viz.Spec, q *Question, a *Answer) error {
+	plan, err := planOf(spec)
+	if err != nil {
+		return err
+	}
+	var want []viz.Focus
+	switch q.Kind {
+	case "boxes":
+		for i, st := range plan.Steps {
+			if st.Kind != program.StepBoxing || (st.Tensor != q.Name && st.Name != q.Name) {
+				continue
+			}
+			want = append(want, viz.Focus{Kind: viz.FocusStep, Offset: i})
+			from, err := sbp.ParseNd(st.From)
+			if err != nil {
+				return err
+			}
+			to, err := sbp.ParseNd(st.To)
+			if err != nil {
+				return err
+			}
+			b, err := sbp.PlanBoxing(st.Shape, tensor.Float32, plan.Program.Placement, from, to)
+			if err != nil {
+				return err
+			}
+			if b.SendBytes != st.SendBytes {
+				return fmt.Errorf("step %d boxes %s %v from %s to %s sending %d bytes; sbp.PlanBoxing says %d", i+1, st.Tensor, st.Shape, st.From, st.To, st.SendBytes, b.SendBytes)
+			}
+		}
+	case "grad-sbp":
+		in := plan.Program.Lookup(q.Name)
+		if in == nil || in.Kind != program.Input {
+			return fmt.Errorf("%s is not an input of the program", q.Name)
+		}
+		at := slices.IndexFunc(plan.Steps, func(st program.Step) bool { return st.Pass == program.Backward && st.Name == plan.Grads[q.Name] })
+		if at < 0 {
+			return fmt.Errorf("no step holds %s's gradient %s", q.Name, plan.Grads[q.Name])
+		}
+		st := plan.Steps[at]
+		out := map[program.StepKind]string{program.StepBoxing: st.To, program.StepOp: st.OutSbp, program.StepInput: st.Sbp}[st.Kind]
+		if got, err := sbp.ParseNd(out); err != nil || got.String() != in.Sbp.String() {
+			return fmt.Errorf("step %d leaves %s's gradient as %s, not as %s is (%s)", at+1, q.Name, out, q.Name, in.Sbp)
+		}
+		if st.Kind == program.StepBoxing && !slices.ContainsFunc(plan.Steps[:at], func(op program.Step) bool { return op.Kind == program.StepOp && op.Name == st.Tensor }) {
+			return fmt.Errorf("step %d boxes %s, which no op before it computes", at+1, st.Tensor)
+		}
+		want = []viz.Focus{{Kind: viz.FocusStep, Offset: at}}
+	}
+	if !sameTargets(a.Targets, want) {
+		return fmt.Errorf("answer %v, sbp/program's plan %v", a.Targets, want)
+	}
+	return nil
+}
+
 func sameTargets(a, b []viz.Focus) bool {
 	if len(a) != len(b) {
 		return false
@@ -395,7 +474,73 @@ func TestLessonFacts(t *testing.T) {
 	say("global-view", "Each device holds %s, with strides %s. If it kept the logical size %s, each device would make a last dim of 2 and the output would be %s, too big. So the size becomes %s on each device, with output strides %s, and the output is split along its axis %s.",
 		code(r0.InShape), code(r0.InStride), code(outShape), code(tooBig), code(r0.ExpandSize), code(r0.OutStride), strings.Trim(out.String(), "S()"))
 
-	for _, id := range []string{"expand-repeat", "views", "broadcast-backward", "global-view"} {
+	// program: the signatures, SBPs, blocks and bytes of the lesson's own
+	// programs, planned by sbp/program.
+	ls, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := map[int]*program.Plan{} // by the lesson's step
+	planned := func(n int) *program.Plan {
+		t.Helper()
+		if plans[n] == nil {
+			p, err := planOf(Find(ls, "program").Steps[n-1].Scene)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plans[n] = p
+		}
+		return plans[n]
+	}
+	step := func(p *program.Plan, kind program.StepKind, name string) program.Step {
+		t.Helper()
+		for _, st := range p.Steps {
+			if st.Kind == kind && (st.Name == name || kind == program.StepBoxing && st.Tensor == name) {
+				return st
+			}
+		}
+		t.Fatalf("the plan has no %s step %s", kind, name)
+		return program.Step{}
+	}
+	block := func(p *program.Plan, name string, axis int) int {
+		t.Helper()
+		in := p.Program.Lookup(name)
+		shards, err := sbp.Shards(in.Shape, p.Program.Placement, in.Sbp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return shards[0].Shape[axis]
+	}
+	dp := planned(1)
+	allReduce := step(dp, program.StepBoxing, "grad_w")
+	if allReduce.SendBytes != dp.TotalSendBytes || !slices.Equal(allReduce.Collectives, []string{"all-reduce"}) {
+		t.Errorf("data parallel: the boxing of w's gradient (%v, %d B) is not the plan's only traffic (%d B)", allReduce.Collectives, allReduce.SendBytes, dp.TotalSendBytes)
+	}
+	say("program", "Here `y = matmul x w` runs as `%s`: each device multiplies its own rows", step(dp, program.StepOp, "y").Signature)
+	say("program", "But each device holds only its own %d rows of the batch.", block(dp, "x", 0))
+	say("program", "With data parallelism the backward's only traffic was the all-reduce of `w`'s gradient, %s.", tensor.FormatBytes(allReduce.SendBytes))
+	mp := planned(4)
+	say("program", "`w = input 32,16 S(1)` gives each device a block of %d columns", block(mp, "w", 1))
+	say("program", "`y = matmul x w` runs as `%s`, again with no boxing.", step(mp, program.StepOp, "y").Signature)
+	mpx := step(mp, program.StepBoxing, "grad_x")
+	say("program", "its %s back to `%s` sends %s.", strings.Join(mpx.Collectives, " + "), mpx.To, tensor.FormatBytes(mpx.SendBytes))
+	gather := step(planned(5), program.StepBoxing, "w")
+	say("program", "Only w moves: an %s of %s.", strings.Join(gather.Collectives, " + "), tensor.FormatBytes(gather.SendBytes))
+	mesh := planned(6)
+	say("program", "`y` runs as `%s` with no boxing.", step(mesh, program.StepOp, "y").OutSbp)
+	meshW := step(mesh, program.StepBoxing, "grad_w")
+	say("program", "In the backward the gradient of `w` comes out `%s`", meshW.From)
+	say("program", "brings it back to `%s`.", meshW.To)
+	say("program", "%s among themselves: %s in all.", strings.Join(meshW.Collectives, " + "), tensor.FormatBytes(meshW.SendBytes))
+	greedy, exact := planned(7), planned(8)
+	scatter := step(greedy, program.StepBoxing, "grad_x")
+	say("program", "A %s: the partial sums are added up, and each device keeps its own rows. Greedy sends %s in all.", strings.Join(scatter.Collectives, " + "), tensor.FormatBytes(greedy.TotalSendBytes))
+	if exact.Strategy != program.Exact || exact.GreedySendBytes != greedy.TotalSendBytes {
+		t.Errorf("the exact step plans %s, greedy total %d; want exact and the greedy step's %d", exact.Strategy, exact.GreedySendBytes, greedy.TotalSendBytes)
+	}
+	say("program", "Exact sends %s in all, against greedy's %s", tensor.FormatBytes(exact.TotalSendBytes), tensor.FormatBytes(greedy.TotalSendBytes))
+
+	for _, id := range []string{"expand-repeat", "views", "broadcast-backward", "global-view", "program"} {
 		src, err := fs.ReadFile(files, id+".md")
 		if err != nil {
 			t.Fatal(err)

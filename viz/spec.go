@@ -17,30 +17,40 @@ type Spec struct {
 	Step   int
 }
 
-// Key is one parameter of a scene.
+// Key is one parameter of a scene, and how a front end lets a person
+// type it.
 type Key struct {
 	Name, Help string
+	// Rows > 0 marks a program's text: the playground gives it a text
+	// area of that many rows, one statement a line (ProgramLines), and
+	// the desktop app's one-line field shows it with "; " between the
+	// statements (ProgramOneLine). 0 is a one-line value.
+	Rows int
+	// Choices are the values the key takes, its default first: a front
+	// end offers a toggle, and the default is written as no value. nil
+	// for free text.
+	Choices []string
 }
 
 // Keys are every parameter any scene takes, with their help text.
 var Keys = []Key{
-	{"shape", "the input shape, e.g. 4,1,3 (binary: a's shape)"},
-	{"size", "expand: the size to expand to (-1 keeps a dim, new dims in front)"},
-	{"times", "repeat: the repeat count per dim"},
-	{"op", "binary: add|sub|mul|div|max|min|eq; reduce: sum|max|min; plan: expand|repeat|add|…|reduce|matmul"},
-	{"b-shape", "binary and plan: the second operand's shape"},
-	{"to", "reduce: the target shape; boxing: the SBP to box to"},
-	{"index", "view: NumPy-style indices, e.g. '1:3, 0, :, None'"},
-	{"permute", "view: a permutation of the dims, e.g. 1,0,2"},
-	{"reshape", "view: a new shape (-1 infers one dim)"},
-	{"sbp", "placement and plan: the SBP per mesh dim, e.g. S(0) or (S(0), B)"},
-	{"b-sbp", "plan: the second input's SBP"},
-	{"placement", "placement, plan and boxing: devices, e.g. 4, 0-3 or [[0,1],[2,3]]"},
-	{"from", "boxing: the SBP to box from"},
-	{"reduce", "plan with op reduce: sum|max|min"},
-	{"offset", "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
-	{"src", "program: the statements, one a line or separated by ';' (placement 4; x = input 8,4 S(0); …)"},
-	{"strategy", "program: greedy (OneFlow's eager rule, the default) or exact (the fewest bytes in all)"},
+	{Name: "shape", Help: "the input shape, e.g. 4,1,3 (binary: a's shape)"},
+	{Name: "size", Help: "expand: the size to expand to (-1 keeps a dim, new dims in front)"},
+	{Name: "times", Help: "repeat: the repeat count per dim"},
+	{Name: "op", Help: "binary: add|sub|mul|div|max|min|eq; reduce: sum|max|min; plan: expand|repeat|add|…|reduce|matmul"},
+	{Name: "b-shape", Help: "binary and plan: the second operand's shape"},
+	{Name: "to", Help: "reduce: the target shape; boxing: the SBP to box to"},
+	{Name: "index", Help: "view: NumPy-style indices, e.g. '1:3, 0, :, None'"},
+	{Name: "permute", Help: "view: a permutation of the dims, e.g. 1,0,2"},
+	{Name: "reshape", Help: "view: a new shape (-1 infers one dim)"},
+	{Name: "sbp", Help: "placement and plan: the SBP per mesh dim, e.g. S(0) or (S(0), B)"},
+	{Name: "b-sbp", Help: "plan: the second input's SBP"},
+	{Name: "placement", Help: "placement, plan and boxing: devices, e.g. 4, 0-3 or [[0,1],[2,3]]"},
+	{Name: "from", Help: "boxing: the SBP to box from"},
+	{Name: "reduce", Help: "plan with op reduce: sum|max|min"},
+	{Name: "offset", Help: "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
+	{Name: "src", Help: "program: the statements, one a line or separated by ';', '#' starts a comment (placement 4; x = input 8,4 S(0); …)", Rows: 8},
+	{Name: "strategy", Help: "program: greedy (OneFlow's eager rule, the default) or exact (the fewest bytes in all)", Choices: []string{"greedy", "exact"}},
 }
 
 // ParseSpec checks that scene exists and that values hold its required

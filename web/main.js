@@ -13,6 +13,8 @@ const frameEl = $("frame");
 
 let api;            // the frame's globalThis.stridelab
 let catalog;        // stridelab.scenes(): {version, scenes: [{name, keys, example}]}
+let gallery = new Map(); // a gallery example's hash (no step) → {name, caption}
+let laidOut = {};   // key → {shown, value}: a program as its text area shows it and as it came
 let good;           // the last scene that built: {hash (no step, no embed), scene, fields, command}
 let step = 0;       // the step the frame shows
 let focus = null;   // what the pointer is on in the frame, or what it pinned
@@ -52,16 +54,21 @@ async function findGPU() {
 }
 
 // loadGallery fills the gallery menu from gallery.txt, the list of
-// docs/gallery/gallery.sh (name|stridelab draw flags|step|gif), each line
-// spelled as a hash by the wasm.
+// docs/gallery/gallery.sh (name|stridelab draw flags|step|gif|caption),
+// each line spelled as a hash by the wasm; an example's caption shows
+// above its fields while its scene is on screen.
 async function loadGallery() {
   const text = await (await fetch("gallery.txt")).text();
   const menu = $("gallery");
   for (const line of text.split("\n")) {
-    const [name, args, at] = line.split("|");
+    const [name, args, at, , caption = ""] = line.split("|");
     if (!name || !args) continue;
     const { hash } = await api.spec({ command: `${args} --step ${at || 0}` });
-    menu.add(new Option(`${name} — ${args}`, hash));
+    gallery.set((await api.spec({ command: args })).hash, { name, caption });
+    const label = `${name} — ${args}`;
+    const option = new Option(label.length > 100 ? label.slice(0, 99) + "…" : label, hash);
+    option.title = caption || args;
+    menu.add(option);
   }
   menu.onchange = () => { if (menu.value) location.hash = menu.value; menu.value = ""; };
 }
@@ -88,7 +95,7 @@ async function apply(hash) {
   if (my !== nav) return; // a later link or edit answers
   embed = info.embed;
   document.body.classList.toggle("embed", embed);
-  setScene(info.scene, info.fields);
+  setScene(info.scene, info.fields, info.shown);
   step = info.step;
   const shown = await api.frame.show(info.spec);
   if (my !== nav) return;
@@ -101,7 +108,7 @@ const playground = {
   latest: (my) => my === nav,
   goodHash: () => good?.hash,
   async shown(info, state, my) {
-    setScene(info.scene, info.fields);
+    setScene(info.scene, info.fields, info.shown);
     onState(state);
     await took(info, state.step, my);
   },
@@ -119,6 +126,9 @@ async function took(info, at, my) {
   good = { hash, scene: info.scene, fields: info.fields, command: info.command.replace(/ --step \d+$/, "") };
   step = at;
   $("command").textContent = good.command;
+  const g = !inLesson() && gallery.get(hash); // a caption would answer a lesson's question
+  if (g?.caption) show($("caption"), `${g.name}: ${g.caption}`);
+  else hide($("caption"));
   await writeHash();
   if (my !== nav) return;
   showReport(info);
@@ -128,34 +138,84 @@ async function took(info, at, my) {
   document.body.dataset.state = "ready";
 }
 
-// setScene draws the fields of a scene: one labelled input per key, with
-// the key's help and an error line (aria-describedby both).
-function setScene(name, fields) {
+// setScene draws the fields of a scene: one labelled control per key,
+// with the key's help and an error line (aria-describedby both). A key
+// with rows (a program) is a text area, one statement a line as the wasm
+// lays it out (shown); a key with choices is a toggle, a radio group
+// whose first choice, the default, is written as no value; any other key
+// is a line of text.
+function setScene(name, fields, shown = {}) {
   $("scene").value = name;
   const entry = catalog.scenes.find((s) => s.name === name);
   const list = $("field-list");
   if (list.dataset.scene !== name) {
     list.textContent = "";
     list.dataset.scene = name;
-    for (const k of entry.keys) {
-      const div = document.createElement("div");
-      div.className = "field";
-      const id = `f-${k.name}`;
-      div.innerHTML = `<label for="${id}"></label><input id="${id}" name="${k.name}" spellcheck="false" aria-describedby="${id}-error ${id}-help">` +
-        `<small id="${id}-help" class="help"></small><p id="${id}-error" class="error" role="alert" hidden></p>`;
-      div.querySelector("label").textContent = `--${k.name}`;
-      div.querySelector("small").textContent = k.help;
-      div.querySelector("input").addEventListener("input", (e) => edited(k.name, e.target));
-      list.append(div);
+    for (const k of entry.keys) list.append(control(k));
+  }
+  laidOut = {};
+  for (const k of entry.keys) {
+    const value = fields[k.name] ?? "";
+    if (k.choices?.length) {
+      for (const r of document.querySelectorAll(`#f-${k.name} input`)) r.checked = r.value === (value || k.choices[0]);
+    } else {
+      $(`f-${k.name}`).value = shown[k.name] ?? value;
+      if (k.rows) laidOut[k.name] = { shown: shown[k.name] ?? value, value };
     }
   }
-  for (const k of entry.keys) $(`f-${k.name}`).value = fields[k.name] ?? "";
   clearErrors();
+}
+
+// control is the field of key k.
+function control(k) {
+  const div = document.createElement("div");
+  div.className = "field";
+  const id = `f-${k.name}`;
+  const tail = `<small id="${id}-help" class="help"></small><p id="${id}-error" class="error" role="alert" hidden></p>`;
+  const described = `aria-describedby="${id}-error ${id}-help"`;
+  if (k.choices?.length) {
+    div.innerHTML = `<fieldset id="${id}" class="toggle" ${described}><legend></legend></fieldset>` + tail;
+    div.querySelector("legend").textContent = `--${k.name}`;
+    for (const c of k.choices) {
+      const label = document.createElement("label");
+      label.innerHTML = `<input type="radio" name="${k.name}">`;
+      label.querySelector("input").value = c;
+      label.append(c);
+      label.querySelector("input").addEventListener("change", () => edited(k.name));
+      div.querySelector("fieldset").append(label);
+    }
+  } else {
+    const tag = k.rows ? `<textarea id="${id}" name="${k.name}" rows="${k.rows}" spellcheck="false" ${described}></textarea>`
+      : `<input id="${id}" name="${k.name}" spellcheck="false" ${described}>`;
+    div.innerHTML = `<label for="${id}"></label>${tag}` + tail;
+    div.querySelector("label").textContent = `--${k.name}`;
+    div.querySelector(`#${id}`).addEventListener("input", () => edited(k.name));
+  }
+  div.querySelector("small").textContent = k.help;
+  return div;
+}
+
+// fieldValues reads the fields as the wasm takes them: a toggle's default
+// as no value, and a program as it came when its text area still shows it
+// as laid out.
+function fieldValues() {
+  const fields = {};
+  const entry = catalog.scenes.find((s) => s.name === $("scene").value);
+  for (const k of entry.keys) {
+    if (k.choices?.length) {
+      const v = document.querySelector(`#f-${k.name} input:checked`)?.value ?? "";
+      fields[k.name] = v === k.choices[0] ? "" : v;
+      continue;
+    }
+    const v = $(`f-${k.name}`).value;
+    fields[k.name] = laidOut[k.name]?.shown === v ? laidOut[k.name].value : v;
+  }
+  return fields;
 }
 
 function clearErrors() {
   for (const el of document.querySelectorAll("#fields .error")) if (el.id !== "link-error") hide(el);
-  for (const el of document.querySelectorAll("#fields input")) el.removeAttribute("aria-invalid");
+  for (const el of document.querySelectorAll("#fields [aria-invalid]")) el.removeAttribute("aria-invalid");
 }
 
 // edited checks the fields a moment after typing stops: a scene that
@@ -167,8 +227,7 @@ function edited(key) {
   editTimer = setTimeout(async () => {
     const my = ++nav;
     document.body.dataset.state = "busy";
-    const fields = {};
-    for (const input of document.querySelectorAll("#field-list input")) fields[input.name] = input.value;
+    const fields = fieldValues();
     const scene = $("scene").value;
     const r = await api.spec({ scene, fields, changed: key });
     if (my !== nav) return; // a later edit or link answers

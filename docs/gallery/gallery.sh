@@ -1,18 +1,39 @@
 #!/usr/bin/env bash
 # The gallery: the worked examples of the source documents (../shared/sources),
-# drawn by `stridelab draw` as SVG (one step) and GIF (the whole sweep).
+# drawn by `stridelab draw` as SVG (one step) and GIF (the whole sweep), and
+# OUTDIR/README.md, the page that shows them with their captions.
 # Usage: docs/gallery/gallery.sh BIN OUTDIR   (make gallery runs it)
+# The playground's Gallery menu reads the same list (make web copies it to
+# gallery.txt) and shows an example's caption beside its scene.
 set -euo pipefail
 bin=$1 out=$2
 mkdir -p "$out"
-# name | scene and flags | the step the SVG shows | gif (yes/no)
-while IFS='|' read -r name args step gif; do
+readme=$(mktemp)
+trap 'rm -f "$readme"' EXIT
+cat >"$readme" <<'HEAD'
+# The gallery
+
+The worked examples of the source documents, drawn by `stridelab draw`
+(`make gallery` redraws them; this page is written by
+[gallery.sh](gallery.sh), whose list the playground's Gallery menu also
+opens). Each picture is one step of its scene; an animation walks every
+step.
+HEAD
+# name | scene and flags | the step the SVG shows | gif (yes/no) | caption (optional; no '|')
+while IFS='|' read -r name args step gif caption; do
   [ -z "$name" ] && continue
   eval "set -- $args"
   "$bin" draw "$@" --step "$step" -o "$out/$name.svg" >/dev/null
   if [ "$gif" = yes ]; then
     "$bin" draw "$@" --width 960 --height 540 -o "$out/$name.gif" >/dev/null
   fi
+  {
+    printf '\n## %s\n\n' "$name"
+    if [ -n "$caption" ]; then printf '%s\n\n' "$caption"; fi
+    printf '![%s](%s.svg)\n\n' "${caption:-$name}" "$name"
+    printf '```sh\nstridelab draw %s --step %s\n```\n' "$args" "$step"
+    if [ "$gif" = yes ]; then printf '\nThe whole animation: [%s.gif](%s.gif).\n' "$name" "$name"; fi
+  } >>"$readme"
   echo "gallery: $name"
 done <<'LIST'
 expand-new-size|expand --shape 4,3,1,2 --size 4,3,5,2|7|no
@@ -42,4 +63,12 @@ plan-matmul|plan --op matmul --shape 4,6 --b-shape 6,8 --sbp 'S(0)' --b-sbp B --
 boxing-all-to-all|boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4|1|yes
 boxing-all-reduce|boxing --shape 8,8 --from P --to B --placement 4|1|no
 boxing-mesh|boxing --shape 16,32 --from '(S(0), S(1))' --to '(B, B)' --placement '[[0,1],[2,3]]'|2|yes
+program-data-parallel|program --src 'placement 4; x = input 64,32 S(0); w = input 32,16 B; y = matmul x w; s = sum y 1,1; grad s'|10|yes|Data parallel: x is split by rows (S(0)) and the weight w is on every device (B), so y = x·w runs as S(0) × B → S(0) with no boxing. In the backward, w's gradient x.T·grad_y comes out partial (P(sum)): each device summed over its own rows only. The all-reduce that makes it B again, as w is, is the program's only traffic (12.0 KiB).
+program-model-parallel|program --src 'placement 4; x = input 64,32 B; w = input 32,16 S(1); y = matmul x w; s = sum y 1,1; grad s'|11|no|Model parallel: w is split by columns (S(1)) and x is on every device (B), so y = x·w runs as B × S(1) → S(1) with no boxing, and w's gradient comes out S(1), as w is. Now x's gradient grad_y·w.T is the partial one (each device multiplies by its own columns of w), and greedy's all-reduce of it back to B sends 48.0 KiB.
+program-matmul-s0-s0|program --src 'placement 4; x = input 64,32 S(0); w = input 32,16 S(0); y = matmul x w'|2|no|The source's matmul with both inputs S(0): no signature of matmul takes S(0) × S(0) (the devices' blocks do not fit a product), so the planner boxes w to B with an all-gather (6.00 KiB; no valid signature costs less) and y = x·w runs as S(0) × B → S(0). Hover the op's column for every signature it could have run under and what its boxing would have sent.
+program-mesh-2d|program --src 'placement [[0,1],[2,3]]; x = input 64,32 (S(0), B); w = input 32,16 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s'|12|no|A 2-D mesh, data × model: x (S(0), B) is split by rows along the mesh's first dim, w (B, S(1)) by columns along its second, and y = x·w runs as (S(0), S(1)) with no boxing. In the backward each gradient is partial along the mesh dim its input is not split on: w's (P(sum), S(1)) is all-reduced along the first dim, x's (S(0), P(sum)) along the second.
+program-greedy|program --src 'placement 4; x = input 64,32 S(0); w = input 32,16 S(0); y = matmul x w; s = sum y 1,1; grad s'|13|no|Greedy against exact: greedy sends 40.5 KiB, exact 12.0 KiB. Both all-gather w (S(0)) to B for y = x·w. In the backward greedy transposes w as it lies (S(0)), so grad_x = grad_y·w.T needs two all-to-alls and comes out partial, and its reduce-scatter to S(0) sends 24.0 KiB; exact transposes the B copy of w that the forward already gathered, which costs nothing, so grad_x comes out S(0) directly. The steps where they differ are marked ≠.
+program-exact|program --src 'placement 4; x = input 64,32 S(0); w = input 32,16 S(0); y = matmul x w; s = sum y 1,1; grad s' --strategy exact|8|no|The same program planned exactly (--strategy exact, 12.0 KiB): w.T is the transpose of the forward's gathered copy of w (B), so grad_x = grad_y·w.T runs as S(0) × B → S(0) with no boxing, and only w's own gradient is reduce-scattered back to S(0).
 LIST
+chmod 644 "$readme"
+mv "$readme" "$out/README.md"

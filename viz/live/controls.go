@@ -30,6 +30,10 @@ type controls struct {
 	scenes map[string]*widget.Button
 	fields *widget.Container
 	inputs map[string]*widget.TextInput
+	// shows lays a field's value out for its one-line input: a program
+	// (a key with Rows) with "; " between its statements and without its
+	// comments (viz.ProgramOneLine), any other value as it is.
+	shows  map[string]func(string) string
 	errs   map[string]*widget.Text
 	topErr *widget.Text
 	result *widget.Container // the room the results panel is painted in
@@ -193,15 +197,26 @@ func (a *App) syncControls() {
 	px := func(v float64) int { return int(v*c.th.scale + 0.5) }
 	if c.shown != a.s.SceneName() {
 		c.fields.RemoveChildren()
-		c.inputs, c.errs = map[string]*widget.TextInput{}, map[string]*widget.Text{}
+		c.inputs, c.errs, c.shows = map[string]*widget.TextInput{}, map[string]*widget.Text{}, map[string]func(string) string{}
 		for _, k := range a.s.Keys() {
 			c.fields.AddChild(widget.NewText(widget.TextOpts.Text("--"+k.Name+"   "+k.Help, &c.th.small, nrgba(viz.Muted)),
 				widget.TextOpts.MaxWidth(float64(px(sidebarW-24)))))
+			show := func(v string) string { return v }
+			if k.Rows > 0 {
+				show = viz.ProgramOneLine
+			}
 			in := widget.NewTextInput(
 				widget.TextInputOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxWidth: px(sidebarW - 24)})),
-				widget.TextInputOpts.ChangedHandler(func(e *widget.TextInputChangedEventArgs) { a.s.SetField(k.Name, e.InputText) }),
+				widget.TextInputOpts.ChangedHandler(func(e *widget.TextInputChangedEventArgs) {
+					// A program shown as it is laid out has not changed: its
+					// newlines and comments stay until it is typed over.
+					if k.Rows == 0 || e.InputText != show(a.s.Field(k.Name)) {
+						a.s.SetField(k.Name, e.InputText)
+					}
+				}),
 			)
-			in.SetText(a.s.Field(k.Name))
+			c.shows[k.Name] = show
+			in.SetText(show(a.s.Field(k.Name)))
 			e := widget.NewText(widget.TextOpts.Text("", &c.th.small, nrgba(errorInk)), widget.TextOpts.MaxWidth(float64(px(sidebarW-24))))
 			c.inputs[k.Name], c.errs[k.Name] = in, e
 			c.fields.AddChild(in, e)
@@ -209,7 +224,7 @@ func (a *App) syncControls() {
 		c.shown = a.s.SceneName()
 	}
 	for name, in := range c.inputs { // a lesson or a link changed the fields
-		if v := a.s.Field(name); in.GetText() != v && !in.IsFocused() {
+		if v := c.shows[name](a.s.Field(name)); in.GetText() != v && !in.IsFocused() {
 			in.SetText(v)
 		}
 	}

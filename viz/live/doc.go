@@ -34,6 +34,12 @@
 // frame through its API, and the frame's wasm leaves out the widget
 // library and its text shaping (5.6 → 4.1 MB gzip).
 //
+// A field is one line of text. A program (the src key) shows there with
+// "; " between its statements and without its comments
+// (viz.ProgramOneLine), which the program language reads the same; the
+// program keeps its newlines and comments until the field is typed in,
+// and from then on the field's line is the program.
+//
 // # Platform support
 //
 // Natively it needs a display (X11 or Wayland; Xvfb under test) and must

@@ -20,6 +20,7 @@ import (
 //	hover x 0,1         … of reduce's input grid (a cell of operand x)
 //	hover storage x 5   … of storage cell x[5]
 //	hover device 2      … of rank 2's device
+//	hover step 3        … of a program's step 3 (counted from 1), a point of its column
 //	move X Y            move the pointer to a window point
 //	click               click where the pointer is (pins; again unpins)
 //	drag DX DY          drag the scene by (DX, DY) pixels
@@ -135,7 +136,8 @@ func parseEvent(line string) (Event, error) {
 	return e, nil
 }
 
-// parseFocus reads what `hover` names: out 1,2,0 | x 0,1 | storage x 5 | device 2.
+// parseFocus reads what `hover` names: out 1,2,0 | x 0,1 | storage x 5 |
+// device 2 | step 3.
 func parseFocus(args []string) (viz.Focus, error) {
 	switch {
 	case len(args) == 2 && args[0] == "device":
@@ -144,6 +146,8 @@ func parseFocus(args []string) (viz.Focus, error) {
 			return viz.Focus{}, fmt.Errorf("hover device takes a rank")
 		}
 		return viz.Focus{Kind: viz.FocusDevice, Rank: r}, nil
+	case len(args) == 2 && args[0] == "step":
+		return viz.ParseFocus("step " + args[1])
 	case len(args) == 3 && args[0] == "storage":
 		off, err := strconv.Atoi(args[2])
 		if err != nil || off < 0 {
@@ -157,5 +161,5 @@ func parseFocus(args []string) (viz.Focus, error) {
 		}
 		return viz.Focus{Kind: viz.FocusCell, Operand: args[0], Index: idx}, nil
 	}
-	return viz.Focus{}, fmt.Errorf("hover takes out I,J,… | OPERAND I,J,… | storage OPERAND OFFSET | device RANK")
+	return viz.Focus{}, fmt.Errorf("hover takes out I,J,… | OPERAND I,J,… | storage OPERAND OFFSET | device RANK | step N")
 }

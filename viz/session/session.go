@@ -1,8 +1,10 @@
 package session
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/stridelab/stridelab/viz"
@@ -312,16 +314,39 @@ func (s *Session) HitTest(sz viz.Size, x, y float64) (viz.Hot, bool) {
 
 // Locate returns the viewport point at the centre of the first hot region
 // that f matches: how a script hovers "out 1,2,0" as a person would.
+// Where a region drawn later covers that centre (a device's shard in a
+// program's step column), it is the first point of a 9×9 grid over the
+// region, nearest the centre first, that the hit test gives as f.
 func (s *Session) Locate(sz viz.Size, f viz.Focus) (x, y float64, err error) {
 	hots, err := s.built.Hots(s.step, sz)
 	if err != nil {
 		return 0, 0, err
 	}
 	for _, h := range hots {
-		if h.Focus.Equal(f) {
-			x, y := s.view.ToScreen(h.X+h.W/2, h.Y+h.H/2)
-			return x, y, nil
+		if !h.Focus.Equal(f) {
+			continue
+		}
+		for _, p := range gridPoints {
+			hx, hy := h.X+h.W*p[0], h.Y+h.H*p[1]
+			if got, ok := s.built.HitTest(s.step, sz, hx, hy); ok && got.Focus.Equal(f) {
+				x, y := s.view.ToScreen(hx, hy)
+				return x, y, nil
+			}
 		}
 	}
 	return 0, 0, fmt.Errorf("session: %s: nothing drawn at step %d is %s", s.scene, s.step, f)
 }
+
+// gridPoints are the points Locate tries in a region, as fractions of its
+// width and height: a 9×9 grid, the centre first, then by distance from it.
+var gridPoints = func() [][2]float64 {
+	var ps [][2]float64
+	for i := 1; i <= 9; i++ {
+		for j := 1; j <= 9; j++ {
+			ps = append(ps, [2]float64{float64(i) / 10, float64(j) / 10})
+		}
+	}
+	d := func(p [2]float64) float64 { return (p[0]-0.5)*(p[0]-0.5) + (p[1]-0.5)*(p[1]-0.5) }
+	slices.SortStableFunc(ps, func(a, b [2]float64) int { return cmp.Compare(d(a), d(b)) })
+	return ps
+}()

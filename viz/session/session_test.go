@@ -151,15 +151,16 @@ func TestHoverPinAndHitTestThroughZoom(t *testing.T) {
 }
 
 func TestParseScript(t *testing.T) {
-	good := "# a comment\n\nwait 3\nsweep 10\nhover out 1,2,0\nhover storage x 5\nhover device 2\nhover x 0,1\nmove 10 20\nclick\ndrag 5 -5\nkey space\nkey shift+left\nscene boxing\nfield shape\ntype 4,x\nscreenshot a.png\nstate s.json\n"
+	good := "# a comment\n\nwait 3\nsweep 10\nhover out 1,2,0\nhover storage x 5\nhover device 2\nhover step 3\nhover x 0,1\nmove 10 20\nclick\ndrag 5 -5\nkey space\nkey shift+left\nscene boxing\nfield shape\ntype 4,x\nscreenshot a.png\nstate s.json\n"
 	evs, err := ParseScript(strings.NewReader(good))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != 16 || evs[0].Line != 3 || evs[2].Focus.Index[1] != 2 || evs[3].Focus.Offset != 5 || evs[4].Focus.Rank != 2 {
+	if len(evs) != 17 || evs[0].Line != 3 || evs[2].Focus.Index[1] != 2 || evs[3].Focus.Offset != 5 || evs[4].Focus.Rank != 2 ||
+		evs[5].Focus.Kind != viz.FocusStep || evs[5].Focus.Offset != 2 {
 		t.Errorf("parsed %+v", evs)
 	}
-	for _, bad := range []string{"wait x", "wait -1", "hover", "hover storage x", "hover device z", "hover out 1,x", "move 1", "click now", "key f13", "scene nope", "field nope", "screenshot", "jump 3"} {
+	for _, bad := range []string{"wait x", "wait -1", "hover", "hover storage x", "hover device z", "hover step 0", "hover out 1,x", "move 1", "click now", "key f13", "scene nope", "field nope", "screenshot", "jump 3"} {
 		_, err := ParseScript(strings.NewReader("wait 1\n" + bad + "\n"))
 		if err == nil || !strings.Contains(err.Error(), "line 2") {
 			t.Errorf("%q: %v; want an error naming line 2", bad, err)
@@ -213,4 +214,34 @@ func mustExample(scene string) viz.Spec {
 		panic("no worked example of " + scene)
 	}
 	return ex
+}
+
+// A program's step column is hot under the devices' shards drawn in it:
+// Locate finds a point of the column the hit test gives as the step, not
+// the shard over its centre.
+func TestLocateFindsACoveredRegion(t *testing.T) {
+	s := newSession(t, "program", map[string]string{"src": "placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s"}, 2)
+	sz := viz.Size{W: 940, H: 668}
+	hots, err := s.Scene().Hots(s.Step(), sz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for _, h := range hots {
+		if h.Kind != viz.FocusStep {
+			continue
+		}
+		steps++
+		target := h.Focus
+		x, y, err := s.Locate(sz, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := s.HitTest(sz, x, y); !ok || !h.Focus.Equal(target) {
+			t.Errorf("the point Locate gives for %v hits %+v", target, h.Focus)
+		}
+	}
+	if steps < 4 {
+		t.Errorf("only %d step columns drawn", steps)
+	}
 }

@@ -13,13 +13,17 @@ import (
 )
 
 // scenes lists what a page's controls offer: {} -> {version: the hash
-// grammar this build writes, scenes: [{name, keys: [{name, help}],
-// example: the hash of its worked example}]}, in viz.Scenes order, with
-// each scene's keys as viz.KeysOf lists them (required first).
+// grammar this build writes, scenes: [{name, keys: [{name, help, rows,
+// choices}], example: the hash of its worked example}]}, in viz.Scenes
+// order, with each scene's keys as viz.KeysOf lists them (required
+// first): rows > 0 for a program's text area, choices (the default
+// first) for a toggle, as viz.Key says.
 func scenes(js.Value) (any, error) {
 	type key struct {
-		Name string `json:"name"`
-		Help string `json:"help"`
+		Name    string   `json:"name"`
+		Help    string   `json:"help"`
+		Rows    int      `json:"rows"`
+		Choices []string `json:"choices"`
 	}
 	type entry struct {
 		Name    string `json:"name"`
@@ -30,7 +34,7 @@ func scenes(js.Value) (any, error) {
 	for _, kind := range viz.Kinds() {
 		e := entry{Name: kind.Name, Keys: []key{}, Example: kind.Example.Hash()}
 		for _, k := range kind.Keys() {
-			e.Keys = append(e.Keys, key{k.Name, k.Help})
+			e.Keys = append(e.Keys, key{k.Name, k.Help, k.Rows, k.Choices})
 		}
 		out = append(out, e)
 	}

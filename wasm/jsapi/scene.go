@@ -17,8 +17,9 @@ import (
 // scene builds the scene a URL hash names (viz.ParseHash): {hash, focus:
 // what the pointer is on or pinned ({kind, operand, index, offset, rank},
 // as the frame's state names it), optional} ->
-// {spec: the hash as viz writes it, scene, fields: its keys' values, step,
-// embed, lesson, title, steps, report: the results panel of the hash's
+// {spec: the hash as viz writes it, scene, fields: its keys' values,
+// shown: the values of the keys a page shows laid out (a program one
+// statement a line, viz.ProgramLines), step, embed, lesson, title, steps, report: the results panel of the hash's
 // step and the focus as text (viz.Scene.Report), sections: the same as data ([{Title,
 // Lines, Table}]), command: the stridelab draw line that draws it, json:
 // the scene's meaning}.
@@ -36,10 +37,17 @@ func scene(req js.Value) (any, error) {
 		return nil, err
 	}
 	report := s.Report(spec.Step, focus)
+	shown := map[string]string{}
+	for _, k := range viz.KeysOf(spec.Scene) {
+		if v, ok := spec.Values[k.Name]; ok && k.Rows > 0 {
+			shown[k.Name] = viz.ProgramLines(v)
+		}
+	}
 	return map[string]any{
 		"spec":     spec.HashWith(opts),
 		"scene":    spec.Scene,
 		"fields":   spec.Values,
+		"shown":    shown,
 		"step":     spec.Step,
 		"embed":    opts.Embed,
 		"lesson":   opts.Lesson,

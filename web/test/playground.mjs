@@ -7,6 +7,12 @@
 //     WebGPU a result that matches the CPU reference;
 //   - editing a field updates the URL and the scene; the URL opened in a
 //     fresh page shows the same state (fields, scene, step);
+//   - a program: its text area shows it one statement a line, typing
+//     there changes the URL and the scene, a bad program's error (its
+//     line named) shows under the field while the last good scene stays,
+//     the greedy/exact toggle changes the scene and the URL, and a step
+//     column clicked shows its section (signature, candidates) in the
+//     results;
 //   - each export button downloads a valid SVG, PNG and GIF, the very
 //     bytes `BIN draw` writes of that scene;
 //   - bad input in every field of every scene shows an error beside that
@@ -83,6 +89,13 @@ async function ink(page) {
 
 const sha = (b) => createHash("sha256").update(b).digest("hex");
 
+// computedOK: the results say the op matches the CPU reference, or, for
+// a program, that every tensor and gradient equals the single-device run.
+function computedOK(text) {
+  const program = /(\d+) of (\d+) tensors and gradients equal the single-device run/.exec(text);
+  return !/differs/.test(text) && (/matches the CPU reference/.test(text) || (program !== null && program[1] === program[2] && +program[1] > 0));
+}
+
 try {
   // The budget: a fresh page, as a learner opens it.
   const first = await open("");
@@ -112,7 +125,7 @@ try {
   check(boot.backend === "gpu", `the page computes on WebGPU: ${boot.adapter}`);
   check(await page.locator("#backend").textContent() === `on WebGPU (${boot.adapter}), checked against the CPU reference`, "the results name the backend");
   const scenes = await page.$$eval("#scene option", (os) => os.map((o) => o.value));
-  check(scenes.length === 8, `the scene menu lists every scene: ${scenes.join(", ")}`);
+  check(scenes.length === 9 && scenes.includes("program"), `the scene menu lists every scene: ${scenes.join(", ")}`);
 
   // Every gallery example from its URL.
   const gallery = await page.$$eval("#gallery option", (os) => os.filter((o) => o.value).map((o) => [o.textContent, o.value]));
@@ -127,18 +140,88 @@ try {
     const computed = await page.locator("#computed").textContent();
     const computeError = await page.locator("#compute-error").textContent();
     const st = await frameState(page);
-    check(share > 0.02 && colours > 8 && /matches the CPU reference/.test(computed) && !/differs/.test(computed) &&
-      await page.locator("#computed").getAttribute("data-backend") === "gpu" && st.error === "",
-    `gallery ${label.split(" — ")[0]}: ${hash} drawn (${(share * 100).toFixed(1)}% ink, ${colours} colours), WebGPU ${/matches the CPU reference/.test(computed) ? "matches the CPU" : "FAILS: " + computeError}`);
+    const caption = await page.locator("#caption").textContent();
+    const name = label.split(" — ")[0];
+    check(share > 0.02 && colours > 8 && computedOK(computed) &&
+      await page.locator("#computed").getAttribute("data-backend") === "gpu" && st.error === "" &&
+      (!name.startsWith("program-") || (caption.startsWith(`${name}: `) && await page.locator("#caption").isVisible())),
+    `gallery ${name}: ${hash} drawn (${(share * 100).toFixed(1)}% ink, ${colours} colours), WebGPU ${computedOK(computed) ? "matches the CPU" : "FAILS: " + computeError}${caption ? `; caption "${caption.slice(0, 60)}…"` : ""}`);
   }
   check(seen.size === gallery.length, `every gallery example draws a different picture (${seen.size} of ${gallery.length})`);
+  const programs = gallery.filter(([label]) => label.startsWith("program-"));
+  check(programs.length >= 6, `the gallery holds ${programs.length} programs: ${programs.map(([l]) => l.split(" — ")[0]).join(", ")}`);
   if (shots) {
-    for (const [name, hash] of [["boxing", "#/boxing?shape=25,33&from=S(0)&to=S(1)&placement=4&step=1"], ["placement", "#/placement?shape=8,6&sbp=S(0),P&placement=[[0,1],[2,3]]"], ["expand", "#/expand?shape=4,1,3&size=4,2,3&step=5"]]) {
+    const dataParallel = gallery.find(([label]) => label.startsWith("program-data-parallel"))[1];
+    for (const [name, hash] of [["boxing", "#/boxing?shape=25,33&from=S(0)&to=S(1)&placement=4&step=1"], ["placement", "#/placement?shape=8,6&sbp=S(0),P&placement=[[0,1],[2,3]]"], ["expand", "#/expand?shape=4,1,3&size=4,2,3&step=5"], ["program", dataParallel]]) {
       await page.evaluate((h) => { location.hash = h; }, hash);
       await settle(page, hash);
       await page.screenshot({ path: join(shots, `playground-${name}.png`), fullPage: true });
     }
   }
+
+  // A program from its link, in a fresh page: its text area shows it one
+  // statement a line.
+  const [dpLabel, dpHash] = gallery.find(([label]) => label.startsWith("program-data-parallel"));
+  const dp = await open(dpHash);
+  const area = dp.page.locator("textarea#f-src");
+  const shownText = await area.inputValue();
+  const srcOf = (h) => new URLSearchParams(h.replace(/^#\/program\?/, "").replace(/\+/g, "%2B")).get("src");
+  check(await area.isVisible() && shownText.split("\n").length === 6 && shownText.startsWith("placement 4\nx = input 64,32 S(0)\n") &&
+    await dp.page.getAttribute("#f-src", "aria-describedby") === "f-src-error f-src-help" && /monospace/.test(await area.evaluate((e) => getComputedStyle(e).fontFamily)) &&
+    await area.evaluate((e) => getComputedStyle(e).resize) !== "none",
+  `${dpLabel.split(" — ")[0]} from its link: the src text area shows the program one statement a line: ${JSON.stringify(shownText)}`);
+  check(await dp.page.locator("#f-strategy input[value=greedy]").isChecked() && !await dp.page.locator("#f-strategy input[value=exact]").isChecked(),
+    "the strategy toggle shows greedy, the default");
+  // Tab leaves the text area (it does not trap the keyboard).
+  await area.focus();
+  await dp.page.keyboard.press("Tab");
+  check(await dp.page.evaluate(() => document.activeElement?.id !== "f-src" && document.activeElement?.name === "strategy"),
+    `Tab leaves the program's text area for the next field (${await dp.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 60))})`);
+  // A step column clicked shows its section in the results: the op's
+  // signature and the candidates it had.
+  await dp.page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.click({ kind: "step", offset: 7 }));
+  await dp.page.waitForFunction(() => [...document.querySelectorAll("#report .section")].some((s) => s.querySelector("h3").textContent === "focus" && s.textContent.includes("step 8")),
+    null, { timeout: 10000 }).catch(() => {});
+  const stepText = await dp.page.$$eval("#report .section", (ss) => ss.filter((s) => s.querySelector("h3").textContent === "focus").map((s) => s.innerText).join(""));
+  check(/step 8/.test(stepText) && /signature S\(0\) x B -> S\(0\)/.test(stepText) && /valid signatures/.test(stepText),
+    `a step column clicked shows its signature and candidates in the results: ${stepText.replace(/\s+/g, " ").slice(0, 160)}`);
+  await dp.page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.act("escape"));
+  // Typing a program: the URL and the scene follow.
+  const dpBefore = sha((await ink(dp.page)).png);
+  const modelParallel = shownText.replace("x = input 64,32 S(0)", "x = input 64,32 B").replace("w = input 32,16 B", "w = input 32,16 S(1)");
+  await area.fill(modelParallel);
+  await dp.page.waitForFunction((h) => location.hash !== h && document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", dpHash, { timeout: 30000 });
+  await dp.page.waitForTimeout(400);
+  const typed = await dp.page.evaluate(() => location.hash);
+  let pst = await frameState(dp.page);
+  check(srcOf(typed) === modelParallel && pst.fields.src === modelParallel && sha((await ink(dp.page)).png) !== dpBefore &&
+    computedOK(await dp.page.locator("#computed").textContent()),
+  `typing model parallel into the program changes the URL (${typed.slice(0, 90)}…) and the scene (${pst.spec.slice(0, 60)}…)`);
+  // A bad program: the error, its line named, under the field; the last
+  // good URL and scene stay.
+  const goodSpec = pst.spec;
+  await area.fill(modelParallel.replace("y = matmul x w", "y = matmul x v"));
+  await dp.page.waitForFunction(() => document.body.dataset.state === "error" && !document.getElementById("f-src-error").hidden, null, { timeout: 10000 }).catch(() => {});
+  const programError = await dp.page.locator("#f-src-error").textContent();
+  check(/^program: line 4, column 1: y = matmul x v: .*v/.test(programError) && await area.getAttribute("aria-invalid") === "true" &&
+    await dp.page.evaluate(() => location.hash) === typed && (await frameState(dp.page)).spec === goodSpec,
+  `a bad program shows its error under the field, the line named, and the last good scene stays: ${programError}`);
+  await area.fill(modelParallel);
+  await dp.page.waitForFunction(() => document.body.dataset.state === "ready" && document.getElementById("f-src-error").hidden);
+  // The greedy/exact toggle: the scene and the URL follow, and back.
+  const greedyPNG = sha((await ink(dp.page)).png);
+  await dp.page.locator("#f-strategy label", { hasText: "exact" }).click();
+  await dp.page.waitForFunction(() => /&strategy=exact/.test(location.hash) && document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: 30000 });
+  await dp.page.waitForTimeout(400);
+  pst = await frameState(dp.page);
+  const exactPNG = sha((await ink(dp.page)).png);
+  check(pst.fields.strategy === "exact" && srcOf(await dp.page.evaluate(() => location.hash)) === modelParallel && exactPNG !== greedyPNG &&
+    /exact plan/.test(await dp.page.locator("#report").textContent()),
+  `the toggle to exact changes the URL (${(await dp.page.evaluate(() => location.hash)).slice(-40)}) and the scene (${(await dp.page.locator("#report-title").textContent()).slice(0, 70)})`);
+  await dp.page.locator("#f-strategy label", { hasText: "greedy" }).click();
+  await dp.page.waitForFunction((h) => location.hash === h && document.body.dataset.shown === h && document.body.dataset.state === "ready", typed, { timeout: 30000 });
+  check(!(await frameState(dp.page)).fields.strategy, `back to greedy, the default, drops strategy from the URL: ${(await dp.page.evaluate(() => location.hash)).slice(-40)}`);
+  await dp.page.close();
 
   // Editing a field: the URL and the scene follow.
   await page.evaluate(() => { location.hash = "#/expand?shape=4,1,3&size=4,2,3"; });
@@ -222,7 +305,8 @@ try {
     await page.evaluate((h) => { location.hash = h; }, hash);
     await settle(page, hash);
     const spec = (await frameState(page)).spec;
-    for (const name of only || await page.$$eval("#field-list input", (is) => is.map((i) => i.name))) {
+    // (A toggle has no bad value to type.)
+    for (const name of only || await page.$$eval("#field-list input:not([type=radio]), #field-list textarea", (is) => is.map((i) => i.name))) {
       const input = page.locator(`#f-${name}`);
       const good = await input.inputValue();
       await input.fill("9,x!");

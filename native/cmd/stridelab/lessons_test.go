@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stridelab/stridelab/lessons"
 )
 
 // TestLessonsWritesTheSite: stridelab lessons -o DIR writes the index and
@@ -21,8 +23,12 @@ func TestLessonsWritesTheSite(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	pages, _ := filepath.Glob(filepath.Join(dir, "*.html"))
-	if len(pages) != 5 {
-		t.Fatalf("pages %v, want index.html and 4 lessons", pages)
+	ls, err := lessons.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != len(ls)+1 {
+		t.Fatalf("pages %v, want index.html and %d lessons", pages, len(ls))
 	}
 	img := regexp.MustCompile(`<img src="([^"]+)"`)
 	caption := regexp.MustCompile(`<img src="([^"]+\.svg)"[^>]*>\s*<figcaption><code>stridelab ([^<]+) -o [^<]+</code>`)
@@ -57,7 +63,7 @@ func TestLessonsWritesTheSite(t *testing.T) {
 			compared++
 		}
 	}
-	if compared != 4 {
+	if compared != len(ls) {
 		t.Errorf("compared %d figures with draw, want one per lesson", compared)
 	}
 }
