@@ -72,7 +72,7 @@ func (askBoxes) shown(q *Question, sc *viz.Scene, a *Answer) error {
 	return nil
 }
 
-func (askBoxes) clicked(_ *viz.Scene, t viz.Focus) viz.Focus { return t }
+func (askBoxes) clicked(_ *viz.Scene, t viz.Focus) viz.Focus { return programStep(t) }
 
 // programModel is sc's model, the plan, or why q cannot ask sc.
 func programModel(q *Question, sc *viz.Scene) (*viz.ProgramModel, error) {
@@ -81,4 +81,13 @@ func programModel(q *Question, sc *viz.Scene) (*viz.ProgramModel, error) {
 		return nil, fmt.Errorf("%s needs a program scene, not %s", q.Kind, sc.Spec.Scene)
 	}
 	return m, nil
+}
+
+// programStep is what a click in a program scene answers: a step, also
+// when the click lands on a device's shard under it.
+func programStep(t viz.Focus) viz.Focus {
+	if t.Kind == viz.FocusDevice {
+		return viz.Focus{Kind: viz.FocusStep, Offset: t.Offset}
+	}
+	return t
 }

@@ -117,4 +117,4 @@ func (askGradSbp) shown(q *Question, sc *viz.Scene, _ *Answer) error {
 	return nil
 }
 
-func (askGradSbp) clicked(_ *viz.Scene, t viz.Focus) viz.Focus { return t }
+func (askGradSbp) clicked(_ *viz.Scene, t viz.Focus) viz.Focus { return programStep(t) }

@@ -59,7 +59,7 @@ type Focus struct {
 	Kind    FocusKind `json:"kind"`
 	Operand string    `json:"operand"` // cell: "out", "x", "a", "b" or "global"; storage: "x", "a" or "b"
 	Index   []int     `json:"index"`   // cell
-	Offset  int       `json:"offset"`  // storage
+	Offset  int       `json:"offset"`  // storage: the offset; step: its index (a program's device row: the step it is under)
 	Rank    int       `json:"rank"`    // device
 }
 

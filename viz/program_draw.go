@@ -2,6 +2,8 @@ package viz
 
 import (
 	"fmt"
+	"github.com/stridelab/stridelab/sbp"
+	"math"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp/program"
@@ -15,12 +17,13 @@ import (
 
 const (
 	progPanelW   = 330.0 // the right-hand panel: the program and the step
-	progMinColW  = 92.0  // narrower, a column's labels stop being legible
+	progMinColW  = 84.0  // narrower, a column's labels stop being legible
 	progMaxColW  = 168.0 // wider only spreads the same words
-	progHeadH    = 92.0  // step number, name, what it does, its SBP
+	progHeadH    = 108.0 // step number, name, what it does (two lines at most), its SBP
 	progRowH     = 26.0  // one device's shard, at least
-	progMaxRowH  = 44.0  // and at most
-	progBarsH    = 70.0  // the bytes each boxing sends, as bars
+	progMaxRowH  = 48.0  // and at most
+	progBarsH    = 70.0  // the bytes each boxing sends, as bars: at least
+	progMaxBarsH = 110.0 // and at most
 	progFootH    = 26.0  // the running total
 	progMaxRows  = 8     // devices drawn per column; more are elided
 	progSmallPx  = 12.0
@@ -37,11 +40,11 @@ var (
 func (s *programScene) draw(step int, f *Focus, c *canvas) {
 	W, H := float64(c.frame.W), float64(c.frame.H)
 	y := c.header(s.title, s.notes, W-2*margin)
-	top := y + 34
+	top := math.Round(y + 34)
 	mainW := W - progPanelW - 3*margin
 	first, last := s.window(step, mainW)
 	n := last - first
-	colW := min(progMaxColW, mainW/float64(n))
+	colW := math.Floor(min(progMaxColW, mainW/float64(n))) // whole pixels: every renderer draws the same edges
 	x0 := margin
 	if first > 0 {
 		c.text(x0, top-10, fmt.Sprintf("« %d earlier step(s)", first), progSmallPx, Muted, FontRegular, AnchorStart)
@@ -54,9 +57,9 @@ func (s *programScene) draw(step int, f *Focus, c *canvas) {
 	// The devices' rows take the height the columns leave, up to a
 	// comfortable row; the bytes' bars take what is left under them.
 	avail := H - margin - top - progHeadH - progFootH - progBarsH - 40
-	rowH := min(progMaxRowH, max(progRowH, avail/float64(len(rows))))
+	rowH := math.Floor(min(progMaxRowH, max(progRowH, avail/float64(len(rows)))))
 	bottom := top + progHeadH + float64(len(rows))*rowH + 8
-	barsH := max(progBarsH, H-margin-40-(bottom+progFootH+14))
+	barsH := min(progMaxBarsH, max(progBarsH, H-margin-40-(bottom+progFootH+14)))
 	for i := first; i < last; i++ {
 		x := x0 + colW*float64(i-first)
 		s.drawColumn(c, i, x, top, colW, bottom, rows, rowH, step, f)
@@ -98,39 +101,60 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom float64, r
 		t, size := fitLabel(text, font, px, inner)
 		c.text(cx, y, t, size, col, font, AnchorMiddle)
 	}
+	// The column itself is hot: its step (a step not run yet too: a
+	// learner predicts by pointing at it).
+	c.hot(Hot{X: x, Y: top, W: w, H: bottom - top + progFootH, Focus: Focus{Kind: FocusStep, Offset: i}})
+	if i > now && !(f != nil && f.Kind == FocusStep && f.Offset == i) {
+		// Not run yet: only its number, so what the plan does there is
+		// for the learner to predict (hovering it, or stepping to it,
+		// tells).
+		label(top+16, fmt.Sprintf("%d", i+1), progSmallPx, Muted, FontRegular)
+		label(top+progHeadH/2+8, "?", 22, Faint, FontBold)
+		return
+	}
 	label(top+16, fmt.Sprintf("%d · %s", i+1, st.Kind), progSmallPx, Muted, FontRegular)
-	name, what := st.Name, ""
+	name, what := st.Name, []string{""}
 	switch st.Kind {
 	case program.StepInput:
-		what = "input " + st.Values
+		what[0] = "input " + st.Values
 		if st.Values != "arange" && st.Values != "ones" && st.Values != "zeros" {
-			what = "from " + st.Values
+			what[0] = "from " + st.Values
 		}
 	case program.StepOp:
-		what = st.Op + " " + strings.Join(st.Inputs, " ")
+		what = []string{st.Op + " " + strings.Join(st.Inputs, " ")}
+		if TextWidth(what[0], FontMono, progSmallPx) > inner { // the op over its operands
+			what = []string{st.Op, strings.Join(st.Inputs, " ")}
+		}
 	case program.StepBoxing:
 		if strings.Contains(st.Name, "@") { // a copy made for an op: name the tensor
 			name = st.Tensor
 		}
-		what = strings.Join(st.Collectives, " + ")
+		what[0] = strings.Join(st.Collectives, " + ")
 	}
 	label(top+36, name, progNamePx, Ink, FontBold)
-	label(top+54, what, progSmallPx, Ink, FontMono)
+	for k, l := range what {
+		label(top+54+float64(k)*15, l, progSmallPx, Ink, FontMono)
+	}
 	sbpText := st.Out()
 	if st.Kind == program.StepBoxing { // what it was is the tensor's column before; the panel says both
 		sbpText = "→ " + st.To
 	}
 	sbpCol := Broadcast
-	if st.Kind == program.StepOp && s.differs[st.Name] && s.plan.Strategy == program.Greedy {
-		sbpText = "≠ " + sbpText
+	if st.Kind == program.StepOp && s.differs[st.Name] {
+		sbpText = "≠ " + sbpText // greedy and exact pick differently here
 		sbpCol = differsInk
 	}
-	label(top+74, sbpText, progDetailPx, sbpCol, FontBold)
-	// The column itself is hot: its step.
-	c.hot(Hot{X: x, Y: top, W: w, H: bottom - top + progFootH, Focus: Focus{Kind: FocusStep, Offset: i}})
+	label(top+progHeadH-10, sbpText, progDetailPx, sbpCol, FontBold)
 	y := top + progHeadH
 	shards := s.shards[i]
 	partial := len(shards) > 0 && shards[0].Partial
+	rowLabel := func(sh sbp.Shard) string { return fmt.Sprintf("r%d %v", sh.Rank, []int(sh.Shape)) }
+	rowPx := min(14, max(progSmallPx, rowH*0.42)) // one size for the column: the longest label's
+	for _, r := range rows {
+		if r != Gap {
+			rowPx = fitText(rowLabel(shards[r]), FontMono, rowPx, w-18)
+		}
+	}
 	for _, r := range rows {
 		if r == Gap {
 			c.text(cx, y+rowH/2+4, fmt.Sprintf("… %d more", len(shards)-progMaxRows+1), progSmallPx, Muted, FontRegular, AnchorMiddle)
@@ -150,14 +174,14 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom float64, r
 			rc.Stroke, rc.StrokeWidth = Ink, 2.5
 		}
 		c.add(rc)
-		text, size := fitLabel(fmt.Sprintf("r%d %v", sh.Rank, []int(sh.Shape)), FontMono, min(14, max(progSmallPx, rowH*0.42)), rc.W-6)
+		text, size := fitLabel(rowLabel(sh), FontMono, rowPx, rc.W-6)
 		c.add(Text{X: cx, Y: y + rowH/2 + size*0.3, S: text, Size: size, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
-		c.hot(Hot{X: rc.X, Y: rc.Y, W: rc.W, H: rc.H, Focus: Focus{Kind: FocusDevice, Rank: sh.Rank}})
+		c.hot(Hot{X: rc.X, Y: rc.Y, W: rc.W, H: rc.H, Focus: Focus{Kind: FocusDevice, Rank: sh.Rank, Offset: i}})
 		y += rowH
 	}
 	if st.Kind == program.StepBoxing {
 		// The boxing's arrow across the column, under its collective and bytes.
-		ay := top + progHeadH - 6
+		ay := top + progHeadH - 4
 		c.add(Line{X1: x + 6, Y1: ay, X2: x + w - 6, Y2: ay, Color: Path, Width: 2, Arrow: true})
 	}
 	label(bottom+progFootH-6, "Σ "+tensor.FormatBytes(s.running[i]), progSmallPx, Muted, FontMono)
@@ -187,15 +211,12 @@ func (s *programScene) drawBars(c *canvas, first, last int, x0, colW, y, barsH f
 	}
 	for i := first; i < last; i++ {
 		st := s.plan.Steps[i]
-		if st.Kind != program.StepBoxing || st.SendBytes == 0 {
-			continue
+		if st.Kind != program.StepBoxing || st.SendBytes == 0 || i > now {
+			continue // a boxing not run yet is for the learner to predict
 		}
 		h := max(2, (barsH-40)*float64(st.SendBytes)/float64(most))
 		x := x0 + colW*float64(i-first)
 		fill, ink := Path, Ink
-		if i > now {
-			fill, ink = Tint(Path, 0.6), Muted
-		}
 		c.add(Rect{X: x + colW*0.3, Y: base - h, W: colW * 0.4, H: h, Fill: fill})
 		label := tensor.FormatBytes(st.SendBytes)
 		c.text(x+colW/2, base-h-6, label, fitText(label, FontMono, progSmallPx, colW-6), ink, FontMono, AnchorMiddle)
@@ -215,21 +236,24 @@ func (s *programScene) drawPanel(c *canvas, x, y, bottom float64, step int, f *F
 	y += 22
 	lines := Visible(len(s.lines), 12)
 	for _, k := range lines {
-		y += 17
+		y += 18
 		if k == Gap {
 			c.text(x, y, "  …", progSmallPx, Muted, FontMono, AnchorStart)
 			continue
 		}
 		l := s.lines[k]
-		col, font, prefix := Muted, FontMono, "  "
+		col, font, prefix := Ink, FontMono, "  "
 		if k == mark {
-			col, font, prefix = Ink, FontBold, "> "
+			col, font, prefix = Path, FontBold, "> "
 		}
-		t, size := fitLabel(prefix+l, font, progSmallPx, progPanelW-8)
+		t, size := fitLabel(prefix+l, font, progDetailPx, progPanelW-8)
 		c.text(x, y, t, size, col, font, AnchorStart)
 	}
 	y += 30
 	head := fmt.Sprintf("step %d of %d: %s %s", shown+1, len(s.plan.Steps), st.Kind, st.Name)
+	if st.Kind == program.StepBoxing {
+		head = fmt.Sprintf("step %d of %d: box %s → %s", shown+1, len(s.plan.Steps), st.Tensor, st.To)
+	}
 	t, size := fitLabel(head, FontBold, 15, progPanelW-8)
 	c.text(x, y, t, size, Ink, FontBold, AnchorStart)
 	for _, l := range s.stepLines(st) {

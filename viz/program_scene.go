@@ -54,11 +54,9 @@ func buildProgramScene(spec Spec) (*Scene, error) {
 	for _, d := range plan.Differences {
 		s.differs[d.Name] = true
 	}
-	for _, line := range strings.Split(prog.Source, "\n") {
-		for _, st := range strings.Split(line, ";") {
-			if st = strings.TrimSpace(st); st != "" && !strings.HasPrefix(st, "#") {
-				s.lines = append(s.lines, st)
-			}
+	for _, st := range strings.Split(ProgramOneLine(prog.Source), "; ") {
+		if st = strings.TrimSpace(st); st != "" {
+			s.lines = append(s.lines, st)
 		}
 	}
 	var total int64
@@ -79,12 +77,12 @@ func buildProgramScene(spec Spec) (*Scene, error) {
 		}
 		s.sbps, s.shards = append(s.sbps, nd), append(s.shards, sh)
 	}
-	s.title = fmt.Sprintf("a program on %v, %s: %d boxing(s) send %s", prog.Placement, strategy, boxings, tensor.FormatBytes(total))
+	s.title = fmt.Sprintf("a program on %v, %s: %s send %s", prog.Placement, strategy, fmt.Sprintf("%d boxing%s", boxings, plural(boxings)), tensor.FormatBytes(total))
 	exact := "exact: not compared, the search passed its bound (the report says how far; --strategy exact searches further)"
 	if plan.ExactSendBytes != nil {
 		exact = fmt.Sprintf("exact sends %s, greedy %s", tensor.FormatBytes(*plan.ExactSendBytes), tensor.FormatBytes(plan.GreedySendBytes))
 		if len(plan.Differences) > 0 {
-			exact += fmt.Sprintf("; they differ at %d op(s), marked ≠", len(plan.Differences))
+			exact += fmt.Sprintf("; they differ at %s, marked ≠", fmt.Sprintf("%d op%s", len(plan.Differences), plural(len(plan.Differences))))
 		}
 	}
 	s.notes = []string{"one column a step: an op runs on every device's shards, a boxing (arrow) moves data; below, each device's shard", exact}
