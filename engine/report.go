@@ -20,7 +20,8 @@ import (
 //	0     6869  x  input      4.1ms
 //	0     6869  grad_w boxing 8.2ms   all-reduce            all_reduce  192 B = plan  192 B = plan
 func WriteTable(w io.Writer, r *Result) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var buf strings.Builder
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\tpid\tstep\ttime\tcollective\tran\tsent\treceived\n")
 	for _, rk := range r.Ranks {
 		for _, s := range rk.Steps {
@@ -48,6 +49,11 @@ func WriteTable(w io.Writer, r *Result) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " ")); err != nil {
+			return err
+		}
 	}
 	for _, n := range r.Notes {
 		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {

@@ -19,6 +19,9 @@ const DebianPython = "/usr/bin/python3"
 // ErrNoTorch marks a run refused because no interpreter imports torch.
 var ErrNoTorch = errors.New("no python3 imports torch")
 
+// install says what to install when no interpreter imports torch.
+const install = "install PyTorch with torch.distributed and numpy (Debian: apt-get install python3-torch) or give --python PATH"
+
 // probeTimeout bounds one interpreter's `import torch` (about 1 s).
 const probeTimeout = 30 * time.Second
 
@@ -40,7 +43,7 @@ func FindPython(path string) (string, error) {
 			return "", fmt.Errorf("torch engine: --python %s: %w", path, err)
 		}
 		if err := checkPython(full); err != nil {
-			return "", fmt.Errorf("torch engine: %s does not run the workers: %s: %w", full, err, ErrNoTorch)
+			return "", fmt.Errorf("torch engine: %s does not import torch (%s): %s: %w", full, err, install, ErrNoTorch)
 		}
 		return full, nil
 	}
@@ -70,7 +73,7 @@ func FindPython(path string) (string, error) {
 	if len(tried) > 0 {
 		what = "none of " + strings.Join(tried, ", ") + " imports torch"
 	}
-	return "", fmt.Errorf("torch engine: %s: install PyTorch with torch.distributed (Debian: apt-get install python3-torch) or give --python PATH: %w", what, ErrNoTorch)
+	return "", fmt.Errorf("torch engine: %s: %s: %w", what, install, ErrNoTorch)
 }
 
 // checkPython runs the probe in python: nil when it imports torch.
