@@ -44,6 +44,10 @@ type RankReport struct {
 	Rank     int   // the placement's rank at that position
 	Coord    []int // its mesh coordinate
 	Pid      int   // the process that ran it (the caller's own for sim)
+	// Setup is the device's time before its first step: for an engine
+	// of processes, loading its library and joining the others (torch:
+	// import torch, init_process_group and the mesh's groups); 0 for sim.
+	Setup time.Duration
 	// Steps holds one report per plan step, in the plan's order.
 	Steps []StepReport
 }

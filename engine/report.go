@@ -10,8 +10,9 @@ import (
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
-// WriteTable writes r's report as a table, a row per device and step:
-// the device's rank and pid, the step, its time, and for a boxing the
+// WriteTable writes r's report as a table, a row per device and step
+// (and its setup, where the engine has one): the device's rank and pid,
+// the step, its time, and for a boxing the
 // collectives the plan names and the engine ran, with the bytes sent and
 // received as measured beside the plan's ("=" where they agree). The
 // notes follow, one a line.
@@ -24,6 +25,9 @@ func WriteTable(w io.Writer, r *Result) error {
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\tpid\tstep\ttime\tcollective\tran\tsent\treceived\n")
 	for _, rk := range r.Ranks {
+		if rk.Setup > 0 {
+			fmt.Fprintf(tw, "%d\t%d\t(setup)\t%s\t\t\t\t\n", rk.Rank, rk.Pid, rk.Setup.Round(time.Millisecond))
+		}
 		for _, s := range rk.Steps {
 			t := "-"
 			if s.Time > 0 {

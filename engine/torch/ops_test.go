@@ -56,7 +56,16 @@ var opCases = []opCase{
 	{sbp.Scale(2.5), []tensor.Shape{{5, 7}}},
 	{sbp.Scale(-1), []tensor.Shape{{5, 7}}},
 	{sbp.RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), []tensor.Shape{{2, 5, 3}}},
+	// 2 over 3 or 4 devices leaves some shards empty: a max over an
+	// empty part is its identity, -Inf.
+	{sbp.Reduce(tensor.MaxAll, tensor.Shape{1, 3}), []tensor.Shape{{2, 3}}},
+	{sbp.Matmul(), []tensor.Shape{{2, 3}, {3, 2}}},
+	{sbp.Binary(tensor.Add), []tensor.Shape{{2, 3}, {3}}},
 }
+
+// boxingShapes are the shapes every boxing case boxes: 2 over 3 or 4
+// devices leaves some shards empty.
+var boxingShapes = []tensor.Shape{{5, 7}, {2, 3}}
 
 // boxingSbps are the 1-D SBPs every boxing case goes between.
 var boxingSbps = []string{"S(0)", "S(1)", "B", "P(sum)", "P(max)", "P(min)"}
@@ -73,8 +82,8 @@ type check struct {
 }
 
 // coverage builds one job on p: every op case of ops under every valid
-// signature, and (when boxings is set) every boxing between the SBPs
-// given, of a 5x7 tensor.
+// signature, and every boxing between the SBPs given of tensors of
+// boxingShapes.
 func coverage(t *testing.T, p sbp.Placement, ops []opCase, boxings []sbp.NdSbp) (*builder, []check) {
 	t.Helper()
 	b := newBuilder(p, DefaultTimeout.Seconds())
@@ -129,43 +138,48 @@ func coverage(t *testing.T, p sbp.Placement, ops []opCase, boxings []sbp.NdSbp) 
 			checks = append(checks, check{what: what, step: step, shape: plan.OutShape, nd: plan.OutSbp, want: want, sim: sim})
 		}
 	}
-	shape := tensor.Shape{5, 7}
-	for _, from := range boxings {
-		for _, to := range boxings {
-			if err := sbp.Validate(shape, p, from); err != nil {
-				continue
+	for _, shape := range boxingShapes {
+		for _, from := range boxings {
+			for _, to := range boxings {
+				if sbp.Validate(shape, p, from) != nil || sbp.Validate(shape, p, to) != nil {
+					continue
+				}
+				checks = append(checks, boxCheck(t, b, name, shape, from, to, len(checks)))
 			}
-			if err := sbp.Validate(shape, p, to); err != nil {
-				continue
-			}
-			full := values(t, shape, len(checks))
-			in := name("in")
-			if err := b.input(in, full, from); err != nil {
-				t.Fatal(err)
-			}
-			what := fmt.Sprintf("box %v from %v to %v on %v", shape, from, to, p)
-			bx, err := b.boxing(name("box"), in, to)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			g, err := sbp.Scatter(cpu, full, p, from)
-			if err != nil {
-				t.Fatal(err)
-			}
-			boxed, _, err := g.Box(to)
-			if err != nil {
-				t.Fatalf("%s: sim: %v", what, err)
-			}
-			sim, err := boxed.Full()
-			if err != nil {
-				t.Fatal(err)
-			}
-			step := len(b.job.Steps) - 1
-			b.save(step)
-			checks = append(checks, check{what: what, step: step, shape: shape, nd: to, want: full, sim: sim, box: &bx})
 		}
 	}
 	return b, checks
+}
+
+// boxCheck appends the boxing of a tensor of shape from one nd-SBP to
+// another, and returns its check.
+func boxCheck(t *testing.T, b *builder, name func(string) string, shape tensor.Shape, from, to sbp.NdSbp, seed int) check {
+	t.Helper()
+	full := values(t, shape, seed)
+	in := name("in")
+	if err := b.input(in, full, from); err != nil {
+		t.Fatal(err)
+	}
+	what := fmt.Sprintf("box %v from %v to %v on %v", shape, from, to, b.p)
+	bx, err := b.boxing(name("box"), in, to)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	g, err := sbp.Scatter(tensor.CPU{}, full, b.p, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxed, _, err := g.Box(to)
+	if err != nil {
+		t.Fatalf("%s: sim: %v", what, err)
+	}
+	sim, err := boxed.Full()
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := len(b.job.Steps) - 1
+	b.save(step)
+	return check{what: what, step: step, shape: shape, nd: to, want: full, sim: sim, box: &bx}
 }
 
 // runCoverage runs the job and checks every step: the gathered value

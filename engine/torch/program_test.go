@@ -64,8 +64,8 @@ func TestPrograms(t *testing.T) {
 			var pids []int
 			for _, r := range res.Ranks {
 				pids = append(pids, r.Pid)
-				if r.Pid <= 0 || r.Pid == os.Getpid() {
-					t.Errorf("rank %d ran in pid %d", r.Rank, r.Pid)
+				if r.Pid <= 0 || r.Pid == os.Getpid() || r.Setup <= 0 {
+					t.Errorf("rank %d ran in pid %d after a setup of %v", r.Rank, r.Pid, r.Setup)
 				}
 			}
 			noStrays(t, pids...)

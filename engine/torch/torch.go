@@ -313,7 +313,7 @@ func fillReports(reports []workerReport, res *engine.Result) error {
 	seen := map[string]bool{}
 	for pos, wr := range reports {
 		r := &res.Ranks[pos]
-		r.Pid = wr.Pid
+		r.Pid, r.Setup = wr.Pid, seconds(wr.ImportSeconds+wr.InitSeconds)
 		if len(wr.Steps) != len(r.Steps) {
 			return fmt.Errorf("torch engine: rank %d reports %d steps; the plan has %d", r.Rank, len(wr.Steps), len(r.Steps))
 		}
