@@ -6,7 +6,7 @@
 //
 // [Engine.Run] writes a job to a temporary folder and starts one worker
 // per device of the placement: the interpreter ([FindPython], or
-// Options.Python) running the embedded worker.py ([Worker]) with
+// Options.Python) running the embedded worker.py with
 //
 //	MASTER_ADDR=127.0.0.1  MASTER_PORT=<a free port>  RANK=<position>  WORLD_SIZE=<devices>
 //

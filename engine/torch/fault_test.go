@@ -97,7 +97,7 @@ func TestTimeout(t *testing.T) {
 	if !errors.Is(e, ErrTimeout) || e.Rank != -1 {
 		t.Fatalf("got %v; want a timeout", e)
 	}
-	for _, want := range []string{"rank 0 in step 1: boxing y (all-gather)", "rank 1 in step 1: boxing y (all-gather)", "--timeout 10s"} {
+	for _, want := range []string{"rank 0 in step 1: boxing y (all-gather)", "rank 1 in step 1: boxing y (all-gather)", "the timeout is 10s"} {
 		if !strings.Contains(e.Error(), want) {
 			t.Errorf("%v: want %q", e, want)
 		}

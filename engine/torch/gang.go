@@ -63,7 +63,7 @@ func (e *Error) Error() string {
 		} else {
 			b.WriteString("failed ")
 		}
-		fmt.Fprintf(&b, "in %s", st.Where)
+		b.WriteString(at(st.Where))
 		if e.Line != "" {
 			fmt.Fprintf(&b, ": %s", e.Line)
 		}
@@ -72,7 +72,7 @@ func (e *Error) Error() string {
 		b.WriteString(e.Kind.Error())
 		parts := make([]string, len(e.Ranks))
 		for i, st := range e.Ranks {
-			parts[i] = fmt.Sprintf("rank %d in %s", st.Rank, st.Where)
+			parts[i] = fmt.Sprintf("rank %d %s", st.Rank, at(st.Where))
 		}
 		fmt.Fprintf(&b, "; every worker was killed: %s", strings.Join(parts, ", "))
 	}
@@ -80,6 +80,17 @@ func (e *Error) Error() string {
 		b.WriteString(" (" + e.Detail + ")")
 	}
 	return strings.ReplaceAll(b.String(), "\n", " ")
+}
+
+// at says where a worker was, from its last status.
+func at(where string) string {
+	switch where {
+	case "start":
+		return "at its start"
+	case "done":
+		return "after its last step"
+	}
+	return "in " + where
 }
 
 func positionOf(ranks []RankStatus, rank int) int {
@@ -153,7 +164,7 @@ func (g *gang) run(runCtx, callerCtx context.Context) error {
 			}
 		case <-runCtx.Done():
 			g.killAll()
-			kind, detail := ErrTimeout, fmt.Sprintf("--timeout %v", g.timeout)
+			kind, detail := ErrTimeout, fmt.Sprintf("the timeout is %v", g.timeout)
 			if callerCtx.Err() != nil {
 				kind, detail = ErrCancelled, callerCtx.Err().Error()
 			}

@@ -16,12 +16,10 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
+// workerPy is the worker each run writes to its job folder.
+//
 //go:embed worker.py
 var workerPy []byte
-
-// Worker returns the worker's Python source, as each run writes it to
-// its job folder.
-func Worker() []byte { return append([]byte{}, workerPy...) }
 
 // DefaultTimeout bounds a run when Options.Timeout is 0.
 const DefaultTimeout = 120 * time.Second
@@ -91,8 +89,11 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 		return nil, err
 	}
 	defer ex.release()
-	res := &engine.Result{Engine: e.Name(), Ranks: ranks,
-		Notes: append([]string{fmt.Sprintf("torch: %d processes of %s, torch.distributed gloo on 127.0.0.1:%d", p.Size(), ex.python, ex.port)}, b.notes...)}
+	notes := []string{fmt.Sprintf("torch: %d processes of %s, torch.distributed gloo on 127.0.0.1:%d", p.Size(), ex.python, ex.port)}
+	if p.Device() != "cpu" {
+		notes = append(notes, fmt.Sprintf("the placement is on %s, but this engine's workers run gloo on this machine's CPUs", p.Device()))
+	}
+	res := &engine.Result{Engine: e.Name(), Ranks: ranks, Notes: append(notes, b.notes...)}
 	if err := fillReports(ex.reports, res); err != nil {
 		return nil, err
 	}

@@ -286,7 +286,8 @@ def main():
         if kind == "boxing":
             what += " (%s)" % (" + ".join(c["collective"] for c in collectives) or "none")
         elif kind == "op":
-            what += " = %s %s" % (step["op"], " ".join(step["reads"]))
+            op = step["op"] + (" " + step["reduce"] if step["op"] == "reduce" else "")
+            what += " = %s %s" % (op, " ".join(step["reads"]))
         status("step %d: %s" % (i, what))
         fault_at(i)
         t0 = time.perf_counter()
@@ -317,9 +318,9 @@ def main():
 
     status("writing the shards")
     t0 = time.perf_counter()
-    saved = {}
+    saved, wanted = {}, set(job["save"])
     for step in job["steps"]:
-        if step["index"] in job["save"]:
+        if step["index"] in wanted:
             saved["%d" % step["index"]] = vals[step["name"]].contiguous().numpy()
     path = os.path.join(JOB, "out", "%d.npz" % RANK)
     with open(path + ".tmp", "wb") as f:
@@ -339,7 +340,8 @@ if __name__ == "__main__":
         main()
     except BaseException as exc:  # one line for stridelab, the traceback for stderr
         traceback.print_exc()
-        line = "%s: %s" % (type(exc).__name__, str(exc).strip().splitlines()[-1] if str(exc).strip() else "")
+        text = str(exc).strip()
+        line = type(exc).__name__ + (": " + text.splitlines()[-1] if text else "")
         try:
             atomic_write(os.path.join(JOB, "error.%d" % RANK), "%s\t%s\n" % (STATUS["where"], line))
         except OSError:
