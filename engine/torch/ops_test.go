@@ -108,13 +108,13 @@ func coverage(t *testing.T, p sbp.Placement, ops []opCase, boxings []sbp.NdSbp) 
 		for _, c := range cands {
 			var reads []string
 			var globals []*sbp.Global
-			for i, full := range fulls {
+			for i, v := range fulls {
 				r := name("in")
-				if err := b.input(r, full, c.In[i]); err != nil {
+				if err := b.input(r, v, c.In[i]); err != nil {
 					t.Fatalf("%v input %d as %v: %v", oc.op, i, c.In[i], err)
 				}
 				reads = append(reads, r)
-				g, err := sbp.Scatter(cpu, full, p, c.In[i])
+				g, err := sbp.Scatter(cpu, v, p, c.In[i])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -126,16 +126,8 @@ func coverage(t *testing.T, p sbp.Placement, ops []opCase, boxings []sbp.NdSbp) 
 				t.Fatalf("%s: %v", what, err)
 			}
 			g, _, err := sbp.Apply(oc.op, globals...)
-			if err != nil {
-				t.Fatalf("%s: sim: %v", what, err)
-			}
-			sim, err := g.Full()
-			if err != nil {
-				t.Fatal(err)
-			}
-			step := len(b.job.Steps) - 1
-			b.save(step)
-			checks = append(checks, check{what: what, step: step, shape: plan.OutShape, nd: plan.OutSbp, want: want, sim: sim})
+			sim := simFull(t, what, g, err)
+			checks = append(checks, check{what: what, step: saveLast(b), shape: plan.OutShape, nd: plan.OutSbp, want: want, sim: sim})
 		}
 	}
 	for _, shape := range boxingShapes {
@@ -155,9 +147,9 @@ func coverage(t *testing.T, p sbp.Placement, ops []opCase, boxings []sbp.NdSbp) 
 // another, and returns its check.
 func boxCheck(t *testing.T, b *builder, name func(string) string, shape tensor.Shape, from, to sbp.NdSbp, seed int) check {
 	t.Helper()
-	full := values(t, shape, seed)
+	value := values(t, shape, seed)
 	in := name("in")
-	if err := b.input(in, full, from); err != nil {
+	if err := b.input(in, value, from); err != nil {
 		t.Fatal(err)
 	}
 	what := fmt.Sprintf("box %v from %v to %v on %v", shape, from, to, b.p)
@@ -165,21 +157,34 @@ func boxCheck(t *testing.T, b *builder, name func(string) string, shape tensor.S
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	g, err := sbp.Scatter(tensor.CPU{}, full, b.p, from)
+	g, err := sbp.Scatter(tensor.CPU{}, value, b.p, from)
 	if err != nil {
 		t.Fatal(err)
 	}
 	boxed, _, err := g.Box(to)
+	sim := simFull(t, what, boxed, err)
+	return check{what: what, step: saveLast(b), shape: shape, nd: to, want: value, sim: sim, box: &bx}
+}
+
+// simFull is the simulated devices' value of g, made with err.
+func simFull(t *testing.T, what string, g *sbp.Global, err error) tensor.Tensor {
+	t.Helper()
 	if err != nil {
 		t.Fatalf("%s: sim: %v", what, err)
 	}
-	sim, err := boxed.Full()
+	v, err := g.Full()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: sim: %v", what, err)
 	}
+	return v
+}
+
+// saveLast asks for the shards of the job's last step, and returns its
+// index.
+func saveLast(b *builder) int {
 	step := len(b.job.Steps) - 1
 	b.save(step)
-	return check{what: what, step: step, shape: shape, nd: to, want: full, sim: sim, box: &bx}
+	return step
 }
 
 // runCoverage runs the job and checks every step: the gathered value
