@@ -1,0 +1,62 @@
+// Package engine is where a program's plan runs: the seam between the
+// planner (sbp/program) and the machines that carry a plan out.
+//
+// # Overview
+//
+// An [Engine] takes a *program.Plan and the logical input values and
+// returns a [Result]: the logical value of every named tensor and
+// gradient, as program.Plan.Run returns them, and a [RankReport] per
+// device — its process, the time of each step, and for each boxing the
+// bytes the device sent and received as the engine measured them beside
+// the plan's ([CollectiveReport]). Two engines implement it:
+//
+//	Sim    the simulated devices of package sbp in this process (the
+//	       embedded default): program.Plan.Run on a tensor.Backend
+//	torch  one operating-system process per device, talking through
+//	       torch.distributed's collectives (package engine/torch)
+//
+// Both take the same plan, and [Compare] checks one run's values against
+// another's (the torch engine's against Sim's, Sim's against
+// program.Plan.Reference's single device).
+//
+// # Bytes
+//
+// The plan counts every boxing step per device (sbp.PlanBoxing): within a
+// group of k devices along the step's mesh dim, device r holding s_r
+// elements before and t_r after (e bytes each) —
+//
+//	all-gather      send e·s_r·(k-1)           recv e·Σ_{q≠r} s_q
+//	all-reduce      send = recv = e·((s - p_r) + (k-1)·p_r),  p = BalancedSplit(s, k)
+//	reduce-scatter  send e·(s - t_r)           recv e·(k-1)·t_r
+//	all-to-all      send e·Σ_{q≠r} |s_r ∩ t_q|  recv e·Σ_{q≠r} |s_q ∩ t_r|
+//	local-slice, local-zero, local-pad: 0
+//
+// An engine measures the tensors it hands its collectives. What it
+// counts is what crossed between two devices: for an all-gather, the
+// device's own shard once per peer and each peer's shard it received
+// (unpadded); for an all-to-all, the pieces for and from the other
+// devices (its own piece stays); for an all-reduce, whose algorithm the
+// library picks, the ring above over the tensor handed. Where an engine
+// lacks the plan's collective it says so in the report's notes and
+// counts what it ran instead (the torch engine's reduce-scatter is an
+// all-reduce and a slice: gloo has no reduce_scatter). Sim's bytes are
+// the plan's: its collectives are copies between buffers.
+//
+// # Values
+//
+// Engines add partial values in their own orders, so float32 values may
+// differ in their last bits: [Compare] accepts |a - b| <= Tolerance·(1 +
+// max |b|) per tensor, and values that are whole numbers agree exactly.
+//
+// # Errors
+//
+// Run refuses a plan whose run would pass the result budget before
+// anything is allocated or started (program.Plan.CheckBudget); an
+// engine's own failures are one line naming the device and the step.
+//
+// # Platform support
+//
+// Pure Go over tensor, sbp and sbp/program: it builds for GOOS=js, where
+// Sim runs in the browser. Engines that start processes live in
+// sub-packages.
+package engine

@@ -1,0 +1,122 @@
+package engine_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+func plan(t *testing.T, src string) *program.Plan {
+	t.Helper()
+	p, err := program.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := program.NewPlan(p, program.Greedy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl
+}
+
+// TestSimIsPlanRun: Sim's values are program.Plan.Run's (and so the
+// single device's), and its report holds, per device and boxing, the
+// plan's bytes as measured.
+func TestSimIsPlanRun(t *testing.T) {
+	for _, src := range []string{
+		"placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s",
+		"placement [[0,1],[2,3]]; x = input 6,5 (S(0), S(1)); y = box x (S(1), B); z = box x (P, S(0)); grad y",
+		"placement 3; x = input 7,5 S(1); y = box x S(0); z = box y P(max)",
+	} {
+		pl := plan(t, src)
+		res, err := engine.Sim{}.Run(context.Background(), pl, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		want, err := pl.Reference(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range engine.Compare(res.Values, want) {
+			if !a.Agree || a.MaxDiff != 0 {
+				t.Errorf("%s: %s: %s (diff %g)", src, a.Name, a.Problem, a.MaxDiff)
+			}
+		}
+		res.Values.Release()
+		want.Release()
+		if res.Engine != "sim" || len(res.Ranks) != pl.Program.Placement.Size() {
+			t.Fatalf("%s: engine %q with %d ranks", src, res.Engine, len(res.Ranks))
+		}
+		for k, s := range pl.Steps {
+			for pos, r := range res.Ranks {
+				sr := r.Steps[k]
+				if sr.Index != k || sr.Name != s.Name || sr.Kind != s.Kind {
+					t.Errorf("%s: rank %d step %d is %d %s %s, want %s %s", src, r.Rank, k, sr.Index, sr.Name, sr.Kind, s.Name, s.Kind)
+				}
+				sent, planSent := sr.Sent()
+				recv, planRecv := sr.Received()
+				if s.Kind != program.StepBoxing {
+					if len(sr.Collectives) != 0 {
+						t.Errorf("%s: a %s step with collectives", src, s.Kind)
+					}
+					continue
+				}
+				if got := len(sr.Collectives); got != len(s.Collectives) && s.Collectives[0] != "none" {
+					t.Errorf("%s: step %s has %d collectives, the plan %v", src, s.Name, got, s.Collectives)
+				}
+				if sent != planSent || recv != planRecv || planSent != s.Ranks[pos].SendBytes || planRecv != s.Ranks[pos].RecvBytes {
+					t.Errorf("%s: step %s rank %d: sent %d/%d received %d/%d, the plan's %d and %d", src, s.Name, r.Rank, sent, planSent, recv, planRecv, s.Ranks[pos].SendBytes, s.Ranks[pos].RecvBytes)
+				}
+			}
+		}
+	}
+}
+
+func TestSimRefusesADoneContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (engine.Sim{}).Run(ctx, plan(t, "placement 2; x = input 4 S(0)"), nil); err == nil {
+		t.Fatal("a cancelled run ran")
+	}
+}
+
+func TestCompare(t *testing.T) {
+	a, _ := tensor.FromSlice(tensor.Shape{3}, []float32{1, 2, 3})
+	b, _ := tensor.FromSlice(tensor.Shape{3}, []float32{1, 2, 3.5})
+	c, _ := tensor.FromSlice(tensor.Shape{3}, []float32{1, 2, 3 + 1e-6})
+	d, _ := tensor.FromSlice(tensor.Shape{1, 3}, []float32{1, 2, 3})
+	got := engine.Compare(program.Values{"a": a, "b": a, "c": a, "d": a, "only": a}, program.Values{"a": a, "b": b, "c": c, "d": d, "other": a})
+	want := map[string]string{"a": "", "b": "differs by up to 0.5", "c": "", "d": "float32 [3], but float32 [1 3]", "only": "not in the values compared with", "other": "missing from the run"}
+	if len(got) != len(want) {
+		t.Fatalf("got %d agreements, want %d", len(got), len(want))
+	}
+	for _, ag := range got {
+		if ag.Problem != want[ag.Name] || ag.Agree != (want[ag.Name] == "") {
+			t.Errorf("%s: got %q (agree %v), want %q", ag.Name, ag.Problem, ag.Agree, want[ag.Name])
+		}
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	pl := plan(t, "placement 2; x = input 5,3 S(0); y = box x B")
+	res, err := engine.Sim{}.Run(context.Background(), pl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Values.Release()
+	var b strings.Builder
+	if err := engine.WriteTable(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	// Rank 0 holds 3 rows of 3 float32 and sends them to rank 1: 36 bytes.
+	for _, want := range []string{"rank", "all-gather", "copy", "36 B = plan", "24 B = plan", "note: sim:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+// Package torch is the torch engine: a program's plan run by PyTorch's
+// torch.distributed, one operating-system process per device, so that
+// the bytes a plan counts are moved by a real collective library.
+//
+// # Overview
+//
+// [Engine.Run] writes a job to a temporary folder and starts one worker
+// per device of the placement: the interpreter ([FindPython], or
+// Options.Python) running the embedded worker.py with
+//
+//	MASTER_ADDR=127.0.0.1  MASTER_PORT=<a free port>  RANK=<position>  WORLD_SIZE=<devices>
+//
+// (torchrun is not used: Debian's fails under Python 3.11). Each worker
+// joins torch.distributed with gloo, makes one process group per group
+// of devices along each mesh dim of an n-D mesh (torch.distributed.
+// new_group, every rank making every group in the same order), and runs
+// the plan's steps on its own shards:
+//
+//	input   its shard, as stridelab cut it: balanced uneven splits
+//	        (sbp.Shards); a P input as partial values that combine to the
+//	        logical one (P(sum): -1, 0 or 1 on the other devices and the
+//	        rest on the first; P(max), P(min): the value on the first, the
+//	        others below or above it)
+//	op      torch ops on its shards, with the per-device arguments of
+//	        sbp.PlanOp for the step's input SBPs (expand size, repeat
+//	        counts, reduce target), in sbp's arithmetic: float32
+//	        elementwise, sums accumulated in float64, matmul as a float32
+//	        broadcast product summed in float64
+//	boxing  each collective of sbp.PlanBoxing along its mesh dim, within
+//	        the group of devices that differ only there
+//
+// The collectives map to torch.distributed (Debian's torch 1.13 gloo has
+// all_gather, all_reduce, all_to_all_single and broadcast, but no
+// reduce_scatter and no list all_to_all):
+//
+//	all-gather      all_gather; uneven shards padded to the largest, trimmed after
+//	all-reduce      all_reduce with SUM, MAX or MIN
+//	reduce-scatter  all_reduce, then the device's slice (said in the notes)
+//	all-to-all      all_to_all_single with input and output split sizes
+//	local-slice, local-zero, local-pad: on the device, no call
+//
+// A group of one device calls nothing. Each worker measures the tensors
+// it hands each collective (package engine's doc says what is counted),
+// times each step, writes the shards of the steps whose values come back
+// (every program name and gradient) as .npy files and its report as
+// JSON, each to a temporary name renamed when whole. Go reads them,
+// assembles the logical values with sbp's shard ranges (partial values
+// combined, replicas checked against each other), and removes the job
+// folder.
+//
+// # The job
+//
+// JOB/job.json holds the placement (mesh, ranks, the groups per mesh
+// dim) and the steps in order: for an input its name, shape and SBP (its
+// shards in JOB/in/INDEX.POS.npy); for an op the sbp op's name, its own
+// arguments (sbp.Params) and per device sbp.PlanOp's shapes and
+// arguments; for a boxing each collective with its mesh dim, the SBPs it
+// goes between along it, and every device's shard shape before and
+// after. The workers write JOB/status.POS (the step they are in),
+// JOB/out/INDEX.POS.npy, JOB/report.POS.json, and on failure
+// JOB/error.POS (the step and the exception's last line).
+//
+// # Faults
+//
+// A run is refused before any process starts when it would pass the
+// result budget (program.Plan.CheckBudget, and per rank every shard and
+// receive buffer its worker holds) or when no interpreter imports torch
+// ([ErrNoTorch], one line saying what to install). Once started, every
+// worker runs in a process group of its own (and, on Linux, dies with
+// the process that started it). The first worker to fail — a Python
+// exception, a signal, torch.distributed failing to start (a port
+// taken) — ends the run: the others are killed at once and the *[Error]
+// names the rank, its pid, the step it was in and its last error line,
+// in one line. Past Options.Timeout (DefaultTimeout, 120 s) every
+// worker is killed and the error says which step each rank was in. No
+// worker outlives Run.
+//
+// # Platform support
+//
+// Unix, with a Python that has torch.distributed (gloo) and numpy. The
+// workers run on this machine's CPUs; the same worker with NCCL would run
+// on GPUs, but this engine starts only gloo workers.
+package torch

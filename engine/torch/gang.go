@@ -1,0 +1,405 @@
+package torch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stridelab/stridelab/sbp"
+)
+
+// Sentinels of *Error, for errors.Is.
+var (
+	// ErrWorker: a worker failed (an exception, a signal, a failed start
+	// of torch.distributed).
+	ErrWorker = errors.New("a worker failed")
+	// ErrTimeout: the run passed its timeout.
+	ErrTimeout = errors.New("the run passed its timeout")
+	// ErrCancelled: the caller's context ended the run.
+	ErrCancelled = errors.New("the run was cancelled")
+)
+
+// Error is a run that failed once its workers had started. Its message
+// is one line: the rank blamed, its pid, the step it was in and its last
+// error line; for a timeout, the step every rank was in.
+type Error struct {
+	Kind  error        // ErrWorker, ErrTimeout or ErrCancelled
+	Rank  int          // the placement rank blamed (ErrWorker), else -1
+	Line  string       // the blamed worker's last error line
+	Ranks []RankStatus // every worker, in placement order
+	// Detail is added after the rest: a hint, or the timeout's length.
+	Detail string
+}
+
+// RankStatus is where one worker was when the run ended.
+type RankStatus struct {
+	Position int
+	Rank     int
+	Pid      int
+	Where    string // the worker's last status: "init: …", "step 3: boxing …", "done"
+	Exit     string // how it ended: "exit status 1", "signal: killed", "" (still running when stopped)
+}
+
+func (e *Error) Unwrap() error { return e.Kind }
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("torch engine: ")
+	switch e.Kind {
+	case ErrWorker:
+		st := e.Ranks[positionOf(e.Ranks, e.Rank)]
+		fmt.Fprintf(&b, "rank %d (pid %d) ", st.Rank, st.Pid)
+		if strings.HasPrefix(st.Exit, "signal") {
+			fmt.Fprintf(&b, "was killed (%s) ", st.Exit)
+		} else {
+			b.WriteString("failed ")
+		}
+		b.WriteString(at(st.Where))
+		if e.Line != "" {
+			fmt.Fprintf(&b, ": %s", e.Line)
+		}
+		b.WriteString("; every other worker was stopped")
+	default:
+		b.WriteString(e.Kind.Error())
+		parts := make([]string, len(e.Ranks))
+		for i, st := range e.Ranks {
+			parts[i] = fmt.Sprintf("rank %d %s", st.Rank, at(st.Where))
+		}
+		fmt.Fprintf(&b, "; every worker was killed: %s", strings.Join(parts, ", "))
+	}
+	if e.Detail != "" {
+		b.WriteString(" (" + e.Detail + ")")
+	}
+	return strings.ReplaceAll(b.String(), "\n", " ")
+}
+
+// at says where a worker was, from its last status.
+func at(where string) string {
+	switch where {
+	case "start":
+		return "at its start"
+	case "done":
+		return "after its last step"
+	}
+	return "in " + where
+}
+
+func positionOf(ranks []RankStatus, rank int) int {
+	for i, st := range ranks {
+		if st.Rank == rank {
+			return i
+		}
+	}
+	return 0
+}
+
+// gang is one run's workers: one process per device.
+type gang struct {
+	python    string
+	dir       string
+	port      int
+	placement sbp.Placement
+	fault     string
+	timeout   time.Duration
+	workers   []*worker
+}
+
+// worker is one process.
+type worker struct {
+	pos  int
+	cmd  *exec.Cmd
+	out  *tail
+	err  error // from Wait
+	done bool
+}
+
+// grace is how long, after the first worker fails, the run waits for the
+// others to fail on their own before it stops them: a worker killed by a
+// signal or raising on its own is then blamed before the peers whose
+// collectives broke because of it.
+const grace = 300 * time.Millisecond
+
+// run starts every worker and waits for all of them: nil when every one
+// exited 0. runCtx carries the timeout; callerCtx tells a cancellation
+// from it.
+func (g *gang) run(runCtx, callerCtx context.Context) error {
+	n := g.placement.Size()
+	exits := make(chan *worker, n)
+	defer func() {
+		g.killAll()
+		for _, w := range g.workers {
+			for !w.done {
+				(<-exits).done = true
+			}
+		}
+	}()
+	for pos := range n {
+		w, err := g.start(pos)
+		if err != nil {
+			return fmt.Errorf("torch engine: starting rank %d with %s: %w", g.placement.Rank(pos), g.python, err)
+		}
+		g.workers = append(g.workers, w)
+		go func() {
+			w.err = w.cmd.Wait()
+			exits <- w
+		}()
+	}
+	left := n
+	for left > 0 {
+		select {
+		case w := <-exits:
+			w.done = true
+			left--
+			if w.err != nil {
+				return g.failed(w, exits)
+			}
+		case <-runCtx.Done():
+			g.killAll()
+			kind, detail := ErrTimeout, fmt.Sprintf("the timeout is %v", g.timeout)
+			if callerCtx.Err() != nil {
+				kind, detail = ErrCancelled, callerCtx.Err().Error()
+			}
+			return &Error{Kind: kind, Rank: -1, Ranks: g.statuses(), Detail: detail}
+		}
+	}
+	return nil
+}
+
+// failed collects the workers that fail within grace of first, stops
+// the rest, and blames one: a worker killed by a signal first, then one
+// whose error is its own (not a broken connection to a peer), then the
+// first.
+func (g *gang) failed(first *worker, exits chan *worker) error {
+	failures := []*worker{first}
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+wait:
+	for {
+		select {
+		case w := <-exits:
+			w.done = true
+			if w.err != nil {
+				failures = append(failures, w)
+			}
+		case <-timer.C:
+			break wait
+		}
+	}
+	g.killAll()
+	blame := failures[0]
+	for _, w := range failures {
+		if signalled(w.err) {
+			blame = w
+			break
+		}
+	}
+	if !signalled(blame.err) {
+		for _, w := range failures {
+			if !peerError(g.lastLine(w)) {
+				blame = w
+				break
+			}
+		}
+	}
+	e := &Error{Kind: ErrWorker, Rank: g.placement.Rank(blame.pos), Line: g.lastLine(blame), Ranks: g.statuses()}
+	if where := e.Ranks[blame.pos].Where; strings.HasPrefix(where, "init") {
+		e.Detail = fmt.Sprintf("torch.distributed did not start on 127.0.0.1:%d; is the port taken?", g.port)
+	}
+	return e
+}
+
+// signalled reports whether a worker's Wait error is a death by signal.
+func signalled(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee) && strings.HasPrefix(ee.String(), "signal")
+}
+
+// peerError reports whether an error line is gloo's word for a peer that
+// went away: an effect of another worker's failure, not a cause.
+func peerError(line string) bool {
+	l := strings.ToLower(line)
+	for _, s := range []string{"connection closed by peer", "connection reset", "broken pipe", "timed out", "timeout", "socket closed"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLine is a worker's last error line: the one it wrote to its error
+// file, else the last line of its output, else how it exited.
+func (g *gang) lastLine(w *worker) string {
+	if raw, err := os.ReadFile(filepath.Join(g.dir, fmt.Sprintf("error.%d", w.pos))); err == nil {
+		if _, line, ok := strings.Cut(strings.TrimSpace(string(raw)), "\t"); ok {
+			return line
+		}
+	}
+	if signalled(w.err) {
+		return ""
+	}
+	alt := ""
+	if w.err != nil {
+		alt = w.err.Error()
+	}
+	return lastLine(w.out.String(), alt)
+}
+
+// statuses says where every worker was.
+func (g *gang) statuses() []RankStatus {
+	out := make([]RankStatus, g.placement.Size())
+	for pos := range out {
+		st := RankStatus{Position: pos, Rank: g.placement.Rank(pos), Where: "start"}
+		if pos < len(g.workers) {
+			w := g.workers[pos]
+			st.Where = w.out.Status()
+			st.Pid = w.cmd.Process.Pid
+			if w.done && w.err != nil {
+				st.Exit = w.err.Error()
+			} else if w.done {
+				st.Exit = "exit status 0"
+			}
+		}
+		out[pos] = st
+	}
+	return out
+}
+
+// start starts the worker at position pos in a process group of its own.
+func (g *gang) start(pos int) (*worker, error) {
+	cmd := exec.Command(g.python, "-u", filepath.Join(g.dir, "worker.py"), g.dir)
+	cmd.Dir = g.dir
+	cmd.Env = g.env(pos)
+	out := &tail{max: tailBytes}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.WaitDelay = waitDelay
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &worker{pos: pos, cmd: cmd, out: out}, nil
+}
+
+// env is the worker's environment: the caller's, less anything that
+// would confuse torch.distributed or inject a fault, plus the rendezvous.
+func (g *gang) env(pos int) []string {
+	drop := map[string]bool{"MASTER_ADDR": true, "MASTER_PORT": true, "RANK": true, "WORLD_SIZE": true, "LOCAL_RANK": true,
+		"LOCAL_WORLD_SIZE": true, "GROUP_RANK": true, "STRIDELAB_TORCH_TEST_FAULT": true}
+	var env []string
+	has := map[string]bool{}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !drop[k] {
+			env = append(env, kv)
+			has[k] = true
+		}
+	}
+	env = append(env, "MASTER_ADDR=127.0.0.1", "MASTER_PORT="+strconv.Itoa(g.port), "RANK="+strconv.Itoa(pos),
+		"WORLD_SIZE="+strconv.Itoa(g.placement.Size()), "PYTHONDONTWRITEBYTECODE=1")
+	// One thread per worker: a run starts a process per device, and
+	// torch's own thread pool per process would oversubscribe the CPUs.
+	if !has["OMP_NUM_THREADS"] {
+		env = append(env, "OMP_NUM_THREADS=1")
+	}
+	if !has["GLOO_SOCKET_IFNAME"] && loopback != "" {
+		env = append(env, "GLOO_SOCKET_IFNAME="+loopback)
+	}
+	if g.fault != "" {
+		env = append(env, "STRIDELAB_TORCH_TEST_FAULT="+g.fault)
+	}
+	return env
+}
+
+// killAll kills every worker still running, with its process group.
+func (g *gang) killAll() {
+	for _, w := range g.workers {
+		if !w.done {
+			killGroup(w.cmd.Process)
+		}
+	}
+}
+
+// freePort asks the kernel for a free TCP port on 127.0.0.1. Another
+// process may take it before rank 0 listens on it; the run then fails
+// in init and says so.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitDelay bounds how long Wait waits for a killed worker's output
+// to close.
+const waitDelay = 2 * time.Second
+
+// tailBytes is how much of a worker's output is kept: its traceback's
+// last lines.
+const tailBytes = 16 << 10
+
+// statusPrefix starts the lines a worker prints to say where it is.
+const statusPrefix = "stridelab-status: "
+
+// tail keeps the last max bytes a worker writes, less its status lines,
+// and the last status line apart.
+type tail struct {
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	partial []byte // a line not yet ended
+	status  string
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.partial = append(t.partial, p...)
+	for {
+		i := bytes.IndexByte(t.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := t.partial[:i+1]
+		if rest, ok := bytes.CutPrefix(line, []byte(statusPrefix)); ok {
+			t.status = strings.TrimSpace(string(rest))
+		} else {
+			t.buf = append(t.buf, line...)
+		}
+		t.partial = t.partial[i+1:]
+	}
+	if len(t.partial) > t.max { // a line longer than the tail: keep its end
+		t.buf = append(t.buf, t.partial...)
+		t.partial = t.partial[:0]
+	}
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// String is the output kept, an unended last line included.
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf) + string(t.partial)
+}
+
+// Status is the worker's last status line, or "start".
+func (t *tail) Status() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.status == "" {
+		return "start"
+	}
+	return t.status
+}

@@ -1,0 +1,138 @@
+package torch
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+func planOf(t *testing.T, src string, s program.Strategy) *program.Plan {
+	t.Helper()
+	p, err := program.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := program.NewPlan(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl
+}
+
+// TestPrograms runs whole programs, forward and backward, on the torch
+// engine: every name and gradient equals the simulated run's and one
+// device's, every rank's measured bytes equal the plan's where the
+// engine ran the plan's collective, and no worker or job folder is left.
+func TestPrograms(t *testing.T) {
+	needTorch(t)
+	c, _ := tensor.FromSlice(tensor.Shape{5}, []float32{1, 2, 3, 4, 5})
+	cases := []struct {
+		src      string
+		strategy program.Strategy
+		inputs   program.Values
+	}{
+		// The gallery's program: data parallelism, the weight's gradient all-reduced.
+		{"placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s", program.Greedy, nil},
+		// A 2-D mesh: rows of x over one mesh dim, columns of w over the other.
+		{"placement [[0,1],[2,3]]; x = input 9,6 (S(0), B); w = input 6,5 (B, S(1)); y = matmul x w; b = input 5 (B, B); z = add y b; m = max z 1,5; s = sum m 1,1; grad s", program.Greedy, nil},
+		// Uneven splits over 3 devices and every backward op: sub (scale),
+		// max (eq, div), repeat (repeat_grad), expand, div, min, given inputs.
+		{"placement 3; a = input 7,5 S(0); c = input 5 B; d = sub a c; e = max d a; f = repeat e 2,1; g = expand c 7,5; h = div e g; m = min h 7,1; s = sum f 1,1; u = sum m 1,1; v = add s u; grad v", program.Greedy, program.Values{"c": c}},
+		// Partial inputs: P(sum) and P(max), spread over the devices;
+		// planned exactly.
+		{"placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q", program.Exact, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.src[:strings.Index(tc.src, ";")], func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			pl := planOf(t, tc.src, tc.strategy)
+			start := time.Now()
+			res, err := New(Options{}).Run(context.Background(), pl, tc.inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Values.Release()
+			t.Logf("%s: %v", tc.src, time.Since(start).Round(time.Millisecond))
+			var pids []int
+			for _, r := range res.Ranks {
+				pids = append(pids, r.Pid)
+				if r.Pid <= 0 || r.Pid == os.Getpid() || r.Setup <= 0 {
+					t.Errorf("rank %d ran in pid %d after a setup of %v", r.Rank, r.Pid, r.Setup)
+				}
+			}
+			noStrays(t, pids...)
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
+				t.Errorf("the run left %v in the temporary folder", left)
+			}
+			sim, err := engine.Sim{}.Run(context.Background(), pl, tc.inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sim.Values.Release()
+			one, err := pl.Reference(tc.inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer one.Release()
+			for _, want := range []program.Values{sim.Values, one} {
+				for _, a := range engine.Compare(res.Values, want) {
+					if !a.Agree {
+						t.Errorf("%s: %s", a.Name, a.Problem)
+					}
+				}
+			}
+			checkBytes(t, pl, res)
+		})
+	}
+}
+
+// checkBytes checks every rank's measured bytes against the plan's: equal
+// where the engine ran the plan's collective; a reduce-scatter, run as an
+// all-reduce and a slice, counts the all-reduce's ring, and the notes say
+// so.
+func checkBytes(t *testing.T, pl *program.Plan, res *engine.Result) {
+	t.Helper()
+	p := pl.Program.Placement
+	scatters := 0
+	for k, s := range pl.Steps {
+		if s.Kind != program.StepBoxing {
+			continue
+		}
+		bx, err := engine.StepBoxing(p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pos, r := range res.Ranks {
+			sr := r.Steps[k]
+			if sr.Time <= 0 {
+				t.Errorf("rank %d step %s: time %v", r.Rank, s.Name, sr.Time)
+			}
+			for j, c := range sr.Collectives {
+				wantSend, wantRecv := c.PlanSendBytes, c.PlanRecvBytes
+				if c.Collective == sbp.ReduceScatter && c.Ran != "none" {
+					scatters++
+					wantSend, wantRecv = ringBytes(p, bx.Steps[j], pos)
+				}
+				if c.SendBytes != wantSend || c.RecvBytes != wantRecv {
+					t.Errorf("rank %d step %s (%s as %s): measured %d/%d, want %d/%d (the plan's %d/%d)", r.Rank, s.Name, c.Collective, c.Ran,
+						c.SendBytes, c.RecvBytes, wantSend, wantRecv, c.PlanSendBytes, c.PlanRecvBytes)
+				}
+			}
+		}
+	}
+	noted := false
+	for _, n := range res.Notes {
+		noted = noted || strings.Contains(n, "reduce-scatter done as all-reduce + slice")
+	}
+	if noted != (scatters > 0) {
+		t.Errorf("%d reduce-scatters ran, but the notes %q", scatters, res.Notes)
+	}
+}

@@ -1,0 +1,371 @@
+package torch
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// workerPy is the worker each run writes to its job folder.
+//
+//go:embed worker.py
+var workerPy []byte
+
+// DefaultTimeout bounds a run when Options.Timeout is 0.
+const DefaultTimeout = 120 * time.Second
+
+// Options configure the torch engine.
+type Options struct {
+	// Python is the interpreter (a path, or a name looked up on PATH);
+	// "" picks one with FindPython.
+	Python string
+	// Timeout bounds a whole run, the workers' start included; past it
+	// every worker is killed. 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Port is MASTER_PORT on 127.0.0.1; 0 picks a free one.
+	Port int
+
+	// fault is handed to the workers as STRIDELAB_TORCH_TEST_FAULT
+	// (KIND:RANK:STEP with KIND raise, kill or hang): the tests' way to
+	// make a worker fail. It is never read from the environment.
+	fault string
+}
+
+// Engine runs plans on torch.distributed: one process per device.
+type Engine struct {
+	opts Options
+}
+
+// New returns a torch engine with opts.
+func New(opts Options) *Engine { return &Engine{opts: opts} }
+
+// Name returns "torch".
+func (*Engine) Name() string { return "torch" }
+
+// Run runs plan with one worker process per device (see the package
+// doc) and returns the values gathered from their shards and their
+// reports. It is refused before a process starts when the run would
+// pass the result budget (program.Plan.CheckBudget, and on each rank
+// every shard it holds) or no interpreter imports torch; a worker that
+// fails, ctx's end and the timeout stop every worker and return an
+// *Error of one line.
+func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Values) (*engine.Result, error) {
+	if plan == nil || plan.Program == nil {
+		return nil, fmt.Errorf("torch engine: no plan")
+	}
+	start := time.Now()
+	p := plan.Program.Placement
+	if err := plan.CheckBudget(); err != nil {
+		return nil, err
+	}
+	if err := checkRanks(plan); err != nil {
+		return nil, err
+	}
+	if _, err := FindPython(e.opts.Python); err != nil {
+		return nil, err
+	}
+	ranks, err := engine.Planned(plan)
+	if err != nil {
+		return nil, err
+	}
+	want, save := wanted(plan)
+	b, err := buildJob(plan, inputs, save, e.timeout().Seconds())
+	if err != nil {
+		return nil, err
+	}
+	defer b.release()
+	ex, err := e.execute(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer ex.release()
+	notes := []string{fmt.Sprintf("torch: %d processes of %s, torch.distributed gloo on 127.0.0.1:%d", p.Size(), ex.python, ex.port)}
+	if p.Device() != "cpu" {
+		notes = append(notes, fmt.Sprintf("the placement is on %s, but this engine's workers run gloo on this machine's CPUs", p.Device()))
+	}
+	res := &engine.Result{Engine: e.Name(), Ranks: ranks, Notes: append(notes, b.notes...)}
+	if err := fillReports(ex.reports, res); err != nil {
+		return nil, err
+	}
+	if res.Values, err = gatherValues(ex, plan, want); err != nil {
+		return nil, err
+	}
+	res.Wall = time.Since(start)
+	return res, nil
+}
+
+func (e *Engine) timeout() time.Duration {
+	if e.opts.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return e.opts.Timeout
+}
+
+// execution is what a job's workers left: their reports and the shards
+// of the steps the job saves.
+type execution struct {
+	python  string
+	port    int
+	reports []workerReport          // by position
+	shards  map[int][]tensor.Tensor // saved step index → shard per position
+}
+
+func (ex *execution) release() {
+	for _, ts := range ex.shards {
+		for _, t := range ts {
+			if t.Valid() {
+				t.Release()
+			}
+		}
+	}
+}
+
+// execute writes b's job to a temporary folder, runs one worker per
+// device on it, and reads back every worker's report and the saved
+// steps' shards. The folder is removed before it returns.
+func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
+	python, err := FindPython(e.opts.Python)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "stridelab-torch-")
+	if err != nil {
+		return nil, fmt.Errorf("torch engine: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	if err := b.write(dir); err == nil {
+		err = writeAtomic(filepath.Join(dir, "worker.py"), func(tmp string) error { return os.WriteFile(tmp, workerPy, 0o644) })
+	}
+	if err != nil {
+		return nil, fmt.Errorf("torch engine: writing the job: %w", err)
+	}
+	port := e.opts.Port
+	if port == 0 {
+		if port, err = freePort(); err != nil {
+			return nil, fmt.Errorf("torch engine: no free port on 127.0.0.1: %w", err)
+		}
+	}
+	runCtx, cancel := context.WithTimeout(ctx, e.timeout())
+	defer cancel()
+	g := &gang{python: python, dir: dir, port: port, placement: b.p, fault: e.opts.fault, timeout: e.timeout()}
+	if err := g.run(runCtx, ctx); err != nil {
+		return nil, err
+	}
+	ex := &execution{python: python, port: port, shards: map[int][]tensor.Tensor{}}
+	for pos := range b.p.Size() {
+		raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("report.%d.json", pos)))
+		var wr workerReport
+		if err == nil {
+			err = json.Unmarshal(raw, &wr)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("torch engine: rank %d's report: %w", b.p.Rank(pos), err)
+		}
+		ex.reports = append(ex.reports, wr)
+	}
+	for pos := range b.p.Size() {
+		arrays, err := readNpz(filepath.Join(dir, "out", fmt.Sprintf("%d.npz", pos)))
+		if err != nil {
+			ex.release()
+			return nil, fmt.Errorf("torch engine: rank %d's shards: %w", b.p.Rank(pos), err)
+		}
+		for _, i := range b.job.Save {
+			if ex.shards[i] == nil {
+				ex.shards[i] = make([]tensor.Tensor, b.p.Size())
+			}
+			ex.shards[i][pos] = arrays[strconv.Itoa(i)]
+			delete(arrays, strconv.Itoa(i))
+		}
+		for name, t := range arrays {
+			t.Release()
+			err = fmt.Errorf("torch engine: rank %d wrote a shard %s the job did not ask for", b.p.Rank(pos), name)
+		}
+		if err != nil {
+			ex.release()
+			return nil, err
+		}
+	}
+	for _, i := range b.job.Save {
+		for pos, t := range ex.shards[i] {
+			if !t.Valid() {
+				ex.release()
+				return nil, fmt.Errorf("torch engine: rank %d wrote no shard of %s", b.p.Rank(pos), b.job.Steps[i].Name)
+			}
+		}
+	}
+	return ex, nil
+}
+
+// wanted maps every value a run returns (the program's names, grad_NAME
+// for the gradients) to the index of the step that holds it, and lists
+// those steps.
+func wanted(plan *program.Plan) (map[string]int, []int) {
+	at := map[string]int{}
+	for i, s := range plan.Steps {
+		at[s.Name] = i
+	}
+	want := map[string]int{}
+	for _, st := range plan.Program.Stmts {
+		if st.Kind != program.Grad {
+			want[st.Name] = at[st.Name]
+		}
+	}
+	for name, step := range plan.Grads {
+		want[program.GradName(name)] = at[step]
+	}
+	seen := map[int]bool{}
+	var save []int
+	for i := range plan.Steps {
+		for _, k := range want {
+			if k == i && !seen[i] {
+				seen[i] = true
+				save = append(save, i)
+			}
+		}
+	}
+	return want, save
+}
+
+// checkRanks asks the result budget whether each rank's process can hold
+// its part of the run: every step's output shard and every collective's
+// receive buffer on that rank, all at once (a worker keeps them all).
+func checkRanks(plan *program.Plan) error {
+	p := plan.Program.Placement
+	per := make([]int64, p.Size())
+	add := func(pos int, shape tensor.Shape) error {
+		b, err := tensor.ResultBytes(tensor.Float32, shape)
+		if err == nil {
+			per[pos], err = tensor.AddBytes("torch engine", per[pos], b)
+		}
+		return err
+	}
+	for _, s := range plan.Steps {
+		nd, err := engine.StepSbp(s)
+		if err != nil {
+			return err
+		}
+		shards, err := sbp.Shards(s.Shape, p, nd)
+		if err != nil {
+			return err
+		}
+		for pos, sh := range shards {
+			if err := add(pos, sh.Shape); err != nil {
+				return err
+			}
+		}
+		if s.Kind != program.StepBoxing {
+			continue
+		}
+		bx, err := engine.StepBoxing(p, s)
+		if err != nil {
+			return err
+		}
+		for _, st := range bx.Steps {
+			for pos, t := range st.Ranks {
+				if err := add(pos, t.After); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for pos, b := range per {
+		what := fmt.Sprintf("rank %d's worker", p.Rank(pos))
+		if err := tensor.CheckBytes("a torch run of the program", what, b, "every shard and receive buffer it holds"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// workerReport is JOB/report.POS.json.
+type workerReport struct {
+	Position      int     `json:"position"`
+	Pid           int     `json:"pid"`
+	ImportSeconds float64 `json:"import_seconds"` // import torch
+	InitSeconds   float64 `json:"init_seconds"`   // init_process_group and the mesh's groups
+	WriteSeconds  float64 `json:"write_seconds"`  // writing the saved shards
+	Steps         []struct {
+		Index       int     `json:"index"`
+		Seconds     float64 `json:"seconds"`
+		Collectives []struct {
+			Ran     string  `json:"ran"`
+			Handed  int64   `json:"handed"`
+			Send    int64   `json:"send"`
+			Recv    int64   `json:"recv"`
+			Seconds float64 `json:"seconds"`
+			Note    string  `json:"note"`
+		} `json:"collectives"`
+	} `json:"steps"`
+}
+
+// fillReports fills res.Ranks in from the workers' reports, and adds
+// each distinct note to res.Notes.
+func fillReports(reports []workerReport, res *engine.Result) error {
+	seen := map[string]bool{}
+	for pos, wr := range reports {
+		r := &res.Ranks[pos]
+		r.Pid, r.Setup = wr.Pid, seconds(wr.ImportSeconds+wr.InitSeconds)
+		if len(wr.Steps) != len(r.Steps) {
+			return fmt.Errorf("torch engine: rank %d reports %d steps; the plan has %d", r.Rank, len(wr.Steps), len(r.Steps))
+		}
+		for k, ws := range wr.Steps {
+			s := &r.Steps[k]
+			s.Time = seconds(ws.Seconds)
+			if len(ws.Collectives) != len(s.Collectives) {
+				return fmt.Errorf("torch engine: rank %d ran %d collectives in step %d; the plan has %d", r.Rank, len(ws.Collectives), k, len(s.Collectives))
+			}
+			for j, wc := range ws.Collectives {
+				c := &s.Collectives[j]
+				c.Ran, c.HandedBytes, c.SendBytes, c.RecvBytes, c.Time, c.Note = wc.Ran, wc.Handed, wc.Send, wc.Recv, seconds(wc.Seconds), wc.Note
+				note := ranNotes[wc.Ran]
+				if wc.Ran == "all_gather" && wc.Note == "" {
+					note = ""
+				}
+				if note != "" && !seen[note] {
+					seen[note] = true
+					res.Notes = append(res.Notes, note)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ranNotes says, once a run, how the engine ran a collective where that
+// differs from the plan or needs saying.
+var ranNotes = map[string]string{
+	"all_reduce+slice": "reduce-scatter done as all-reduce + slice: gloo has no reduce_scatter; its bytes are the all-reduce's, more than the plan's reduce-scatter",
+	"all_reduce":       "all-reduce: gloo picks its own algorithm; the bytes counted are a ring's over the tensor handed (a reduce-scatter, then an all-gather), as the plan counts them",
+	"all_gather":       "all-gather of uneven shards: all_gather takes equal tensors, so the shards went padded to the largest and were trimmed; the bytes counted are the shards' (HandedBytes has the padded size)",
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// gatherValues assembles the logical values, by name, from the saved
+// steps' shards.
+func gatherValues(ex *execution, plan *program.Plan, want map[string]int) (program.Values, error) {
+	p := plan.Program.Placement
+	vals := program.Values{}
+	for name, i := range want {
+		s := plan.Steps[i]
+		nd, err := engine.StepSbp(s)
+		if err == nil {
+			vals[name], err = assemble(s.Shape, p, nd, ex.shards[i])
+		}
+		if err != nil {
+			vals.Release()
+			return nil, fmt.Errorf("torch engine: gathering %s: %w", s.Name, err)
+		}
+	}
+	return vals, nil
+}

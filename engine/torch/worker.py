@@ -1,0 +1,353 @@
+"""stridelab's torch engine: the worker that runs one device of a plan.
+
+stridelab (package engine/torch) writes a job folder and starts one
+process per device of the placement:
+
+    MASTER_ADDR=127.0.0.1 MASTER_PORT=P RANK=r WORLD_SIZE=n python3 worker.py JOB
+
+RANK is the device's position in the placement (row-major over the mesh).
+The worker reads JOB/job.json, joins torch.distributed (gloo), makes one
+process group per group of devices along each mesh dim of an n-D mesh
+(every rank makes every group, in the job's order), and runs the steps:
+
+    input   its shard as stridelab laid it out: INDEX.npy in JOB/in/RANK.npz
+    op      runs the op on its shards as torch ops, with the per-device
+            arguments stridelab computed (sbp.PlanOp): the same arithmetic
+            as sbp's Local (float32 products, float64 sums)
+    boxing  runs each collective of the boxing plan (sbp.PlanBoxing) along
+            its mesh dim, on real tensors
+
+and writes the shards of the steps in job["save"] to JOB/out/RANK.npz
+(INDEX.npy each) and its report to JOB/report.RANK.json, each to a
+temporary name, then renamed. Before each step it prints a line
+"stridelab-status: step INDEX: …" to stderr, so that stridelab can say
+where a rank was when a run is stopped. A failure writes JOB/error.RANK
+(where it was, a tab, the exception's last line) and exits with status 1.
+"""
+
+import datetime
+import json
+import os
+import sys
+import time
+import traceback
+
+JOB = sys.argv[1] if len(sys.argv) > 1 else "."
+RANK = int(os.environ.get("RANK", "0"))
+WORLD = int(os.environ.get("WORLD_SIZE", "1"))
+STATUS = {"where": "start"}
+
+
+def atomic_write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def status(where):
+    STATUS["where"] = where
+    sys.stderr.write("stridelab-status: %s\n" % where)
+    sys.stderr.flush()
+
+
+def fault_at(index):
+    """A fault the tests inject: STRIDELAB_TORCH_TEST_FAULT=KIND:RANK:STEP,
+    KIND raise, kill or hang. stridelab passes it only from its tests."""
+    spec = os.environ.get("STRIDELAB_TORCH_TEST_FAULT", "")
+    if not spec:
+        return
+    kind, rank, step = spec.split(":")
+    if int(rank) != RANK or int(step) != index:
+        return
+    if kind == "raise":
+        raise RuntimeError("injected fault at step %d" % index)
+    if kind == "kill":
+        import signal
+        os.kill(os.getpid(), signal.SIGKILL)
+    if kind == "hang":
+        while True:
+            time.sleep(1)
+
+
+def part_range(n, k, i):
+    """BalancedSplit's part i of [0, n) cut in k: the first n mod k parts
+    get one more element (sbp.partRange)."""
+    q, r = divmod(n, k)
+    lo = i * q + min(i, r)
+    return lo, lo + q + (1 if i < r else 0)
+
+
+def numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def main():
+    t_start = time.perf_counter()
+    status("importing torch")
+    import numpy as np
+    import torch
+    import torch.distributed as dist
+
+    with open(os.path.join(JOB, "job.json")) as f:
+        job = json.load(f)
+    if job["dtype"] != "float32":
+        raise ValueError("this worker runs float32 plans, not %s" % job["dtype"])
+    f32, f64 = torch.float32, torch.float64
+    inf = float("inf")
+    identity = {"sum": 0.0, "max": -inf, "min": inf}
+    reduce_op = {"sum": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX, "min": dist.ReduceOp.MIN}
+    torch.set_num_threads(1)
+
+    status("init: joining torch.distributed (gloo) at %s:%s" % (os.environ.get("MASTER_ADDR"), os.environ.get("MASTER_PORT")))
+    t0 = time.perf_counter()
+    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=job["timeout_s"]))
+    # One process group per group of devices along each mesh dim of an
+    # n-D mesh, made by every rank in the same order; a 1-D mesh uses the
+    # world.
+    mine = {}
+    for m, groups in enumerate(job["groups"]):
+        for g in groups:
+            pg = None
+            if len(job["mesh"]) > 1 and len(g) > 1:
+                pg = dist.new_group(g)
+            if RANK in g:
+                mine[m] = (g, pg)
+    report = {"position": RANK, "pid": os.getpid(), "import_seconds": t0 - t_start, "init_seconds": time.perf_counter() - t0, "steps": []}
+
+    def full(shape, value):
+        return torch.full(tuple(shape), value, dtype=f32)
+
+    def reduce_to(x, op, to):
+        """be.Reduce(op, x, to): to aligns on the right; an axis is reduced
+        where to has no axis or 1 against a longer one. Sums add in float64
+        (tensor's float32 sums do); max and min of nothing are the
+        identity (sbp's reduce Local)."""
+        lead = x.dim() - len(to)
+        dims = [a for a in range(x.dim()) if a < lead or (to[a - lead] == 1 and x.shape[a] != 1)]
+        if x.numel() == 0 and op != "sum":
+            return full(to, identity[op])
+        if not dims:  # sum(dim=()) would reduce every dim
+            return x.reshape(tuple(to)).clone()
+        if op == "sum":
+            y = x.to(f64).sum(dim=dims, keepdim=True).to(f32)
+        elif op == "max":
+            y = x.amax(dim=dims, keepdim=True)
+        else:
+            y = x.amin(dim=dims, keepdim=True)
+        return y.reshape(tuple(to))
+
+    def run_op(step, ins, a):
+        op = step["op"]
+        x = ins[0]
+        if op == "expand":
+            return x.expand(tuple(a["expand_size"])).contiguous()
+        if op == "repeat":
+            return x.repeat(tuple(a["repeat_times"]))
+        if op == "reduce":
+            return reduce_to(x, step["reduce"], a["reduce_to"])
+        if op == "repeat_grad":  # tensor.RepeatBackward: view as the repeat's expand, sum the copies
+            return reduce_to(x.reshape(tuple(a["view"])), "sum", a["view_to"]).reshape(tuple(a["reduce_to"]))
+        if op == "transpose":
+            return x.t().contiguous()
+        if op == "scale":
+            return x * torch.tensor(step["factor"], dtype=f32)
+        y = ins[1]
+        if op == "matmul":  # sbp's matmul: a[m,k,1]·b[k,n] in float32, summed over k in float64
+            return (x.unsqueeze(2) * y.unsqueeze(0)).to(f64).sum(dim=1).to(f32)
+        if op == "add":
+            return x + y
+        if op == "sub":
+            return x - y
+        if op == "mul":
+            return x * y
+        if op == "div":
+            return x / y
+        if op == "max":
+            return torch.maximum(x, y)
+        if op == "min":
+            return torch.minimum(x, y)
+        if op == "eq":
+            return (x == y).to(f32)
+        raise ValueError("no torch op for %r" % op)
+
+    def collective(c, t):
+        """One boxing step along mesh dim c["mesh_dim"], as sbp's simulated
+        collective does it, on this rank's tensor t. Returns the new
+        tensor and what was measured."""
+        kind, x, y = c["collective"], c["x"], c["y"]
+        g, pg = mine[c["mesh_dim"]]
+        k, ci = len(g), g.index(RANK)
+        before = [c["before"][q] for q in g]
+        rec = {"ran": "local", "handed": 0, "send": 0, "recv": 0, "note": ""}
+        e = t.element_size()
+        if kind == "all-gather":
+            a = x["axis"]
+            sizes = [s[a] for s in before]
+            big = max(sizes)
+            rec["ran"] = "all_gather" if k > 1 else "none"
+            if k == 1:
+                out = t.clone()
+            elif sum(numel(s) for s in before) == 0:  # the same on every rank of the group: nothing to move
+                out = torch.empty(tuple(c["after"][RANK]), dtype=f32)
+            else:
+                pad = list(t.shape)
+                pad[a] = big - sizes[ci]
+                padded = torch.cat([t, full(pad, 0.0)], dim=a) if pad[a] else t.contiguous()
+                got = [torch.empty_like(padded) for _ in g]
+                dist.all_gather(got, padded, group=pg)
+                pieces = [p.narrow(a, 0, n) for p, n in zip(got, sizes)]
+                out = torch.cat(pieces, dim=a).contiguous()
+                rec["handed"] = padded.numel() * e
+                rec["send"] = t.numel() * e * (k - 1)
+                rec["recv"] = sum(p.numel() for i, p in enumerate(pieces) if i != ci) * e
+                if len(set(sizes)) > 1:
+                    rec["note"] = "all_gather takes equal tensors: the shards (%s along axis %d) went padded to %d and were trimmed; the bytes counted are the shards'" % (
+                        ",".join(map(str, sizes)), a, big)
+        elif kind in ("all-reduce", "reduce-scatter"):
+            out = t.clone()
+            s = out.numel()
+            if k > 1 and s > 0:
+                dist.all_reduce(out, op=reduce_op[x["op"]], group=pg)
+                # The plan counts an all-reduce as a ring: a reduce-scatter
+                # of BalancedSplit(s, k) parts, then an all-gather of them.
+                p = part_range(s, k, ci)
+                part = p[1] - p[0]
+                rec["handed"] = s * e
+                rec["send"] = rec["recv"] = (s - part + (k - 1) * part) * e
+            rec["ran"] = "all_reduce" if k > 1 else "none"
+            if kind == "reduce-scatter":
+                b = y["axis"]
+                lo, hi = part_range(out.shape[b], k, ci)
+                out = out.narrow(b, lo, hi - lo).contiguous()
+                if k > 1:
+                    rec["ran"] = "all_reduce+slice"
+                    rec["note"] = "reduce-scatter done as all_reduce + slice: gloo has no reduce_scatter"
+        elif kind == "all-to-all":
+            a, b = x["axis"], y["axis"]
+            ranges = [part_range(t.shape[b], k, q) for q in range(k)]
+            pieces = [t.narrow(b, lo, hi - lo).reshape(-1) for lo, hi in ranges]
+            lo, hi = ranges[ci]
+            shapes = []
+            for s in before:
+                s = list(s)
+                s[b] = hi - lo
+                shapes.append(s)
+            out_splits = [numel(s) for s in shapes]
+            in_splits = [p.numel() for p in pieces]
+            rec["ran"] = "all_to_all_single" if k > 1 else "none"
+            if k == 1:
+                got = torch.cat(pieces)
+            else:
+                inp = torch.cat(pieces)
+                got = torch.empty(sum(out_splits), dtype=f32)
+                if sum(numel(s) for s in before) > 0:  # the same on every rank of the group
+                    dist.all_to_all_single(got, inp, out_splits, in_splits, group=pg)
+                rec["handed"] = inp.numel() * e
+                rec["send"] = sum(n for q, n in enumerate(in_splits) if q != ci) * e
+                rec["recv"] = sum(n for q, n in enumerate(out_splits) if q != ci) * e
+            parts = [p.reshape(tuple(s)) for p, s in zip(got.split(out_splits), shapes)]
+            out = torch.cat(parts, dim=a).contiguous()
+        elif kind == "local-slice":
+            b = y["axis"]
+            lo, hi = part_range(t.shape[b], k, ci)
+            out = t.narrow(b, lo, hi - lo).contiguous()
+        elif kind == "local-zero":
+            out = t.clone() if ci == 0 else full(t.shape, identity[y["op"]])
+        elif kind == "local-pad":
+            a = x["axis"]
+            sizes = [s[a] for s in before]
+            lo, total = sum(sizes[:ci]), sum(sizes)
+            parts = []
+            for n in (lo, None, total - lo - sizes[ci]):
+                if n is None:
+                    parts.append(t)
+                elif n:
+                    s = list(t.shape)
+                    s[a] = n
+                    parts.append(full(s, identity[y["op"]]))
+            out = torch.cat(parts, dim=a).contiguous()
+        else:
+            raise ValueError("unknown collective %r" % kind)
+        want = c["after"][RANK]
+        if list(out.shape) != want:
+            raise RuntimeError("%s ended with shape %s but the plan's shard is %s" % (kind, list(out.shape), want))
+        return out, rec
+
+    inputs = np.load(os.path.join(JOB, "in", "%d.npz" % RANK))
+    vals = {}
+    for step in job["steps"]:
+        i, name, kind = step["index"], step["name"], step["kind"]
+        what = "%s %s" % (kind, name)
+        collectives = step.get("collectives") or []
+        if kind == "boxing":
+            what += " (%s)" % (" + ".join(c["collective"] for c in collectives) or "none")
+        elif kind == "op":
+            op = step["op"] + (" " + step["reduce"] if step["op"] == "reduce" else "")
+            what += " = %s %s" % (op, " ".join(step["reads"]))
+        status("step %d: %s" % (i, what))
+        fault_at(i)
+        t0 = time.perf_counter()
+        rec = {"index": i, "collectives": []}
+        if kind == "input":
+            out = torch.from_numpy(inputs["%d" % i]).to(f32)
+        elif kind == "op":
+            a = step["args"][RANK]
+            ins = [vals[r] for r in step["reads"]]
+            for n, (x, s) in enumerate(zip(ins, a["in_shapes"])):
+                if list(x.shape) != s:
+                    raise RuntimeError("input %d of %s holds %s, but the plan's shard is %s" % (n, name, list(x.shape), s))
+            out = run_op(step, ins, a)
+            if list(out.shape) != a["out_shape"]:
+                raise RuntimeError("%s produced %s, but the plan's shard is %s" % (step["op"], list(out.shape), a["out_shape"]))
+        elif kind == "boxing":
+            out = vals[step["reads"][0]]
+            for c in collectives:
+                c0 = time.perf_counter()
+                out, crec = collective(c, out)
+                crec["seconds"] = time.perf_counter() - c0
+                rec["collectives"].append(crec)
+        else:
+            raise ValueError("unknown step kind %r" % kind)
+        vals[name] = out
+        rec["seconds"] = time.perf_counter() - t0
+        report["steps"].append(rec)
+
+    status("writing the shards")
+    t0 = time.perf_counter()
+    saved, wanted = {}, set(job["save"])
+    for step in job["steps"]:
+        if step["index"] in wanted:
+            saved["%d" % step["index"]] = vals[step["name"]].contiguous().numpy()
+    path = os.path.join(JOB, "out", "%d.npz" % RANK)
+    with open(path + ".tmp", "wb") as f:
+        np.savez(f, **saved)
+    os.replace(path + ".tmp", path)
+    report["write_seconds"] = time.perf_counter() - t0
+    atomic_write(os.path.join(JOB, "report.%d.json" % RANK), json.dumps(report))
+    status("done")
+    # Every rank leaves together: a rank that left early could break a
+    # peer's last collective.
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except BaseException as exc:  # one line for stridelab, the traceback for stderr
+        traceback.print_exc()
+        text = str(exc).strip()
+        line = type(exc).__name__ + (": " + text.splitlines()[-1] if text else "")
+        try:
+            atomic_write(os.path.join(JOB, "error.%d" % RANK), "%s\t%s\n" % (STATUS["where"], line))
+        except OSError:
+            pass
+        sys.stderr.flush()
+        os._exit(1)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

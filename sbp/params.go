@@ -1,0 +1,38 @@
+package sbp
+
+import "github.com/stridelab/stridelab/tensor"
+
+// OpParams are an op's own arguments, the ones its per-device rewrite
+// (Args) leaves out: what an engine outside Go needs, beside PlanOp's
+// per-device arguments, to run the op's Local on a device. Only the
+// fields of the op's kind are set.
+type OpParams struct {
+	Name   string          // the op's word, as Op.Name
+	Binary tensor.BinaryOp // add … eq: the elementwise op
+	Reduce tensor.ReduceOp // reduce: sum, max or min
+	Factor float64         // scale: y = Factor·x
+	Size   []int           // expand: the logical size (-1 keeps a dim)
+	Times  []int           // repeat and repeat_grad: the repeat counts
+	To     tensor.Shape    // reduce: the logical target; repeat_grad: the repeat's input shape
+}
+
+// Params returns op's own arguments. An op made outside this package
+// gets only its Name.
+func Params(op Op) OpParams {
+	p := OpParams{Name: op.Name()}
+	switch o := op.(type) {
+	case binaryOp:
+		p.Binary = o.op
+	case reduceOp:
+		p.Reduce, p.To = o.op, o.to.Clone()
+	case scaleOp:
+		p.Factor = o.c
+	case expandOp:
+		p.Size = append([]int{}, o.size...)
+	case repeatOp:
+		p.Times = append([]int{}, o.times...)
+	case repeatGradOp:
+		p.Times, p.To = append([]int{}, o.times...), o.in.Clone()
+	}
+	return p
+}
