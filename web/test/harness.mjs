@@ -53,3 +53,15 @@ export function options(script) {
   }
   return { cli, shots: opt("--screenshots") };
 }
+
+// finish closes the browser and stops the server, then exits 1 with a
+// line saying how many checks failed, if any did.
+export async function finish({ browser, served, tally, what }) {
+  await browser.close();
+  served.kill("SIGINT");
+  await served.exited;
+  if (tally.failed) {
+    console.error(`${tally.failed} ${what} checks failed`);
+    process.exit(1);
+  }
+}

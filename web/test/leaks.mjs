@@ -26,7 +26,7 @@
 //
 //   node test/leaks.mjs --cli bin/stridelab [--calls 5000] [--screenshots DIR]
 import { join } from "node:path";
-import { checker, launch, options, serve } from "./harness.mjs";
+import { checker, launch, options, serve, finish } from "./harness.mjs";
 
 const { cli, shots } = options("leaks.mjs");
 const argv = process.argv.slice(2);
@@ -142,11 +142,5 @@ try {
   if (shots) await page.screenshot({ path: join(shots, "leaks.png") });
   check(errors.length === 0, `no page errors${errors.length ? ": " + errors.join("; ") : ""}`);
 } finally {
-  await browser.close();
-  served.kill("SIGINT");
-  await served.exited;
-}
-if (tally.failed) {
-  console.error(`${tally.failed} leak checks failed`);
-  process.exit(1);
+  await finish({ browser, served, tally, what: "leak" });
 }

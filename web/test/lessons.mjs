@@ -9,7 +9,7 @@
 //
 //   node test/lessons.mjs --cli bin/stridelab [--screenshots DIR]
 import { join } from "node:path";
-import { checker, launch, options, serve } from "./harness.mjs";
+import { checker, launch, options, serve, finish } from "./harness.mjs";
 
 const { cli, shots } = options("lessons.mjs");
 
@@ -92,11 +92,5 @@ try {
   await fresh.locator("#lesson-exit").click().catch(() => {});
   check(errors.length === 0, `no page errors${errors.length ? ": " + errors.join("; ") : ""}`);
 } finally {
-  await browser.close();
-  served.kill("SIGINT");
-  await served.exited;
-}
-if (tally.failed) {
-  console.error(`${tally.failed} lesson checks failed`);
-  process.exit(1);
+  await finish({ browser, served, tally, what: "lesson" });
 }

@@ -34,7 +34,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { checker, launch, options, serve } from "./harness.mjs";
+import { checker, launch, options, serve, finish } from "./harness.mjs";
 
 const { cli, shots } = options("playground.mjs");
 
@@ -369,11 +369,5 @@ try {
   check(end.step === end.steps - 1 && !end.playing, `End on the page goes to the last step: ${await page.evaluate(() => location.hash)}`);
   check(errors.length === 0, `no page errors${errors.length ? ": " + errors.join("; ") : ""}`);
 } finally {
-  await browser.close();
-  served.kill("SIGINT");
-  await served.exited;
-}
-if (tally.failed) {
-  console.error(`${tally.failed} playground checks failed`);
-  process.exit(1);
+  await finish({ browser, served, tally, what: "playground" });
 }
