@@ -3,6 +3,7 @@ package torch
 import (
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,8 +25,10 @@ func needTorch(t *testing.T) string {
 }
 
 // noStrays fails the test when a worker of pids, or any process running
-// a job folder's worker.py, is still alive.
-func noStrays(t *testing.T, pids ...int) {
+// the worker.py of a job folder under scope (the test's TMPDIR; "" for
+// none), is still alive. The scope keeps other packages' runs, tested at
+// the same time, out of the count.
+func noStrays(t *testing.T, scope string, pids ...int) {
 	t.Helper()
 	for _, pid := range pids {
 		if pid <= 0 {
@@ -35,7 +38,10 @@ func noStrays(t *testing.T, pids ...int) {
 			t.Errorf("worker pid %d outlived its run", pid)
 		}
 	}
-	if out, err := exec.Command("pgrep", "-f", "stridelab-torch-.*/worker.py").Output(); err == nil {
+	if scope == "" {
+		return
+	}
+	if out, err := exec.Command("pgrep", "-f", regexp.QuoteMeta(scope)+"/stridelab-torch-.*/worker.py").Output(); err == nil {
 		t.Errorf("stray workers: %s", strings.TrimSpace(string(out)))
 	}
 }

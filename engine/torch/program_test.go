@@ -68,7 +68,7 @@ func TestPrograms(t *testing.T) {
 					t.Errorf("rank %d ran in pid %d after a setup of %v", r.Rank, r.Pid, r.Setup)
 				}
 			}
-			noStrays(t, pids...)
+			noStrays(t, tmp, pids...)
 			if left, _ := os.ReadDir(tmp); len(left) != 0 {
 				t.Errorf("the run left %v in the temporary folder", left)
 			}
