@@ -3,6 +3,7 @@ package torch
 import (
 	"context"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -50,48 +51,81 @@ func TestPrograms(t *testing.T) {
 		{"placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q", program.Exact, nil},
 	}
 	for _, tc := range cases {
-		t.Run(tc.src[:strings.Index(tc.src, ";")], func(t *testing.T) {
-			tmp := t.TempDir()
-			t.Setenv("TMPDIR", tmp)
-			pl := planOf(t, tc.src, tc.strategy)
-			start := time.Now()
-			res, err := New(Options{}).Run(context.Background(), pl, tc.inputs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Values.Release()
-			t.Logf("%s: %v", tc.src, time.Since(start).Round(time.Millisecond))
-			var pids []int
-			for _, r := range res.Ranks {
-				pids = append(pids, r.Pid)
-				if r.Pid <= 0 || r.Pid == os.Getpid() || r.Setup <= 0 {
-					t.Errorf("rank %d ran in pid %d after a setup of %v", r.Rank, r.Pid, r.Setup)
-				}
-			}
-			noStrays(t, tmp, pids...)
-			if left, _ := os.ReadDir(tmp); len(left) != 0 {
-				t.Errorf("the run left %v in the temporary folder", left)
-			}
-			sim, err := engine.Sim{}.Run(context.Background(), pl, tc.inputs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer sim.Values.Release()
-			one, err := pl.Reference(tc.inputs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer one.Release()
-			for _, want := range []program.Values{sim.Values, one} {
-				for _, a := range engine.Compare(res.Values, want) {
-					if !a.Agree {
-						t.Errorf("%s: %s", a.Name, a.Problem)
-					}
-				}
-			}
-			checkBytes(t, pl, res)
-		})
+		t.Run(tc.src[:strings.Index(tc.src, ";")], func(t *testing.T) { runProgram(t, tc.src, tc.strategy, tc.inputs) })
 	}
+}
+
+// TestGalleryPrograms runs every program of the gallery
+// (docs/gallery/gallery.sh), forward and gradients, on the torch engine.
+func TestGalleryPrograms(t *testing.T) {
+	needTorch(t)
+	list, err := os.ReadFile("../../docs/gallery/gallery.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := regexp.MustCompile(`--src '([^']*)'`)
+	n := 0
+	for _, line := range strings.Split(string(list), "\n") {
+		name, args, _ := strings.Cut(line, "|")
+		m := src.FindStringSubmatch(args)
+		if !strings.HasPrefix(args, "program ") || m == nil {
+			continue
+		}
+		strategy := program.Greedy
+		if strings.Contains(strings.SplitN(args, "|", 2)[0], "--strategy exact") {
+			strategy = program.Exact
+		}
+		n++
+		t.Run(name, func(t *testing.T) { runProgram(t, m[1], strategy, nil) })
+	}
+	if n < 5 {
+		t.Errorf("%d programs in the gallery, want at least 5", n)
+	}
+}
+
+// runProgram runs src on the torch engine and checks it: its values equal
+// the simulated run's and one device's, every rank ran in a process of its
+// own and none is left, and each rank's bytes are the plan's.
+func runProgram(t *testing.T, src string, strategy program.Strategy, inputs program.Values) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pl := planOf(t, src, strategy)
+	start := time.Now()
+	res, err := New(Options{}).Run(context.Background(), pl, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Values.Release()
+	t.Logf("%s: %v", src, time.Since(start).Round(time.Millisecond))
+	var pids []int
+	for _, r := range res.Ranks {
+		pids = append(pids, r.Pid)
+		if r.Pid <= 0 || r.Pid == os.Getpid() || r.Setup <= 0 {
+			t.Errorf("rank %d ran in pid %d after a setup of %v", r.Rank, r.Pid, r.Setup)
+		}
+	}
+	noStrays(t, tmp, pids...)
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the run left %v in the temporary folder", left)
+	}
+	sim, err := engine.Sim{}.Run(context.Background(), pl, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Values.Release()
+	one, err := pl.Reference(inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Release()
+	for _, want := range []program.Values{sim.Values, one} {
+		for _, a := range engine.Compare(res.Values, want) {
+			if !a.Agree {
+				t.Errorf("%s: %s", a.Name, a.Problem)
+			}
+		}
+	}
+	checkBytes(t, pl, res)
 }
 
 // checkBytes checks every rank's measured bytes against the plan's: equal
