@@ -23,8 +23,8 @@ func needTorch(t *testing.T) string {
 	return py
 }
 
-// noStrays fails the test when a worker of pids, or any process running
-// a job folder's worker.py, is still alive.
+// noStrays fails the test when a worker of pids, or any child of this
+// process running a job folder's worker.py, is still alive.
 func noStrays(t *testing.T, pids ...int) {
 	t.Helper()
 	for _, pid := range pids {
@@ -35,7 +35,9 @@ func noStrays(t *testing.T, pids ...int) {
 			t.Errorf("worker pid %d outlived its run", pid)
 		}
 	}
-	if out, err := exec.Command("pgrep", "-f", "stridelab-torch-.*/worker.py").Output(); err == nil {
+	// Only this test process's children: another package's tests (the
+	// CLI's) may run workers of their own at the same time.
+	if out, err := exec.Command("pgrep", "-P", strconv.Itoa(os.Getpid()), "-f", "stridelab-torch-.*/worker.py").Output(); err == nil {
 		t.Errorf("stray workers: %s", strings.TrimSpace(string(out)))
 	}
 }
