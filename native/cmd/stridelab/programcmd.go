@@ -8,13 +8,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
-	"github.com/stridelab/stridelab/tensor/npyfile"
-	"github.com/stridelab/stridelab/viz/render"
 )
 
-const programSynopsis = "(--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu|gpu|auto] [--max-bytes N]"
+const programSynopsis = "(--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu|gpu|auto] [--max-bytes N] [--engine sim|torch] [--python PATH] [--timeout 120s]"
 
 // sbpProgram plans a program (package sbp/program) and prints the plan as
 // a table, or as JSON, or as a program for OneFlow or PyTorch; with --out
@@ -27,12 +26,16 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	strategy := fs.String("strategy", string(program.Greedy), "greedy (OneFlow's eager rule) or exact (the fewest bytes for the whole program)")
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	out := fs.String("out", "", "run the program and write every tensor as DIR/NAME.npy and every gradient as DIR/grad_NAME.npy (DIR is made if missing); with --emit, where the emitted program saves them")
-	engine := emitFlag(fs)
+	emitTo := emitFlag(fs)
 	backend := computeFlags(fs, stderr)
+	eng := defineEngineFlags(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := checkEmit(*engine); err != nil {
+	if err := checkEmit(*emitTo); err != nil {
+		return err
+	}
+	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *emitTo != ""}); err != nil {
 		return err
 	}
 	source, dir, err := programSource(*file, *src)
@@ -66,16 +69,18 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer inputs.Release()
-	if *engine != "" {
-		return plan.Emit(stdout, *engine, program.EmitOptions{Command: commandLine("sbp program", args), Path: path, OutDir: *out})
+	if *emitTo != "" {
+		return plan.Emit(stdout, *emitTo, program.EmitOptions{Command: commandLine("sbp program", args), Path: path, OutDir: *out})
 	}
 	if err := plan.CheckBudget(); err != nil {
 		return err
 	}
 	var check string
 	var written []string
-	if *out != "" {
-		if check, written, err = runProgram(plan, be, inputs, *out); err != nil {
+	var res *engine.Result
+	ran := *out != "" || eng.torch()
+	if ran {
+		if check, written, res, err = runProgram(plan, be, inputs, *out, eng); err != nil {
 			return err
 		}
 	}
@@ -83,12 +88,23 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, plan)
 	}
 	writeProgramPlan(stdout, plan)
-	if *out != "" {
+	if res != nil {
+		if err := writeReport(stdout, res); err != nil {
+			return err
+		}
+	}
+	if ran {
 		what := "every tensor"
 		if prog.Grad != nil {
 			what += " and gradient"
 		}
-		fmt.Fprintf(stdout, "\nran on %d simulated devices (%s backend): %s %s\n", prog.Placement.Size(), be.Name(), what, check)
+		where := fmt.Sprintf("\nran on %d simulated devices (%s backend)", prog.Placement.Size(), be.Name())
+		if res != nil {
+			where = "the torch engine's values agree with the simulated run's"
+		}
+		fmt.Fprintf(stdout, "%s: %s %s\n", where, what, check)
+	}
+	if *out != "" {
 		fmt.Fprintf(stdout, "wrote %d files to %s: %s\n", len(written), *out, strings.Join(written, " "))
 	}
 	return nil
@@ -162,19 +178,21 @@ func toFloat32(t tensor.Tensor) (tensor.Tensor, error) {
 	return tensor.FromSlice(t.Shape(), f)
 }
 
-// runProgram runs the plan on simulated devices and on one CPU device,
-// checks that every tensor and gradient agrees, and writes each to
-// dir/NAME.npy (each file whole: render.WriteFileAtomic). It returns the
-// agreement, in words, and the files written.
-func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, dir string) (string, []string, error) {
-	got, err := plan.Run(be, inputs)
+// runProgram runs the plan on the engine eng names (for torch, checked
+// against the simulated devices' run) and on one CPU device, checks
+// that every tensor and gradient agrees, and writes each to
+// dir/NAME.npy (each file whole: render.WriteFileAtomic) when dir is
+// given. It returns the agreement, in words, the files written, and the
+// torch engine's report (nil for sim).
+func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, dir string, eng *engineFlags) (string, []string, *engine.Result, error) {
+	got, res, err := eng.run(plan, be, inputs)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	defer got.Release()
 	want, err := plan.Reference(inputs)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	defer want.Release()
 	var names, grads []string // program order, then the gradients in that order
@@ -191,22 +209,25 @@ func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, di
 	for _, name := range names {
 		d, rel, ok := difference(got[name], want[name])
 		if !ok {
-			return "", nil, fmt.Errorf("%s on %d devices differs from the single-device result by up to %g (a bug; please report it)", name, plan.Program.Placement.Size(), d)
+			return "", nil, nil, fmt.Errorf("%s on %d devices differs from the single-device result by up to %g (a bug; please report it)", name, plan.Program.Placement.Size(), d)
 		}
 		worst = max(worst, rel)
 	}
+	if dir == "" {
+		return agreement(worst), nil, res, nil
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	var written []string
 	for _, name := range names {
 		file := name + ".npy"
-		if err := render.WriteFileAtomic(filepath.Join(dir, file), func(w io.Writer) error { return npyfile.Encode(w, got[name]) }); err != nil {
-			return "", nil, err
+		if err := saveNpy(filepath.Join(dir, file), got[name]); err != nil {
+			return "", nil, nil, err
 		}
 		written = append(written, file)
 	}
-	return agreement(worst), written, nil
+	return agreement(worst), written, res, nil
 }
 
 // writeProgramPlan prints a plan as a table, a row per step, then the

@@ -9,16 +9,20 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
-	"github.com/stridelab/stridelab/tensor/npyfile"
 )
 
 const sbpUsage = `usage: stridelab sbp plan    --op OP --shape 4,3,1,2 [op args] --sbp 'S(3)' --placement 2 [--strict] [--json] [--emit oneflow|pytorch]
-       stridelab sbp boxing  --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json] [--emit oneflow|pytorch]
-       stridelab sbp run     --op OP --in X.npy [--b B.npy] [op args] --sbp 'S(3)' [--b-sbp B] --placement 2 [--out Y.npy] [--backend cpu]
-       stridelab sbp program (--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu]
+       stridelab sbp boxing  --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json] [--emit oneflow|pytorch] [--in X.npy] [--out Y.npy] [--engine sim|torch]
+       stridelab sbp run     --op OP --in X.npy [--b B.npy] [op args] --sbp 'S(3)' [--b-sbp B] --placement 2 [--out Y.npy] [--backend cpu] [--engine sim|torch]
+       stridelab sbp program (--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu] [--engine sim|torch]
+
+engines: sim (the simulated devices, default) or torch (one torch.distributed process per device,
+     gloo on this machine's CPUs; --python PATH, --timeout 120s): its values are checked against
+     sim's run of the same plan and it prints each rank's pid, step times and bytes beside the plan's
 
 ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs),
      reduce (--reduce sum|max|min --to 1,3)
@@ -301,16 +305,35 @@ func formatRange(r [][2]int) string {
 }
 
 func sbpBoxing(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sbp boxing", "--shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--dtype float32] [--json] [--emit oneflow|pytorch]", stderr)
-	shapeFlag := fs.String("shape", "", "the logical shape")
+	fs := newFlags("sbp boxing", "--shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--dtype float32] [--json] [--emit oneflow|pytorch] [--in X.npy] [--out Y.npy] [--engine sim|torch] [--python PATH] [--timeout 120s]", stderr)
+	shapeFlag := fs.String("shape", "", "the logical shape (with --in, the file's when not given)")
 	from := fs.String("from", "", "the SBP now, one per mesh dim")
 	to := fs.String("to", "", "the SBP wanted")
 	placement := fs.String("placement", "", "devices: 4, 0-3, cpu:0,1,2,3 or a mesh [[0,1],[2,3]]")
 	dtName := fs.String("dtype", "float32", "element type: float32, int32 or uint32 (all 4 bytes)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	engine := emitFlag(fs)
+	inPath := fs.String("in", "", "run the boxing on this .npy file's values (without it, with --out or --engine torch: 0, 1, 2, …)")
+	out := fs.String("out", "", "run the boxing and write the gathered result to this .npy file")
+	backend := computeFlags(fs, stderr)
+	eng := defineEngineFlags(fs)
 	if err := fs.parse(args); err != nil {
 		return err
+	}
+	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *engine != ""}); err != nil {
+		return err
+	}
+	var x tensor.Tensor
+	if *inPath != "" {
+		t, err := load(*inPath, stderr)
+		if err != nil {
+			return err
+		}
+		defer t.Release()
+		if *shapeFlag == "" {
+			*shapeFlag = spellShape(t.Shape())
+		}
+		x = t
 	}
 	if err := required(map[string]string{"shape": *shapeFlag, "from": *from, "to": *to, "placement": *placement}); err != nil {
 		return err
@@ -342,17 +365,95 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	runIt := *inPath != "" || *out != "" || eng.torch()
 	switch {
 	case *engine != "":
 		return sbp.Emit(stdout, *engine, sbp.Program{
 			Command: commandLine("sbp boxing", args), Placement: p, To: toNd,
 			Inputs: []sbp.Input{{Name: "x", Shape: shape, DType: dt, Sbp: fromNd}},
 		})
+	case runIt:
+		return runBoxing(stdout, stderr, eng, backend, plan, x, *inPath, *out, *asJSON)
 	case *asJSON:
 		return writeJSON(stdout, plan)
 	}
 	writeBoxing(stdout, plan)
 	return nil
+}
+
+// runBoxing runs the boxing b on data, as the one-statement program
+// engine.BoxingProgram writes, on the engine the flags name: x's values
+// (0, 1, 2, … when x is not given). The gathered result must equal x
+// (a boxing moves values, it does not change them), and for torch the
+// simulated run's. It is written to out (whole) or printed.
+func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tensor.Backend, error), b sbp.Boxing, x tensor.Tensor, inPath, out string, asJSON bool) error {
+	be, err := backend()
+	if err != nil {
+		return err
+	}
+	if b.DType != tensor.Float32.String() {
+		return usagef("--dtype %v: a boxing runs on float32 values (the engines run float32 programs)", b.DType)
+	}
+	if !x.Valid() {
+		if x, err = tensor.Arange(tensor.Float32, b.Shape); err != nil {
+			return err
+		}
+		defer x.Release()
+	} else {
+		if !x.Shape().Equal(b.Shape) {
+			return fmt.Errorf("%s holds %v but --shape is %v", inPath, x.Shape(), b.Shape)
+		}
+		if x.DType() != tensor.Float32 {
+			f, err := toFloat32(x)
+			if err != nil {
+				return fmt.Errorf("%s: %v", inPath, err)
+			}
+			defer f.Release()
+			fmt.Fprintf(stderr, "stridelab: notice: %s: %v values converted to float32 (the engines run float32 programs)\n", inPath, x.DType())
+			x = f
+		}
+	}
+	plan, err := planSource(engine.BoxingProgram(b.Placement, b.Shape, b.From, b.To))
+	if err != nil {
+		return err
+	}
+	vals, res, err := eng.run(plan, be, program.Values{"x": x})
+	if err != nil {
+		return err
+	}
+	defer vals.Release()
+	y := vals["y"]
+	if a := engine.CompareTensor(y, x); !a.Agree {
+		return fmt.Errorf("the boxed result differs from the input: %s (a bug; please report it)", a.Problem)
+	}
+	if asJSON {
+		if out != "" {
+			if err := saveNpy(out, y); err != nil {
+				return err
+			}
+		}
+		return writeJSON(stdout, b)
+	}
+	writeBoxing(stdout, b)
+	where := fmt.Sprintf("\nran on %d simulated devices (%s backend)", b.Placement.Size(), be.Name())
+	if res != nil {
+		if err := writeReport(stdout, res); err != nil {
+			return err
+		}
+		where = "the torch engine's result agrees with the simulated run's"
+	}
+	fmt.Fprintf(stdout, "%s: the gathered result, laid out as %v, equals the input\n", where, b.To)
+	return emit(y, out, stdout)
+}
+
+// spellShape writes a shape as --shape takes it: 4,3,1 (and an empty
+// string for a scalar).
+func spellShape(s tensor.Shape) string {
+	parts := make([]string, len(s))
+	for i, n := range s {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ",")
 }
 
 // writeBoxing prints the collective, the steps, and a row per device.
@@ -374,7 +475,7 @@ func writeBoxing(w io.Writer, b sbp.Boxing) {
 }
 
 func sbpRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sbp run", "--op OP --in X.npy [--b B.npy] [op args] --sbp S [--b-sbp S] --placement P [--out Y.npy] [--backend cpu] [--json] [--emit oneflow|pytorch]", stderr)
+	fs := newFlags("sbp run", "--op OP --in X.npy [--b B.npy] [op args] --sbp S [--b-sbp S] --placement P [--out Y.npy] [--backend cpu] [--json] [--emit oneflow|pytorch] [--engine sim|torch] [--python PATH] [--timeout 120s]", stderr)
 	ops := defineOpFlags(fs)
 	inPath := fs.String("in", "", "the (first) input .npy file")
 	bPath := fs.String("b", "", "the second input .npy file (binary ops, matmul)")
@@ -383,8 +484,12 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the run (signature, boxing, per-device plan) as JSON")
 	engine := emitFlag(fs)
 	backend := computeFlags(fs, stderr)
+	eng := defineEngineFlags(fs)
 	op, err := parseOp(fs, args, ops, engine)
 	if err != nil {
+		return err
+	}
+	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *engine != ""}); err != nil {
 		return err
 	}
 	paths := []string{*inPath, *bPath}[:op.Arity()]
@@ -414,6 +519,9 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 		}
 		full, globals = append(full, t), append(globals, g)
 	}
+	if eng.torch() {
+		return runOpOnEngine(stdout, stderr, eng, be, op, p, nds, paths, full, *out)
+	}
 	y, applied, err := sbp.Apply(op, globals...)
 	if err != nil {
 		return err
@@ -435,7 +543,7 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 		return sbp.Emit(stdout, *engine, pr)
 	case *asJSON:
 		if *out != "" {
-			if err := npyfile.WriteFile(*out, result); err != nil {
+			if err := saveNpy(*out, result); err != nil {
 				return err
 			}
 		}
@@ -526,3 +634,57 @@ func commandLine(cmd string, args []string) string {
 }
 
 const shellSafe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=+@%"
+
+// runOpOnEngine runs op as a one-statement program (engine.OpProgram) on
+// the torch engine: the plan, each rank's report, the result checked
+// against the simulated run's and one device's, then the result written
+// to out (whole) or printed.
+func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor, out string) error {
+	names := engine.InputNames(op)
+	shapes := make([]tensor.Shape, len(full))
+	inputs := program.Values{}
+	for i, t := range full {
+		shapes[i] = t.Shape()
+		if t.DType() != tensor.Float32 {
+			f, err := toFloat32(t)
+			if err != nil {
+				return fmt.Errorf("%s: %v", paths[i], err)
+			}
+			fmt.Fprintf(stderr, "stridelab: notice: %s: %v values converted to float32 (the engines run float32 programs)\n", paths[i], t.DType())
+			t = f
+		}
+		inputs[names[i]] = t
+	}
+	src, err := engine.OpProgram(p, op, shapes, nds)
+	if err != nil {
+		return err
+	}
+	plan, err := planSource(src)
+	if err != nil {
+		return err
+	}
+	vals, res, err := eng.run(plan, be, inputs)
+	if err != nil {
+		return err
+	}
+	defer vals.Release()
+	check, err := compareSingle(be, op, full, vals["y"])
+	if err != nil {
+		return err
+	}
+	writeProgramPlan(stdout, plan)
+	if err := writeReport(stdout, res); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "the gathered result agrees with the simulated run's and %s\n", check)
+	return emit(vals["y"], out, stdout)
+}
+
+// planSource parses a program and plans it greedily, as OneFlow would.
+func planSource(src string) (*program.Plan, error) {
+	prog, err := program.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return program.NewPlan(prog, program.Greedy)
+}

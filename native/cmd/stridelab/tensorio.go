@@ -55,10 +55,10 @@ func load(path string, stderr io.Writer) (tensor.Tensor, error) {
 	return t, nil
 }
 
-// emit writes t to out if given, else prints it.
+// emit writes t to out if given (whole: saveNpy), else prints it.
 func emit(t tensor.Tensor, out string, stdout io.Writer) error {
 	if out != "" {
-		if err := npyfile.WriteFile(out, t); err != nil {
+		if err := saveNpy(out, t); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s: %v %v\n", out, t.DType(), t.Shape())

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// needTorch skips the test, saying why, when no interpreter imports
+// torch; with STRIDELAB_REQUIRE_TORCH=1 it fails instead.
+func needTorch(t *testing.T) {
+	t.Helper()
+	if _, err := torch.FindPython(""); err != nil {
+		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
+			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)
+		}
+		t.Skipf("skipped: %v", err)
+	}
+}
+
+// runFails runs the CLI in-process and returns its exit status and
+// stderr; it fails the test when the command succeeds.
+func runFails(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	if code == 0 {
+		t.Fatalf("stridelab %s: exit 0, want a failure; stdout: %s", strings.Join(args, " "), stdout.String())
+	}
+	return code, stderr.String()
+}
+
+// TestEngineTorchCLI runs sbp run, sbp boxing and sbp program with
+// --engine torch on small cases — 1-D over 3 devices with uneven
+// splits, a 2×2 mesh, the data-parallel program with its gradients —
+// and checks that the --out files equal --engine sim's, byte for byte
+// (the values are whole numbers), and that the table names every rank
+// with its pid and the bytes it sent and received beside the plan's.
+func TestEngineTorchCLI(t *testing.T) {
+	needTorch(t)
+	dir := t.TempDir()
+	a, _ := tensor.Arange(tensor.Float32, tensor.Shape{7, 5})
+	b, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 4})
+	x, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 6})
+	aPath, bPath, xPath := writeNpy(t, dir, "a.npy", a), writeNpy(t, dir, "b.npy", b), writeNpy(t, dir, "x.npy", x)
+	cases := []struct {
+		name   string
+		ranks  int
+		args   []string
+		outDir bool // --out is a folder (sbp program)
+	}{
+		// b is S(0) over 3 devices (2, 2, 1 rows): boxed to B by an uneven all-gather.
+		{"run matmul 3 devices uneven", 3, []string{"sbp", "run", "--op", "matmul", "--in", aPath, "--sbp", "S(0)", "--b", bPath, "--b-sbp", "S(0)", "--placement", "3"}, false},
+		{"boxing 2x2 mesh", 4, []string{"sbp", "boxing", "--in", xPath, "--from", "(S(0), S(1))", "--to", "(S(1), B)", "--placement", "[[0,1],[2,3]]"}, false},
+		{"program data parallel with grad", 4, []string{"sbp", "program", "--src", "placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s"}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := func(engine string) string {
+				p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+"."+engine)
+				if !tc.outDir {
+					p += ".npy"
+				}
+				return p
+			}
+			runCLI(t, append(tc.args, "--out", out("sim"))...)
+			table := runCLI(t, append(tc.args, "--engine", "torch", "--out", out("torch"))...)
+			files := []string{""}
+			if tc.outDir {
+				entries, err := os.ReadDir(out("sim"))
+				if err != nil || len(entries) == 0 {
+					t.Fatalf("sim wrote %v to %s: %v", entries, out("sim"), err)
+				}
+				files = files[:0]
+				for _, e := range entries {
+					files = append(files, e.Name())
+				}
+			}
+			for _, f := range files {
+				sim, err := os.ReadFile(filepath.Join(out("sim"), f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(filepath.Join(out("torch"), f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, sim) {
+					t.Errorf("%s %s: --engine torch wrote other bytes than --engine sim", tc.name, f)
+				}
+			}
+			// Every rank has rows with its pid (not this process's), and a
+			// boxing row with the bytes beside the plan's.
+			pids, bytesRow := map[int]string{}, map[int]bool{}
+			for _, line := range strings.Split(table, "\n") {
+				f := strings.Fields(line)
+				if len(f) < 3 {
+					continue
+				}
+				rank, err1 := strconv.Atoi(f[0])
+				pid, err2 := strconv.Atoi(f[1])
+				if err1 != nil || err2 != nil || pid <= 0 {
+					continue
+				}
+				if pid == os.Getpid() {
+					t.Errorf("rank %d ran in this process: %s", rank, line)
+				}
+				pids[rank] = f[1]
+				if strings.Contains(line, " B = plan") {
+					bytesRow[rank] = true
+				}
+			}
+			for r := range tc.ranks {
+				if pids[r] == "" || !bytesRow[r] {
+					t.Errorf("rank %d: pid %q, a row with bytes beside the plan's %v, in:\n%s", r, pids[r], bytesRow[r], table)
+				}
+			}
+		})
+	}
+}
+
+// TestEngineFlagErrors: a bad --engine and an interpreter without torch
+// are one line each, and no --out file is left. Neither needs torch.
+func TestEngineFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "y.npy")
+	boxing := []string{"sbp", "boxing", "--shape", "5", "--from", "S(0)", "--to", "B", "--placement", "3", "--out", out}
+	code, msg := runFails(t, append(boxing, "--engine", "mpi")...)
+	if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `--engine "mpi": choose sim or torch`) {
+		t.Errorf("--engine mpi: exit %d, %q", code, msg)
+	}
+	for _, args := range [][]string{
+		boxing,
+		{"sbp", "run", "--op", "add", "--in", writeNpy(t, dir, "a.npy", mustArange(t, 4)), "--b", filepath.Join(dir, "a.npy"), "--sbp", "S(0)", "--placement", "2", "--out", out},
+		{"sbp", "program", "--src", "placement 2; x = input 4 S(0); y = box x B", "--out", filepath.Join(dir, "p")},
+	} {
+		code, msg := runFails(t, append(args, "--engine", "torch", "--python", "/bin/false")...)
+		if code != 1 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "apt-get install python3-torch") {
+			t.Errorf("%s --python /bin/false: exit %d, %q", args[1], code, msg)
+		}
+	}
+	for _, p := range []string{out, filepath.Join(dir, "p")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was written by a failed run", p)
+		}
+	}
+}
+
+func mustArange(t *testing.T, n int) tensor.Tensor {
+	t.Helper()
+	x, err := tensor.Arange(tensor.Float32, tensor.Shape{n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
