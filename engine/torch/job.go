@@ -140,6 +140,9 @@ type builder struct {
 	notes  []string
 	shape  map[string]tensor.Shape
 	sbp    map[string]sbp.NdSbp
+	// layoutOnly records the inputs' shapes and SBPs without their
+	// values (Emit: the emitted file makes its own shards).
+	layoutOnly bool
 }
 
 func newBuilder(p sbp.Placement, timeoutS float64) *builder {
@@ -290,6 +293,10 @@ func (b *builder) step(s program.Step, inputs program.Values) error {
 	}
 	switch s.Kind {
 	case program.StepInput:
+		if b.layoutOnly {
+			b.add(jobStep{Kind: string(program.StepInput), Name: s.Name}, s.Shape, nd)
+			return nil
+		}
 		full, err := inputValue(s, inputs)
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -114,12 +115,12 @@ func (f *layoutFlags) parse(arity int) (sbp.Placement, []sbp.NdSbp, error) {
 }
 
 func emitFlag(fs *flagSet) *string {
-	return fs.String("emit", "", "print the equivalent program for oneflow or pytorch instead")
+	return fs.String("emit", "", "print the equivalent program instead: oneflow, pytorch (DTensor) or torch (torch.distributed collectives, run with torchrun; not on sbp plan)")
 }
 
 func checkEmit(engine string) error {
-	if engine != "" && engine != "oneflow" && engine != "pytorch" {
-		return usagef("--emit %q: choose oneflow or pytorch", engine)
+	if engine != "" && engine != "oneflow" && engine != "pytorch" && engine != "torch" {
+		return usagef("--emit %q: choose oneflow or pytorch (DTensor), or torch (torch.distributed collectives, for torchrun)", engine)
 	}
 	return nil
 }
@@ -148,6 +149,9 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	op, err := parseOp(fs, args, ops, engine)
 	if err != nil {
 		return err
+	}
+	if *engine == "torch" {
+		return usagef("--emit torch writes a program that runs: use it on sbp run, sbp boxing or sbp program")
 	}
 	dt, err := tensor.ParseDType(*dtName)
 	if err != nil {
@@ -312,7 +316,7 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	placement := fs.String("placement", "", "devices: 4, 0-3, cpu:0,1,2,3 or a mesh [[0,1],[2,3]]")
 	dtName := fs.String("dtype", "float32", "element type: float32, int32 or uint32 (all 4 bytes)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	engine := emitFlag(fs)
+	emitTo := emitFlag(fs)
 	inPath := fs.String("in", "", "run the boxing on this .npy file's values (without it, with --out or --engine torch: 0, 1, 2, …)")
 	out := fs.String("out", "", "run the boxing and write the gathered result to this .npy file")
 	backend := computeFlags(fs, stderr)
@@ -320,7 +324,7 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *engine != ""}); err != nil {
+	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *emitTo != ""}); err != nil {
 		return err
 	}
 	var x tensor.Tensor
@@ -338,7 +342,7 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	if err := required(map[string]string{"shape": *shapeFlag, "from": *from, "to": *to, "placement": *placement}); err != nil {
 		return err
 	}
-	if err := checkEmit(*engine); err != nil {
+	if err := checkEmit(*emitTo); err != nil {
 		return err
 	}
 	shape, err := parseShapeFlag("shape", *shapeFlag)
@@ -367,8 +371,18 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	}
 	runIt := *inPath != "" || *out != "" || eng.torch()
 	switch {
-	case *engine != "":
-		return sbp.Emit(stdout, *engine, sbp.Program{
+	case *emitTo == "torch":
+		plan, err := planSource(engine.BoxingProgram(p, shape, fromNd, toNd))
+		if err != nil {
+			return err
+		}
+		opt := torch.EmitOptions{Command: commandLine("sbp boxing", args)}
+		if *inPath != "" {
+			opt.Files = map[string]string{"x": *inPath}
+		}
+		return torch.Emit(stdout, plan, opt)
+	case *emitTo != "":
+		return sbp.Emit(stdout, *emitTo, sbp.Program{
 			Command: commandLine("sbp boxing", args), Placement: p, To: toNd,
 			Inputs: []sbp.Input{{Name: "x", Shape: shape, DType: dt, Sbp: fromNd}},
 		})
@@ -521,6 +535,9 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if eng.torch() {
 		return runOpOnEngine(stdout, stderr, eng, be, op, p, nds, paths, full, *out)
+	}
+	if *engine == "torch" {
+		return emitTorchOp(stdout, commandLine("sbp run", args), op, p, nds, paths, full)
 	}
 	y, applied, err := sbp.Apply(op, globals...)
 	if err != nil {
@@ -687,4 +704,24 @@ func planSource(src string) (*program.Plan, error) {
 		return nil, err
 	}
 	return program.NewPlan(prog, program.Greedy)
+}
+
+// emitTorchOp prints op's one-statement program as a file for torchrun
+// (torch.Emit), its inputs read from the .npy files given.
+func emitTorchOp(stdout io.Writer, command string, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor) error {
+	shapes := make([]tensor.Shape, len(full))
+	files := map[string]string{}
+	for i, t := range full {
+		shapes[i] = t.Shape()
+		files[engine.InputNames(op)[i]] = paths[i]
+	}
+	src, err := engine.OpProgram(p, op, shapes, nds)
+	if err != nil {
+		return err
+	}
+	plan, err := planSource(src)
+	if err != nil {
+		return err
+	}
+	return torch.Emit(stdout, plan, torch.EmitOptions{Command: command, Files: files})
 }
