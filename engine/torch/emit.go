@@ -241,6 +241,16 @@ func collectiveCall(p sbp.Placement, groups [][]int, c jobCollective) (string, e
 		}
 		return "True"
 	}
+	// groupSizes lists the sizes along axis of the group's shards.
+	groupSizes := func(axis int) func(int, []int) string {
+		return func(_ int, g []int) string {
+			s := make([]int, len(g))
+			for k, q := range g {
+				s[k] = c.Before[q][axis]
+			}
+			return pyInts(s)
+		}
+	}
 	per := func(f func(pos int, g []int) string) string {
 		vals := make([]string, n)
 		for pos := range n {
@@ -251,13 +261,7 @@ func collectiveCall(p sbp.Placement, groups [][]int, c jobCollective) (string, e
 	switch c.Collective {
 	case string(sbp.AllGather):
 		a := c.X.Axis
-		sizes := per(func(_ int, g []int) string {
-			s := make([]int, len(g))
-			for k, q := range g {
-				s[k] = c.Before[q][a]
-			}
-			return pyInts(s)
-		})
+		sizes := per(groupSizes(a))
 		after := per(func(pos int, _ []int) string { return pyInts(c.After[pos]) })
 		return fmt.Sprintf("all_gather(t, dim=%d, axis=%d, sizes=%s, after=%s, skip=%s)", c.MeshDim, a, sizes, after, per(func(_ int, g []int) string { return empty(g) })), nil
 	case string(sbp.AllReduce):
@@ -284,13 +288,7 @@ func collectiveCall(p sbp.Placement, groups [][]int, c jobCollective) (string, e
 		return fmt.Sprintf("local_zero(t, dim=%d, op=%s)", c.MeshDim, pyStr(c.Y.Op)), nil
 	case string(sbp.LocalPad):
 		a := c.X.Axis
-		sizes := per(func(_ int, g []int) string {
-			s := make([]int, len(g))
-			for k, q := range g {
-				s[k] = c.Before[q][a]
-			}
-			return pyInts(s)
-		})
+		sizes := per(groupSizes(a))
 		return fmt.Sprintf("local_pad(t, dim=%d, axis=%d, sizes=%s, op=%s)", c.MeshDim, a, sizes, pyStr(c.Y.Op)), nil
 	}
 	return "", fmt.Errorf("unknown collective %q", c.Collective)

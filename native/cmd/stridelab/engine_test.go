@@ -52,10 +52,7 @@ func runFails(t *testing.T, args ...string) (int, string) {
 func TestEngineTorchCLI(t *testing.T) {
 	needTorch(t)
 	dir := t.TempDir()
-	a, _ := tensor.Arange(tensor.Float32, tensor.Shape{7, 5})
-	b, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 4})
-	x, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 6})
-	aPath, bPath, xPath := writeNpy(t, dir, "a.npy", a), writeNpy(t, dir, "b.npy", b), writeNpy(t, dir, "x.npy", x)
+	aPath, bPath, xPath := engineInputs(t, dir)
 	cases := []struct {
 		name   string
 		ranks  int
@@ -90,17 +87,7 @@ func TestEngineTorchCLI(t *testing.T) {
 				}
 			}
 			for _, f := range files {
-				sim, err := os.ReadFile(filepath.Join(out("sim"), f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := os.ReadFile(filepath.Join(out("torch"), f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, sim) {
-					t.Errorf("%s %s: --engine torch wrote other bytes than --engine sim", tc.name, f)
-				}
+				sameBytes(t, filepath.Join(out("sim"), f), filepath.Join(out("torch"), f))
 			}
 			// Every rank has rows with its pid (not this process's), and a
 			// boxing row with the bytes beside the plan's.
@@ -178,10 +165,7 @@ func mustArange(t *testing.T, n int) tensor.Tensor {
 func TestEmitTorch(t *testing.T) {
 	py := needTorch(t)
 	dir := t.TempDir()
-	a, _ := tensor.Arange(tensor.Float32, tensor.Shape{7, 5})
-	b, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 4})
-	x, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 6})
-	aPath, bPath, xPath := writeNpy(t, dir, "a.npy", a), writeNpy(t, dir, "b.npy", b), writeNpy(t, dir, "x.npy", x)
+	aPath, bPath, xPath := engineInputs(t, dir)
 	cases := []struct {
 		name  string
 		ranks int
@@ -223,17 +207,7 @@ func TestEmitTorch(t *testing.T) {
 				if tc.files != nil {
 					want = simOut + ".npy"
 				}
-				w, err := os.ReadFile(want)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := os.ReadFile(filepath.Join(emitOut, f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, w) {
-					t.Errorf("%s: the emitted file saved other values than --engine sim's", f)
-				}
+				sameBytes(t, want, filepath.Join(emitOut, f))
 			}
 		})
 	}
@@ -268,5 +242,32 @@ func runWorld(t *testing.T, py, file string, n int, args ...string) {
 			cancel()
 			t.Errorf("rank %d of %s: %v: %s", r, filepath.Base(file), err, outs[r].String())
 		}
+	}
+}
+
+// engineInputs writes the inputs of the engine tests to dir: a (7×5) and
+// b (5×4), whose matmul over 3 devices splits unevenly, and x (5×6).
+func engineInputs(t *testing.T, dir string) (aPath, bPath, xPath string) {
+	t.Helper()
+	a, _ := tensor.Arange(tensor.Float32, tensor.Shape{7, 5})
+	b, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 4})
+	x, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 6})
+	return writeNpy(t, dir, "a.npy", a), writeNpy(t, dir, "b.npy", b), writeNpy(t, dir, "x.npy", x)
+}
+
+// sameBytes fails the test unless the file got holds the bytes of want
+// (the --engine sim file).
+func sameBytes(t *testing.T, want, got string) {
+	t.Helper()
+	w, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(g, w) {
+		t.Errorf("%s holds other bytes than --engine sim's %s", got, want)
 	}
 }

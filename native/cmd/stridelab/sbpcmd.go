@@ -657,28 +657,23 @@ const shellSafe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 // against the simulated run's and one device's, then the result written
 // to out (whole) or printed.
 func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor, out string) error {
+	plan, err := opPlan(op, p, nds, full)
+	if err != nil {
+		return err
+	}
 	names := engine.InputNames(op)
-	shapes := make([]tensor.Shape, len(full))
 	inputs := program.Values{}
 	for i, t := range full {
-		shapes[i] = t.Shape()
 		if t.DType() != tensor.Float32 {
 			f, err := toFloat32(t)
 			if err != nil {
 				return fmt.Errorf("%s: %v", paths[i], err)
 			}
+			defer f.Release()
 			fmt.Fprintf(stderr, "stridelab: notice: %s: %v values converted to float32 (the engines run float32 programs)\n", paths[i], t.DType())
 			t = f
 		}
 		inputs[names[i]] = t
-	}
-	src, err := engine.OpProgram(p, op, shapes, nds)
-	if err != nil {
-		return err
-	}
-	plan, err := planSource(src)
-	if err != nil {
-		return err
 	}
 	vals, res, err := eng.run(plan, be, inputs)
 	if err != nil {
@@ -709,19 +704,27 @@ func planSource(src string) (*program.Plan, error) {
 // emitTorchOp prints op's one-statement program as a file for torchrun
 // (torch.Emit), its inputs read from the .npy files given.
 func emitTorchOp(stdout io.Writer, command string, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor) error {
-	shapes := make([]tensor.Shape, len(full))
+	plan, err := opPlan(op, p, nds, full)
+	if err != nil {
+		return err
+	}
 	files := map[string]string{}
+	for i, name := range engine.InputNames(op) {
+		files[name] = paths[i]
+	}
+	return torch.Emit(stdout, plan, torch.EmitOptions{Command: command, Files: files})
+}
+
+// opPlan plans op on inputs of full's shapes laid out by nds, as the
+// one-statement program engine.OpProgram writes.
+func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, full []tensor.Tensor) (*program.Plan, error) {
+	shapes := make([]tensor.Shape, len(full))
 	for i, t := range full {
 		shapes[i] = t.Shape()
-		files[engine.InputNames(op)[i]] = paths[i]
 	}
 	src, err := engine.OpProgram(p, op, shapes, nds)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	plan, err := planSource(src)
-	if err != nil {
-		return err
-	}
-	return torch.Emit(stdout, plan, torch.EmitOptions{Command: command, Files: files})
+	return planSource(src)
 }
