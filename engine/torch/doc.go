@@ -6,7 +6,8 @@
 //
 // [Engine.Run] writes a job to a temporary folder and starts one worker
 // per device of the placement: the interpreter ([FindPython], or
-// Options.Python) running the embedded worker.py with
+// Options.Python) running the embedded worker.py (beside ops.py, its
+// local arithmetic) with
 //
 //	MASTER_ADDR=127.0.0.1  MASTER_PORT=<a free port>  RANK=<position>  WORLD_SIZE=<devices>
 //

@@ -13,8 +13,9 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// emitPrelude is the emitted file's helpers: the shards, the local ops'
-// arithmetic and one function per collective, as worker.py runs them.
+// emitPrelude is the emitted file's helpers beside ops.py's arithmetic
+// (opsPy, which the file holds first): the shards, and one function per
+// collective, as worker.py runs them.
 //
 //go:embed emit_prelude.py
 var emitPrelude string
@@ -88,6 +89,8 @@ func Emit(w io.Writer, plan *program.Plan, opt EmitOptions) error {
 	fmt.Fprintf(&o, "Every step is spelled out per rank: the shards, the local ops with each rank's\n")
 	fmt.Fprintf(&o, "arguments, and the collectives of each boxing. At the end every named tensor\n")
 	fmt.Fprintf(&o, "and gradient is gathered (boxed to B) and rank 0 saves it as DIR/NAME.npy.\n\"\"\"\n\n")
+	o.Write(opsPy)
+	o.WriteString("\n\n")
 	o.WriteString(emitPrelude)
 	fmt.Fprintf(&o, "\nWORLD = %d\nMESH = %s\nGROUPS = %s  # per mesh dim, its groups of ranks\nOUT_DIR = %s\n\n", p.Size(), pyInts(p.Hierarchy()), pyAny(b.job.Groups), pyStr(opt.OutDir))
 	o.WriteString("\ndef main():\n    args = setup(GROUPS, MESH)\n    V = {}\n")

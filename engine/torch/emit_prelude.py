@@ -2,36 +2,15 @@ import argparse
 import datetime
 import os
 
-import numpy as np
-import torch
 import torch.distributed as dist
 
-F32, F64 = torch.float32, torch.float64
-INF = float("inf")
-IDENTITY = {"sum": 0.0, "max": -INF, "min": INF}
 REDUCE_OP = {"sum": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX, "min": dist.ReduceOp.MIN}
 RANK = int(os.environ.get("RANK", "0"))
-DEV = torch.device("cpu")
 MINE = {}  # mesh dim -> (the positions of this rank's group along it, its process group)
 
 
-def part_range(n, k, i):
-    """Balanced split: part i of [0, n) cut in k; the first n mod k parts
-    get one more element (OneFlow's BalancedSplitter)."""
-    q, r = divmod(n, k)
-    lo = i * q + min(i, r)
-    return lo, lo + q + (1 if i < r else 0)
-
-
-def full(shape, value):
-    return torch.full(tuple(shape), value, dtype=F32, device=DEV)
-
-
 def arange(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return torch.arange(n, dtype=F32, device=DEV).reshape(tuple(shape))
+    return torch.arange(numel(shape), dtype=F32, device=DEV).reshape(tuple(shape))
 
 
 def load(path, shape):
@@ -48,29 +27,6 @@ def shard(x, lo, shape, keep, op):
     if not keep:
         return full(shape, IDENTITY[op])
     return x[idx].contiguous()
-
-
-def reduce_to(x, op, to):
-    """Reduce x to the shape to (aligned on the right; an axis is reduced
-    where to has none, or 1 against a longer one). Sums add in float64."""
-    lead = x.dim() - len(to)
-    dims = [a for a in range(x.dim()) if a < lead or (to[a - lead] == 1 and x.shape[a] != 1)]
-    if x.numel() == 0 and op != "sum":
-        return full(to, IDENTITY[op])
-    if not dims:
-        return x.reshape(tuple(to)).clone()
-    if op == "sum":
-        y = x.to(F64).sum(dim=dims, keepdim=True).to(F32)
-    elif op == "max":
-        y = x.amax(dim=dims, keepdim=True)
-    else:
-        y = x.amin(dim=dims, keepdim=True)
-    return y.reshape(tuple(to))
-
-
-def matmul(a, b):
-    """a @ b as float32 products summed over k in float64."""
-    return (a.unsqueeze(2) * b.unsqueeze(0)).to(F64).sum(dim=1).to(F32)
 
 
 def all_gather(t, dim, axis, sizes, after, skip):
@@ -114,7 +70,7 @@ def all_to_all(t, dim, axis_in, axis_out, out_shapes, skip):
     g, pg = MINE[dim]
     k = len(g)
     pieces = [t.narrow(axis_out, lo, hi - lo).reshape(-1) for lo, hi in (part_range(t.shape[axis_out], k, q) for q in range(k))]
-    out_splits = [int(np.prod(s)) for s in out_shapes]
+    out_splits = [numel(s) for s in out_shapes]
     if k == 1:
         got = torch.cat(pieces)
     else:
