@@ -95,17 +95,7 @@ def local_zero(t, dim, op):
 
 def local_pad(t, dim, axis, sizes, op):
     g, _ = MINE[dim]
-    ci = g.index(RANK)
-    lo, total = sum(sizes[:ci]), sum(sizes)
-    parts = []
-    for n in (lo, None, total - lo - sizes[ci]):
-        if n is None:
-            parts.append(t)
-        elif n:
-            s = list(t.shape)
-            s[axis] = n
-            parts.append(full(s, IDENTITY[op]))
-    return torch.cat(parts, dim=axis).contiguous()
+    return pad_part(t, axis, sizes, g.index(RANK), op)
 
 
 def setup(groups, mesh):

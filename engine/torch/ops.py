@@ -50,3 +50,18 @@ def reduce_to(x, op, to):
 def matmul(a, b):
     """sbp's matmul: a[m,k,1]·b[k,n] in float32, summed over k in float64."""
     return (a.unsqueeze(2) * b.unsqueeze(0)).to(F64).sum(dim=1).to(F32)
+
+
+def pad_part(t, axis, sizes, ci, op):
+    """Member ci's part of a group's split (sizes along axis), placed in
+    the whole extent and padded with op's identity: S -> P (local-pad)."""
+    lo, total = sum(sizes[:ci]), sum(sizes)
+    parts = []
+    for n in (lo, None, total - lo - sizes[ci]):
+        if n is None:
+            parts.append(t)
+        elif n:
+            s = list(t.shape)
+            s[axis] = n
+            parts.append(full(s, IDENTITY[op]))
+    return torch.cat(parts, dim=axis).contiguous()

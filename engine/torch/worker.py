@@ -76,7 +76,7 @@ def main():
     import numpy as np
     import torch
     import torch.distributed as dist
-    from ops import IDENTITY as identity, full, matmul, numel, part_range, reduce_to  # beside this file
+    from ops import IDENTITY as identity, full, matmul, numel, pad_part, part_range, reduce_to  # beside this file
 
     with open(os.path.join(JOB, "job.json")) as f:
         job = json.load(f)
@@ -221,17 +221,7 @@ def main():
             out = t.clone() if ci == 0 else full(t.shape, identity[y["op"]])
         elif kind == "local-pad":
             a = x["axis"]
-            sizes = [s[a] for s in before]
-            lo, total = sum(sizes[:ci]), sum(sizes)
-            parts = []
-            for n in (lo, None, total - lo - sizes[ci]):
-                if n is None:
-                    parts.append(t)
-                elif n:
-                    s = list(t.shape)
-                    s[a] = n
-                    parts.append(full(s, identity[y["op"]]))
-            out = torch.cat(parts, dim=a).contiguous()
+            out = pad_part(t, a, [s[a] for s in before], ci, y["op"])
         else:
             raise ValueError("unknown collective %r" % kind)
         want = c["after"][RANK]
