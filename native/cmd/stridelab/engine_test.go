@@ -119,8 +119,10 @@ func TestEngineTorchCLI(t *testing.T) {
 	}
 }
 
-// TestEngineFlagErrors: a bad --engine and an interpreter without torch
-// are one line each, and no --out file is left. Neither needs torch.
+// TestEngineFlagErrors: a bad --engine, --engine torch with --json or
+// --emit, a timeout of 0, --emit torch on sbp plan, and an interpreter
+// without torch are one line each, and no --out file is left. None needs
+// torch.
 func TestEngineFlagErrors(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "y.npy")
@@ -128,6 +130,16 @@ func TestEngineFlagErrors(t *testing.T) {
 	code, msg := runFails(t, append(boxing, "--engine", "mpi")...)
 	if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `--engine "mpi": choose sim or torch`) {
 		t.Errorf("--engine mpi: exit %d, %q", code, msg)
+	}
+	for _, args := range [][]string{
+		{"sbp", "plan", "--op", "expand", "--shape", "4", "--size", "4", "--sbp", "B", "--placement", "2", "--emit", "torch"},
+		append(boxing, "--engine", "torch", "--json"),
+		append(boxing, "--engine", "torch", "--emit", "pytorch"),
+		append(boxing, "--engine", "torch", "--timeout", "0s"),
+	} {
+		if code, msg := runFails(t, args...); code != 2 || strings.Count(msg, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want a usage error in one line", args, code, msg)
+		}
 	}
 	for _, args := range [][]string{
 		boxing,
@@ -161,7 +173,8 @@ func mustArange(t *testing.T, n int) tensor.Tensor {
 // 3.11) on gloo, it saves values equal, byte for byte, to --engine sim's
 // --out files: an op over 3 devices with uneven splits and a boxing of
 // its input, a boxing on a 2×2 mesh, and a program with gradients on a
-// 2×2 mesh (all-gather, all-reduce, reduce-scatter, local slices).
+// 2×2 mesh (all-gather, all-reduce, reduce-scatter, local slices), and
+// one with P(sum) and P(max) inputs.
 func TestEmitTorch(t *testing.T) {
 	py := needTorch(t)
 	dir := t.TempDir()
@@ -175,6 +188,8 @@ func TestEmitTorch(t *testing.T) {
 		{"run", 3, []string{"sbp", "run", "--op", "matmul", "--in", aPath, "--sbp", "S(0)", "--b", bPath, "--b-sbp", "S(0)", "--placement", "3"}, []string{"y.npy"}},
 		{"boxing", 4, []string{"sbp", "boxing", "--in", xPath, "--from", "(S(0), S(1))", "--to", "(S(1), P)", "--placement", "[[0,1],[2,3]]"}, []string{"y.npy"}},
 		{"program", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 9,6 (S(0), B); w = input 6,5 (B, S(1)); y = matmul x w; b = input 5 (B, B); z = add y b; m = max z 1,5; s = sum m 1,1; grad s"}, nil},
+		// Partial inputs, P(sum) and P(max), planned exactly.
+		{"partial", 2, []string{"sbp", "program", "--strategy", "exact", "--src", "placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q"}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
