@@ -48,7 +48,8 @@ func runFails(t *testing.T, args ...string) (int, string) {
 // splits, a 2×2 mesh, the data-parallel program with its gradients —
 // and checks that the --out files equal --engine sim's, byte for byte
 // (the values are whole numbers), and that the table names every rank
-// with its pid and the bytes it sent and received beside the plan's.
+// with its pid and the bytes it sent and received beside the plan's; a
+// run past --timeout is one line and writes nothing.
 func TestEngineTorchCLI(t *testing.T) {
 	needTorch(t)
 	dir := t.TempDir()
@@ -64,6 +65,16 @@ func TestEngineTorchCLI(t *testing.T) {
 		{"boxing 2x2 mesh", 4, []string{"sbp", "boxing", "--in", xPath, "--from", "(S(0), S(1))", "--to", "(S(1), B)", "--placement", "[[0,1],[2,3]]"}, false},
 		{"program data parallel with grad", 4, []string{"sbp", "program", "--src", "placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s"}, true},
 	}
+	t.Run("timeout", func(t *testing.T) {
+		out := filepath.Join(dir, "timeout")
+		code, msg := runFails(t, "sbp", "program", "--src", "placement 2; x = input 4 S(0); y = box x B", "--engine", "torch", "--timeout", "50ms", "--out", out)
+		if code != 1 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "the run passed its timeout") {
+			t.Errorf("--timeout 50ms: exit %d, %q", code, msg)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("a timed-out run made %s", out)
+		}
+	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := func(engine string) string {
