@@ -6,7 +6,8 @@
 //
 // [Engine.Run] writes a job to a temporary folder and starts one worker
 // per device of the placement: the interpreter ([FindPython], or
-// Options.Python) running the embedded worker.py with
+// Options.Python) running the embedded worker.py (beside ops.py, its
+// local arithmetic) with
 //
 //	MASTER_ADDR=127.0.0.1  MASTER_PORT=<a free port>  RANK=<position>  WORLD_SIZE=<devices>
 //
@@ -75,9 +76,20 @@
 // worker is killed and the error says which step each rank was in. No
 // worker outlives Run.
 //
+// # Emitting a program for torchrun
+//
+// [Emit] writes the same plan as a standalone Python file that a user
+// runs with torchrun --nproc_per_node N (gloo on CPUs; NCCL and one GPU
+// per process with --device cuda): every input as the block this rank
+// holds, every op as torch on the local shards with the rank's own
+// arguments as literals, every boxing as the collectives above with
+// their mesh dims, axes and split sizes as literals; at the end every
+// named tensor and gradient is boxed to B and rank 0 saves it. It needs
+// no DTensor, only torch.distributed.
+//
 // # Platform support
 //
 // Unix, with a Python that has torch.distributed (gloo) and numpy. The
-// workers run on this machine's CPUs; the same worker with NCCL would run
-// on GPUs, but this engine starts only gloo workers.
+// workers run on this machine's CPUs; the same steps with NCCL run on
+// GPUs in the file Emit writes, but this engine starts only gloo workers.
 package torch

@@ -49,7 +49,7 @@ func fail(t *testing.T, opts Options, bound time.Duration) *Error {
 		}
 		pids = append(pids, st.Pid)
 	}
-	noStrays(t, tmp, pids...)
+	noStrays(t, pids...)
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("the run left %v in the temporary folder", left)
 	}
@@ -117,7 +117,7 @@ func TestCancelled(t *testing.T) {
 	for _, st := range e.Ranks {
 		pids = append(pids, st.Pid)
 	}
-	noStrays(t, "", pids...)
+	noStrays(t, pids...)
 }
 
 // TestNoTorch: an interpreter without torch is refused in one line that

@@ -3,7 +3,6 @@ package torch
 import (
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,11 +23,9 @@ func needTorch(t *testing.T) string {
 	return py
 }
 
-// noStrays fails the test when a worker of pids, or any process running
-// the worker.py of a job folder under scope (the test's TMPDIR; "" for
-// none), is still alive. The scope keeps other packages' runs, tested at
-// the same time, out of the count.
-func noStrays(t *testing.T, scope string, pids ...int) {
+// noStrays fails the test when a worker of pids, or any child of this
+// process running a job folder's worker.py, is still alive.
+func noStrays(t *testing.T, pids ...int) {
 	t.Helper()
 	for _, pid := range pids {
 		if pid <= 0 {
@@ -38,10 +35,9 @@ func noStrays(t *testing.T, scope string, pids ...int) {
 			t.Errorf("worker pid %d outlived its run", pid)
 		}
 	}
-	if scope == "" {
-		return
-	}
-	if out, err := exec.Command("pgrep", "-f", regexp.QuoteMeta(scope)+"/stridelab-torch-.*/worker.py").Output(); err == nil {
+	// Only this test process's children: another package's tests (the
+	// CLI's) may run workers of their own at the same time.
+	if out, err := exec.Command("pgrep", "-P", strconv.Itoa(os.Getpid()), "-f", "stridelab-torch-.*/worker.py").Output(); err == nil {
 		t.Errorf("stray workers: %s", strings.TrimSpace(string(out)))
 	}
 }

@@ -22,7 +22,8 @@ import (
 
 // The job is what a run hands its workers: JOB/job.json (the types
 // below), JOB/in/POS.npz (the input shards of the device at position
-// POS, INDEX.npy for each input step) and JOB/worker.py. Shapes are lists
+// POS, INDEX.npy for each input step), JOB/worker.py and the ops.py it
+// imports (the local arithmetic, which Emit inlines). Shapes are lists
 // of ints ([] for a scalar); every shard is float32, C order.
 
 // job is JOB/job.json.
@@ -140,6 +141,9 @@ type builder struct {
 	notes  []string
 	shape  map[string]tensor.Shape
 	sbp    map[string]sbp.NdSbp
+	// layoutOnly records the inputs' shapes and SBPs without their
+	// values (Emit: the emitted file makes its own shards).
+	layoutOnly bool
 }
 
 func newBuilder(p sbp.Placement, timeoutS float64) *builder {
@@ -290,6 +294,10 @@ func (b *builder) step(s program.Step, inputs program.Values) error {
 	}
 	switch s.Kind {
 	case program.StepInput:
+		if b.layoutOnly {
+			b.add(jobStep{Kind: string(program.StepInput), Name: s.Name}, s.Shape, nd)
+			return nil
+		}
 		full, err := inputValue(s, inputs)
 		if err != nil {
 			return err

@@ -211,7 +211,7 @@ func runCoverage(t *testing.T, b *builder, checks []check) {
 	r0 := ex.reports[0]
 	t.Logf("%d steps (%d checked) on %v: %v in all; rank 0: import torch %.2fs, start torch.distributed %.2fs, steps %.2fs, write %.2fs",
 		len(b.job.Steps), len(checks), b.p, time.Since(start).Round(time.Millisecond), r0.ImportSeconds, r0.InitSeconds, inRank0, r0.WriteSeconds)
-	noStrays(t, "", pids...)
+	noStrays(t, pids...)
 	ran := map[string]int{}
 	for _, c := range checks {
 		got, err := assemble(c.shape, b.p, c.nd, ex.shards[c.step])

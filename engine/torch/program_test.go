@@ -104,7 +104,7 @@ func runProgram(t *testing.T, src string, strategy program.Strategy, inputs prog
 			t.Errorf("rank %d ran in pid %d after a setup of %v", r.Rank, r.Pid, r.Setup)
 		}
 	}
-	noStrays(t, tmp, pids...)
+	noStrays(t, pids...)
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("the run left %v in the temporary folder", left)
 	}

@@ -21,6 +21,11 @@ import (
 //go:embed worker.py
 var workerPy []byte
 
+// opsPy is the local arithmetic worker.py imports (and Emit inlines).
+//
+//go:embed ops.py
+var opsPy []byte
+
 // DefaultTimeout bounds a run when Options.Timeout is 0.
 const DefaultTimeout = 120 * time.Second
 
@@ -145,6 +150,9 @@ func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
 	defer os.RemoveAll(dir)
 	if err := b.write(dir); err == nil {
 		err = writeAtomic(filepath.Join(dir, "worker.py"), func(tmp string) error { return os.WriteFile(tmp, workerPy, 0o644) })
+	}
+	if err == nil {
+		err = writeAtomic(filepath.Join(dir, "ops.py"), func(tmp string) error { return os.WriteFile(tmp, opsPy, 0o644) })
 	}
 	if err != nil {
 		return nil, fmt.Errorf("torch engine: writing the job: %w", err)

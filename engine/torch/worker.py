@@ -70,35 +70,19 @@ def fault_at(index):
             time.sleep(1)
 
 
-def part_range(n, k, i):
-    """BalancedSplit's part i of [0, n) cut in k: the first n mod k parts
-    get one more element (sbp.partRange)."""
-    q, r = divmod(n, k)
-    lo = i * q + min(i, r)
-    return lo, lo + q + (1 if i < r else 0)
-
-
-def numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 def main():
     t_start = time.perf_counter()
     status("importing torch")
     import numpy as np
     import torch
     import torch.distributed as dist
+    from ops import IDENTITY as identity, full, matmul, numel, pad_part, part_range, reduce_to  # beside this file
 
     with open(os.path.join(JOB, "job.json")) as f:
         job = json.load(f)
     if job["dtype"] != "float32":
         raise ValueError("this worker runs float32 plans, not %s" % job["dtype"])
-    f32, f64 = torch.float32, torch.float64
-    inf = float("inf")
-    identity = {"sum": 0.0, "max": -inf, "min": inf}
+    f32 = torch.float32
     reduce_op = {"sum": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX, "min": dist.ReduceOp.MIN}
     torch.set_num_threads(1)
 
@@ -118,28 +102,6 @@ def main():
                 mine[m] = (g, pg)
     report = {"position": RANK, "pid": os.getpid(), "import_seconds": t0 - t_start, "init_seconds": time.perf_counter() - t0, "steps": []}
 
-    def full(shape, value):
-        return torch.full(tuple(shape), value, dtype=f32)
-
-    def reduce_to(x, op, to):
-        """be.Reduce(op, x, to): to aligns on the right; an axis is reduced
-        where to has no axis or 1 against a longer one. Sums add in float64
-        (tensor's float32 sums do); max and min of nothing are the
-        identity (sbp's reduce Local)."""
-        lead = x.dim() - len(to)
-        dims = [a for a in range(x.dim()) if a < lead or (to[a - lead] == 1 and x.shape[a] != 1)]
-        if x.numel() == 0 and op != "sum":
-            return full(to, identity[op])
-        if not dims:  # sum(dim=()) would reduce every dim
-            return x.reshape(tuple(to)).clone()
-        if op == "sum":
-            y = x.to(f64).sum(dim=dims, keepdim=True).to(f32)
-        elif op == "max":
-            y = x.amax(dim=dims, keepdim=True)
-        else:
-            y = x.amin(dim=dims, keepdim=True)
-        return y.reshape(tuple(to))
-
     def run_op(step, ins, a):
         op = step["op"]
         x = ins[0]
@@ -156,8 +118,8 @@ def main():
         if op == "scale":
             return x * torch.tensor(step["factor"], dtype=f32)
         y = ins[1]
-        if op == "matmul":  # sbp's matmul: a[m,k,1]·b[k,n] in float32, summed over k in float64
-            return (x.unsqueeze(2) * y.unsqueeze(0)).to(f64).sum(dim=1).to(f32)
+        if op == "matmul":
+            return matmul(x, y)
         if op == "add":
             return x + y
         if op == "sub":
@@ -259,17 +221,7 @@ def main():
             out = t.clone() if ci == 0 else full(t.shape, identity[y["op"]])
         elif kind == "local-pad":
             a = x["axis"]
-            sizes = [s[a] for s in before]
-            lo, total = sum(sizes[:ci]), sum(sizes)
-            parts = []
-            for n in (lo, None, total - lo - sizes[ci]):
-                if n is None:
-                    parts.append(t)
-                elif n:
-                    s = list(t.shape)
-                    s[a] = n
-                    parts.append(full(s, identity[y["op"]]))
-            out = torch.cat(parts, dim=a).contiguous()
+            out = pad_part(t, a, [s[a] for s in before], ci, y["op"])
         else:
             raise ValueError("unknown collective %r" % kind)
         want = c["after"][RANK]

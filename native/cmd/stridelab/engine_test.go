@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/tensor"
@@ -14,14 +19,16 @@ import (
 
 // needTorch skips the test, saying why, when no interpreter imports
 // torch; with STRIDELAB_REQUIRE_TORCH=1 it fails instead.
-func needTorch(t *testing.T) {
+func needTorch(t *testing.T) string {
 	t.Helper()
-	if _, err := torch.FindPython(""); err != nil {
+	py, err := torch.FindPython("")
+	if err != nil {
 		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
 			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)
 		}
 		t.Skipf("skipped: %v", err)
 	}
+	return py
 }
 
 // runFails runs the CLI in-process and returns its exit status and
@@ -41,14 +48,12 @@ func runFails(t *testing.T, args ...string) (int, string) {
 // splits, a 2×2 mesh, the data-parallel program with its gradients —
 // and checks that the --out files equal --engine sim's, byte for byte
 // (the values are whole numbers), and that the table names every rank
-// with its pid and the bytes it sent and received beside the plan's.
+// with its pid and the bytes it sent and received beside the plan's; a
+// run past --timeout is one line and writes nothing.
 func TestEngineTorchCLI(t *testing.T) {
 	needTorch(t)
 	dir := t.TempDir()
-	a, _ := tensor.Arange(tensor.Float32, tensor.Shape{7, 5})
-	b, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 4})
-	x, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 6})
-	aPath, bPath, xPath := writeNpy(t, dir, "a.npy", a), writeNpy(t, dir, "b.npy", b), writeNpy(t, dir, "x.npy", x)
+	aPath, bPath, xPath := engineInputs(t, dir)
 	cases := []struct {
 		name   string
 		ranks  int
@@ -60,6 +65,16 @@ func TestEngineTorchCLI(t *testing.T) {
 		{"boxing 2x2 mesh", 4, []string{"sbp", "boxing", "--in", xPath, "--from", "(S(0), S(1))", "--to", "(S(1), B)", "--placement", "[[0,1],[2,3]]"}, false},
 		{"program data parallel with grad", 4, []string{"sbp", "program", "--src", "placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s"}, true},
 	}
+	t.Run("timeout", func(t *testing.T) {
+		out := filepath.Join(dir, "timeout")
+		code, msg := runFails(t, "sbp", "program", "--src", "placement 2; x = input 4 S(0); y = box x B", "--engine", "torch", "--timeout", "50ms", "--out", out)
+		if code != 1 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "the run passed its timeout") {
+			t.Errorf("--timeout 50ms: exit %d, %q", code, msg)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("a timed-out run made %s", out)
+		}
+	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := func(engine string) string {
@@ -83,17 +98,7 @@ func TestEngineTorchCLI(t *testing.T) {
 				}
 			}
 			for _, f := range files {
-				sim, err := os.ReadFile(filepath.Join(out("sim"), f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := os.ReadFile(filepath.Join(out("torch"), f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, sim) {
-					t.Errorf("%s %s: --engine torch wrote other bytes than --engine sim", tc.name, f)
-				}
+				sameBytes(t, filepath.Join(out("sim"), f), filepath.Join(out("torch"), f))
 			}
 			// Every rank has rows with its pid (not this process's), and a
 			// boxing row with the bytes beside the plan's.
@@ -125,8 +130,10 @@ func TestEngineTorchCLI(t *testing.T) {
 	}
 }
 
-// TestEngineFlagErrors: a bad --engine and an interpreter without torch
-// are one line each, and no --out file is left. Neither needs torch.
+// TestEngineFlagErrors: a bad --engine, --engine torch with --json or
+// --emit, a timeout of 0, --emit torch on sbp plan, and an interpreter
+// without torch are one line each, and no --out file is left. None needs
+// torch.
 func TestEngineFlagErrors(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "y.npy")
@@ -134,6 +141,16 @@ func TestEngineFlagErrors(t *testing.T) {
 	code, msg := runFails(t, append(boxing, "--engine", "mpi")...)
 	if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `--engine "mpi": choose sim or torch`) {
 		t.Errorf("--engine mpi: exit %d, %q", code, msg)
+	}
+	for _, args := range [][]string{
+		{"sbp", "plan", "--op", "expand", "--shape", "4", "--size", "4", "--sbp", "B", "--placement", "2", "--emit", "torch"},
+		append(boxing, "--engine", "torch", "--json"),
+		append(boxing, "--engine", "torch", "--emit", "pytorch"),
+		append(boxing, "--engine", "torch", "--timeout", "0s"),
+	} {
+		if code, msg := runFails(t, args...); code != 2 || strings.Count(msg, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want a usage error in one line", args, code, msg)
+		}
 	}
 	for _, args := range [][]string{
 		boxing,
@@ -159,4 +176,124 @@ func mustArange(t *testing.T, n int) tensor.Tensor {
 		t.Fatal(err)
 	}
 	return x
+}
+
+// TestEmitTorch: the file --emit torch prints compiles, and run as
+// torchrun would run it (one process per device with MASTER_ADDR,
+// MASTER_PORT, RANK and WORLD_SIZE: Debian's torchrun fails under Python
+// 3.11) on gloo, it saves values equal, byte for byte, to --engine sim's
+// --out files: an op over 3 devices with uneven splits and a boxing of
+// its input, a boxing on a 2×2 mesh, and a program with gradients on a
+// 2×2 mesh (all-gather, all-reduce, reduce-scatter, local slices), and
+// one with P(sum) and P(max) inputs.
+func TestEmitTorch(t *testing.T) {
+	py := needTorch(t)
+	dir := t.TempDir()
+	aPath, bPath, xPath := engineInputs(t, dir)
+	cases := []struct {
+		name  string
+		ranks int
+		args  []string
+		files []string // the values compared; nil: every file sim wrote to its --out folder
+	}{
+		{"run", 3, []string{"sbp", "run", "--op", "matmul", "--in", aPath, "--sbp", "S(0)", "--b", bPath, "--b-sbp", "S(0)", "--placement", "3"}, []string{"y.npy"}},
+		{"boxing", 4, []string{"sbp", "boxing", "--in", xPath, "--from", "(S(0), S(1))", "--to", "(S(1), P)", "--placement", "[[0,1],[2,3]]"}, []string{"y.npy"}},
+		{"program", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 9,6 (S(0), B); w = input 6,5 (B, S(1)); y = matmul x w; b = input 5 (B, B); z = add y b; m = max z 1,5; s = sum m 1,1; grad s"}, nil},
+		// Partial inputs, P(sum) and P(max), planned exactly.
+		{"partial", 2, []string{"sbp", "program", "--strategy", "exact", "--src", "placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			simOut, emitOut := filepath.Join(dir, tc.name+".sim"), filepath.Join(dir, tc.name+".torch")
+			if tc.files != nil {
+				runCLI(t, append(tc.args, "--out", filepath.Join(simOut+".npy"))...)
+			} else {
+				runCLI(t, append(tc.args, "--out", simOut)...)
+			}
+			file := filepath.Join(dir, tc.name+".py")
+			if err := os.WriteFile(file, []byte(runCLI(t, append(tc.args, "--emit", "torch")...)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command(py, "-m", "py_compile", file).CombinedOutput(); err != nil {
+				t.Fatalf("py_compile %s: %v: %s", file, err, out)
+			}
+			runWorld(t, py, file, tc.ranks, "--out", emitOut)
+			files := tc.files
+			if files == nil {
+				entries, err := os.ReadDir(simOut)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range entries {
+					files = append(files, e.Name())
+				}
+			}
+			for _, f := range files {
+				want := filepath.Join(simOut, f)
+				if tc.files != nil {
+					want = simOut + ".npy"
+				}
+				sameBytes(t, want, filepath.Join(emitOut, f))
+			}
+		})
+	}
+}
+
+// runWorld starts n processes of the file as torchrun would, on a free
+// port, and waits for all of them; any failing fails the test, and none
+// outlives it.
+func runWorld(t *testing.T, py, file string, n int, args ...string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmds := make([]*exec.Cmd, n)
+	outs := make([]bytes.Buffer, n)
+	for r := range n {
+		c := exec.CommandContext(ctx, py, append([]string{file}, args...)...)
+		c.Env = append(os.Environ(), "MASTER_ADDR=127.0.0.1", fmt.Sprintf("MASTER_PORT=%d", port), fmt.Sprintf("RANK=%d", r), fmt.Sprintf("WORLD_SIZE=%d", n), fmt.Sprintf("LOCAL_RANK=%d", r))
+		c.Stdout, c.Stderr = &outs[r], &outs[r]
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds[r] = c
+	}
+	for r, c := range cmds {
+		if err := c.Wait(); err != nil {
+			cancel()
+			t.Errorf("rank %d of %s: %v: %s", r, filepath.Base(file), err, outs[r].String())
+		}
+	}
+}
+
+// engineInputs writes the inputs of the engine tests to dir: a (7×5) and
+// b (5×4), whose matmul over 3 devices splits unevenly, and x (5×6).
+func engineInputs(t *testing.T, dir string) (aPath, bPath, xPath string) {
+	t.Helper()
+	a, _ := tensor.Arange(tensor.Float32, tensor.Shape{7, 5})
+	b, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 4})
+	x, _ := tensor.Arange(tensor.Float32, tensor.Shape{5, 6})
+	return writeNpy(t, dir, "a.npy", a), writeNpy(t, dir, "b.npy", b), writeNpy(t, dir, "x.npy", x)
+}
+
+// sameBytes fails the test unless the file got holds the bytes of want
+// (the --engine sim file).
+func sameBytes(t *testing.T, want, got string) {
+	t.Helper()
+	w, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(g, w) {
+		t.Errorf("%s holds other bytes than --engine sim's %s", got, want)
+	}
 }

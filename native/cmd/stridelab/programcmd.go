@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -69,6 +70,9 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer inputs.Release()
+	if *emitTo == "torch" {
+		return torch.Emit(stdout, plan, torch.EmitOptions{Command: commandLine("sbp program", args), Path: path, OutDir: *out})
+	}
 	if *emitTo != "" {
 		return plan.Emit(stdout, *emitTo, program.EmitOptions{Command: commandLine("sbp program", args), Path: path, OutDir: *out})
 	}

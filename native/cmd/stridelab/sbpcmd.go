@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -114,12 +115,12 @@ func (f *layoutFlags) parse(arity int) (sbp.Placement, []sbp.NdSbp, error) {
 }
 
 func emitFlag(fs *flagSet) *string {
-	return fs.String("emit", "", "print the equivalent program for oneflow or pytorch instead")
+	return fs.String("emit", "", "print the equivalent program instead: oneflow, pytorch (DTensor) or torch (torch.distributed collectives, run with torchrun; not on sbp plan)")
 }
 
 func checkEmit(engine string) error {
-	if engine != "" && engine != "oneflow" && engine != "pytorch" {
-		return usagef("--emit %q: choose oneflow or pytorch", engine)
+	if engine != "" && engine != "oneflow" && engine != "pytorch" && engine != "torch" {
+		return usagef("--emit %q: choose oneflow or pytorch (DTensor), or torch (torch.distributed collectives, for torchrun)", engine)
 	}
 	return nil
 }
@@ -148,6 +149,9 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	op, err := parseOp(fs, args, ops, engine)
 	if err != nil {
 		return err
+	}
+	if *engine == "torch" {
+		return usagef("--emit torch writes a program that runs: use it on sbp run, sbp boxing or sbp program")
 	}
 	dt, err := tensor.ParseDType(*dtName)
 	if err != nil {
@@ -312,7 +316,7 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	placement := fs.String("placement", "", "devices: 4, 0-3, cpu:0,1,2,3 or a mesh [[0,1],[2,3]]")
 	dtName := fs.String("dtype", "float32", "element type: float32, int32 or uint32 (all 4 bytes)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	engine := emitFlag(fs)
+	emitTo := emitFlag(fs)
 	inPath := fs.String("in", "", "run the boxing on this .npy file's values (without it, with --out or --engine torch: 0, 1, 2, …)")
 	out := fs.String("out", "", "run the boxing and write the gathered result to this .npy file")
 	backend := computeFlags(fs, stderr)
@@ -320,7 +324,7 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *engine != ""}); err != nil {
+	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *emitTo != ""}); err != nil {
 		return err
 	}
 	var x tensor.Tensor
@@ -338,7 +342,7 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	if err := required(map[string]string{"shape": *shapeFlag, "from": *from, "to": *to, "placement": *placement}); err != nil {
 		return err
 	}
-	if err := checkEmit(*engine); err != nil {
+	if err := checkEmit(*emitTo); err != nil {
 		return err
 	}
 	shape, err := parseShapeFlag("shape", *shapeFlag)
@@ -367,8 +371,18 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	}
 	runIt := *inPath != "" || *out != "" || eng.torch()
 	switch {
-	case *engine != "":
-		return sbp.Emit(stdout, *engine, sbp.Program{
+	case *emitTo == "torch":
+		plan, err := planSource(engine.BoxingProgram(p, shape, fromNd, toNd))
+		if err != nil {
+			return err
+		}
+		opt := torch.EmitOptions{Command: commandLine("sbp boxing", args)}
+		if *inPath != "" {
+			opt.Files = map[string]string{"x": *inPath}
+		}
+		return torch.Emit(stdout, plan, opt)
+	case *emitTo != "":
+		return sbp.Emit(stdout, *emitTo, sbp.Program{
 			Command: commandLine("sbp boxing", args), Placement: p, To: toNd,
 			Inputs: []sbp.Input{{Name: "x", Shape: shape, DType: dt, Sbp: fromNd}},
 		})
@@ -522,6 +536,9 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	if eng.torch() {
 		return runOpOnEngine(stdout, stderr, eng, be, op, p, nds, paths, full, *out)
 	}
+	if *engine == "torch" {
+		return emitTorchOp(stdout, commandLine("sbp run", args), op, p, nds, paths, full)
+	}
 	y, applied, err := sbp.Apply(op, globals...)
 	if err != nil {
 		return err
@@ -640,28 +657,23 @@ const shellSafe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 // against the simulated run's and one device's, then the result written
 // to out (whole) or printed.
 func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor, out string) error {
+	plan, err := opPlan(op, p, nds, full)
+	if err != nil {
+		return err
+	}
 	names := engine.InputNames(op)
-	shapes := make([]tensor.Shape, len(full))
 	inputs := program.Values{}
 	for i, t := range full {
-		shapes[i] = t.Shape()
 		if t.DType() != tensor.Float32 {
 			f, err := toFloat32(t)
 			if err != nil {
 				return fmt.Errorf("%s: %v", paths[i], err)
 			}
+			defer f.Release()
 			fmt.Fprintf(stderr, "stridelab: notice: %s: %v values converted to float32 (the engines run float32 programs)\n", paths[i], t.DType())
 			t = f
 		}
 		inputs[names[i]] = t
-	}
-	src, err := engine.OpProgram(p, op, shapes, nds)
-	if err != nil {
-		return err
-	}
-	plan, err := planSource(src)
-	if err != nil {
-		return err
 	}
 	vals, res, err := eng.run(plan, be, inputs)
 	if err != nil {
@@ -687,4 +699,32 @@ func planSource(src string) (*program.Plan, error) {
 		return nil, err
 	}
 	return program.NewPlan(prog, program.Greedy)
+}
+
+// emitTorchOp prints op's one-statement program as a file for torchrun
+// (torch.Emit), its inputs read from the .npy files given.
+func emitTorchOp(stdout io.Writer, command string, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor) error {
+	plan, err := opPlan(op, p, nds, full)
+	if err != nil {
+		return err
+	}
+	files := map[string]string{}
+	for i, name := range engine.InputNames(op) {
+		files[name] = paths[i]
+	}
+	return torch.Emit(stdout, plan, torch.EmitOptions{Command: command, Files: files})
+}
+
+// opPlan plans op on inputs of full's shapes laid out by nds, as the
+// one-statement program engine.OpProgram writes.
+func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, full []tensor.Tensor) (*program.Plan, error) {
+	shapes := make([]tensor.Shape, len(full))
+	for i, t := range full {
+		shapes[i] = t.Shape()
+	}
+	src, err := engine.OpProgram(p, op, shapes, nds)
+	if err != nil {
+		return nil, err
+	}
+	return planSource(src)
 }

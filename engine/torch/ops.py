@@ -1,0 +1,67 @@
+# stridelab's local arithmetic on torch, as package sbp computes it on its
+# simulated devices: float32 elementwise, sums accumulated in float64.
+# The torch engine's worker.py imports it; the files `--emit torch` writes
+# hold it inline.
+import numpy as np
+import torch
+
+F32, F64 = torch.float32, torch.float64
+INF = float("inf")
+IDENTITY = {"sum": 0.0, "max": -INF, "min": INF}
+DEV = torch.device("cpu")  # where full() makes tensors (an emitted file's --device cuda sets it)
+
+
+def part_range(n, k, i):
+    """Balanced split: part i of [0, n) cut in k; the first n mod k parts
+    get one more element (sbp's BalancedSplit, OneFlow's BalancedSplitter)."""
+    q, r = divmod(n, k)
+    lo = i * q + min(i, r)
+    return lo, lo + q + (1 if i < r else 0)
+
+
+def numel(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def full(shape, value):
+    return torch.full(tuple(shape), value, dtype=F32, device=DEV)
+
+
+def reduce_to(x, op, to):
+    """be.Reduce(op, x, to): to aligns on the right; an axis is reduced
+    where to has no axis or 1 against a longer one. Sums add in float64
+    (tensor's float32 sums do); max and min of nothing are the identity
+    (sbp's reduce Local)."""
+    lead = x.dim() - len(to)
+    dims = [a for a in range(x.dim()) if a < lead or (to[a - lead] == 1 and x.shape[a] != 1)]
+    if x.numel() == 0 and op != "sum":
+        return full(to, IDENTITY[op])
+    if not dims:  # sum(dim=()) would reduce every dim
+        return x.reshape(tuple(to)).clone()
+    if op == "sum":
+        y = x.to(F64).sum(dim=dims, keepdim=True).to(F32)
+    elif op == "max":
+        y = x.amax(dim=dims, keepdim=True)
+    else:
+        y = x.amin(dim=dims, keepdim=True)
+    return y.reshape(tuple(to))
+
+
+def matmul(a, b):
+    """sbp's matmul: a[m,k,1]·b[k,n] in float32, summed over k in float64."""
+    return (a.unsqueeze(2) * b.unsqueeze(0)).to(F64).sum(dim=1).to(F32)
+
+
+def pad_part(t, axis, sizes, ci, op):
+    """Member ci's part of a group's split (sizes along axis), placed in
+    the whole extent and padded with op's identity: S -> P (local-pad)."""
+    lo, total = sum(sizes[:ci]), sum(sizes)
+    parts = []
+    for n in (lo, None, total - lo - sizes[ci]):
+        if n is None:
+            parts.append(t)
+        elif n:
+            s = list(t.shape)
+            s[axis] = n
+            parts.append(full(s, IDENTITY[op]))
+    return torch.cat(parts, dim=axis).contiguous()
