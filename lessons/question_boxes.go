@@ -23,7 +23,7 @@ func (askBoxes) form() form {
 }
 
 // stepClick is what a program question's learner clicks.
-var stepClick = target{viz.FocusStep, "", "click the step's column (its head, above the devices)"}
+var stepClick = target{viz.FocusStep, "", "click the step's column"}
 
 func (k askBoxes) prompt(q *Question, sc *viz.Scene) string {
 	return fmt.Sprintf("Which step boxes %s, and with which collective? Predict it, then %s.", q.Name, k.form().click.what)
