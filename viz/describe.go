@@ -11,7 +11,9 @@ import (
 // what a device holds, what a program's step does. It is what a live
 // region speaks and a desktop app reads aloud, the same words in every
 // front end, built from the scene's model (tensor's layouts, sbp's
-// shards, the program's plan), never from drawn text. A step out of
+// shards, the program's plan), never from drawn text. A program's device
+// is described at the step whose column its row is under (f.Offset, as
+// Hot gives it; 0, the first step, for a bare "rank N"). A step out of
 // range or a focus that names nothing in the scene is an error, as for
 // FrameFocus.
 func (s *Scene) Describe(step int, f Focus) (string, error) {
