@@ -42,7 +42,10 @@
 // region and its focus), [Scene.FrameFocus] lights a focus and what it
 // maps to, and [Scene.Report] describes the scene and the focus for a
 // results panel as a [Report] of titled sections, the same words in every
-// front end. [Focus.String] and [ParseFocus] spell a focus as lessons do:
+// front end. [Scene.Describe] says what a focus means in one line — what
+// a live region speaks and a desktop app reads aloud: out[2,1,2] reads
+// x[8]; [13,5] is on rank 2 (coord [2]), shard [6 33] at rows 13–18;
+// step 3: box w from S(0) to B: all-gather, 6.00 KiB. [Focus.String] and [ParseFocus] spell a focus as lessons do:
 // out[1,2,0], x[5], [5,2], rank 2.
 //
 // # Size

@@ -39,6 +39,9 @@ type sceneImpl interface {
 	work() Work
 	// checkFocus says why f does not belong to the scene, or nil.
 	checkFocus(f Focus) error
+	// describe says in one line what f (checked) means at step (in
+	// range): what Scene.Describe returns.
+	describe(step int, f Focus) (string, error)
 }
 
 // Hot is a region of a frame that means something: a cell of an operand
