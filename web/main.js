@@ -259,6 +259,9 @@ function onState(st) {
   if (document.activeElement !== $("scrub")) $("scrub").value = String(st.step);
   $("step-out").textContent = `step ${st.step + 1} of ${st.steps}`;
   $("speed-out").textContent = `${+st.speed.toFixed(2)}/s`;
+  // What the pointed cell means, in words (the session's State.words,
+  // viz.Scene.Describe): the live region a screen reader speaks.
+  if ($("scene-status").textContent !== (st.words || "")) $("scene-status").textContent = st.words || "";
   const f = JSON.stringify(st.pinned || st.hover || null);
   if (good && !st.error && document.body.dataset.state !== "busy" && (st.step !== step || f !== JSON.stringify(focus))) {
     focus = JSON.parse(f);

@@ -62,3 +62,42 @@ func TestSessionWalksEveryLesson(t *testing.T) {
 		t.Errorf("typing into a field should leave the lesson")
 	}
 }
+
+// TestWordsHideTheAnswerWhileAQuestionIsOpen: hovering a cell while a
+// question waits names the cell only; once answered, the words say all.
+func TestWordsHideTheAnswerWhileAQuestionIsOpen(t *testing.T) {
+	ls, err := lessons.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(mustExample("expand"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		for _, st := range l.Steps {
+			if st.Question == nil {
+				continue
+			}
+			if err := s.OpenLesson(l, st.N); err != nil {
+				t.Fatal(err)
+			}
+			hots, err := s.Scene().Hots(s.Step(), viz.DefaultSize)
+			if err != nil || len(hots) == 0 {
+				t.Fatalf("%s step %d: no hot region (%v)", l.ID, st.N, err)
+			}
+			f := hots[len(hots)/2].Focus
+			s.Hover(&f)
+			if w := s.State().Words; w != f.String() {
+				t.Errorf("%s step %d, question open: words %q, want only %q", l.ID, st.N, w, f.String())
+			}
+			s.CloseLesson()
+			s.Hover(&f)
+			if w, _ := s.Scene().Describe(s.Step(), f); s.State().Words != w {
+				t.Errorf("%s step %d, no question: words %q, want %q", l.ID, st.N, s.State().Words, w)
+			}
+			return
+		}
+	}
+	t.Fatal("no lesson asks a question")
+}

@@ -245,3 +245,22 @@ func TestLocateFindsACoveredRegion(t *testing.T) {
 		t.Errorf("only %d step columns drawn", steps)
 	}
 }
+
+// TestWordsSayWhatTheFocusMeans: the state's words are the scene's
+// description of the focus, and name only the focus while a lesson's
+// question is open.
+func TestWordsSayWhatTheFocusMeans(t *testing.T) {
+	s, err := New(mustExample("expand"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := s.State().Words; w != "" {
+		t.Errorf("nothing focused, words %q", w)
+	}
+	f := &viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: []int{2, 1, 2}}
+	s.Hover(f)
+	want, _ := s.Scene().Describe(s.Step(), *f)
+	if w := s.State().Words; w != want || w != "out[2,1,2] reads x[8]" {
+		t.Errorf("hovering out[2,1,2]: words %q, want %q", w, want)
+	}
+}

@@ -18,6 +18,11 @@ type State struct {
 	View       View              `json:"view"`
 	Fields     map[string]string `json:"fields"`
 	Lesson     *LessonState      `json:"lesson"` // nil outside a lesson
+	// Words say what the focus (the pin, else the hover) means, in one
+	// line, as viz.Scene.Describe gives it: what a screen reader says.
+	// While a lesson's question is open they only name the focus, so
+	// they do not give the answer away; "" when nothing is focused.
+	Words string `json:"words"`
 }
 
 // State returns the session's state.
@@ -31,5 +36,22 @@ func (s *Session) State() State {
 		st.Error, st.ErrorField = s.err.Error(), s.errKey
 	}
 	st.Lesson = s.lessonState()
+	st.Words = s.Words()
 	return st
+}
+
+// Words say what the focus means (see State.Words).
+func (s *Session) Words() string {
+	f := s.Focus()
+	if f == nil {
+		return ""
+	}
+	if s.answering() {
+		return f.String()
+	}
+	w, err := s.built.Describe(s.step, *f)
+	if err != nil {
+		return err.Error()
+	}
+	return w
 }

@@ -257,6 +257,11 @@ try {
     null, { timeout: 10000 }).catch(() => {});
   const focusText = await page.$$eval("#report .section", (ss) => ss.filter((s) => s.querySelector("h3").textContent === "focus").map((s) => s.textContent).join(""));
   check(/\[1 4 2\]/.test(focusText), `a pinned cell shows in the results: ${focusText.replace(/^focus/, "").slice(0, 120)}`);
+  // The live region says what the pinned cell means, in the session's words.
+  await page.waitForFunction(() => document.getElementById("scene-status").textContent.startsWith("out[1,4,2] reads "), null, { timeout: 10000 }).catch(() => {});
+  const words = await page.locator("#scene-status").textContent();
+  check(words.startsWith("out[1,4,2] reads ") && words === (await frameState(page)).words && await page.locator("#scene-status").getAttribute("role") === "status",
+    `the live region says what the pinned cell means: "${words}"`);
   await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.act("escape"));
 
   // The URL in a fresh page reproduces the state.
