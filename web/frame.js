@@ -29,3 +29,19 @@ window.addEventListener("pointerdown", () => {
   window.focus();
   document.querySelector("canvas")?.focus();
 });
+
+// Tab leaves the scene for the page's next control (shift+Tab for the one
+// before it), so the frame is never a keyboard trap: the scene keeps the
+// other keys. Caught before Ebitengine sees it.
+window.addEventListener("keydown", (e) => {
+  if (e.key !== "Tab" || window.parent === window) return;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  const doc = window.parent.document;
+  const frame = window.frameElement;
+  const all = [...doc.querySelectorAll("a[href], button, input, select, textarea, iframe, [tabindex]:not([tabindex='-1'])")]
+    .filter((el) => !el.disabled && !el.hidden && el.offsetParent !== null);
+  const at = all.indexOf(frame);
+  const next = all[e.shiftKey ? at - 1 : at + 1];
+  if (next) next.focus();
+}, true);
