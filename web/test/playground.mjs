@@ -257,6 +257,12 @@ try {
     null, { timeout: 10000 }).catch(() => {});
   const focusText = await page.$$eval("#report .section", (ss) => ss.filter((s) => s.querySelector("h3").textContent === "focus").map((s) => s.textContent).join(""));
   check(/\[1 4 2\]/.test(focusText), `a pinned cell shows in the results: ${focusText.replace(/^focus/, "").slice(0, 120)}`);
+  // The live region says what the pinned cell means, in the session's words.
+  await page.waitForFunction(() => document.getElementById("scene-status").textContent.startsWith("out[1,4,2] reads "), null, { timeout: 10000 }).catch(() => {});
+  const words = await page.locator("#scene-status").textContent();
+  check(words.startsWith("out[1,4,2] reads ") && words === (await frameState(page)).words && await page.locator("#scene-status").getAttribute("role") === "status",
+    `the live region says what the pinned cell means: "${words}"`);
+  await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.act("escape"));
   // Tab leaves the scene's frame for the next control, shift+Tab for the
   // one before: the frame is no keyboard trap.
   await page.locator("#frame").click({ position: { x: 5, y: 5 } });
@@ -266,13 +272,6 @@ try {
   await page.keyboard.press("Shift+Tab");
   const afterShiftTab = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
   check(afterTab === "first" && afterShiftTab !== "frame", `Tab in the scene moves to the next control (${afterTab}), shift+Tab to the one before (${afterShiftTab})`);
-  await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.click({ kind: "cell", operand: "out", index: [1, 4, 2] }));
-  // The live region says what the pinned cell means, in the session's words.
-  await page.waitForFunction(() => document.getElementById("scene-status").textContent.startsWith("out[1,4,2] reads "), null, { timeout: 10000 }).catch(() => {});
-  const words = await page.locator("#scene-status").textContent();
-  check(words.startsWith("out[1,4,2] reads ") && words === (await frameState(page)).words && await page.locator("#scene-status").getAttribute("role") === "status",
-    `the live region says what the pinned cell means: "${words}"`);
-  await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.act("escape"));
 
   // The URL in a fresh page reproduces the state.
   const fresh = await open(link);
