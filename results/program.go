@@ -3,8 +3,8 @@ package results
 import (
 	"context"
 	"fmt"
-	"slices"
 
+	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -27,37 +27,19 @@ func runProgram(ctx context.Context, w *viz.ProgramWork, b tensor.Backend) (viz.
 	}
 	defer want.Release()
 	sec := viz.Section{Title: w.What + " on " + b.Name()}
-	names := make([]string, 0, len(got))
-	for n := range got {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	table := [][]string{{"tensor", "shape", "vs one device"}}
+	agreements := engine.Compare(got, want) // the tolerance every engine is checked with
 	agree := 0
-	for _, n := range names {
+	for _, ag := range agreements {
 		verdict := "equal"
-		switch d, ok := maxDiff(got[n], want[n]); {
-		case !ok:
-			verdict = fmt.Sprintf("shape %v, one device's %v", got[n].Shape(), want[n].Shape())
-		case d > 1e-4*(1+maxAbs(want[n])):
-			verdict = fmt.Sprintf("differs by %g", d)
-		default:
+		if ag.Agree {
 			agree++
+		} else {
+			verdict = ag.Problem
 		}
-		table = append(table, []string{n, got[n].Shape().String(), verdict})
+		table = append(table, []string{ag.Name, got[ag.Name].Shape().String(), verdict})
 	}
-	sec.Lines = []string{fmt.Sprintf("backend %s: %d of %d tensors and gradients equal the single-device run", b.Name(), agree, len(names))}
+	sec.Lines = []string{fmt.Sprintf("backend %s: %d of %d tensors and gradients equal the single-device run", b.Name(), agree, len(agreements))}
 	sec.Table = table
 	return sec, nil
-}
-
-// maxAbs is the largest |x| of t (float32).
-func maxAbs(t tensor.Tensor) float64 {
-	m := 0.0
-	if v, err := tensor.Buffer[float32](t); err == nil {
-		for _, x := range v[:t.NumElements()] {
-			m = max(m, float64(max(x, -x)))
-		}
-	}
-	return m
 }

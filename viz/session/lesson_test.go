@@ -11,14 +11,7 @@ import (
 // answered right by a click on its answer (judged by the question), the
 // scene then shows the reveal, and typing leaves the lesson.
 func TestSessionWalksEveryLesson(t *testing.T) {
-	ls, err := lessons.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(mustExample("expand"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ls, s := builtinLessons(t)
 	for _, l := range ls {
 		for _, st := range l.Steps {
 			if err := s.OpenLesson(l, st.N); err != nil {
@@ -66,14 +59,7 @@ func TestSessionWalksEveryLesson(t *testing.T) {
 // TestWordsHideTheAnswerWhileAQuestionIsOpen: hovering a cell while a
 // question waits names the cell only; once answered, the words say all.
 func TestWordsHideTheAnswerWhileAQuestionIsOpen(t *testing.T) {
-	ls, err := lessons.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(mustExample("expand"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ls, s := builtinLessons(t)
 	for _, l := range ls {
 		for _, st := range l.Steps {
 			if st.Question == nil {
@@ -100,4 +86,18 @@ func TestWordsHideTheAnswerWhileAQuestionIsOpen(t *testing.T) {
 		}
 	}
 	t.Fatal("no lesson asks a question")
+}
+
+// builtinLessons returns the built-in lessons and a session to walk them.
+func builtinLessons(t *testing.T) ([]*lessons.Lesson, *Session) {
+	t.Helper()
+	ls, err := lessons.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(mustExample("expand"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls, s
 }
