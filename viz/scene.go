@@ -27,6 +27,7 @@ type Scene struct {
 		step  int
 		size  Size
 		focus *Focus
+		hide  bool
 	}
 }
 
@@ -67,12 +68,31 @@ func (s *Scene) Frame(step int, sz Size) (Frame, error) { return s.FrameFocus(st
 // it does not have, an index or offset out of range, a rank not placed)
 // is an error.
 func (s *Scene) FrameFocus(step int, f *Focus, sz Size) (Frame, error) {
-	if f != nil {
-		if err := s.impl.checkFocus(*f); err != nil {
+	return s.FrameLook(step, sz, Look{Focus: f})
+}
+
+// Look is how a frame is drawn besides its step and size: what is lit,
+// and whether an open question's answers are hidden.
+type Look struct {
+	Focus *Focus
+	// HideAnswers draws the scene as a question sees it before it is
+	// answered: the labels that would give the answer away (the offsets
+	// the output cells read and the offset formula, the ranks that own a
+	// cell, the values a shard holds, the bytes and SBPs of steps not yet
+	// reached) are drawn as "?", and a focus lights only itself, never
+	// what it maps to. The hot regions are the same as when shown.
+	HideAnswers bool
+}
+
+// FrameLook is the display list of step at size sz drawn as l says. A
+// focus that names nothing in the scene is an error, as for FrameFocus.
+func (s *Scene) FrameLook(step int, sz Size, l Look) (Frame, error) {
+	if l.Focus != nil {
+		if err := s.impl.checkFocus(*l.Focus); err != nil {
 			return Frame{}, err
 		}
 	}
-	c, err := s.render(step, f, sz, false)
+	c, err := s.render(step, l.Focus, sz, false, l.HideAnswers)
 	if err != nil {
 		return Frame{}, err
 	}
@@ -81,7 +101,7 @@ func (s *Scene) FrameFocus(step int, f *Focus, sz Size) (Frame, error) {
 
 // HitTest returns what lies under (x, y) in the frame of step at size sz.
 func (s *Scene) HitTest(step int, sz Size, x, y float64) (Hot, bool) {
-	c, err := s.render(step, nil, sz, true)
+	c, err := s.render(step, nil, sz, true, false)
 	if err != nil {
 		return Hot{}, false
 	}
@@ -96,7 +116,7 @@ func (s *Scene) HitTest(step int, sz Size, x, y float64) (Hot, bool) {
 
 // Hots returns every meaningful region of the frame of step at size sz.
 func (s *Scene) Hots(step int, sz Size) ([]Hot, error) {
-	c, err := s.render(step, nil, sz, true)
+	c, err := s.render(step, nil, sz, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -106,21 +126,22 @@ func (s *Scene) Hots(step int, sz Size) ([]Hot, error) {
 // render returns the frame of step at sz with f lit, from the cache when it
 // holds that frame; anyFocus takes the cached frame whatever it lights
 // (hit tests: the hot regions do not depend on the focus).
-func (s *Scene) render(step int, f *Focus, sz Size, anyFocus bool) (*canvas, error) {
+func (s *Scene) render(step int, f *Focus, sz Size, anyFocus, hide bool) (*canvas, error) {
 	if step < 0 || step >= s.Steps {
 		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", s.Spec.Scene, step, s.Steps-1)
 	}
-	if sz.W < 320 || sz.H < 240 || sz.W > 4096 || sz.H > 4096 {
+	if sz.W < MinSize.W || sz.H < MinSize.H || sz.W > 4096 || sz.H > 4096 {
 		return nil, fmt.Errorf("viz: a frame of %d×%d: width and height must be between 320×240 and 4096×4096", sz.W, sz.H)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || sameFocus(s.at.focus, f)) {
+	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || (sameFocus(s.at.focus, f) && s.at.hide == hide)) {
 		return s.last, nil
 	}
 	c := newCanvas(sz)
+	c.hide = hide
 	s.impl.draw(step, f, c)
-	s.last, s.at.step, s.at.size = c, step, sz
+	s.last, s.at.step, s.at.size, s.at.hide = c, step, sz, hide
 	s.at.focus = nil
 	if f != nil {
 		kept := f.clone()
@@ -170,6 +191,7 @@ func sameFocus(f, g *Focus) bool {
 type canvas struct {
 	frame Frame
 	hots  []Hot
+	hide  bool // Look.HideAnswers: answer labels are "?", a focus lights only itself
 }
 
 func newCanvas(sz Size) *canvas {

@@ -292,7 +292,7 @@ func (s *Session) Focus() *viz.Focus {
 // Frame is the scene's display list at the current step and focus, for a
 // viewport of size sz (in scene pixels, before zoom).
 func (s *Session) Frame(sz viz.Size) (viz.Frame, error) {
-	return s.built.FrameFocus(s.step, s.Focus(), sz)
+	return s.built.FrameLook(s.step, sz, viz.Look{Focus: s.Focus(), HideAnswers: s.answering()})
 }
 
 // Report is what the results panel shows: the open lesson's step first,
