@@ -78,7 +78,12 @@ func compressible(f *file) bool {
 
 // Load reads every file of fsys, apart from names that start with a dot,
 // and makes its encodings, compressing on up to GOMAXPROCS goroutines.
-func Load(fsys fs.FS) (*Site, error) {
+func Load(fsys fs.FS) (*Site, error) { return LoadWith(fsys, nil) }
+
+// LoadWith is Load with more files beside fsys's: extra maps a name to
+// its bytes (what the server makes rather than finds, such as pictures
+// drawn for a static host). A name fsys holds too is an error.
+func LoadWith(fsys fs.FS, extra map[string][]byte) (*Site, error) {
 	s := &Site{files: map[string]*file{}}
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -93,23 +98,22 @@ func Load(fsys fs.FS) (*Site, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") != "" {
-			return fmt.Errorf("web: file name %q: a served name holds only letters, digits, '.', '-', '_' and '/'", name)
-		}
 		body, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256(body)
-		ctype, ok := types[path.Ext(name)]
-		if !ok {
-			ctype = "application/octet-stream"
-		}
-		s.files[name] = &file{File: File{Name: name, Type: ctype, ETag: hex.EncodeToString(sum[:16]), Size: len(body)}, body: body}
-		return nil
+		return s.add(name, body)
 	})
 	if err != nil {
 		return nil, err
+	}
+	for name, body := range extra {
+		if s.files[name] != nil {
+			return nil, fmt.Errorf("web: file name %q: the site holds it already", name)
+		}
+		if err := s.add(name, body); err != nil {
+			return nil, err
+		}
 	}
 	var jobs []func()
 	for _, f := range s.files {
@@ -132,6 +136,20 @@ func Load(fsys fs.FS) (*Site, error) {
 		f.Gzip, f.Brotli = len(f.gz), len(f.br)
 	}
 	return s, nil
+}
+
+// add keeps one file: its name checked, its type named, its bytes hashed.
+func (s *Site) add(name string, body []byte) error {
+	if strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") != "" {
+		return fmt.Errorf("web: file name %q: a served name holds only letters, digits, '.', '-', '_' and '/'", name)
+	}
+	sum := sha256.Sum256(body)
+	ctype, ok := types[path.Ext(name)]
+	if !ok {
+		ctype = "application/octet-stream"
+	}
+	s.files[name] = &file{File: File{Name: name, Type: ctype, ETag: hex.EncodeToString(sum[:16]), Size: len(body)}, body: body}
+	return nil
 }
 
 func gzipBytes(body []byte) []byte {

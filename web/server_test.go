@@ -208,6 +208,26 @@ func TestLoadRefusesOddNames(t *testing.T) {
 	}
 }
 
+// TestLoadWith: the extra files are served beside the folder's, typed and
+// compressed as theirs are; one the folder holds too, or with an odd
+// name, is refused.
+func TestLoadWith(t *testing.T) {
+	svg := []byte("<svg>" + strings.Repeat(`<rect width="1" height="1"/>`, 100) + "</svg>")
+	s, err := LoadWith(fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}}, map[string][]byte{"scenes/0-356x633.svg": svg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := s.Files()
+	if len(files) != 2 || files[1].Name != "scenes/0-356x633.svg" || files[1].Type != "image/svg+xml" || files[1].Size != len(svg) || files[1].Gzip == 0 {
+		t.Errorf("LoadWith: %+v; want index.html and the SVG, gzipped", files)
+	}
+	for _, extra := range []map[string][]byte{{"index.html": nil}, {"scenes/a b.svg": svg}} {
+		if _, err := LoadWith(fstest.MapFS{"index.html": {}}, extra); err == nil {
+			t.Errorf("LoadWith(%v): no error", extra)
+		}
+	}
+}
+
 // TestEmbedded: the embedded page is either whole (index.html and a
 // wasm) or refused with the one line that says how to build it.
 func TestEmbedded(t *testing.T) {

@@ -17,9 +17,9 @@ import (
 	"github.com/stridelab/stridelab/web"
 )
 
-// runServe serves the page embedded in the binary: stridelab serve
-// [--addr 127.0.0.1:8080] [--write DIR]. It stops cleanly on SIGINT and
-// SIGTERM.
+// runServe serves the page embedded in the binary, and the stills of
+// its scenes (GET /scene.svg, still.go): stridelab serve [--addr
+// 127.0.0.1:8080] [--write DIR]. It stops cleanly on SIGINT and SIGTERM.
 func runServe(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -40,23 +40,34 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, site fu
 		return err
 	}
 	start := time.Now()
-	s, err := web.Load(files)
-	if err != nil {
-		return err
-	}
-	summary := siteSummary(s, time.Since(start))
 	if *write != "" {
+		// A static host cannot draw: the stills the page shows before its
+		// live frame is ready are drawn now (still.go).
+		stills, err := stillGallery(files)
+		if err != nil {
+			return err
+		}
+		s, err := web.LoadWith(files, stills)
+		if err != nil {
+			return err
+		}
+		summary := siteSummary(s, time.Since(start))
 		if err := s.Write(*write); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s: %s\n", *write, summary)
 		return nil
 	}
+	s, err := web.Load(files)
+	if err != nil {
+		return err
+	}
+	summary := siteSummary(s, time.Since(start))
 	ln, err := net.Listen("tcp", listenAddr(*addr))
 	if err != nil {
 		return fmt.Errorf("cannot listen: %w", err)
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: withStills(s), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "serving the playground at %s (%s); Ctrl-C stops\n", siteURL(ln.Addr().(*net.TCPAddr)), summary)

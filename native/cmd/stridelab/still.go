@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/viz/render"
+)
+
+// The first scene at once: the playground's live frame needs its wasm
+// (megabytes to fetch, compile and start) before it draws, so the page
+// first shows a still of the same scene, drawn here natively by the same
+// renderer (GET /scene.svg), or, on a static host that cannot draw, one
+// of the stills `serve --write` drew beforehand (scenes/index.json).
+
+// maxStillSide bounds a still's CSS size: an 8K screen's side. The
+// scene itself is laid out at most 4096 scene pixels a side (viz's
+// frame limit), which FitViewport keeps to a slide's size on any screen
+// this wide or tall in both directions.
+const maxStillSide = 8192
+
+// stillSlots bounds the stills drawn at once: one per core, so a burst
+// of requests queues instead of taking the machine.
+var stillSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// still is a drawn still: the SVG and the scene's title.
+type still struct {
+	svg   []byte
+	title string
+}
+
+// drawStill draws the scene a URL hash names ("" or "#": the worked
+// example of expand, as the live frame starts) at the step it names, for
+// a frame of w×h CSS pixels, exactly as the live frame lays it out:
+// fit := viz.FitViewport(w, h), the frame of fit.Size scene pixels drawn
+// fit.Scale CSS pixels each, so the SVG's width and height are w×h and
+// its viewBox fit.Size. A lesson's link is refused: its scene hides the
+// answers while the question is open, which only the live frame knows.
+func drawStill(hash string, w, h int) (still, error) {
+	if w < viz.MinSize.W || h < viz.MinSize.H || w > maxStillSide || h > maxStillSide {
+		return still{}, fmt.Errorf("scene.svg: a frame of %d×%d CSS px: width and height must be between %d×%d and %d×%d",
+			w, h, viz.MinSize.W, viz.MinSize.H, maxStillSide, maxStillSide)
+	}
+	spec, _ := viz.Example("expand")
+	if strings.TrimPrefix(hash, "#") != "" {
+		var opts viz.HashOptions
+		var err error
+		if spec, opts, err = viz.ParseHash(hash); err != nil {
+			return still{}, fmt.Errorf("scene.svg: %w", err)
+		}
+		if opts.Lesson != "" {
+			return still{}, fmt.Errorf("scene.svg: hash %q opens lesson %q, whose answers only the live frame hides", hash, opts.Lesson)
+		}
+	}
+	s, err := viz.Build(spec)
+	if err != nil {
+		return still{}, fmt.Errorf("scene.svg: %w", err)
+	}
+	fit := viz.FitViewport(float64(w), float64(h))
+	var b bytes.Buffer
+	if err := render.Encode(&b, s, "svg", spec.Step, fit.Size); err != nil {
+		return still{}, fmt.Errorf("scene.svg: %w", err)
+	}
+	// render.SVG names the frame's size twice, as width and height and as
+	// the viewBox: the first becomes the CSS size.
+	scene := fmt.Sprintf(`width="%d" height="%d" viewBox=`, fit.Size.W, fit.Size.H)
+	at := bytes.Index(b.Bytes(), []byte(scene))
+	if at < 0 {
+		return still{}, fmt.Errorf("scene.svg: the SVG's root does not name its size as %s", scene)
+	}
+	svg := make([]byte, 0, b.Len()+8)
+	svg = append(svg, b.Bytes()[:at]...)
+	svg = fmt.Appendf(svg, `width="%d" height="%d" viewBox=`, w, h)
+	svg = append(svg, b.Bytes()[at+len(scene):]...)
+	return still{svg: svg, title: s.Title}, nil
+}
+
+// withStills answers GET /scene.svg?w=W&h=H&hash=HASH with drawStill's
+// SVG and passes every other request to site. The title goes in
+// X-Scene-Title, percent-escaped (the page's alt text). Bad input is a
+// 400 whose body is the error; the answer is the same bytes for the same
+// query from the same binary, so it carries an ETag and is revalidated
+// (no-cache) like the site's files.
+func withStills(site http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.EscapedPath() != "/scene.svg" {
+			site.ServeHTTP(w, r)
+			return
+		}
+		h := w.Header()
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, "method "+r.Method+" not allowed: GET and HEAD only", http.StatusMethodNotAllowed)
+			return
+		}
+		st, err := stillFor(r.URL.RawQuery)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		sum := sha256.Sum256(st.svg)
+		tag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		h.Set("Content-Type", "image/svg+xml")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Vary", "Accept-Encoding")
+		h.Set("ETag", tag)
+		h.Set("X-Scene-Title", url.PathEscape(st.title))
+		if strings.Contains(r.Header.Get("If-None-Match"), tag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		body := st.svg
+		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			var b bytes.Buffer
+			z, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed) // drawn per request: the fastest level halves it already
+			z.Write(st.svg)
+			z.Close()
+			body = b.Bytes()
+			h.Set("Content-Encoding", "gzip")
+		}
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(http.StatusOK)
+		if r.Method == http.MethodGet {
+			w.Write(body)
+		}
+	})
+}
+
+// stillFor reads a /scene.svg query (w, h and hash) and draws it, one of
+// stillSlots at a time.
+func stillFor(rawQuery string) (still, error) {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return still{}, fmt.Errorf("scene.svg: query %q: %v", rawQuery, err)
+	}
+	var size [2]int
+	for i, k := range []string{"w", "h"} {
+		if size[i], err = strconv.Atoi(q.Get(k)); err != nil {
+			return still{}, fmt.Errorf("scene.svg: %s=%q: give the frame's CSS size as whole numbers, e.g. ?w=640&h=360&hash=…", k, q.Get(k))
+		}
+	}
+	stillSlots <- struct{}{}
+	defer func() { <-stillSlots }()
+	return drawStill(q.Get("hash"), size[0], size[1])
+}
+
+// acceptsGzip reads Accept-Encoding: gzip named with a q above 0.
+func acceptsGzip(header string) bool {
+	for _, item := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(item, ";")
+		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			q, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(params), "q="), 64)
+			return strings.TrimSpace(params) == "" || err == nil && q > 0
+		}
+	}
+	return false
+}
+
+// stillSizes are the frame sizes (CSS px) the page's style sheet gives
+// at the viewports a static host's stills are drawn for: a phone in
+// portrait (390×844), a tablet in portrait (768×1024), a laptop
+// (1280×800) and a projector (1920×1080). web/test/screens.mjs measures
+// the frame at those viewports and fails when the style sheet and this
+// list part.
+var stillSizes = [][2]int{{356, 633}, {734, 768}, {994, 559}, {1573, 885}}
+
+// stillIndex is scenes/index.json: the sizes drawn, and for each hash
+// (the canonical one the wasm writes, with its step; "" for the page
+// without one) the scene's number and title. The still of scene n at
+// size i is scenes/n-WxH.svg.
+type stillIndex struct {
+	Sizes  [][2]int             `json:"sizes"`
+	Scenes map[string]stillItem `json:"scenes"`
+}
+
+type stillItem struct {
+	N     int    `json:"n"`
+	Title string `json:"title"`
+}
+
+// stillGallery draws the stills of a static copy of the site: the page
+// without a hash (the worked example of expand) and every gallery link
+// (gallery.txt in site: name|stridelab draw's flags|step|…, the lines of
+// docs/gallery/gallery.sh, spelled as the hash the gallery menu opens),
+// at each of stillSizes, with scenes/index.json. The same site gives the
+// same files.
+func stillGallery(site fs.FS) (map[string][]byte, error) {
+	ex, _ := viz.Example("expand")
+	hashes := []string{ex.Hash()}
+	if list, err := fs.ReadFile(site, "gallery.txt"); err == nil {
+		lines := bufio.NewScanner(bytes.NewReader(list))
+		for lines.Scan() {
+			parts := strings.Split(lines.Text(), "|")
+			if len(parts) < 3 || parts[0] == "" {
+				continue
+			}
+			spec, err := viz.ParseCommand(parts[1] + " --step " + cmp.Or(parts[2], "0"))
+			if err != nil {
+				return nil, fmt.Errorf("gallery.txt: %s: %w", parts[0], err)
+			}
+			hashes = append(hashes, spec.Hash())
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	idx := stillIndex{Sizes: stillSizes, Scenes: map[string]stillItem{}}
+	n := 0
+	for _, hash := range hashes {
+		if _, ok := idx.Scenes[hash]; ok {
+			continue
+		}
+		for _, sz := range stillSizes {
+			st, err := drawStill(hash, sz[0], sz[1])
+			if err != nil {
+				return nil, err
+			}
+			out[fmt.Sprintf("scenes/%d-%dx%d.svg", n, sz[0], sz[1])] = st.svg
+			idx.Scenes[hash] = stillItem{N: n, Title: st.title}
+		}
+		n++
+	}
+	idx.Scenes[""] = idx.Scenes[ex.Hash()]
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the hashes' & as they are written
+	enc.SetIndent("", " ")
+	if err := enc.Encode(idx); err != nil {
+		return nil, err
+	}
+	out["scenes/index.json"] = b.Bytes()
+	return out, nil
+}
