@@ -5,7 +5,9 @@
 // stridelab.frame.show/act, and the frame's "stridelab-state" messages.
 // The URL hash is the state, in viz's grammar, written and read only by
 // the wasm (stridelab.spec and stridelab.scene), never here. lessons.js
-// shows the lessons in this page.
+// shows the lessons in this page; still.js shows the first scene before
+// the frame can.
+import "./still.js"; // first: the scene's still shows while the frame's wasm starts
 import { $, hide, show } from "./dom.js";
 import { inLesson, leaveLesson, lessonState, loadLessons, showLesson, writeLessonHash } from "./lessons.js";
 

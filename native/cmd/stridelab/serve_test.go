@@ -18,6 +18,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/web"
 )
@@ -233,9 +234,9 @@ func TestSceneSVG(t *testing.T) {
 		draw []string // stridelab draw's arguments for the same scene and step
 		w, h int
 	}{
-		{"#/expand?shape=4,1,3&size=4,2,3&step=5", []string{"expand", "--shape", "4,1,3", "--size", "4,2,3", "--step", "5"}, 356, 633},
-		{"", []string{"expand", "--shape", "4,1,3", "--size", "4,2,3"}, 994, 559},
-		{"#/boxing?shape=25,33&from=S(0)&to=S(1)&placement=4&step=1", []string{"boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(1)", "--placement", "4", "--step", "1"}, 734, 768},
+		{"#/expand?shape=4,1,3&size=4,2,3&step=5", []string{"expand", "--shape", "4,1,3", "--size", "4,2,3", "--step", "5"}, 370, 631},
+		{"", []string{"expand", "--shape", "4,1,3", "--size", "4,2,3"}, 987, 554},
+		{"#/boxing?shape=25,33&from=S(0)&to=S(1)&placement=4&step=1", []string{"boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(1)", "--placement", "4", "--step", "1"}, 748, 766},
 		// A projector: laid out as a slide, drawn 1.5 times as large.
 		{"#/placement?shape=8,6&sbp=S(0),P&placement=[[0,1],[2,3]]", []string{"placement", "--shape", "8,6", "--sbp", "S(0),P", "--placement", "[[0,1],[2,3]]"}, 1920, 1080},
 	} {
@@ -308,12 +309,20 @@ func TestSceneSVGRefuses(t *testing.T) {
 		{"w=640&h=400&hash=" + url.QueryEscape("#/expand?shape=4,1,3&size=4,2,5"), "scene.svg: tensor: expand [4 1 3] to [4 2 5]"},
 		{"w=640&h=400&hash=" + url.QueryEscape("#/expand?shape=4,1,3&size=4,2,3&step=24"), "scene.svg: viz: expand: step 24 is out of range: the scene has steps 0 to 23"},
 		{"w=640&h=400&hash=" + url.QueryEscape("#/expand?shape=4,1,3&size=4,2,3&step=x"), `scene.svg: viz: hash: step "x" is not a whole number`},
-		{"w=640&h=400&hash=" + url.QueryEscape("#/expand?shape=4,1,3&size=4,2,3&lesson=views"), `scene.svg: hash "#/expand?shape=4,1,3&size=4,2,3&lesson=views" opens lesson "views", whose answers only the live frame hides`},
+		{"w=640&h=400&hash=" + url.QueryEscape("#/lesson/no-such-lesson/1"), `scene.svg: viz: unknown scene "lesson/no-such-lesson/1"`},
 		{"w=4097&h=240", "scene.svg: viz: a frame of 4097×240: width and height must be between 320×240 and 4096×4096"},
 	} {
 		resp, body := get(t, "GET", base+"scene.svg?"+c.query)
 		if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(string(body), c.want) || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
 			t.Errorf("GET scene.svg?%s: %s %q; want 400 %q…", c.query, resp.Status, body, c.want)
+		}
+	}
+	// A lesson's link has no still (the live frame hides its answers):
+	// 204, nothing to show, and nothing wrong.
+	ls, _ := lessons.Builtin()
+	for _, hash := range []string{fmt.Sprintf("#/lesson/%s/1", ls[0].ID), "#/expand?shape=4,1,3&size=4,2,3&lesson=" + ls[0].ID} {
+		if resp, body := get(t, "GET", base+"scene.svg?w=640&h=400&hash="+url.QueryEscape(hash)); resp.StatusCode != http.StatusNoContent || len(body) != 0 {
+			t.Errorf("GET scene.svg for %s: %s %q; want 204", hash, resp.Status, body)
 		}
 	}
 	if resp, body := get(t, "POST", base+"scene.svg?w=640&h=400"); resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {

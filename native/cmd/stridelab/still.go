@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
 )
@@ -43,19 +44,29 @@ type still struct {
 	title string
 }
 
+// errNoStill is drawStill's answer for a lesson's link: a lesson's scene
+// hides the answers while its question is open, which only the live
+// frame knows, so it has no still (GET /scene.svg: 204 No Content).
+var errNoStill = errors.New("scene.svg: a lesson's link has no still: its scene hides the answers until they are given, which only the live frame knows")
+
 // drawStill draws the scene a URL hash names ("" or "#": the worked
 // example of expand, as the live frame starts) at the step it names, for
 // a frame of w×h CSS pixels, exactly as the live frame lays it out:
 // fit := viz.FitViewport(w, h), the frame of fit.Size scene pixels drawn
 // fit.Scale CSS pixels each, so the SVG's width and height are w×h and
-// its viewBox fit.Size. A lesson's link is refused: its scene hides the
-// answers while the question is open, which only the live frame knows.
+// its viewBox fit.Size. A lesson's link (#/lesson/ID/STEP, or a scene
+// with lesson=ID) is errNoStill.
 func drawStill(hash string, w, h int) (still, error) {
 	if w < viz.MinSize.W || h < viz.MinSize.H || w > maxStillSide || h > maxStillSide {
 		return still{}, fmt.Errorf("scene.svg: a frame of %d×%d CSS px: width and height must be between %d×%d and %d×%d",
 			w, h, viz.MinSize.W, viz.MinSize.H, maxStillSide, maxStillSide)
 	}
 	spec, _ := viz.Example("expand")
+	if ls, err := lessons.Builtin(); err == nil {
+		if _, ok := lessons.ParseRoute(hash, ls); ok {
+			return still{}, errNoStill
+		}
+	}
 	if strings.TrimPrefix(hash, "#") != "" {
 		var opts viz.HashOptions
 		var err error
@@ -63,7 +74,7 @@ func drawStill(hash string, w, h int) (still, error) {
 			return still{}, fmt.Errorf("scene.svg: %w", err)
 		}
 		if opts.Lesson != "" {
-			return still{}, fmt.Errorf("scene.svg: hash %q opens lesson %q, whose answers only the live frame hides", hash, opts.Lesson)
+			return still{}, errNoStill
 		}
 	}
 	s, err := viz.Build(spec)
@@ -91,8 +102,9 @@ func drawStill(hash string, w, h int) (still, error) {
 
 // withStills answers GET /scene.svg?w=W&h=H&hash=HASH with drawStill's
 // SVG and passes every other request to site. The title goes in
-// X-Scene-Title, percent-escaped (the page's alt text). Bad input is a
-// 400 whose body is the error; the answer is the same bytes for the same
+// X-Scene-Title, percent-escaped (the page's alt text). A lesson's link
+// is a 204 (no still, errNoStill); bad input is a 400 whose body is the
+// error; the answer is the same bytes for the same
 // query from the same binary, so it carries an ETag and is revalidated
 // (no-cache) like the site's files.
 func withStills(site http.Handler) http.Handler {
@@ -108,6 +120,11 @@ func withStills(site http.Handler) http.Handler {
 			return
 		}
 		st, err := stillFor(r.URL.RawQuery)
+		if errors.Is(err, errNoStill) {
+			h.Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -177,7 +194,7 @@ func acceptsGzip(header string) bool {
 // (1280×800) and a projector (1920×1080). web/test/screens.mjs measures
 // the frame at those viewports and fails when the style sheet and this
 // list part.
-var stillSizes = [][2]int{{356, 633}, {734, 768}, {994, 559}, {1573, 885}}
+var stillSizes = [][2]int{{370, 631}, {748, 766}, {987, 554}, {1553, 873}}
 
 // stillIndex is scenes/index.json: the sizes drawn, and for each hash
 // (the canonical one the wasm writes, with its step; "" for the page
