@@ -62,7 +62,9 @@ run: deps web
 	./$(BIN) serve
 
 # The same files, precompressed beside them (.gz, .br), in bin/site for any
-# static host (teaching pages).
+# static host (teaching pages), with the stills a static host cannot draw:
+# the gallery's scenes and the worked example, pre-drawn at the frame's
+# sizes on a phone, a tablet, a laptop and a projector (scenes/).
 site: web
 	$(MAKE) --no-print-directory build
 	rm -rf bin/site
@@ -100,14 +102,16 @@ test-wasm:
 # conformance suite over the full size sweep, bad input), the playground
 # end to end (every gallery example, fields, links, exports, embed) with
 # its budget (wasm gzip bytes, time to the first scene), every step of
-# every lesson, and the leak test (5,000 calls into the frame leave the Go
-# and JS heaps where they were). The four are independent (each its own
+# every lesson, the page on every screen (360 to 1920 CSS px, the still
+# before the live frame), and the leak test (5,000 calls into the frame
+# leave the Go and JS heaps where they were). They are independent (each its own
 # server and browser), so they run at once: about 200 s on 2 cores
 # instead of 330 s one after another. Each line is prefixed with its
 # test's name; the target fails if any test fails.
 BROWSER_TESTS := "kernels test/browser.mjs site --serve --screenshot ../bin/screenshot.png" \
 	"playground test/playground.mjs --screenshots ../bin" \
 	"lessons test/lessons.mjs --screenshots ../bin" \
+	"screens test/screens.mjs --screenshots ../bin" \
 	"leaks test/leaks.mjs"
 test-browser: web build
 	@cd web && rm -f ../bin/test-browser-*.rc && for t in $(BROWSER_TESTS); do \
@@ -117,7 +121,7 @@ test-browser: web build
 	for t in $(BROWSER_TESTS); do set -- $$t; \
 		[ "$$(cat ../bin/test-browser-$$1.rc 2>/dev/null)" = 0 ] || failed="$$failed $$1"; done; \
 	if [ -n "$$failed" ]; then echo "test-browser: failed:$$failed"; exit 1; fi; \
-	echo "test-browser: kernels, playground, lessons and leaks pass"
+	echo "test-browser: kernels, playground, lessons, screens and leaks pass"
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).

@@ -21,10 +21,13 @@
 //   - &embed=1 hides the controls and starts paused;
 //   - no page errors.
 //
-// It prints the budget (a benchmark, not an assertion): the gzip bytes of
-// every wasm the page loads (the issue's limit is 5 MB together) and the
-// time from navigation to the first scene drawn (globalThis.stridelabFirstDraw
-// in the frame; the limit is 1.5 s on localhost).
+// It prints the budget (a benchmark, not an assertion): the gzip and
+// brotli bytes of every wasm the page loads (the limit is 5 MB gzip
+// together), and the medians of five fresh loads of the time from
+// navigation to the first scene (the still, still.js; the issue's limit is
+// 0.5 s on localhost) and to the live frame's first draw
+// (globalThis.stridelabFirstDraw in the frame); it checks that each load
+// showed the still first.
 //
 //   node test/playground.mjs --cli bin/stridelab [--screenshots DIR]
 import { execFile } from "node:child_process";
@@ -33,7 +36,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import { checker, launch, options, serve, finish } from "./harness.mjs";
 
 const { cli, shots } = options("playground.mjs");
@@ -97,28 +100,50 @@ function computedOK(text) {
 }
 
 try {
-  // The budget: a fresh page, as a learner opens it.
-  const first = await open("");
-  const budget = await first.page.evaluate(() => {
-    const w = document.getElementById("frame").contentWindow;
-    const at = (t) => (w.performance.timeOrigin + t - performance.timeOrigin).toFixed(0);
-    const marks = w.performance.getEntriesByType("mark").map((m) => `${m.name.replace("stridelab-", "")} ${at(m.startTime)}`);
-    return { draw: w.performance.timeOrigin + w.stridelabFirstDraw - performance.timeOrigin, marks: [`frame starts ${at(0)}`, ...marks].join(", ") };
-  });
-  let gz = 0;
+  // The budget: five fresh loads (each its own browser context, so
+  // nothing is cached), as a learner opens a link: navigation → the still
+  // of the scene shown (still.js), navigation → the live frame's first
+  // draw (globalThis.stridelabFirstDraw in the frame), each the median.
+  const loads = [];
+  let first;
+  for (let i = 0; i < 5; i++) {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await fresh.newPage();
+    p.on("pageerror", (e) => errors.push(e.message));
+    const wasm = [];
+    p.on("response", (r) => { if (r.url().endsWith(".wasm")) wasm.push(r); });
+    const start = Date.now();
+    await p.goto(url);
+    await p.evaluate(() => globalThis.pageReady);
+    await p.waitForFunction(() => document.body.dataset.shown === location.hash);
+    loads.push(await p.evaluate(() => {
+      const w = document.getElementById("frame").contentWindow;
+      const at = (t) => (w.performance.timeOrigin + t - performance.timeOrigin).toFixed(0);
+      const marks = w.performance.getEntriesByType("mark").map((m) => `${m.name.replace("stridelab-", "")} ${at(m.startTime)}`);
+      return { still: performance.getEntriesByName("stridelab-still-shown")[0]?.startTime ?? NaN,
+        draw: w.performance.timeOrigin + w.stridelabFirstDraw - performance.timeOrigin, marks: [`frame starts ${at(0)}`, ...marks].join(", ") };
+    }));
+    if (i === 0) first = { wasm, ms: Date.now() - start, context: fresh }; // its wasm responses are read below
+    else await fresh.close();
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  let gz = 0, br = 0;
   const parts = [];
   for (const r of first.wasm) {
     // The bytes again from the server (the browser's copy may be gone
-    // from the inspector's cache), gzipped at the server's level.
+    // from the inspector's cache), compressed at the server's levels.
     const body = Buffer.from(await (await fetch(r.url())).arrayBuffer());
-    const n = gzipSync(body, { level: 6 }).length;
-    gz += n;
-    parts.push(`${r.url().split("/").pop()} ${(body.length / 2 ** 20).toFixed(1)} MiB, gzip ${(n / 1e6).toFixed(2)} MB, sent ${r.headers()["content-encoding"]} ${(+r.headers()["content-length"] / 1e6).toFixed(2)} MB`);
+    const [g, b] = [gzipSync(body, { level: 6 }).length, brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } }).length];
+    gz += g;
+    br += b;
+    parts.push(`${r.url().split("/").pop()} ${(body.length / 2 ** 20).toFixed(1)} MiB, gzip ${(g / 2 ** 20).toFixed(2)} MiB, brotli ${(b / 2 ** 20).toFixed(2)} MiB, sent ${r.headers()["content-encoding"]} ${(+r.headers()["content-length"] / 2 ** 20).toFixed(2)} MiB`);
   }
-  check(first.wasm.length >= 1 && Number.isFinite(budget.draw), `the playground loaded ${first.wasm.length} wasm and drew its first scene`);
-  console.log(`     budget: wasm ${(gz / 1e6).toFixed(2)} MB gzip together (limit 5 MB: ${gz <= 5e6 ? "within" : "OVER"}) — ${parts.join("; ")}`);
-  console.log(`     budget: first scene drawn ${budget.draw.toFixed(0)} ms after navigation (limit 1500 ms: ${budget.draw <= 1500 ? "within" : "OVER"}; ms: ${budget.marks}); page ready ${first.ms} ms`);
-  await first.page.close();
+  check(first.wasm.length >= 1 && loads.every((l) => Number.isFinite(l.draw)), `the playground loaded ${first.wasm.length} wasm and drew its first scene`);
+  check(loads.every((l) => l.still < l.draw), `each of the five loads showed the scene's still before the live frame drew (${loads.map((l) => `${l.still.toFixed(0)} < ${l.draw.toFixed(0)} ms`).join(", ")})`);
+  const [still, live] = [median(loads.map((l) => l.still)), median(loads.map((l) => l.draw))];
+  console.log(`     budget: wasm ${(gz / 2 ** 20).toFixed(2)} MiB gzip, ${(br / 2 ** 20).toFixed(2)} MiB brotli together (limit 5 MB gzip: ${gz <= 5e6 ? "within" : "OVER"}) — ${parts.join("; ")}`);
+  console.log(`     budget: first scene (the still) ${still.toFixed(0)} ms after navigation (limit 500 ms: ${still <= 500 ? "within" : "OVER"}), live frame's first draw ${live.toFixed(0)} ms (medians of five fresh loads: still ${loads.map((l) => l.still.toFixed(0)).join(", ")}; live ${loads.map((l) => l.draw.toFixed(0)).join(", ")}); the first load's marks: ${loads[0].marks}; page ready ${first.ms} ms`);
+  await first.context.close();
 
   const { page } = await open("#/expand?shape=4,1,3&size=4,2,3&step=5");
   const boot = await page.evaluate(() => globalThis.pageReady);

@@ -62,15 +62,17 @@ func drawStill(hash string, w, h int) (still, error) {
 			w, h, viz.MinSize.W, viz.MinSize.H, maxStillSide, maxStillSide)
 	}
 	spec, _ := viz.Example("expand")
-	if ls, err := lessons.Builtin(); err == nil {
-		if _, ok := lessons.ParseRoute(hash, ls); ok {
-			return still{}, errNoStill
-		}
-	}
 	if strings.TrimPrefix(hash, "#") != "" {
 		var opts viz.HashOptions
 		var err error
 		if spec, opts, err = viz.ParseHash(hash); err != nil {
+			// Not a scene's hash: a lesson's? (Only then are the lessons
+			// loaded, which takes seconds the first time.)
+			if ls, lerr := lessons.Builtin(); lerr == nil {
+				if _, ok := lessons.ParseRoute(hash, ls); ok {
+					return still{}, errNoStill
+				}
+			}
 			return still{}, fmt.Errorf("scene.svg: %w", err)
 		}
 		if opts.Lesson != "" {
