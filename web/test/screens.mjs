@@ -8,8 +8,9 @@
 //     the scene is laid out for the frame's CSS size divided by the scale
 //     it is drawn at, and no text of it is drawn smaller than 11 CSS px
 //     (stridelab.frame.state().layout); on a narrow screen the page is
-//     one column (the fields, then the scene, then the results) and the
-//     controls are 44 px tall for a finger; screenshots at 390×844,
+//     one column (the scene right under the header, then its fields, then
+//     the results; in a lesson its text above the scene) and the controls
+//     are 44 px tall for a finger; screenshots at 390×844,
 //     768×1024, 1280×800 and 1920×1080 (and a lesson on a phone);
 //   - the first scene at once: the still (still.js, drawn by serve's
 //     /scene.svg) shows before the live frame has drawn, in exactly the
@@ -105,8 +106,8 @@ try {
       `${name}: the scene is laid out for the frame's ${m.client.join("×")} CSS px at its scale, its smallest text at least 11 CSS px: ` +
       (L ? `layout ${L.width}×${L.height} at scale ${L.scale}, smallest text ${L.minTextPx} px` : "frame.state() has no layout"));
     if (narrow) {
-      check(m.fields.bottom <= m.frame.top && m.frame.bottom <= m.results.top,
-        `${name}: one column: the fields (to ${m.fields.bottom.toFixed(0)}), then the scene (${m.frame.top.toFixed(0)}–${m.frame.bottom.toFixed(0)}), then the results (from ${m.results.top.toFixed(0)})`);
+      check(m.frame.bottom <= m.fields.top && m.fields.bottom <= m.results.top && m.frame.top < 0.25 * m.innerH,
+        `${name}: one column: the scene right under the header (${m.frame.top.toFixed(0)}–${m.frame.bottom.toFixed(0)}), then its fields (${m.fields.top.toFixed(0)}–${m.fields.bottom.toFixed(0)}), then the results (from ${m.results.top.toFixed(0)})`);
       check(m.small.length === 0, `${name}: every control is at least 44 px tall for a finger${m.small.length ? ": not " + m.small.join(", ") : ""}`);
       const tall = vp[1] > vp[0] ? 0.7 * m.innerH : 0.9 * m.innerH;
       check(m.frame.h >= tall, `${name}: the frame is ${m.frame.h.toFixed(0)} px tall (at least ${tall.toFixed(0)} of the ${m.innerH} px screen)`);
@@ -136,7 +137,7 @@ try {
     before: (p) => p.route("**/playground.wasm", async (route) => { await held; await route.continue(); }),
   });
   await page.waitForFunction(() => !document.getElementById("still").hidden, null, { timeout: 10000 }).catch(() => {});
-  const still = () => page.evaluate(() => {
+  const still = (p = page) => p.evaluate(() => {
     const img = document.getElementById("still");
     const f = document.getElementById("frame").getBoundingClientRect();
     const i = img.getBoundingClientRect();
@@ -191,11 +192,11 @@ try {
       before: (p) => p.route("**/playground.wasm", async (route) => { await new Promise((r) => setTimeout(r, 1500)); await route.continue(); }),
     });
     await page.waitForFunction(() => !document.getElementById("still").hidden, null, { timeout: 10000 }).catch(() => {});
-    const s = await still();
+    const s = await still(page);
     check(s.shown && s.source === "gallery" && s.src.endsWith(`scenes/${index.scenes[gallery].n}-${index.sizes[0].join("x")}.svg`) && s.alt === index.scenes[gallery].title,
       `a static host (no scene.svg) shows the pre-drawn still of ${gallery}: ${s.src.split("/").slice(-2).join("/")}, "${s.alt}"`);
     await ready(page);
-    check((await still()).shown === false, "and the live frame replaces it there too");
+    check((await still(page)).shown === false, "and the live frame replaces it there too");
     await context.close();
     host.server.close();
   } finally {
