@@ -51,6 +51,8 @@ const sweep = [[360, 740], [390, 844], [412, 915], [844, 390], [600, 960], [768,
   [1440, 900], [1920, 1080], [1080, 1920]];
 const shotSizes = ["390x844", "768x1024", "1280x800", "1920x1080"];
 const boxing = "#/boxing?shape=25,33&from=S(0)&to=S(1)&placement=4&step=1";
+// A gallery program: its caption comes with the wasm, and must not move the frame.
+const program = "#/program?src=placement%204;%20x%20%3D%20input%2064,32%20S(0);%20w%20%3D%20input%2032,16%20B;%20y%20%3D%20matmul%20x%20w;%20s%20%3D%20sum%20y%201,1;%20grad%20s&step=10";
 
 // open loads base + hash in a fresh context of that viewport and waits
 // until the page shows it.
@@ -161,8 +163,8 @@ try {
   await page.evaluate(() => { location.hash = "#/lesson/expand-repeat/2"; });
   await page.waitForFunction(() => document.getElementById("still").hidden, null, { timeout: 10000 }).catch(() => {});
   check((await still()).shown === false, "a lesson's link drops the still (the live frame hides its answers)");
-  await page.evaluate((h) => { location.hash = h; }, boxing);
-  await page.waitForFunction((h) => document.getElementById("still").dataset.hash === h && !document.getElementById("still").hidden, boxing, { timeout: 10000 }).catch(() => {});
+  await page.evaluate((h) => { location.hash = h; }, program);
+  await page.waitForFunction((h) => document.getElementById("still").dataset.hash === h && !document.getElementById("still").hidden, program, { timeout: 10000 }).catch(() => {});
   const before = await still();
   release();
   await page.waitForFunction(() => typeof document.getElementById("frame").contentWindow.stridelabFirstDraw === "number", null, { timeout: 60000 });
@@ -171,7 +173,10 @@ try {
   check(before.shown && !after.shown && !after.src, "the still goes once the live frame has drawn");
   check(after.frame.join() === before.frame.join(), `the frame's box does not move when the live frame takes over: ${before.frame.map((v) => v.toFixed(1)).join(",")} → ${after.frame.map((v) => v.toFixed(1)).join(",")}`);
   await ready(page);
-  check((await still()).shown === false && await page.evaluate(() => location.hash) === boxing, "no still once the frame is up, and the page shows the link");
+  const done = await still();
+  const caption = await page.locator("#caption").isVisible();
+  check(!done.shown && await page.evaluate(() => location.hash) === program && caption && done.frame.join() === before.frame.join(),
+    `no still once the frame is up; the page shows the link, its fields and its caption${caption ? "" : " (NO caption)"}, and the frame's box is where the still was: ${done.frame.map((v) => v.toFixed(1)).join(",")}`);
   await context.close();
 
   // A static copy: no /scene.svg, the pre-drawn stills instead.
