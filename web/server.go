@@ -261,6 +261,11 @@ func acceptedEncodings(header string) map[string]bool {
 	return out
 }
 
+// Accepts reports whether an Accept-Encoding header admits coding ("br"
+// or "gzip") as the site reads it, for answers made beside the site's
+// files.
+func Accepts(header, coding string) bool { return acceptedEncodings(header)[coding] }
+
 // etagMatches reports whether an If-None-Match header names any encoding
 // of the file whose hash is etag (or is "*"): the file has not changed.
 func etagMatches(header, etag string) bool {

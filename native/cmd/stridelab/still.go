@@ -20,6 +20,7 @@ import (
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
+	"github.com/stridelab/stridelab/web"
 )
 
 // The first scene at once: the playground's live frame needs its wasm
@@ -144,7 +145,7 @@ func withStills(site http.Handler) http.Handler {
 			return
 		}
 		body := st.svg
-		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		if web.Accepts(r.Header.Get("Accept-Encoding"), "gzip") {
 			var b bytes.Buffer
 			z, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed) // drawn per request: the fastest level halves it already
 			z.Write(st.svg)
@@ -176,18 +177,6 @@ func stillFor(rawQuery string) (still, error) {
 	stillSlots <- struct{}{}
 	defer func() { <-stillSlots }()
 	return drawStill(q.Get("hash"), size[0], size[1])
-}
-
-// acceptsGzip reads Accept-Encoding: gzip named with a q above 0.
-func acceptsGzip(header string) bool {
-	for _, item := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(item, ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
-			q, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(params), "q="), 64)
-			return strings.TrimSpace(params) == "" || err == nil && q > 0
-		}
-	}
-	return false
 }
 
 // stillSizes are the frame sizes (CSS px) the page's style sheet gives
