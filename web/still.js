@@ -35,9 +35,10 @@ async function draw() {
   const old = img.getAttribute("src");
   Object.assign(img, { src: still.url, alt: still.title });
   Object.assign(img.dataset, { source: still.source, hash });
-  await img.decode().catch(() => {}); // shown whole, never half-decoded
+  const decoded = await img.decode().then(() => true, () => false); // shown whole, never half-decoded
   if (old?.startsWith("blob:")) URL.revokeObjectURL(old);
   if (my !== seq || live) return; // a later still, or the live frame, has the img now
+  if (!decoded) return drop(null, true);
   img.hidden = false;
   if (!performance.getEntriesByName("stridelab-still-shown").length) performance.mark("stridelab-still-shown");
 }
@@ -45,11 +46,13 @@ async function draw() {
 // fromServer asks stridelab serve to draw the still: {url, title,
 // source}; null when the hash has none (204: a lesson's, whose answers
 // the live frame hides; 400: a link that does not build), or undefined
-// when the host does not draw (a 404).
+// when the host does not draw (a 404, or a page instead of an SVG).
 async function fromServer(hash, w, h) {
   const r = await fetch(`scene.svg?w=${w}&h=${h}&hash=${encodeURIComponent(hash)}`);
   if (r.status === 404) return undefined;
   if (r.status !== 200) return null;
+  // (A host that answers every path with its page is one that does not draw.)
+  if (!r.headers.get("Content-Type")?.startsWith("image/svg+xml")) return undefined;
   const title = decodeURIComponent(r.headers.get("X-Scene-Title") || "");
   return { url: URL.createObjectURL(await r.blob()), title, source: "serve" };
 }

@@ -85,6 +85,7 @@ const measure = (page) => page.evaluate(() => {
     scroll: document.documentElement.scrollWidth, inner: innerWidth, innerH: innerHeight,
     frame: box(frame), client: [frame.clientWidth, frame.clientHeight],
     stageWidth: stage.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+    header: box(document.querySelector(".bar")),
     fields: box(document.querySelector(document.body.classList.contains("in-lesson") ? "#lesson" : "#fields")),
     results: box(document.querySelector(".results")),
     small, layout: st.layout ?? null, error: st.error,
@@ -108,8 +109,8 @@ try {
       `${name}: the scene is laid out for the frame's ${m.client.join("×")} CSS px at its scale, its smallest text at least 11 CSS px: ` +
       (L ? `layout ${L.width}×${L.height} at scale ${L.scale}, smallest text ${L.minTextPx} px` : "frame.state() has no layout"));
     if (narrow) {
-      check(m.frame.bottom <= m.fields.top && m.fields.bottom <= m.results.top && m.frame.top < 0.25 * m.innerH,
-        `${name}: one column: the scene right under the header (${m.frame.top.toFixed(0)}–${m.frame.bottom.toFixed(0)}), then its fields (${m.fields.top.toFixed(0)}–${m.fields.bottom.toFixed(0)}), then the results (from ${m.results.top.toFixed(0)})`);
+      check(m.frame.bottom <= m.fields.top && m.fields.bottom <= m.results.top && m.frame.top - m.header.bottom <= 24 && m.header.h <= 0.3 * m.innerH,
+        `${name}: one column: the header (${m.header.h.toFixed(0)} px), the scene right under it (${m.frame.top.toFixed(0)}–${m.frame.bottom.toFixed(0)}), then its fields (${m.fields.top.toFixed(0)}–${m.fields.bottom.toFixed(0)}), then the results (from ${m.results.top.toFixed(0)})`);
       check(m.small.length === 0, `${name}: every control is at least 44 px tall for a finger${m.small.length ? ": not " + m.small.join(", ") : ""}`);
       const tall = vp[1] > vp[0] ? 0.7 * m.innerH : 0.9 * m.innerH;
       check(m.frame.h >= tall, `${name}: the frame is ${m.frame.h.toFixed(0)} px tall (at least ${tall.toFixed(0)} of the ${m.innerH} px screen)`);
