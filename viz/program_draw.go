@@ -317,21 +317,3 @@ func (s *programScene) stepLines(st program.Step) []string {
 	return out
 }
 
-// wrapText breaks s at spaces into lines no wider than w.
-func wrapText(s string, f Font, size, w float64) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		try := strings.TrimSpace(line + " " + word)
-		if line != "" && TextWidth(try, f, size) > w {
-			out = append(out, line)
-			line = word
-			continue
-		}
-		line = try
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
-}
