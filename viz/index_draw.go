@@ -22,7 +22,7 @@ const (
 	titleSize  = 24.0
 	noteSize   = 15.0
 	formulaPx  = 14.0
-	maxCell    = 46.0
+	maxCell    = 60.0
 	stripCellH = 30.0
 	stripH     = stripCellH + 40 // a strip with its caption and the room under it
 	// narrowW is the width under which a scene's panels stack (the grids,
@@ -355,15 +355,22 @@ func cellHot(operand string) func([]int) Hot {
 // region hot gives (placed on the cell).
 func drawGrid(c *canvas, g Grid, hot func([]int) Hot, look func([]int) cellLook) {
 	c.add(g.Marks...)
-	size := min(15, g.Cell*0.36)
-	for _, gc := range g.Cells {
-		l := look(gc.Index)
+	looks := make([]cellLook, len(g.Cells))
+	labels := make([]string, len(g.Cells))
+	for i, gc := range g.Cells {
+		looks[i] = look(gc.Index)
+		labels[i] = looks[i].label
+	}
+	fs, labelled := gridText(labels, min(18, g.Cell*0.36), g.Cell-3)
+	labelled = labelled && g.Cell >= fs+2
+	for i, gc := range g.Cells {
+		l := looks[i]
 		r := Rect{X: gc.X + 1, Y: gc.Y + 1, W: gc.W - 2, H: gc.H - 2, Fill: l.fill, Stroke: Faint, StrokeWidth: 1}
 		if l.ghost {
 			r.Stroke, r.StrokeWidth, r.Dash = Broadcast, 1.2, true
 		}
 		c.add(r)
-		if fs, ok := cellText(l.label, FontMono, size, gc.W-3); ok && gc.H >= fs+2 {
+		if labelled && l.label != "" {
 			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: l.label, Size: fs, Color: TextOn(l.fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
 		h := hot(gc.Index)

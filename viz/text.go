@@ -71,6 +71,23 @@ func cellText(s string, f Font, size, w float64) (float64, bool) {
 	return fs, TextWidth(s, f, fs) <= w
 }
 
+// gridText is the size the labels of a grid's cells (each w wide) are
+// drawn at, up to size: one size for all, so the grid reads evenly, and
+// none drawn (false) when one of them does not fit at MinText.
+func gridText(labels []string, size, w float64) (float64, bool) {
+	fs := max(MinText, size)
+	for _, l := range labels {
+		s, ok := cellText(l, FontMono, fs, w)
+		if !ok && l != "" {
+			return 0, false
+		}
+		if ok {
+			fs = min(fs, s)
+		}
+	}
+	return fs, true
+}
+
 // wrapText breaks s at spaces into lines no wider than w (a single word
 // wider than w is a line of its own).
 func wrapText(s string, f Font, size, w float64) []string {
