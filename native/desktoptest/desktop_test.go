@@ -25,13 +25,15 @@ var sceneRect = image.Rect(340, 0, 1280, 720-52)
 // frame. Text is drawn from the same glyph masks in both; what differs is
 // anti-aliasing of shapes (the window fills rects and draws lines and
 // hatching as triangles without it), so the means measured are
-// 0.2–1.15/255 (the most where hatching covers a mesh) with 0.1–0.5% of
-// pixels far off. A frame one step apart (one cell and one formula
-// changed) measures 1.2–2.5/255 with 1.3–3.5% far off: outside the
-// tolerance, and each comparison also checks that the window is clearly
-// closer to its own frame than to its neighbour's.
+// 0.2–1.7/255 (the most where hatching covers a mesh: the placement's
+// partial shards, 1.67 since the devices' boxes fit their shards) with
+// 0.1–0.5% of pixels far off. A frame one step apart (one cell and one
+// formula changed) measures 1.2–2.5/255 with 1.3–3.5% far off: outside
+// the far tolerance, which is what tells frames apart, and each
+// comparison also checks that the window is clearly closer to its own
+// frame than to its neighbour's.
 const (
-	maxMean = 1.5
+	maxMean = 2.0
 	maxFar  = 0.008
 )
 

@@ -82,12 +82,14 @@ type App struct {
 	// What Update decided the next Draw shows: the scene's display list
 	// (with the help over it), where it goes, and the results panel's
 	// sections, rebuilt only when the session's revision changes.
-	frame      viz.Frame
-	frameAt    Transform
-	shown      uint64 // the session revision the results and OnState are of (0: none yet)
-	secs       []viz.Section
-	ctlShown   string // what syncControls last synced, to skip it when nothing changed
-	firstShown bool   // OnFirstDraw was called
+	frame       viz.Frame
+	frameAt     Transform
+	shown       uint64          // the session revision the results and OnState are of (0: none yet)
+	layout      viz.FrameLayout // how the last frame prepared was laid out (State.Layout)
+	layoutShown viz.FrameLayout // the layout OnState was last told of
+	secs        []viz.Section
+	ctlShown    string // what syncControls last synced, to skip it when nothing changed
+	firstShown  bool   // OnFirstDraw was called
 
 	// What Ebitengine reported: the outside size LayoutF was given, and
 	// what Draw did (drawn once; the screen's pixels when a shot was
@@ -183,9 +185,13 @@ func (a *App) Update() error {
 	if !a.ptr.scriptOnly {
 		x, y := ebiten.CursorPosition()
 		down := ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
-		if m := &a.ptr.seen; !m.ok || m.x != x || m.y != y || m.down != down {
-			m.x, m.y, m.down, m.ok = x, y, down, true
+		// The pointer acts when it moves or presses: one resting where the
+		// window opens lights nothing until it moves.
+		if m := &a.ptr.seen; m.ok && (m.x != x || m.y != y || m.down != down) {
+			m.x, m.y, m.down = x, y, down
 			a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, down)
+		} else if !m.ok {
+			m.x, m.y, m.down, m.ok = x, y, down, true
 		}
 		if _, wy := ebiten.Wheel(); wy != 0 && a.inScene(a.ptr.x, a.ptr.y) {
 			vx, vy := a.fit().in(a.ptr.x, a.ptr.y)
@@ -253,17 +259,27 @@ func (a *App) resize() {
 // the session's revision changed since the last tick.
 func (a *App) refresh() {
 	rev := a.s.Revision() + 1 // +1: revision 0 is a state to show too
-	if rev == a.shown {
+	if rev == a.shown && a.layout == a.layoutShown {
 		return
 	}
-	a.shown = rev
+	a.shown, a.layoutShown = rev, a.layout
 	if !a.opt.Embed {
 		res, _ := a.s.Results()
 		a.secs = append(a.s.Report().Sections, res)
 	}
 	if a.opt.OnState != nil {
-		a.opt.OnState(a.s.State())
+		a.opt.OnState(a.state())
 	}
+}
+
+// state is the session's state with the frame's layout.
+func (a *App) state() session.State {
+	st := a.s.State()
+	if a.layout.Width > 0 {
+		l := a.layout
+		st.Layout = &l
+	}
+	return st
 }
 
 // prepareFrame builds the display list the next Draw paints: the scene at
@@ -280,6 +296,7 @@ func (a *App) prepareFrame() {
 		f.Items = append(append([]viz.Item{}, f.Items...), helpFrame(fit.size).Items...)
 	}
 	v, d := a.s.View(), a.scale
+	a.layout = f.Layout(fit.k * v.Zoom)
 	a.frame = f
 	a.frameAt = Transform{OffX: d * (fit.x0 + fit.k*v.PanX), OffY: d * (fit.y0 + fit.k*v.PanY), Scale: d * fit.k * v.Zoom}
 }
