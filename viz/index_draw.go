@@ -434,7 +434,7 @@ func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep, lit 
 	cell := min(40, w/float64(max(len(offs), 1)))
 	fan := fanIn(o.view)
 	caption := fmt.Sprintf("%s storage: %d elements, contiguous %v", o.name, n, o.storage)
-	if fan > 1 {
+	if fan > 1 && !c.hide { // how many read a cell: a readers question's hint
 		caption += fmt.Sprintf(" — each read by %d output cells (stride 0)", fan)
 	}
 	caption, cs := fitLabel(caption, FontRegular, 13, w)
