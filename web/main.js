@@ -299,6 +299,7 @@ function refreshReport() {
 
 function showReport(info) {
   $("report-title").textContent = `${info.title} — step ${info.step + 1} of ${info.steps}`;
+  frameEl.contentWindow.nameScene?.(info.title); // the canvas's accessible name (frame.js)
   $("report").replaceChildren(...info.sections.map(section));
 }
 
