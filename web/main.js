@@ -111,6 +111,8 @@ const playground = {
     setScene(info.scene, info.fields, info.shown);
     onState(state);
     await took(info, state.step, my);
+    // The lesson's question: the state above came while the page was busy.
+    if (playground.latest(my)) lessonState(api.frame.state());
   },
 };
 
