@@ -157,12 +157,20 @@ try {
   const line = gallery.split("\n").find((x) => x.startsWith("program-data-parallel|"));
   const [, args, at] = line.split("|");
   const { hash: programHash } = await api(page, "spec", { command: `${args} --step ${at}` });
+  const { hash: embedHash } = await api(page, "spec", { command: "boxing --shape 25,33 --from S(0) --to S(1) --placement 4", embed: true });
   await page.close(); // one SwiftShader frame at a time
   page = await open(desk, programHash);
   check((await page.evaluate(() => location.hash)).startsWith("#/program"), `the program opens: ${programHash.slice(0, 60)}…`);
   await audit(page, "a program scene");
   await canvasNamed(page, "a program");
   await shot(page, "program");
+  await page.close();
+
+  // The scene alone (&embed=1, for teaching pages): the controls hidden.
+  page = await open(desk, embedHash);
+  check(await page.evaluate(() => document.body.classList.contains("embed")) && !(await page.locator("#fields").isVisible()), `${embedHash} shows the scene alone`);
+  await audit(page, "the scene alone (&embed=1)");
+  await shot(page, "embed");
   await page.close();
   await desk.close();
 
