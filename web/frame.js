@@ -23,6 +23,30 @@ globalThis.frameReady = new Promise((resolve, reject) => {
   }, reject);
 });
 
+// The canvas Ebitengine makes (tabindex 1, no name) takes its place in
+// the page's Tab order (tabindex 0) and is named for a screen reader: an
+// application, so the arrow keys reach the scene rather than the reader's
+// own browsing keys; its label is the scene's title (the page keeps it in
+// sync: nameScene) and its description the keys it takes. It is not
+// aria-hidden: it has the keyboard, and what its focused cell means is
+// the page's live region (#scene-status).
+let sceneTitle = "";
+globalThis.nameScene = (title) => {
+  sceneTitle = title;
+  const canvas = document.querySelector("canvas");
+  if (canvas && canvas.getAttribute("aria-label") !== title) canvas.setAttribute("aria-label", title);
+};
+new MutationObserver((_, observer) => {
+  const canvas = document.querySelector("canvas");
+  if (!canvas) return;
+  observer.disconnect();
+  canvas.setAttribute("tabindex", "0");
+  canvas.setAttribute("role", "application");
+  canvas.setAttribute("aria-roledescription", "scene");
+  canvas.setAttribute("aria-describedby", "scene-keys");
+  nameScene(sceneTitle || document.title);
+}).observe(document.documentElement, { childList: true, subtree: true });
+
 // A click on the scene gives it the keyboard (space plays, arrows step,
 // + and - zoom, shift+arrows pan, escape unpins).
 window.addEventListener("pointerdown", () => {

@@ -111,6 +111,8 @@ const playground = {
     setScene(info.scene, info.fields, info.shown);
     onState(state);
     await took(info, state.step, my);
+    // The lesson's question: the state above came while the page was busy.
+    if (playground.latest(my)) lessonState(api.frame.state());
   },
 };
 
@@ -299,6 +301,7 @@ function refreshReport() {
 
 function showReport(info) {
   $("report-title").textContent = `${info.title} — step ${info.step + 1} of ${info.steps}`;
+  frameEl.contentWindow.nameScene?.(info.title); // the canvas's accessible name (frame.js)
   $("report").replaceChildren(...info.sections.map(section));
 }
 
