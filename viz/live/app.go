@@ -259,11 +259,26 @@ func (a *App) refresh() {
 	a.shown = rev
 	if !a.opt.Embed {
 		res, _ := a.s.Results()
-		a.secs = append(a.s.Report().Sections, res)
+		a.secs = append(withWords(a.s.Report().Sections, a.s.Words(), a.s.Tutor() != nil), res)
 	}
 	if a.opt.OnState != nil {
 		a.opt.OnState(a.s.State())
 	}
+}
+
+// withWords puts the focus's words (State.Words: what the playground's
+// live region speaks) at the top of the results panel, under the open
+// lesson's step, so the desktop's reader reads what the keys or the
+// pointer focused.
+func withWords(secs []viz.Section, words string, lesson bool) []viz.Section {
+	if words == "" {
+		return secs
+	}
+	at := 0
+	if lesson && len(secs) > 0 {
+		at = 1
+	}
+	return append(secs[:at:at], append([]viz.Section{{Title: "focus", Lines: []string{words}}}, secs[at:]...)...)
 }
 
 // prepareFrame builds the display list the next Draw paints: the scene at
@@ -306,13 +321,13 @@ func (a *App) keys() {
 		return
 	}
 	for _, r := range ebiten.AppendInputChars(nil) {
-		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb", r) {
+		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb,.", r) {
 			a.act(b.Action)
 		}
 	}
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 	for key, name := range namedKeys {
-		if !inpututil.IsKeyJustPressed(key) && !(isArrow(key) && repeating(key)) {
+		if !inpututil.IsKeyJustPressed(key) && !(repeats(key) && repeating(key)) {
 			continue
 		}
 		if shift && isArrow(key) {
@@ -329,6 +344,13 @@ var namedKeys = map[ebiten.Key]string{
 	ebiten.KeySpace: "space", ebiten.KeyArrowLeft: "left", ebiten.KeyArrowRight: "right",
 	ebiten.KeyArrowUp: "up", ebiten.KeyArrowDown: "down", ebiten.KeyHome: "home", ebiten.KeyEnd: "end",
 	ebiten.KeyEscape: "escape", ebiten.KeyNumpadAdd: "+", ebiten.KeyNumpadSubtract: "-",
+	ebiten.KeyEnter: "enter", ebiten.KeyNumpadEnter: "enter", ebiten.KeyPageUp: "pageup", ebiten.KeyPageDown: "pagedown",
+}
+
+// repeats reports whether holding k repeats it: the arrows walk on, page
+// up and page down step on.
+func repeats(k ebiten.Key) bool {
+	return isArrow(k) || k == ebiten.KeyPageUp || k == ebiten.KeyPageDown
 }
 
 func isArrow(k ebiten.Key) bool {
@@ -489,7 +511,7 @@ func helpFrame(sz viz.Size) viz.Frame {
 			viz.Text{X: x + 148, Y: ty, S: b.Help, Size: 14, Color: viz.Ink, Font: viz.FontRegular})
 	}
 	ty := y + 30 + lineH*float64(len(session.Bindings)+1) + 10
-	f.Items = append(f.Items, viz.Text{X: x + 20, Y: ty, S: "hover a cell to light what it maps to; Tab moves between fields", Size: 13, Color: viz.Muted, Font: viz.FontRegular})
+	f.Items = append(f.Items, viz.Text{X: x + 20, Y: ty, S: "the arrows walk the cells as the pointer hovers them; Tab moves between fields", Size: 13, Color: viz.Muted, Font: viz.FontRegular})
 	return f
 }
 
