@@ -252,6 +252,7 @@ async function keyboardWalk() {
     const wantFirst = { binary: ["out[0,0]", "out[0,1]", "out[0,2]"], reduce: ["out[0,0,0]", "out[0,1,0]", "out[0,2,0]"],
       placement: ["[0,0]", "[0,1]", "[0,2]"], program: ["step 1", "step 2", "step 3", "step 4"] }[scene];
     check(tabbed && seen.join() === wantFirst.join(), `${scene}: Tab in, then ${n} right arrows focus ${seen.join(", ")}`);
+    if (shots) await page.locator(".stage").screenshot({ path: join(shots, `playground-keys-${scene}.png`) });
     if (scene === "placement") { // on to the devices, after the tensor's last cell
       for (let i = 0; i < 60 && f?.kind !== "device"; i++) f = await press("ArrowRight");
       check(f?.kind === "device" && f.rank === 0, `placement: the walk goes on from the last cell to the devices: ${name(f)}`);
