@@ -163,7 +163,8 @@ var focusDirs = map[Action]viz.Dir{FocusLeft: viz.DirLeft, FocusRight: viz.DirRi
 // else the hover); with nothing lit, it focuses the walk's first cell.
 // The keyboard's focus is the hover, as the pointer's is: lit, and said
 // in Words. A pin is let go, so what is lit follows the keys (Enter pins
-// again). It reports whether the focus moved.
+// again). Zoomed in, the view pans to bring the focused cell into the
+// viewport. It reports whether the focus moved.
 func (s *Session) MoveFocus(d viz.Dir, sz viz.Size) bool {
 	f, ok := s.built.Move(s.step, sz, s.Focus(), d)
 	if !ok {
@@ -171,7 +172,39 @@ func (s *Session) MoveFocus(d viz.Dir, sz viz.Size) bool {
 	}
 	s.Unpin()
 	s.Hover(&f)
+	s.panTo(f, sz)
 	return true
+}
+
+// panTo pans, along each axis where the region f names lies partly
+// outside the viewport of size sz, the least that brings it in (a region
+// larger than the viewport: its top left corner), a quarter of panStep
+// from the edge. A region in view (every one, unzoomed) does not move.
+func (s *Session) panTo(f viz.Focus, sz viz.Size) {
+	hots, err := s.built.Hots(s.step, sz)
+	if err != nil {
+		return
+	}
+	i := slices.IndexFunc(hots, func(h viz.Hot) bool { return h.Focus.Equal(f) })
+	if i < 0 {
+		return
+	}
+	h := hots[i]
+	x0, y0 := s.view.ToScreen(h.X, h.Y)
+	x1, y1 := s.view.ToScreen(h.X+h.W, h.Y+h.H)
+	const pad = panStep / 4
+	shift := func(lo, hi, size float64) float64 {
+		switch {
+		case lo < 0:
+			return pad - lo
+		case hi > size:
+			return max(size-pad-hi, min(0, pad-lo))
+		}
+		return 0
+	}
+	if dx, dy := shift(x0, x1, float64(sz.W)), shift(y0, y1, float64(sz.H)); dx != 0 || dy != 0 {
+		s.Pan(dx, dy)
+	}
 }
 
 // PinFocus pins the keyboard's focus (the hover) as a click on it does:

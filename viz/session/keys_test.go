@@ -159,3 +159,30 @@ func TestEnterAnswersALesson(t *testing.T) {
 		t.Errorf("only %d questions answered from the keyboard, want at least 3", answered)
 	}
 }
+
+// TestArrowsKeepTheFocusInView: unzoomed, walking every cell leaves the
+// view alone; zoomed in 8×, each arrow pans (if it must) so the focused
+// cell lies inside the viewport.
+func TestArrowsKeepTheFocusInView(t *testing.T) {
+	sz := viz.DefaultSize
+	for _, zoom := range []float64{1, 8} {
+		s := expandSession(t)
+		s.ZoomAt(zoom, 0, 0)
+		order, _ := s.Scene().NavOrder(s.Step(), sz)
+		for i := range order {
+			press(t, s, "right")
+			if zoom == 1 && s.View() != Identity {
+				t.Fatalf("unzoomed, key %d moved the view to %+v", i+1, s.View())
+			}
+			h := order[i]
+			if f := s.Focus(); f == nil || !f.Equal(h.Focus) {
+				t.Fatalf("key %d focuses %v, want %v", i+1, f, h.Focus)
+			}
+			x0, y0 := s.View().ToScreen(h.X, h.Y)
+			x1, y1 := s.View().ToScreen(h.X+h.W, h.Y+h.H)
+			if x0 < 0 || y0 < 0 || (x1 > float64(sz.W) && x1-x0 <= float64(sz.W)) || (y1 > float64(sz.H) && y1-y0 <= float64(sz.H)) {
+				t.Errorf("zoom %v: %v lies at (%.0f,%.0f)–(%.0f,%.0f), outside the %v viewport", zoom, h.Focus, x0, y0, x1, y1, sz)
+			}
+		}
+	}
+}
