@@ -499,7 +499,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 // helpFrame lists the keys over the scene.
 func helpFrame(sz viz.Size) viz.Frame {
 	f := viz.Frame{W: sz.W, H: sz.H}
-	lineH := 22.0
+	// 22 px a line, closer where the frame is too short for every key.
+	lineH := max(15, min(22, (float64(sz.H)-24-16)/float64(len(session.Bindings)+3)))
 	h := lineH*float64(len(session.Bindings)+3) + 16
 	x, y := float64(sz.W)/2-260, math.Max(12, float64(sz.H)/2-h/2)
 	f.Items = append(f.Items, viz.Rect{X: x, Y: y, W: 520, H: h, Fill: viz.Color{R: 255, G: 255, B: 255, A: 245}, Stroke: viz.Ink, StrokeWidth: 1.5})
