@@ -43,6 +43,9 @@ type sceneImpl interface {
 	// describe says in one line what f (checked) means at step (in
 	// range): what Scene.Describe returns.
 	describe(step int, f Focus) (string, error)
+	// navGroup is where f comes in the keyboard's walk (see NavOrder):
+	// its group, first 0, or -1 when the keys do not walk to it.
+	navGroup(f Focus) int
 }
 
 // Hot is a region of a frame that means something: a cell of an operand

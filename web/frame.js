@@ -47,12 +47,24 @@ new MutationObserver((_, observer) => {
   nameScene(sceneTitle || document.title);
 }).observe(document.documentElement, { childList: true, subtree: true });
 
-// A click on the scene gives it the keyboard (space plays, arrows step,
-// + and - zoom, shift+arrows pan, escape unpins).
+// A click on the scene gives it the keyboard (the arrows walk the cells,
+// enter pins, escape unpins, space plays, , and . step, + and - zoom,
+// shift+arrows pan). So does Tab: when the frame gets the focus, its
+// canvas (where Ebitengine reads the keys) takes it, so the arrows work
+// at once.
 window.addEventListener("pointerdown", () => {
   window.focus();
   document.querySelector("canvas")?.focus();
 });
+window.addEventListener("focus", () => {
+  const canvas = document.querySelector("canvas");
+  if (canvas && document.activeElement !== canvas) canvas.focus();
+  window.frameElement?.classList.add("has-keyboard");
+});
+// The page draws a focus ring around the frame while it has the keyboard
+// (the iframe element itself does not match :focus once its document has
+// the focus).
+window.addEventListener("blur", () => window.frameElement?.classList.remove("has-keyboard"));
 
 // Tab leaves the scene for the page's next control (shift+Tab for the one
 // before it), so the frame is never a keyboard trap: the scene keeps the

@@ -265,7 +265,7 @@ func (a *App) refresh() {
 	a.shown, a.layoutShown = rev, a.layout
 	if !a.opt.Embed {
 		res, _ := a.s.Results()
-		a.secs = append(a.s.Report().Sections, res)
+		a.secs = append(withWords(a.s.Report().Sections, a.s.Words(), a.s.Tutor() != nil), res)
 	}
 	if a.opt.OnState != nil {
 		a.opt.OnState(a.state())
@@ -280,6 +280,21 @@ func (a *App) state() session.State {
 		st.Layout = &l
 	}
 	return st
+}
+
+// withWords puts the focus's words (State.Words: what the playground's
+// live region speaks) at the top of the results panel, under the open
+// lesson's step, so the desktop's reader reads what the keys or the
+// pointer focused.
+func withWords(secs []viz.Section, words string, lesson bool) []viz.Section {
+	if words == "" {
+		return secs
+	}
+	at := 0
+	if lesson && len(secs) > 0 {
+		at = 1
+	}
+	return append(secs[:at:at], append([]viz.Section{{Title: "focus", Lines: []string{words}}}, secs[at:]...)...)
 }
 
 // prepareFrame builds the display list the next Draw paints: the scene at
@@ -323,13 +338,13 @@ func (a *App) keys() {
 		return
 	}
 	for _, r := range ebiten.AppendInputChars(nil) {
-		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb", r) {
+		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb,.", r) {
 			a.act(b.Action)
 		}
 	}
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 	for key, name := range namedKeys {
-		if !inpututil.IsKeyJustPressed(key) && !(isArrow(key) && repeating(key)) {
+		if !inpututil.IsKeyJustPressed(key) && !(repeats(key) && repeating(key)) {
 			continue
 		}
 		if shift && isArrow(key) {
@@ -346,6 +361,13 @@ var namedKeys = map[ebiten.Key]string{
 	ebiten.KeySpace: "space", ebiten.KeyArrowLeft: "left", ebiten.KeyArrowRight: "right",
 	ebiten.KeyArrowUp: "up", ebiten.KeyArrowDown: "down", ebiten.KeyHome: "home", ebiten.KeyEnd: "end",
 	ebiten.KeyEscape: "escape", ebiten.KeyNumpadAdd: "+", ebiten.KeyNumpadSubtract: "-",
+	ebiten.KeyEnter: "enter", ebiten.KeyNumpadEnter: "enter", ebiten.KeyPageUp: "pageup", ebiten.KeyPageDown: "pagedown",
+}
+
+// repeats reports whether holding k repeats it: the arrows walk on, page
+// up and page down step on.
+func repeats(k ebiten.Key) bool {
+	return isArrow(k) || k == ebiten.KeyPageUp || k == ebiten.KeyPageDown
 }
 
 func isArrow(k ebiten.Key) bool {
@@ -494,7 +516,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 // helpFrame lists the keys over the scene.
 func helpFrame(sz viz.Size) viz.Frame {
 	f := viz.Frame{W: sz.W, H: sz.H}
-	lineH := 22.0
+	// 22 px a line, closer where the frame is too short for every key.
+	lineH := max(15, min(22, (float64(sz.H)-24-16)/float64(len(session.Bindings)+3)))
 	h := lineH*float64(len(session.Bindings)+3) + 16
 	x, y := float64(sz.W)/2-260, math.Max(12, float64(sz.H)/2-h/2)
 	f.Items = append(f.Items, viz.Rect{X: x, Y: y, W: 520, H: h, Fill: viz.Color{R: 255, G: 255, B: 255, A: 245}, Stroke: viz.Ink, StrokeWidth: 1.5})
@@ -506,7 +529,7 @@ func helpFrame(sz viz.Size) viz.Frame {
 			viz.Text{X: x + 148, Y: ty, S: b.Help, Size: 14, Color: viz.Ink, Font: viz.FontRegular})
 	}
 	ty := y + 30 + lineH*float64(len(session.Bindings)+1) + 10
-	f.Items = append(f.Items, viz.Text{X: x + 20, Y: ty, S: "hover a cell to light what it maps to; Tab moves between fields", Size: 13, Color: viz.Muted, Font: viz.FontRegular})
+	f.Items = append(f.Items, viz.Text{X: x + 20, Y: ty, S: "the arrows walk the cells as the pointer hovers them; Tab moves between fields", Size: 13, Color: viz.Muted, Font: viz.FontRegular})
 	return f
 }
 
