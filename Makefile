@@ -34,7 +34,7 @@ deps:
 		echo "make deps: installing$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@[ -d web/node_modules/playwright-core ] || { echo "make deps: npm ci in web/ (playwright-core)"; \
+	@[ -d web/node_modules/playwright-core ] && [ -d web/node_modules/axe-core ] || { echo "make deps: npm ci in web/ (playwright-core, axe-core)"; \
 		cd web && npm ci --no-audit --no-fund --loglevel=error; }
 
 build:
@@ -112,7 +112,8 @@ BROWSER_TESTS := "kernels test/browser.mjs site --serve --screenshot ../bin/scre
 	"playground test/playground.mjs --screenshots ../bin" \
 	"lessons test/lessons.mjs --screenshots ../bin" \
 	"screens test/screens.mjs --screenshots ../bin" \
-	"leaks test/leaks.mjs"
+	"leaks test/leaks.mjs" \
+	"a11y test/a11y.mjs --screenshots ../bin"
 test-browser: web build
 	@cd web && rm -f ../bin/test-browser-*.rc && for t in $(BROWSER_TESTS); do \
 		set -- $$t; name=$$1; shift; \
@@ -121,7 +122,7 @@ test-browser: web build
 	for t in $(BROWSER_TESTS); do set -- $$t; \
 		[ "$$(cat ../bin/test-browser-$$1.rc 2>/dev/null)" = 0 ] || failed="$$failed $$1"; done; \
 	if [ -n "$$failed" ]; then echo "test-browser: failed:$$failed"; exit 1; fi; \
-	echo "test-browser: kernels, playground, lessons, screens and leaks pass"
+	echo "test-browser: kernels, playground, lessons, screens, leaks and a11y pass"
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).

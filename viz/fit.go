@@ -31,3 +31,25 @@ func FitViewport(w, h float64) Fitting {
 // MinSize is the smallest frame a scene draws (phones in portrait are
 // about 360 CSS px wide; a frame a little narrower than the page).
 var MinSize = Size{320, 240}
+
+// FrameLayout is what a front end did with a frame: the size the scene
+// was laid out for (scene px), the scale it is drawn at (CSS px per scene
+// px, zoom included) and the smallest text it drew, in CSS px.
+type FrameLayout struct {
+	Width     int     `json:"width"`
+	Height    int     `json:"height"`
+	Scale     float64 `json:"scale"`
+	MinTextPx float64 `json:"minTextPx"`
+}
+
+// Layout is the FrameLayout of frame f (laid out at f's size) drawn at
+// scale: its smallest text times scale (0 when it draws none).
+func (f Frame) Layout(scale float64) FrameLayout {
+	least := 0.0
+	for _, it := range f.Items {
+		if t, ok := it.(Text); ok && t.S != "" && (least == 0 || t.Size < least) {
+			least = t.Size
+		}
+	}
+	return FrameLayout{Width: f.W, Height: f.H, Scale: scale, MinTextPx: least * scale}
+}

@@ -36,6 +36,10 @@ type Grid struct {
 	X, Y  float64
 	W, H  float64
 	Cell  float64 // the side of one cell
+	// Tall tiles the innermost leading dim down instead of across (and
+	// the next across, alternating): FitGrid picks it where a frame is
+	// tall and narrow (a phone), so the cells come out larger.
+	Tall bool
 }
 
 // GridBudget is how many indices an axis shows before it is elided: Inner
@@ -67,27 +71,48 @@ func LayoutGrid(shape tensor.Shape, cell float64, b GridBudget) Grid {
 }
 
 // FitGrid lays shape out as large as fits w×h, with cells of at most
-// maxCell pixels. Labels do not scale with the cells, so it measures at a
-// nominal size, scales, and measures again.
+// maxCell pixels, tiling its leading dims across or, where that gives
+// cells at least an eighth larger, down (Tall). Labels do not scale with
+// the cells, so it measures at a nominal size, scales, and measures again.
 func FitGrid(shape tensor.Shape, w, h, maxCell float64, b GridBudget) Grid {
+	g := fitGrid(shape, w, h, maxCell, b, false)
+	if len(shape) < 3 {
+		return g
+	}
+	if t := fitGrid(shape, w, h, maxCell, b, true); t.Cell > 1.125*g.Cell {
+		return t
+	}
+	return g
+}
+
+func fitGrid(shape tensor.Shape, w, h, maxCell float64, b GridBudget, tall bool) Grid {
+	layout := func(cell float64) Grid {
+		g := Grid{Shape: shape.Clone(), Cell: cell, Tall: tall}
+		g.W, g.H = g.block(shape, nil, 0, 0, b)
+		return g
+	}
 	cell := maxCell
 	for range 3 {
-		g := LayoutGrid(shape, cell, b)
+		g := layout(cell)
 		scale := min(w/max(g.W, 1), h/max(g.H, 1))
 		if scale >= 1 && cell == maxCell {
 			return g
 		}
 		cell = max(4, min(maxCell, cell*scale*0.98))
 	}
-	return LayoutGrid(shape, cell, b)
+	return layout(cell)
 }
 
 // gapSize is the room a gap mark or the space between tiles takes.
 func (g *Grid) gapSize() float64 { return g.Cell * 0.7 }
 
 // labelSize is the tile labels' size: it scales with the cells, so a grid
-// shrunk to fit stays inside its box (labels under 7 px are left out).
+// shrunk to fit stays inside its box; under MinText, tile labels are left
+// out (the gaps between tiles still show the leading dims).
 func (g *Grid) labelSize() float64 { return min(13, g.Cell*0.38) }
+
+// labelled reports whether tile labels are drawn at this cell size.
+func (g *Grid) labelled() bool { return g.labelSize() >= MinText }
 
 // block lays out the dims of shape (the trailing part of the whole shape
 // after the leading indices prefix) at (x, y) and returns its size.
@@ -127,16 +152,16 @@ func (g *Grid) block(shape tensor.Shape, prefix []int, x, y float64, b GridBudge
 		}
 		if shape[len(shape)-1] == 0 || (len(shape) == 2 && shape[0] == 0) {
 			g.Marks = append(g.Marks, Rect{X: x, Y: y, W: g.Cell * 2, H: g.Cell, Stroke: Muted, StrokeWidth: 1, Dash: true},
-				Text{X: x + g.Cell, Y: y + g.Cell*0.62, S: "empty", Size: g.labelSize(), Color: Muted, Anchor: AnchorMiddle})
+				Text{X: x + g.Cell, Y: y + g.Cell*0.62, S: "empty", Size: max(MinText, g.labelSize()), Color: Muted, Anchor: AnchorMiddle})
 			return g.Cell * 2, g.Cell
 		}
 		return g.spanW(cols), cy - y
 	}
 	// A leading dim: tiles across when the rest has even rank, else down.
-	across := (len(shape)-2)%2 == 1
+	across := ((len(shape)-2)%2 == 1) != g.Tall
 	idx := b.visible(len(prefix), shape[0], b.Outer)
 	if shape[0] == 0 {
-		g.Marks = append(g.Marks, Text{X: x, Y: y + g.labelSize(), S: fmt.Sprintf("dim %d is empty", len(prefix)), Size: g.labelSize(), Color: Muted})
+		g.Marks = append(g.Marks, Text{X: x, Y: y + g.labelSize(), S: fmt.Sprintf("dim %d is empty", len(prefix)), Size: max(MinText, g.labelSize()), Color: Muted})
 		return g.Cell * 3, g.Cell
 	}
 	label := g.labelSize() * 1.5
@@ -156,7 +181,7 @@ func (g *Grid) block(shape tensor.Shape, prefix []int, x, y float64, b GridBudge
 		p := append(append([]int{}, prefix...), i)
 		ty := cy
 		labelW := 0.0
-		if len(shape) == 3 && g.labelSize() >= 7 { // innermost tiles carry the label of every leading index
+		if len(shape) == 3 && g.labelled() { // innermost tiles carry the label of every leading index
 			l := tileLabel(p, len(shape)-1)
 			g.Marks = append(g.Marks, Text{X: cx, Y: cy + g.labelSize(), S: l, Size: g.labelSize(), Color: Muted, Font: FontMono})
 			ty += label
@@ -206,7 +231,7 @@ func (g *Grid) spanW(cols []int) float64 {
 
 func (g *Grid) gapMark(x, y, w, h float64, s string) {
 	size := g.labelSize()
-	g.Marks = append(g.Marks, Text{X: x + w/2, Y: y + h/2 + size*0.35, S: s, Size: size * 1.2, Color: Muted, Anchor: AnchorMiddle})
+	g.Marks = append(g.Marks, Text{X: x + w/2, Y: y + h/2 + size*0.35, S: s, Size: max(MinText, size*1.2), Color: Muted, Anchor: AnchorMiddle})
 }
 
 // Find returns the cell of index, if it is drawn.

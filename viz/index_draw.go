@@ -18,36 +18,84 @@ import (
 
 const (
 	margin     = 24.0
-	panelW     = 400.0 // the right-hand panel
+	panelW     = 400.0 // the right-hand panel, at most
 	titleSize  = 24.0
 	noteSize   = 15.0
 	formulaPx  = 14.0
-	maxCell    = 46.0
+	maxCell    = 60.0
 	stripCellH = 30.0
+	stripH     = stripCellH + 40 // a strip with its caption and the room under it
+	// narrowW is the width under which a scene's panels stack (the grids,
+	// the strips, then the panel) instead of standing side by side.
+	narrowW = 760.0
 )
+
+// indexArea is where an index scene's parts go in a frame: the grids and
+// under them their storage strips in the main column (x = margin, width
+// mainW, grids from top down to bottom), the panel to its right on a wide
+// frame and under the strips on a narrow one.
+type indexArea struct {
+	narrow         bool
+	mainW, top     float64
+	bottom         float64 // the lowest the grids may reach
+	panelX, panelY float64
+	panelW         float64
+}
+
+// area draws the header and places the parts for a frame of W×H whose
+// panel writes lines and whose strips are strips high.
+func (s *indexScene) area(c *canvas, lines []panelLine, strips float64) indexArea {
+	W, H := float64(c.frame.W), float64(c.frame.H)
+	a := indexArea{narrow: W < narrowW}
+	if a.narrow {
+		a.mainW, a.panelX, a.panelW = W-2*margin, margin, W-2*margin
+	} else {
+		a.panelW = min(panelW, max(280, 0.3*W))
+		a.mainW, a.panelX = W-a.panelW-3*margin, W-a.panelW-margin
+	}
+	y := c.header(s.title, s.notes, a.mainW)
+	a.panelY = c.titleBottom + 24
+	a.top = y + 52
+	a.bottom = H - margin - strips
+	if a.narrow {
+		a.bottom -= panelHeight(lines) + 16
+	}
+	// The grids get at least 40% of the room under the header: on a short
+	// frame the panel runs off the bottom (pan or zoom out to it).
+	a.bottom = max(a.bottom, a.top+max(3*maxCell, 0.4*(H-a.top)))
+	return a
+}
+
+// panelAt is where the panel's lines start once the strips end at
+// stripsEnd: right of the grids, or under the strips.
+func (a indexArea) panelAt(stripsEnd float64) (float64, float64) {
+	if a.narrow {
+		return a.panelX, stripsEnd
+	}
+	return a.panelX, a.panelY
+}
 
 func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 	if step < s.lead {
 		s.drawStage(step, f, c)
 		return
 	}
-	W, H := float64(c.frame.W), float64(c.frame.H)
-	y := c.header(s.title, s.notes, W-panelW-2*margin)
-	top := y + 52
-	stripsH := float64(len(s.ops)) * (stripCellH + 40)
-	mainW := W - panelW - 3*margin
-	mainH := H - top - stripsH - margin
 	lt := s.light(step, f)
 	sel := lt.sel
 	reads := s.readsOf(sel)
+	var readers [][]int
+	lines := s.panelLines(step, lt, reads, 0, c.hide)
+	a := s.area(c, lines, float64(len(s.ops))*stripH)
+	if c.hide { // a question is open: the selected cell is lit, not what it reads
+		reads = nil
+	}
 
 	// The grids.
-	out, in := s.layoutGrids(margin, top, mainW, mainH)
+	out, in := s.layoutGrids(a)
 	if len(s.ops) == 2 {
-		s.drawOperandGrids(c, out, lt)
+		s.drawOperandGrids(c, out, lt, a)
 	}
-	var readers [][]int
-	if lt.storage != nil {
+	if lt.storage != nil && !c.hide {
 		readers = s.drawnReaders(out, *lt.storage)
 	}
 	drawGrid(c, out, cellHot("out"), func(idx []int) cellLook {
@@ -58,13 +106,16 @@ func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 		case slices.ContainsFunc(readers, func(r []int) bool { return slices.Equal(r, idx) }):
 			fill = Reader
 		}
-		return cellLook{fill: fill, label: s.cellLabel(idx, out.Cell)}
+		return cellLook{fill: fill, label: c.answer(s.cellLabel(idx, out.Cell))}
 	})
-	capX := margin // a binary op's caption heads its output grid, right of a and b
+	capX, capY, capW := margin, a.top-22, a.mainW // a binary op's caption heads its output grid, right of a and b (under them)
 	if len(s.ops) == 2 {
-		capX = out.X
+		capX, capY, capW = out.X, out.Y-22, margin+a.mainW-out.X
 	}
-	c.text(capX, top-22, s.outCaption(), fitText(s.outCaption(), FontRegular, 14, W-panelW-margin-capX), Ink, FontRegular, AnchorStart)
+	caption := s.outCaption(a.narrow)
+	caption, cs := fitLabel(caption, FontRegular, 14, capW)
+	c.text(capX, capY, caption, cs, Ink, FontRegular, AnchorStart)
+	gridsEnd := out.Y + out.H
 	if in != nil {
 		xl := s.ops[0].view
 		drawGrid(c, *in, cellHot("x"), func(idx []int) cellLook {
@@ -77,13 +128,15 @@ func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 			}
 			return cellLook{fill: CellFill, label: fmt.Sprint(off)}
 		})
+		gridsEnd = max(gridsEnd, in.Y+in.H)
 	}
 
-	// The storage strips, with the reads of the selected cell wired in.
-	// The wires go under everything else, so cells they cross stay legible.
+	// The storage strips, right under the grids, with the reads of the
+	// selected cell wired in. The wires go under everything else, so
+	// cells they cross stay legible.
 	var wires []Item
 	defer func() { c.frame.Items = append(wires, c.frame.Items...) }()
-	sy := H - margin - stripsH + 26
+	sy := gridsEnd + 40
 	litOp, litOff := "", -1
 	if lt.storage != nil {
 		litOp, litOff = lt.storage.Operand, lt.storage.Offset
@@ -95,7 +148,7 @@ func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 		mine := offsetsOf(o.name, reads, lt.storage)
 		keep := offsetsOf(o.name, s.readsOf(plain.sel), plain.storage)
 		focused := o.name == litOp
-		strip := s.drawStrip(c, o, margin, sy, W-panelW-3*margin, keep, mine)
+		strip := s.drawStrip(c, o, margin, sy, a.mainW, keep, mine)
 		if sel != nil && in == nil {
 			if from, ok := out.Find(sel); ok {
 				fx, fy := from.X+from.W/2, from.Y+from.H
@@ -112,9 +165,13 @@ func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 				wires = append(wires, Line{X1: cell.X + cell.W/2, Y1: cell.Y, X2: gc.X + gc.W/2, Y2: gc.Y + gc.H, Color: Broadcast, Width: 1.2, Dash: true})
 			}
 		}
-		sy += stripCellH + 40
+		sy += stripH
 	}
-	s.drawPanel(c, W-panelW-margin, margin+titleSize+24, s.panelLines(step, lt, reads, len(readers)))
+	if !c.hide && lt.storage != nil { // the panel counts the readers drawn
+		lines = s.panelLines(step, lt, reads, len(readers), false)
+	}
+	px, py := a.panelAt(sy - 26)
+	s.drawPanel(c, px, py, a.panelW, lines)
 }
 
 // offsetsOf lists the storage offsets of operand name among reads and lit.
@@ -135,13 +192,18 @@ func derefReads(r *Read) []Read {
 	return []Read{*r}
 }
 
-// layoutGrids fits the output grid (and, for reduce, the input grid to
-// its left) into the main area.
+// layoutGrids fits the output grid (and, for reduce, the input grid
+// beside it, or above it on a narrow frame) into the main column.
 //
-// A binary op's output takes the right third: a and b, drawn over the
-// output's shape, take the first two (drawOperandGrids).
-func (s *indexScene) layoutGrids(x, y, w, h float64) (Grid, *Grid) {
+// A binary op's output takes the right third, a and b the first two
+// (drawOperandGrids); on a narrow frame the three stack, output last.
+func (s *indexScene) layoutGrids(a indexArea) (Grid, *Grid) {
+	x, y, w, h := margin, a.top, a.mainW, a.bottom-a.top
 	if len(s.ops) == 2 {
+		if a.narrow { // a and b side by side, out under them
+			g := FitGrid(s.out, (w-signW)/2, (h-binaryGap)/2, maxCell, DefaultBudget)
+			return g.Moved(x, y+g.H+binaryGap), nil
+		}
 		g := FitGrid(s.out, (w-2*signW)/3, h, maxCell, DefaultBudget)
 		return g.Moved(x+2*(g.W+signW), y), nil
 	}
@@ -149,6 +211,12 @@ func (s *indexScene) layoutGrids(x, y, w, h float64) (Grid, *Grid) {
 		return FitGrid(s.out, w, h, maxCell, DefaultBudget).Moved(x, y), nil
 	}
 	inShape := s.ops[0].view.Shape()
+	if a.narrow {
+		in := FitGrid(inShape, w, (h-reduceGap)/2, maxCell, DefaultBudget)
+		out := FitGrid(s.out, w, (h-reduceGap)/2, in.Cell, DefaultBudget)
+		in = FitGrid(inShape, w, (h-reduceGap)/2, out.Cell, DefaultBudget).Moved(x, y)
+		return out.Moved(x, y+in.H+reduceGap), &in
+	}
 	ui, uo := LayoutGrid(inShape, maxCell, DefaultBudget), LayoutGrid(s.out, maxCell, DefaultBudget)
 	share := ui.W / (ui.W + uo.W) // the input's share of the width
 	in := FitGrid(inShape, (w-60)*share, h, maxCell, DefaultBudget)
@@ -158,7 +226,15 @@ func (s *indexScene) layoutGrids(x, y, w, h float64) (Grid, *Grid) {
 	return out.Moved(x+in.W+60, y), &in
 }
 
-func (s *indexScene) outCaption() string {
+// binaryGap is the room between a binary op's stacked grids (a narrow
+// frame): the op or "=", and the next grid's caption; reduceGap is the
+// room between reduce's stacked input and output.
+const (
+	binaryGap = 56.0
+	reduceGap = 48.0
+)
+
+func (s *indexScene) outCaption(stacked bool) string {
 	switch {
 	case len(s.ops) == 2:
 		return fmt.Sprintf("= out %v: each cell reads a and b", s.out)
@@ -167,7 +243,11 @@ func (s *indexScene) outCaption() string {
 		return fmt.Sprintf("stage 3: the copy writes out %v, %s: each cell shows the storage offset it reads", s.out, tensor.FormatBytes(bytes))
 	}
 	if s.reduced != nil {
-		return fmt.Sprintf("x %v (left) → out %v (right): each out cell is the %s of %d inputs", s.ops[0].view.Shape(), s.out, s.reduceOp, s.combined())
+		where := "(left) → out %v (right)"
+		if stacked {
+			where = "(top) → out %v (under it)"
+		}
+		return fmt.Sprintf("x %v "+fmt.Sprintf(where, s.out)+": each out cell is the %s of %d inputs", s.ops[0].view.Shape(), s.reduceOp, s.combined())
 	}
 	return fmt.Sprintf("out %v: each cell shows the storage offset it reads", s.out)
 }
@@ -214,18 +294,25 @@ const signW = 44.0
 
 // drawOperandGrids draws a binary op's operands as grids over the
 // output's shape, right-aligned as broadcasting aligns them, left of the
-// output grid out (same layout): each cell labelled with the storage
-// offset the operand's view reads there, the stretched (stride-0) copies
-// dashed and tinted, the selected cell and the focused storage cell's
-// aliases lit. Their cells are hot as cells of a and b.
-func (s *indexScene) drawOperandGrids(c *canvas, out Grid, lt indexLight) {
+// output grid out (same layout), or above it on a narrow frame: each cell
+// labelled with the storage offset the operand's view reads there, the
+// stretched (stride-0) copies dashed and tinted, the selected cell and
+// the focused storage cell's aliases lit. Their cells are hot as cells of
+// a and b.
+func (s *indexScene) drawOperandGrids(c *canvas, out Grid, lt indexLight, a indexArea) {
 	step := out.W + signW
 	for k, o := range s.ops {
 		g := out.Moved(-float64(2-k)*step, 0)
+		if a.narrow { // a and b side by side over out
+			g = out.Moved(float64(k)*step, -(out.H + binaryGap))
+		}
 		lit := offsetsOf(o.name, nil, lt.storage)
+		if c.hide {
+			lit = nil
+		}
 		drawGrid(c, g, cellHot(o.name), func(idx []int) cellLook {
 			off := o.view.Offset(idx)
-			l := cellLook{fill: CellFill, label: fmt.Sprint(off), ghost: ghost(o.view, idx)}
+			l := cellLook{fill: CellFill, label: c.answer(fmt.Sprint(off)), ghost: ghost(o.view, idx)}
 			switch {
 			case slices.Equal(idx, lt.sel):
 				l.fill = Highlight
@@ -238,9 +325,13 @@ func (s *indexScene) drawOperandGrids(c *canvas, out Grid, lt indexLight) {
 		})
 		top := g.Y
 		caption := fmt.Sprintf("%s %v → %v", o.name, o.storage, s.out)
-		c.text(g.X, top-22, caption, fitText(caption, FontRegular, 14, step-8), Ink, FontRegular, AnchorStart)
+		caption, cs := fitLabel(caption, FontRegular, 14, step-8)
+		c.text(g.X, top-22, caption, cs, Ink, FontRegular, AnchorStart)
 		sign := s.binOp.String()
 		if k == 1 {
+			if a.narrow { // out's caption, under b, starts with "="
+				continue
+			}
 			sign = "="
 		}
 		c.text(g.X+g.W+signW/2, top+min(g.H, 3*g.Cell)/2+6, sign, fitText(sign, FontBold, 16, signW-4), Ink, FontBold, AnchorMiddle)
@@ -264,16 +355,22 @@ func cellHot(operand string) func([]int) Hot {
 // region hot gives (placed on the cell).
 func drawGrid(c *canvas, g Grid, hot func([]int) Hot, look func([]int) cellLook) {
 	c.add(g.Marks...)
-	size := max(8, min(15, g.Cell*0.36))
-	for _, gc := range g.Cells {
-		l := look(gc.Index)
+	looks := make([]cellLook, len(g.Cells))
+	labels := make([]string, len(g.Cells))
+	for i, gc := range g.Cells {
+		looks[i] = look(gc.Index)
+		labels[i] = looks[i].label
+	}
+	fs, labelled := gridText(labels, min(18, g.Cell*0.36), g.Cell-3)
+	labelled = labelled && g.Cell >= fs+2
+	for i, gc := range g.Cells {
+		l := looks[i]
 		r := Rect{X: gc.X + 1, Y: gc.Y + 1, W: gc.W - 2, H: gc.H - 2, Fill: l.fill, Stroke: Faint, StrokeWidth: 1}
 		if l.ghost {
 			r.Stroke, r.StrokeWidth, r.Dash = Broadcast, 1.2, true
 		}
 		c.add(r)
-		if g.Cell >= 14 {
-			fs := fitText(l.label, FontMono, size, gc.W-4)
+		if labelled && l.label != "" {
 			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: l.label, Size: fs, Color: TextOn(l.fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
 		h := hot(gc.Index)
@@ -298,29 +395,33 @@ func ghost(v tensor.Layout, idx []int) bool {
 // that storage cell (the view's cells are names for storage cells), the
 // stride-0 copies as ghosts, and the storage strip under it.
 func (s *indexScene) drawStage(step int, f *Focus, c *canvas) {
-	W, H := float64(c.frame.W), float64(c.frame.H)
-	y := c.header(s.title, s.notes, W-panelW-2*margin)
-	top := y + 52
+	lines := s.panelLines(step, indexLight{}, nil, 0, c.hide)
+	a := s.area(c, lines, stripH)
 	st, x := s.stageViews[step], s.ops[0]
-	mainW := W - panelW - 3*margin
-	g := FitGrid(st.view.Shape(), mainW, H-top-(stripCellH+40)-margin, maxCell, DefaultBudget).Moved(margin, top)
-	c.text(margin, top-22, st.caption, fitText(st.caption, FontRegular, 14, mainW), Ink, FontRegular, AnchorStart)
+	g := FitGrid(st.view.Shape(), a.mainW, a.bottom-a.top, maxCell, DefaultBudget).Moved(margin, a.top)
+	caption, cs := fitLabel(st.caption, FontRegular, 14, a.mainW)
+	c.text(margin, a.top-22, caption, cs, Ink, FontRegular, AnchorStart)
 	lit := offsetsOf(x.name, nil, s.light(step, f).storage)
 	drawGrid(c, g, func(idx []int) Hot {
 		return Hot{Focus: Focus{Kind: FocusStorage, Operand: x.name, Offset: st.view.Offset(idx)}}
 	}, func(idx []int) cellLook {
 		off := st.view.Offset(idx)
-		l := cellLook{fill: CellFill, label: fmt.Sprint(off), ghost: ghost(st.view, idx)}
+		l := cellLook{fill: CellFill, label: c.answer(fmt.Sprint(off)), ghost: ghost(st.view, idx)}
 		switch {
-		case slices.Contains(lit, off):
+		case slices.Contains(lit, off) && !c.hide:
 			l.fill = Highlight
 		case l.ghost:
 			l.fill = Tint(Broadcast, 0.85)
 		}
 		return l
 	})
-	s.drawStrip(c, x, margin, H-margin-stripCellH-14, mainW, offsetsOf(x.name, nil, s.light(step, nil).storage), lit)
-	s.drawPanel(c, W-panelW-margin, margin+titleSize+24, s.panelLines(step, indexLight{}, nil, 0))
+	sy := g.Y + g.H + 40
+	if c.hide {
+		lit = nil
+	}
+	s.drawStrip(c, x, margin, sy, a.mainW, offsetsOf(x.name, nil, s.light(step, nil).storage), lit)
+	px, py := a.panelAt(sy + stripH - 26)
+	s.drawPanel(c, px, py, a.panelW, lines)
 }
 
 // drawStrip draws operand o's storage as a row of cells (elided, always
@@ -333,10 +434,11 @@ func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep, lit 
 	cell := min(40, w/float64(max(len(offs), 1)))
 	fan := fanIn(o.view)
 	caption := fmt.Sprintf("%s storage: %d elements, contiguous %v", o.name, n, o.storage)
-	if fan > 1 {
+	if fan > 1 && !c.hide { // how many read a cell: a readers question's hint
 		caption += fmt.Sprintf(" — each read by %d output cells (stride 0)", fan)
 	}
-	c.text(x, y-8, caption, 13, Muted, FontRegular, AnchorStart)
+	caption, cs := fitLabel(caption, FontRegular, 13, w)
+	c.text(x, y-8, caption, cs, Muted, FontRegular, AnchorStart)
 	cells := map[int]GridCell{}
 	cx := x
 	for _, off := range offs {
@@ -351,8 +453,9 @@ func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep, lit 
 		}
 		c.add(Rect{X: cx + 1, Y: y, W: cell - 2, H: stripCellH, Fill: fill, Stroke: Ink, StrokeWidth: 1})
 		label := fmt.Sprint(off)
-		fs := fitText(label, FontMono, 13, cell-4)
-		c.add(Text{X: cx + cell/2, Y: y + stripCellH/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+		if fs, ok := cellText(label, FontMono, 13, cell-3); ok {
+			c.add(Text{X: cx + cell/2, Y: y + stripCellH/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+		}
 		cells[off] = GridCell{Index: []int{off}, X: cx, Y: y, W: cell, H: stripCellH}
 		c.hot(Hot{X: cx, Y: y, W: cell, H: stripCellH, Focus: Focus{Kind: FocusStorage, Operand: o.name, Offset: off}})
 		cx += cell
@@ -380,21 +483,35 @@ func texts(lines []panelLine) []string {
 	return out
 }
 
-// drawPanel writes lines down from (x, y), each shrunk to the panel.
-func (s *indexScene) drawPanel(c *canvas, x, y float64, lines []panelLine) {
+// drawPanel writes lines down from (x, y), each within w (cut short
+// where it does not fit at MinText).
+func (s *indexScene) drawPanel(c *canvas, x, y, w float64, lines []panelLine) {
 	for _, l := range lines {
 		y += l.size + 8
 		if l.s == "" {
 			continue
 		}
-		c.text(x, y, l.s, fitText(l.s, l.font, l.size, panelW-margin), l.col, l.font, AnchorStart)
+		t, size := fitLabel(l.s, l.font, l.size, w)
+		c.text(x, y, t, size, l.col, l.font, AnchorStart)
 	}
+}
+
+// panelHeight is how far drawPanel writes lines down.
+func panelHeight(lines []panelLine) float64 {
+	h := 0.0
+	for _, l := range lines {
+		h += l.size + 8
+	}
+	return h
 }
 
 // panelLines are the panel's words at step: the repeat stages, the
 // selected cell's formula per operand (from tensor's trace) or what a
 // reduce combines, and the focused storage cell's readers.
-func (s *indexScene) panelLines(step int, lt indexLight, reads []Read, drawn int) []panelLine {
+//
+// hide (a question is open) leaves out what would answer it: the
+// formula's terms and sum, what a reduce combines, the readers' count.
+func (s *indexScene) panelLines(step int, lt indexLight, reads []Read, drawn int, hide bool) []panelLine {
 	var out []panelLine
 	if len(s.whyCopy) > 0 {
 		out = append(out, panelLine{"reshape must copy", 16, Path, FontBold})
@@ -421,15 +538,18 @@ func (s *indexScene) panelLines(step int, lt indexLight, reads []Read, drawn int
 		out = append(out, panelLine{"the output is empty: nothing to read", 15, Muted, FontRegular})
 	case lt.inCell != nil:
 		out = append(out, panelLine{fmt.Sprintf("x%v feeds out %v", lt.inCell, lt.sel), 16, Ink, FontBold})
-		out = append(out, s.cellLines(lt.sel, reads)...)
+		out = append(out, s.cellLines(lt.sel, reads, hide)...)
 	case slices.Equal(lt.sel, s.sweepAt(step)):
 		out = append(out, panelLine{fmt.Sprintf("step %d of %d: out %v", step-s.lead+1, len(s.sweep), lt.sel), 16, Ink, FontBold})
-		out = append(out, s.cellLines(lt.sel, reads)...)
+		out = append(out, s.cellLines(lt.sel, reads, hide)...)
 	default:
 		out = append(out, panelLine{fmt.Sprintf("focus: out %v", lt.sel), 16, Ink, FontBold})
-		out = append(out, s.cellLines(lt.sel, reads)...)
+		out = append(out, s.cellLines(lt.sel, reads, hide)...)
 	}
-	if lt.storage != nil {
+	if lt.storage != nil && hide {
+		out = append(out, panelLine{"", 0, Ink, FontRegular})
+		out = append(out, panelLine{fmt.Sprintf("%s[%d] is read by ? output cells", lt.storage.Operand, lt.storage.Offset), 14, Broadcast, FontBold})
+	} else if lt.storage != nil {
 		out = append(out, panelLine{"", 0, Ink, FontRegular})
 		out = append(out, s.storageLines(*lt.storage)...)
 		out = append(out, panelLine{fmt.Sprintf("%d of them drawn here, tinted", drawn), 14, Broadcast, FontRegular})
@@ -437,10 +557,16 @@ func (s *indexScene) panelLines(step int, lt indexLight, reads []Read, drawn int
 	return out
 }
 
+// hiddenLine stands for the lines a question's answer would give away.
+var hiddenLine = panelLine{"= ?  (answer the question to see it)", formulaPx, Path, FontMono}
+
 // cellLines say what output cell sel reads: the offset formula per
 // operand, or the elements a reduce combines.
-func (s *indexScene) cellLines(sel []int, reads []Read) []panelLine {
+func (s *indexScene) cellLines(sel []int, reads []Read, hide bool) []panelLine {
 	var out []panelLine
+	if hide {
+		return []panelLine{hiddenLine}
+	}
 	if s.reduced != nil {
 		out = append(out, panelLine{fmt.Sprintf("combines %d elements of x:", len(reads)), 14, Ink, FontRegular})
 		offs := make([]string, 0, 12)

@@ -45,7 +45,7 @@ func (s *indexScene) report(step int, f *Focus) Report {
 	if sel := s.sweepAt(step); sel != nil {
 		r.Sections = append(r.Sections, Section{
 			Title: fmt.Sprintf("step %d of %d: out %v", step-s.lead+1, len(s.sweep), sel),
-			Lines: texts(s.cellLines(sel, s.readsOf(sel))),
+			Lines: texts(s.cellLines(sel, s.readsOf(sel), false)),
 		})
 	} else if step < s.lead {
 		r.Sections = append(r.Sections, Section{Title: fmt.Sprintf("frame %d of %d", step+1, s.lead+len(s.sweep)), Lines: []string{s.stageViews[step].caption}})
@@ -69,7 +69,7 @@ func (s *indexScene) report(step int, f *Focus) Report {
 		if lt.inCell != nil {
 			lines[0] = fmt.Sprintf("x%v feeds out %v, with the %d cells it is combined with", lt.inCell, lt.sel, s.combined()-1)
 		}
-		return append(lines, texts(s.cellLines(lt.sel, s.readsOf(lt.sel)))...)
+		return append(lines, texts(s.cellLines(lt.sel, s.readsOf(lt.sel), false))...)
 	})...)
 	return r
 }

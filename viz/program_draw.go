@@ -39,9 +39,13 @@ var (
 
 func (s *programScene) draw(step int, f *Focus, c *canvas) {
 	W, H := float64(c.frame.W), float64(c.frame.H)
+	narrow := W < narrowW
 	y := c.header(s.title, s.notes, W-2*margin)
 	top := math.Round(y + 34)
-	mainW := W - progPanelW - 3*margin
+	mainW, pw := W-progPanelW-3*margin, progPanelW
+	if narrow { // the columns across the frame, the program under them
+		mainW, pw = W-2*margin, W-2*margin
+	}
 	first, last := s.window(step, mainW)
 	n := last - first
 	colW := math.Floor(min(progMaxColW, mainW/float64(n))) // whole pixels: every renderer draws the same edges
@@ -57,9 +61,15 @@ func (s *programScene) draw(step int, f *Focus, c *canvas) {
 	// The devices' rows take the height the columns leave, up to a
 	// comfortable row; the bytes' bars take what is left under them.
 	avail := H - margin - top - progHeadH - progFootH - progBarsH - 40
+	if narrow {
+		avail = min(avail, float64(len(rows))*progRowH) // the program needs the room under them
+	}
 	rowH := math.Floor(min(progMaxRowH, max(progRowH, avail/float64(len(rows)))))
 	bottom := top + progHeadH + float64(len(rows))*rowH + 8
 	barsH := min(progMaxBarsH, max(progBarsH, H-margin-40-(bottom+progFootH+14)))
+	if narrow {
+		barsH = progBarsH
+	}
 	for i := first; i < last; i++ {
 		x := x0 + colW*float64(i-first)
 		s.drawColumn(c, i, x, top, colW, bottom, rows, rowH, step, f)
@@ -71,7 +81,11 @@ func (s *programScene) draw(step int, f *Focus, c *canvas) {
 			c.text(x0+colW*float64(i-first)+4, bottom+progFootH+barsH+36, string(st.Pass), progSmallPx+1, Muted, FontBold, AnchorStart)
 		}
 	}
-	s.drawPanel(c, W-progPanelW-margin, top-14, H-margin, step, f)
+	if narrow {
+		s.drawPanel(c, margin, bottom+progFootH+barsH+52, H-margin, pw, step, f)
+		return
+	}
+	s.drawPanel(c, W-progPanelW-margin, top-14, H-margin, pw, step, f)
 }
 
 // window is the steps drawn [first, last): all when they fit, else the
@@ -225,7 +239,9 @@ func (s *programScene) drawBars(c *canvas, first, last int, x0, colW, y, barsH f
 
 // drawPanel writes the program, the current statement marked, and what
 // the step (or the focused step) does.
-func (s *programScene) drawPanel(c *canvas, x, y, bottom float64, step int, f *Focus) {
+//
+// A step not run yet is for the learner to predict: its words are "?".
+func (s *programScene) drawPanel(c *canvas, x, y, bottom, w float64, step int, f *Focus) {
 	shown := step
 	if f != nil && f.Kind == FocusStep {
 		shown = f.Offset
@@ -246,7 +262,7 @@ func (s *programScene) drawPanel(c *canvas, x, y, bottom float64, step int, f *F
 		if k == mark {
 			col, font, prefix = Path, FontBold, "> "
 		}
-		t, size := fitLabel(prefix+l, font, progDetailPx, progPanelW-8)
+		t, size := fitLabel(prefix+l, font, progDetailPx, w-8)
 		c.text(x, y, t, size, col, font, AnchorStart)
 	}
 	y += 30
@@ -254,13 +270,21 @@ func (s *programScene) drawPanel(c *canvas, x, y, bottom float64, step int, f *F
 	if st.Kind == program.StepBoxing {
 		head = fmt.Sprintf("step %d of %d: box %s → %s", shown+1, len(s.plan.Steps), st.Tensor, st.To)
 	}
-	t, size := fitLabel(head, FontBold, 15, progPanelW-8)
+	future := shown > step
+	if future {
+		head = fmt.Sprintf("step %d of %d: ?", shown+1, len(s.plan.Steps))
+	}
+	t, size := fitLabel(head, FontBold, 15, w-8)
 	c.text(x, y, t, size, Ink, FontBold, AnchorStart)
+	if future {
+		c.text(x, y+progDetailPx+6, "not run yet: predict it, then step to it", progDetailPx, Muted, FontRegular, AnchorStart)
+		return
+	}
 	for _, l := range s.stepLines(st) {
 		if y > bottom-20 {
 			break
 		}
-		for _, w := range wrapText(l, FontRegular, progDetailPx, progPanelW-8) {
+		for _, w := range wrapText(l, FontRegular, progDetailPx, w-8) {
 			y += progDetailPx + 6
 			if y > bottom {
 				break
@@ -317,21 +341,3 @@ func (s *programScene) stepLines(st program.Step) []string {
 	return out
 }
 
-// wrapText breaks s at spaces into lines no wider than w.
-func wrapText(s string, f Font, size, w float64) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		try := strings.TrimSpace(line + " " + word)
-		if line != "" && TextWidth(try, f, size) > w {
-			out = append(out, line)
-			line = word
-			continue
-		}
-		line = try
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
-}

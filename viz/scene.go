@@ -43,6 +43,9 @@ type sceneImpl interface {
 	// describe says in one line what f (checked) means at step (in
 	// range): what Scene.Describe returns.
 	describe(step int, f Focus) (string, error)
+	// navGroup is where f comes in the keyboard's walk (see NavOrder):
+	// its group, first 0, or -1 when the keys do not walk to it.
+	navGroup(f Focus) int
 }
 
 // Hot is a region of a frame that means something: a cell of an operand
@@ -192,6 +195,16 @@ type canvas struct {
 	frame Frame
 	hots  []Hot
 	hide  bool // Look.HideAnswers: answer labels are "?", a focus lights only itself
+
+	titleBottom float64 // the baseline of the title's last line (header)
+}
+
+// answer is label, or "?" while a question's answer is hidden.
+func (c *canvas) answer(label string) string {
+	if c.hide && label != "" {
+		return "?"
+	}
+	return label
 }
 
 func newCanvas(sz Size) *canvas {
@@ -208,35 +221,3 @@ func (c *canvas) text(x, y float64, s string, size float64, col Color, f Font, a
 	return TextWidth(s, f, size)
 }
 
-// header writes a scene's title across the frame and its notes below it,
-// each within noteW, and returns the baseline of the last line.
-func (c *canvas) header(title string, notes []string, noteW float64) float64 {
-	W := float64(c.frame.W)
-	y := margin + titleSize
-	c.text(margin, y, title, fitText(title, FontBold, titleSize, W-2*margin), Ink, FontBold, AnchorStart)
-	y += 8
-	for _, n := range notes {
-		y += noteSize + 6
-		c.text(margin, y, n, fitText(n, FontRegular, noteSize, noteW), Muted, FontRegular, AnchorStart)
-	}
-	return y
-}
-
-// fitText shrinks size until s fits width (down to 8 px).
-func fitText(s string, f Font, size, width float64) float64 {
-	for size > 8 && TextWidth(s, f, size) > width {
-		size -= 0.5
-	}
-	return size
-}
-
-// fitLabel is fitText, and where s does not fit even at 8 px, s cut short
-// with an ellipsis until it does.
-func fitLabel(s string, f Font, size, width float64) (string, float64) {
-	size = fitText(s, f, size, width)
-	r := []rune(s)
-	for len(r) > 1 && TextWidth(string(r), f, size) > width {
-		r = append(r[:len(r)-2], '…')
-	}
-	return string(r), size
-}

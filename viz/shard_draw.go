@@ -18,43 +18,84 @@ import (
 
 func (s *shardScene) draw(step int, f *Focus, c *canvas) {
 	W, H := float64(c.frame.W), float64(c.frame.H)
-	y := c.header(s.title, s.notes, W-2*margin)
+	narrow := W < narrowW
+	mainW, pw := W-2*margin, W-2*margin
+	if !narrow {
+		pw = min(panelW, max(280, 0.3*W))
+		mainW = W - pw - 3*margin
+	}
+	y := c.header(s.title, s.notes, mainW)
 	nd := s.layouts[step]
 	shards, err := sbp.Shards(s.shape, s.placement, nd)
 	focus := s.light(step, f, shards)
+	if c.hide { // a question is open: the focused cell is lit, not who holds it
+		focus.lit = nil
+	}
 	if err != nil {
 		c.text(margin, y+30, err.Error(), 15, Path, FontRegular, AnchorStart)
 		return
 	}
-	mainW := W - panelW - 3*margin
+	lines := s.panelLines(step, f, shards, c.hide)
 	top := y + 52 // room for the global caption under the notes
 	mainH := H - top - margin
-	if g := LayoutGrid(s.shape, 40, shardBudget(s.shape, shards)); g.W > 1.3*g.H {
-		// A wide tensor: the logical view on top, the devices below it.
+	if narrow { // the logical tensor, the devices under it, the panel under them
+		mainH = max(0.6*(H-top), mainH-panelHeight(lines)-16)
+	}
+	px, py := W-pw-margin, c.titleBottom+16
+	switch g := LayoutGrid(s.shape, 40, shardBudget(s.shape, shards)); {
+	case narrow:
+		globalH := mainH * 0.5
+		end := s.drawGlobal(c, shards, margin, top, mainW, globalH-40, focus)
+		devTop := min(top+globalH, end+24)
+		px, py = margin, s.drawDevices(c, shards, margin, devTop, mainW, mainH-(devTop-top), focus)
+	case g.W > 1.3*g.H: // a wide tensor: the logical view on top, the devices below it
 		globalH := mainH * 0.45
 		s.drawGlobal(c, shards, margin, top, mainW, globalH-40, focus)
 		s.drawDevices(c, shards, margin, top+globalH, mainW, mainH-globalH, focus)
-	} else {
+	default:
 		globalW := mainW * 0.42
 		s.drawGlobal(c, shards, margin, top, globalW, mainH-30, focus)
 		s.drawDevices(c, shards, margin+globalW+margin, top-20, mainW-globalW-margin, mainH+20, focus)
 	}
-	py := margin + titleSize + 40
-	for k, lines := range [][]string{s.captions[step], s.focusLines(f, shards)} {
+	s.drawPanel(c, px, py, pw, lines)
+}
+
+// panelLines are the panel's words at step: what the step does, what the
+// focus is (while a question is open, only its name), and where the
+// steps stand.
+func (s *shardScene) panelLines(step int, f *Focus, shards []sbp.Shard, hide bool) []panelLine {
+	var out []panelLine
+	focused := s.focusLines(f, shards)
+	if hide && len(focused) > 0 {
+		focused = []string{strings.SplitN(focused[0], " is held", 2)[0], "held by ?  (answer the question to see it)"}
+	}
+	for k, lines := range [][]string{s.captions[step], focused} {
 		if k > 0 && len(lines) > 0 {
-			py += 14
+			out = append(out, panelLine{"", 6, Ink, FontRegular})
 		}
 		for i, line := range lines {
-			font, size := FontMono, 14.0
+			l := panelLine{line, 14, Ink, FontMono}
 			if i == 0 {
-				font, size = FontBold, 16
+				l.size, l.font = 16, FontBold
 			}
-			py += size + 8
-			c.text(W-panelW-margin, py, line, fitText(line, font, size, panelW-margin), Ink, font, AnchorStart)
+			out = append(out, l)
 		}
 	}
-	py += 30
-	c.text(W-panelW-margin, py, fmt.Sprintf("step %d of %d — now %v", step+1, len(s.layouts), nd), 14, Muted, FontRegular, AnchorStart)
+	out = append(out, panelLine{"", 14, Ink, FontRegular},
+		panelLine{fmt.Sprintf("step %d of %d — now %v", step+1, len(s.layouts), s.layouts[step]), 14, Muted, FontRegular})
+	return out
+}
+
+// drawPanel writes lines down from (x, y), each within w.
+func (s *shardScene) drawPanel(c *canvas, x, y, w float64, lines []panelLine) {
+	for _, l := range lines {
+		y += l.size + 8
+		if l.s == "" {
+			continue
+		}
+		t, size := fitLabel(l.s, l.font, l.size, w)
+		c.text(x, y, t, size, l.col, l.font, AnchorStart)
+	}
 }
 
 // owners lists the shards holding index (by their place in shards).
@@ -75,13 +116,26 @@ func owners(shards []sbp.Shard, index []int) []int {
 	return out
 }
 
-func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus shardLight) {
+//
+// It returns the bottom of what it drew. While a question is open the
+// cells are neither coloured nor labelled by their devices.
+func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus shardLight) float64 {
 	g := FitGrid(s.shape, w, h, maxCell, shardBudget(s.shape, shards)).Moved(x, y)
-	cell := g.Cell
-	c.text(x, y-22, fmt.Sprintf("the logical tensor %v: each cell names its devices", s.shape), fitText("the logical tensor: each cell names its devices", FontRegular, 14, w), Ink, FontRegular, AnchorStart)
+	caption := fmt.Sprintf("the logical tensor %v: each cell names its devices", s.shape)
+	if c.hide {
+		caption = fmt.Sprintf("the logical tensor %v: which devices hold a cell?", s.shape)
+	}
+	caption, cs := fitLabel(caption, FontRegular, 14, w)
+	c.text(x, y-22, caption, cs, Ink, FontRegular, AnchorStart)
 	c.add(g.Marks...)
 	partial := len(shards) > 0 && shards[0].Partial
-	for _, gc := range g.Cells {
+	type look struct {
+		fill  Color
+		label string
+	}
+	looks := make([]look, len(g.Cells))
+	labels := make([]string, len(g.Cells))
+	for i, gc := range g.Cells {
 		own := owners(shards, gc.Index)
 		fill, label := CellFill, ""
 		switch {
@@ -97,6 +151,19 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 			}
 			label = "r" + strings.Join(names, ",")
 		}
+		if c.hide {
+			fill, label = CellFill, "?"
+		}
+		looks[i], labels[i] = look{fill, label}, label
+	}
+	// A grid's labels are drawn at one size, or left out where one does
+	// not fit its cell at MinText (the colour and the device boxes still
+	// say the rank).
+	fs, labelled := gridText(labels, min(14, g.Cell*0.34), g.Cell-3)
+	labelled = labelled && g.Cell >= fs+2
+	for i, gc := range g.Cells {
+		fill, label := looks[i].fill, looks[i].label
+		own := owners(shards, gc.Index)
 		focused := focus.lit != nil && containsShard(own, shards, focus.lit)
 		if focus.lit != nil && !focused {
 			fill = Tint(fill, 0.7)
@@ -112,16 +179,17 @@ func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float6
 			r.Stroke, r.StrokeWidth = Path, 4
 		}
 		c.add(r)
-		// A label that does not fit its cell even at the smallest size is
-		// left out (the colour and the device boxes still say the rank).
-		if fs := fitText(label, FontMono, max(8, min(14, cell*0.34)), gc.W-4); cell >= 16 && TextWidth(label, FontMono, fs) <= gc.W-2 {
+		if labelled && label != "" {
 			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
 		c.hot(Hot{X: gc.X, Y: gc.Y, W: gc.W, H: gc.H, Focus: Focus{Kind: FocusCell, Operand: "global", Index: gc.Index}})
 	}
+	end := y + g.H
 	if partial {
 		c.add(badge(x, y+g.H+14, w, "P("+partialOp(s.layouts)+"): partial values,", "hatched until reduced")...)
+		end += 14 + 36
 	}
+	return end
 }
 
 // shardBudget keeps every shard's first and last index along each axis
@@ -183,7 +251,9 @@ func badge(x, y, w float64, first, rest string) []Item {
 
 // drawDevices lays one panel per device out as the mesh is (a 1-D
 // placement wraps into rows), each with its shard.
-func (s *shardScene) drawDevices(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus shardLight) {
+//
+// It returns the bottom of the lowest box.
+func (s *shardScene) drawDevices(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus shardLight) float64 {
 	n := len(shards)
 	cols := n
 	if hier := s.placement.Hierarchy(); len(hier) == 2 {
@@ -192,15 +262,28 @@ func (s *shardScene) drawDevices(c *canvas, shards []sbp.Shard, x, y, w, h float
 		cols = int(math.Ceil(math.Sqrt(float64(n) * w / max(h, 1))))
 		cols = min(cols, n)
 	}
+	// A device's box is at least minDeviceW wide: on a narrow frame the
+	// mesh's rows wrap.
+	cols = max(1, min(cols, int(w/minDeviceW)))
 	rows := (n + cols - 1) / cols
 	bw, bh := w/float64(cols), h/float64(rows)
+	rowY, rowH := y, 0.0 // a row is as high as its highest box: boxes fit their shards
 	for i, sh := range shards {
-		bx, by := x+float64(i%cols)*bw, y+float64(i/cols)*bh
-		s.drawDevice(c, sh, bx+4, by+4, bw-8, bh-8, focus)
+		if i > 0 && i%cols == 0 {
+			rowY, rowH = rowY+rowH, 0
+		}
+		rowH = max(rowH, s.drawDevice(c, sh, x+float64(i%cols)*bw+4, rowY+4, bw-8, bh-8, focus)+8)
 	}
+	return rowY + rowH
 }
 
-func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, focus shardLight) {
+// minDeviceW is the narrowest a device's box is drawn: its header, its
+// shard's shape and a few of its cells at MinText.
+const minDeviceW = 132.0
+
+// drawDevice draws one device's box at (x, y), at most w×h, and returns
+// the height it drew.
+func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, focus shardLight) float64 {
 	col := DeviceColor(sh.Position)
 	width, box, fill := 2.0, Tint(col, 0.88), Tint(col, 0.35)
 	switch {
@@ -226,11 +309,20 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 	c.text(x+8, y+34, sub, ss, Ink, FontMono, AnchorStart)
 	c.hot(Hot{X: x, Y: y, W: w, H: h, Focus: Focus{Kind: FocusDevice, Rank: sh.Rank}})
 	if g.Cells == nil {
-		return
+		return h
 	}
 	cell := g.Cell
 	c.add(g.Marks...)
-	for _, gc := range g.Cells {
+	labels := make([]string, len(g.Cells))
+	for i, gc := range g.Cells {
+		global := make([]int, len(gc.Index))
+		for d, j := range gc.Index {
+			global[d] = sh.Lo[d] + j
+		}
+		labels[i] = c.answer(fmt.Sprint(linear(s.shape, global)))
+	}
+	fs, labelled := gridText(labels, min(12, cell*0.4), cell-3)
+	for i, gc := range g.Cells {
 		global := make([]int, len(gc.Index))
 		for d, i := range gc.Index {
 			global[d] = sh.Lo[d] + i
@@ -239,14 +331,13 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 		if sh.Partial {
 			r.Hatch, r.Stroke = true, hatchOn(fill)
 		}
-		if slices.Equal(global, focus.cell) {
+		if slices.Equal(global, focus.cell) && !c.hide {
 			r.Fill, r.Stroke, r.StrokeWidth = Highlight, Path, 3
 		}
 		c.add(r)
-		if cell >= 18 {
-			label := fmt.Sprint(linear(s.shape, global))
-			fs := fitText(label, FontMono, max(8, min(12, cell*0.4)), gc.W-3)
-			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: label, Size: fs, Color: TextOn(r.Fill), Font: FontMono, Anchor: AnchorMiddle})
+		if labelled {
+			c.add(Text{X: gc.X + gc.W/2, Y: gc.Y + gc.H/2 + fs*0.36, S: labels[i], Size: fs, Color: TextOn(r.Fill), Font: FontMono, Anchor: AnchorMiddle})
 		}
 	}
+	return h
 }

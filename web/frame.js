@@ -23,12 +23,48 @@ globalThis.frameReady = new Promise((resolve, reject) => {
   }, reject);
 });
 
-// A click on the scene gives it the keyboard (space plays, arrows step,
-// + and - zoom, shift+arrows pan, escape unpins).
+// The canvas Ebitengine makes (tabindex 1, no name) takes its place in
+// the page's Tab order (tabindex 0) and is named for a screen reader: an
+// application, so the arrow keys reach the scene rather than the reader's
+// own browsing keys; its label is the scene's title (the page keeps it in
+// sync: nameScene) and its description the keys it takes. It is not
+// aria-hidden: it has the keyboard, and what its focused cell means is
+// the page's live region (#scene-status).
+let sceneTitle = "";
+globalThis.nameScene = (title) => {
+  sceneTitle = title;
+  const canvas = document.querySelector("canvas");
+  if (canvas && canvas.getAttribute("aria-label") !== title) canvas.setAttribute("aria-label", title);
+};
+new MutationObserver((_, observer) => {
+  const canvas = document.querySelector("canvas");
+  if (!canvas) return;
+  observer.disconnect();
+  canvas.setAttribute("tabindex", "0");
+  canvas.setAttribute("role", "application");
+  canvas.setAttribute("aria-roledescription", "scene");
+  canvas.setAttribute("aria-describedby", "scene-keys");
+  nameScene(sceneTitle || document.title);
+}).observe(document.documentElement, { childList: true, subtree: true });
+
+// A click on the scene gives it the keyboard (the arrows walk the cells,
+// enter pins, escape unpins, space plays, , and . step, + and - zoom,
+// shift+arrows pan). So does Tab: when the frame gets the focus, its
+// canvas (where Ebitengine reads the keys) takes it, so the arrows work
+// at once.
 window.addEventListener("pointerdown", () => {
   window.focus();
   document.querySelector("canvas")?.focus();
 });
+window.addEventListener("focus", () => {
+  const canvas = document.querySelector("canvas");
+  if (canvas && document.activeElement !== canvas) canvas.focus();
+  window.frameElement?.classList.add("has-keyboard");
+});
+// The page draws a focus ring around the frame while it has the keyboard
+// (the iframe element itself does not match :focus once its document has
+// the focus).
+window.addEventListener("blur", () => window.frameElement?.classList.remove("has-keyboard"));
 
 // Tab leaves the scene for the page's next control (shift+Tab for the one
 // before it), so the frame is never a keyboard trap: the scene keeps the

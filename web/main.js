@@ -113,6 +113,8 @@ const playground = {
     setScene(info.scene, info.fields, info.shown);
     onState(state);
     await took(info, state.step, my);
+    // The lesson's question: the state above came while the page was busy.
+    if (playground.latest(my)) lessonState(api.frame.state());
   },
 };
 
@@ -301,6 +303,7 @@ function refreshReport() {
 
 function showReport(info) {
   $("report-title").textContent = `${info.title} — step ${info.step + 1} of ${info.steps}`;
+  frameEl.contentWindow.nameScene?.(info.title); // the canvas's accessible name (frame.js)
   $("report").replaceChildren(...info.sections.map(section));
 }
 
@@ -355,9 +358,11 @@ async function computeResults() {
 for (const b of document.querySelectorAll(".transport button[data-key]")) b.onclick = () => api.frame.act(b.dataset.key);
 
 // The frame's keys work on the page too, where no field or menu has the
-// keyboard: space plays, the arrows step, [ and ] change the speed, + - 0
-// zoom, shift+arrows pan, escape unpins.
-const pageKeys = { " ": "space", ArrowLeft: "left", ArrowRight: "right", Home: "home", End: "end", "[": "[", "]": "]",
+// keyboard: space plays, , and . step, [ and ] change the speed, + - 0
+// zoom, shift+arrows pan, escape unpins. The arrows, which walk the
+// scene's cells, and page up / page down stay the page's (they scroll it)
+// until the scene has the keyboard.
+const pageKeys = { " ": "space", ",": ",", ".": ".", Home: "home", End: "end", "[": "[", "]": "]",
   "+": "+", "-": "-", "0": "0", Escape: "escape" };
 document.addEventListener("keydown", (e) => {
   if (!api || e.ctrlKey || e.altKey || e.metaKey || e.target.closest?.("input, select, textarea, button, a")) return;

@@ -237,11 +237,13 @@ var indexTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <style>` + style + `</style>
 </head>
 <body>
+<main>
 <h1>stridelab lessons</h1>
 <p>Tensor views, broadcasting and sharding, one scene at a time. Each lesson follows one source document; each step shows a scene of stridelab's and, often, asks you to predict what it will show before you open the answer.</p>
 <ul class="lessons">
 {{range .}}<li><a href="{{.Href}}"><strong>{{.Title}}</strong></a><br>{{.Summary}}<br><span class="meta">{{.Steps}} steps, {{.Questions}} questions. Source: {{.Source}}</span></li>
 {{end}}</ul>
+</main>
 </body>
 </html>
 `))
@@ -255,7 +257,8 @@ var lessonTmpl = template.Must(template.New("lesson").Parse(`<!DOCTYPE html>
 <style>` + style + `</style>
 </head>
 <body>
-<nav><a href="index.html">All lessons</a>{{with .Prev}} · previous: <a href="{{.Href}}">{{.Title}}</a>{{end}}{{with .Next}} · next: <a href="{{.Href}}">{{.Title}}</a>{{end}}</nav>
+<nav aria-label="lessons"><a href="index.html">All lessons</a>{{with .Prev}} · previous: <a href="{{.Href}}">{{.Title}}</a>{{end}}{{with .Next}} · next: <a href="{{.Href}}">{{.Title}}</a>{{end}}</nav>
+<main>
 <h1>{{.Title}}</h1>
 <p>{{.Summary}}</p>
 <p class="meta">Source: {{.Source}}</p>
@@ -291,8 +294,9 @@ var lessonTmpl = template.Must(template.New("lesson").Parse(`<!DOCTYPE html>
 {{end}}</dl>
 {{end}}</details>
 </div>
-{{end}}<nav class="stepnav">{{if .Prev}}<a href="{{.Prev}}">← previous step</a>{{else}}<span></span>{{end}}{{if .Next}}<a href="{{.Next}}">next step →</a>{{end}}</nav>
+{{end}}<nav class="stepnav" aria-label="around step {{.N}}">{{if .Prev}}<a href="{{.Prev}}">← previous step</a>{{else}}<span></span>{{end}}{{if .Next}}<a href="{{.Next}}">next step →</a>{{end}}</nav>
 </section>
-{{end}}</body>
+{{end}}</main>
+</body>
 </html>
 `))

@@ -82,12 +82,14 @@ type App struct {
 	// What Update decided the next Draw shows: the scene's display list
 	// (with the help over it), where it goes, and the results panel's
 	// sections, rebuilt only when the session's revision changes.
-	frame      viz.Frame
-	frameAt    Transform
-	shown      uint64 // the session revision the results and OnState are of (0: none yet)
-	secs       []viz.Section
-	ctlShown   string // what syncControls last synced, to skip it when nothing changed
-	firstShown bool   // OnFirstDraw was called
+	frame       viz.Frame
+	frameAt     Transform
+	shown       uint64          // the session revision the results and OnState are of (0: none yet)
+	layout      viz.FrameLayout // how the last frame prepared was laid out (State.Layout)
+	layoutShown viz.FrameLayout // the layout OnState was last told of
+	secs        []viz.Section
+	ctlShown    string // what syncControls last synced, to skip it when nothing changed
+	firstShown  bool   // OnFirstDraw was called
 
 	// What Ebitengine reported: the outside size LayoutF was given, and
 	// what Draw did (drawn once; the screen's pixels when a shot was
@@ -183,9 +185,13 @@ func (a *App) Update() error {
 	if !a.ptr.scriptOnly {
 		x, y := ebiten.CursorPosition()
 		down := ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
-		if m := &a.ptr.seen; !m.ok || m.x != x || m.y != y || m.down != down {
-			m.x, m.y, m.down, m.ok = x, y, down, true
+		// The pointer acts when it moves or presses: one resting where the
+		// window opens lights nothing until it moves.
+		if m := &a.ptr.seen; m.ok && (m.x != x || m.y != y || m.down != down) {
+			m.x, m.y, m.down = x, y, down
 			a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, down)
+		} else if !m.ok {
+			m.x, m.y, m.down, m.ok = x, y, down, true
 		}
 		if _, wy := ebiten.Wheel(); wy != 0 && a.inScene(a.ptr.x, a.ptr.y) {
 			vx, vy := a.fit().in(a.ptr.x, a.ptr.y)
@@ -253,17 +259,42 @@ func (a *App) resize() {
 // the session's revision changed since the last tick.
 func (a *App) refresh() {
 	rev := a.s.Revision() + 1 // +1: revision 0 is a state to show too
-	if rev == a.shown {
+	if rev == a.shown && a.layout == a.layoutShown {
 		return
 	}
-	a.shown = rev
+	a.shown, a.layoutShown = rev, a.layout
 	if !a.opt.Embed {
 		res, _ := a.s.Results()
-		a.secs = append(a.s.Report().Sections, res)
+		a.secs = append(withWords(a.s.Report().Sections, a.s.Words(), a.s.Tutor() != nil), res)
 	}
 	if a.opt.OnState != nil {
-		a.opt.OnState(a.s.State())
+		a.opt.OnState(a.state())
 	}
+}
+
+// state is the session's state with the frame's layout.
+func (a *App) state() session.State {
+	st := a.s.State()
+	if a.layout.Width > 0 {
+		l := a.layout
+		st.Layout = &l
+	}
+	return st
+}
+
+// withWords puts the focus's words (State.Words: what the playground's
+// live region speaks) at the top of the results panel, under the open
+// lesson's step, so the desktop's reader reads what the keys or the
+// pointer focused.
+func withWords(secs []viz.Section, words string, lesson bool) []viz.Section {
+	if words == "" {
+		return secs
+	}
+	at := 0
+	if lesson && len(secs) > 0 {
+		at = 1
+	}
+	return append(secs[:at:at], append([]viz.Section{{Title: "focus", Lines: []string{words}}}, secs[at:]...)...)
 }
 
 // prepareFrame builds the display list the next Draw paints: the scene at
@@ -280,6 +311,7 @@ func (a *App) prepareFrame() {
 		f.Items = append(append([]viz.Item{}, f.Items...), helpFrame(fit.size).Items...)
 	}
 	v, d := a.s.View(), a.scale
+	a.layout = f.Layout(fit.k * v.Zoom)
 	a.frame = f
 	a.frameAt = Transform{OffX: d * (fit.x0 + fit.k*v.PanX), OffY: d * (fit.y0 + fit.k*v.PanY), Scale: d * fit.k * v.Zoom}
 }
@@ -306,13 +338,13 @@ func (a *App) keys() {
 		return
 	}
 	for _, r := range ebiten.AppendInputChars(nil) {
-		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb", r) {
+		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb,.", r) {
 			a.act(b.Action)
 		}
 	}
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 	for key, name := range namedKeys {
-		if !inpututil.IsKeyJustPressed(key) && !(isArrow(key) && repeating(key)) {
+		if !inpututil.IsKeyJustPressed(key) && !(repeats(key) && repeating(key)) {
 			continue
 		}
 		if shift && isArrow(key) {
@@ -329,6 +361,13 @@ var namedKeys = map[ebiten.Key]string{
 	ebiten.KeySpace: "space", ebiten.KeyArrowLeft: "left", ebiten.KeyArrowRight: "right",
 	ebiten.KeyArrowUp: "up", ebiten.KeyArrowDown: "down", ebiten.KeyHome: "home", ebiten.KeyEnd: "end",
 	ebiten.KeyEscape: "escape", ebiten.KeyNumpadAdd: "+", ebiten.KeyNumpadSubtract: "-",
+	ebiten.KeyEnter: "enter", ebiten.KeyNumpadEnter: "enter", ebiten.KeyPageUp: "pageup", ebiten.KeyPageDown: "pagedown",
+}
+
+// repeats reports whether holding k repeats it: the arrows walk on, page
+// up and page down step on.
+func repeats(k ebiten.Key) bool {
+	return isArrow(k) || k == ebiten.KeyPageUp || k == ebiten.KeyPageDown
 }
 
 func isArrow(k ebiten.Key) bool {
@@ -477,7 +516,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 // helpFrame lists the keys over the scene.
 func helpFrame(sz viz.Size) viz.Frame {
 	f := viz.Frame{W: sz.W, H: sz.H}
-	lineH := 22.0
+	// 22 px a line, closer where the frame is too short for every key.
+	lineH := max(15, min(22, (float64(sz.H)-24-16)/float64(len(session.Bindings)+3)))
 	h := lineH*float64(len(session.Bindings)+3) + 16
 	x, y := float64(sz.W)/2-260, math.Max(12, float64(sz.H)/2-h/2)
 	f.Items = append(f.Items, viz.Rect{X: x, Y: y, W: 520, H: h, Fill: viz.Color{R: 255, G: 255, B: 255, A: 245}, Stroke: viz.Ink, StrokeWidth: 1.5})
@@ -489,7 +529,7 @@ func helpFrame(sz viz.Size) viz.Frame {
 			viz.Text{X: x + 148, Y: ty, S: b.Help, Size: 14, Color: viz.Ink, Font: viz.FontRegular})
 	}
 	ty := y + 30 + lineH*float64(len(session.Bindings)+1) + 10
-	f.Items = append(f.Items, viz.Text{X: x + 20, Y: ty, S: "hover a cell to light what it maps to; Tab moves between fields", Size: 13, Color: viz.Muted, Font: viz.FontRegular})
+	f.Items = append(f.Items, viz.Text{X: x + 20, Y: ty, S: "the arrows walk the cells as the pointer hovers them; Tab moves between fields", Size: 13, Color: viz.Muted, Font: viz.FontRegular})
 	return f
 }
 

@@ -47,11 +47,9 @@ func minSize(embed bool) (w, h int) {
 
 // fitting places the scene's frame in its rect of the window: the frame
 // is laid out at size and drawn k times as large from (x0, y0), in
-// logical pixels. Natively the frame is the rect. Embedded in a page
-// whose frame is smaller than a slide, it is laid out as a slide
-// (1280×720, viz.DefaultSize) and scaled down to fit: the browser then
-// shows what the exported files and the lessons show (a storage strip
-// elides by its width, and a lesson's answer is drawn at a slide's).
+// logical pixels, as viz.FitViewport says: at the rect's own size up to
+// a slide (the scene reflows for a phone's frame rather than shrinking a
+// slide), the slide-sized part of a larger rect drawn larger.
 type fitting struct {
 	size      viz.Size
 	x0, y0, k float64
@@ -59,14 +57,8 @@ type fitting struct {
 
 func (a *App) fit() fitting {
 	r := sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed)
-	d := viz.DefaultSize
-	if !a.opt.Embed || (r.Dx() >= d.W && r.Dy() >= d.H) {
-		return fitting{size: viz.Size{W: r.Dx(), H: r.Dy()}, x0: float64(r.Min.X), y0: float64(r.Min.Y), k: 1}
-	}
-	k := min(float64(r.Dx())/float64(d.W), float64(r.Dy())/float64(d.H))
-	return fitting{size: d, k: k,
-		x0: float64(r.Min.X) + (float64(r.Dx())-k*float64(d.W))/2,
-		y0: float64(r.Min.Y) + (float64(r.Dy())-k*float64(d.H))/2}
+	f := viz.FitViewport(float64(r.Dx()), float64(r.Dy()))
+	return fitting{size: f.Size, k: f.Scale, x0: float64(r.Min.X), y0: float64(r.Min.Y)}
 }
 
 // in maps a window point to the session's viewport (before zoom and pan).

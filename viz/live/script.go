@@ -125,7 +125,7 @@ func (p *player) step(a *App) error {
 		b, err := json.MarshalIndent(struct {
 			session.State
 			Results string `json:"results"`
-		}{a.s.State(), a.resultsText()}, "", " ")
+		}{a.state(), a.resultsText()}, "", " ")
 		if err == nil {
 			err = render.WriteFileAtomic(e.Text, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 		}

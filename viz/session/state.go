@@ -23,6 +23,9 @@ type State struct {
 	// While a lesson's question is open they only name the focus, so
 	// they do not give the answer away; "" when nothing is focused.
 	Words string `json:"words"`
+	// Layout is how the front end drawing the scene laid it out (its
+	// size, scale and smallest text); nil where nothing draws it.
+	Layout *viz.FrameLayout `json:"layout,omitempty"`
 }
 
 // State returns the session's state.

@@ -8,7 +8,7 @@
 // and adds, on globalThis.stridelab.frame:
 //
 //	frame.show(hash)   // show a link's state: → Promise of the State
-//	frame.act(key)     // press a key of session.Bindings ("space", "right", "+", …)
+//	frame.act(key)     // press a key of session.Bindings ("space", ".", "right", "enter", "+", …)
 //	frame.state()      // → the State now (scene, spec, step, hover, pin, error, lesson, …)
 //	frame.lesson(id, step) // open a built-in lesson at a step (1-based): → Promise of the State
 //	frame.click(focus) // click a cell as the pointer would ({kind, operand, index, offset, rank}):

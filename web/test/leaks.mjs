@@ -81,7 +81,7 @@ async function measure() {
 function calls(from, n) {
   return page.evaluate(async ([base, from, n]) => {
     const s = document.getElementById("frame").contentWindow.stridelab;
-    const keys = ["right", "left", "right", "end", "home", "+", "-", "0"];
+    const keys = [".", ",", ".", "end", "home", "+", "-", "0"];
     const made = { hover: 0, show: 0, act: 0, scene: 0, run: 0 };
     // The i-th cell to hover: the output's 512, the input's 64, the 64 offsets.
     const cell = (i) => {

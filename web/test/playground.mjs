@@ -18,6 +18,10 @@
 //   - bad input in every field of every scene shows an error beside that
 //     field, the last good scene and URL stay, and the page keeps working;
 //     an oversized scene's compute is refused in place;
+//   - the keyboard: Tab reaches the scene's frame (with a focus ring) and
+//     leaves it; the arrows walk the cells of an index scene, a binary op,
+//     a reduce, a shard scene and a program, and after each key the live
+//     region says what `BIN draw … -o x.json` says of that cell; Enter pins;
 //   - &embed=1 hides the controls and starts paused;
 //   - no page errors.
 //
@@ -99,6 +103,178 @@ const sha = (b) => createHash("sha256").update(b).digest("hex");
 function computedOK(text) {
   const program = /(\d+) of (\d+) tensors and gradients equal the single-device run/.exec(text);
   return !/differs/.test(text) && (/matches the CPU reference/.test(text) || (program !== null && program[1] === program[2] && +program[1] > 0));
+}
+
+// drawn is the scene's meaning as `stridelab draw … -o x.json` writes it,
+// for the scene the frame shows (its spec, in the CLI's words, is parsed
+// back into arguments by sh).
+async function drawn(spec) {
+  const dir = await mkdtemp(join(tmpdir(), "stridelab-keys-"));
+  try {
+    const file = join(dir, "x.json");
+    await promisify(execFile)("sh", ["-c", `"$0" draw ${spec.replace(/^stridelab (draw )?/, "")} -o "$1"`, cli, file]);
+    return JSON.parse(await readFile(file, "utf8"));
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+}
+
+// The words a screen reader hears for a focus, built here from the JSON
+// model's fields (never from the page): an output cell what it reads (a
+// reduce: what it sums), a storage element how many cells read it and the
+// first of them, a cell of a sharded tensor its rank, coordinate, shard and
+// rows or columns, a device its shard, a program's step what it does.
+const listed = 8; // a description lists this many, then "…"
+const cut = (names, total) => names.slice(0, listed).join(", ") + (total > listed ? ", …" : "");
+const outName = (idx) => `out[${idx.join(",")}]`;
+const goList = (v) => `[${v.join(" ")}]`;
+function expectedWords(model, f) {
+  if (model.cells) { // an index scene
+    if (f.kind === "storage") {
+      const readers = model.cells.filter((c) => c.reads.some(([op, off]) => op === f.operand && off === f.offset));
+      return `${f.operand}[${f.offset}] is read by ${readers.length} output cell${readers.length === 1 ? "" : "s"}: ${cut(readers.map((c) => outName(c.index)), readers.length)}`;
+    }
+    const cell = model.cells.find((c) => c.index.join() === f.index.join());
+    const names = cell.reads.map(([op, off]) => `${op}[${off}]`);
+    if (model.scene === "reduce") return `${outName(f.index)} sums ${cut(names, names.length)} (${names.length} cell${names.length === 1 ? "" : "s"})`;
+    return `${outName(f.index)} reads ${names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names.at(-1) : names[0]}`;
+  }
+  if (model.ranks) { // a shard scene (one rank holds each cell: an S(0) or S(1) layout)
+    const axisWords = (r) => [...r.sbp.matchAll(/S\((\d+)\)/g)].map((m) => +m[1]).map((d) => {
+      const [lo, hi] = r.ranges[d];
+      const [one, many] = d === 0 ? ["row", "rows"] : ["column", "columns"];
+      return hi - lo === 1 ? `${one} ${lo}` : `${many} ${lo}–${hi - 1}`;
+    }).join(", ");
+    const name = (r) => `rank ${r.rank} (coord ${goList(r.coord)})`;
+    if (f.kind === "device") {
+      const r = model.ranks.find((x) => x.rank === f.rank);
+      return `${name(r)} holds ${goList(r.shape)}, ${axisWords(r)}`;
+    }
+    const r = model.ranks.find((x) => x.ranges.every(([lo, hi], d) => f.index[d] >= lo && f.index[d] < hi));
+    return `[${f.index.join(",")}] is on ${name(r)}, shard ${goList(r.shape)} at ${axisWords(r)}`;
+  }
+  const st = model.steps[f.offset]; // a program's step
+  const head = `step ${f.offset + 1}${st.pass === "backward" ? " (backward)" : ""}`;
+  if (st.kind === "input") return `${head}: input ${st.name} ${goList(st.shape)} as ${st.sbp}`;
+  if (st.kind === "boxing") return `${head}: box ${st.tensor} from ${st.from} to ${st.to}: ${st.collectives.join(" + ") || "no collective"}, ${st.send_bytes} B`;
+  return `${head}: ${st.name} = ${[st.op, ...st.inputs].join(" ")} under ${st.signature}`;
+}
+
+// keyboardWalk: Tab from the control before the scene's frame reaches it
+// (a focus ring shows it), and the arrow keys — real key presses — walk
+// the cells of an index scene, a binary op, a reduce, a shard scene and a
+// program: after each key the live region says what the frame focused, in
+// the words built from `stridelab draw … -o x.json`; Enter pins the cell,
+// and Tab leaves the frame for the next control.
+async function keyboardWalk() {
+  const page = (await open("#/expand?shape=4,1,3&size=4,2,3")).page;
+  const fstate = () => frameState(page);
+  // tabIn focuses the control before the frame, then presses Tab.
+  const tabIn = async () => {
+    await page.evaluate(() => {
+      const all = [...document.querySelectorAll("a[href], button, input, select, textarea, iframe, [tabindex]:not([tabindex='-1'])")]
+        .filter((el) => !el.disabled && !el.hidden && el.offsetParent !== null);
+      all[all.indexOf(document.getElementById("frame")) - 1].focus();
+    });
+    await page.keyboard.press("Tab");
+    await page.waitForFunction(() => document.activeElement?.id === "frame" &&
+      document.getElementById("frame").contentDocument.activeElement?.tagName === "CANVAS", null, { timeout: 5000 }).catch(() => {});
+    return page.evaluate(() => document.activeElement?.id === "frame" &&
+      document.getElementById("frame").contentDocument.activeElement?.tagName === "CANVAS");
+  };
+  // press presses key in the frame and waits for the focus it moves to.
+  const press = async (key) => {
+    const before = JSON.stringify((await fstate()).hover);
+    await page.keyboard.press(key);
+    await page.waitForFunction((b) => JSON.stringify(document.getElementById("frame").contentWindow.stridelab.frame.state().hover) !== b,
+      before, { timeout: 5000 }).catch(() => {});
+    return (await fstate()).hover;
+  };
+  // said checks the live region against the model's words for focus f.
+  const said = async (what, model, f) => {
+    const want = expectedWords(model, f);
+    await page.waitForFunction((w) => document.getElementById("scene-status").textContent === w, want, { timeout: 5000 }).catch(() => {});
+    const got = await page.locator("#scene-status").textContent();
+    check(got === want, `${what}: the live region says "${got}"${got === want ? "" : `, want "${want}"`}`);
+  };
+  const name = (f) => f ? (f.kind === "cell" ? (f.operand === "global" ? "" : f.operand) + `[${f.index.join(",")}]` : f.kind === "storage" ? `${f.operand}[${f.offset}]` : f.kind === "device" ? `rank ${f.rank}` : `step ${f.offset + 1}`) : "nothing";
+
+  const inFrame = await tabIn();
+  const ring = await page.evaluate(() => { const cs = getComputedStyle(document.getElementById("frame")); return { style: cs.outlineStyle, width: parseFloat(cs.outlineWidth) }; });
+  check(inFrame && ring.style !== "none" && ring.width >= 2, `Tab from the control before the scene gives the frame's canvas the keyboard (${inFrame}), with a focus ring (${ring.style} ${ring.width} px)`);
+  await page.keyboard.press("Home"); // pauses on the first step
+  await page.waitForFunction(() => { const st = document.getElementById("frame").contentWindow.stridelab.frame.state(); return st.step === 0 && !st.playing; }, null, { timeout: 5000 }).catch(() => {});
+
+  // expand: out cells row by row, down into the storage strip, up again.
+  let model = await drawn((await fstate()).spec);
+  const want = ["out[0,0,0]", "out[0,0,1]", "out[0,0,2]", "out[0,1,0]"];
+  for (const [i, w] of want.entries()) {
+    const f = await press("ArrowRight");
+    check(name(f) === w, `expand: right arrow ${i + 1} focuses ${name(f)}, want ${w}${i === 3 ? " (the next row)" : ""}`);
+    await said(`expand ${w}`, model, f);
+  }
+  if (shots) await page.screenshot({ path: join(shots, "playground-keys.png") });
+  let f = await press("ArrowDown");
+  check(f?.kind === "storage", `expand: down from the grid's last row focuses the storage strip: ${name(f)}`);
+  if (f?.kind === "storage") await said(`expand ${name(f)}`, model, f);
+  f = await press("ArrowUp");
+  check(f?.kind === "cell" && f.index[1] === 1, `expand: up from the strip goes back into the grid's last row: ${name(f)}`);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("frame").contentWindow.stridelab.frame.state().pinned !== null, null, { timeout: 5000 }).catch(() => {});
+  let st = await fstate();
+  check(name(st.pinned) === name(f), `Enter pins the focused cell: pinned ${name(st.pinned)}`);
+  if (st.pinned) await said(`the pinned ${name(f)}`, model, st.pinned);
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => document.getElementById("frame").contentWindow.stridelab.frame.state().pinned === null, null, { timeout: 5000 }).catch(() => {});
+  await page.keyboard.press("Tab");
+  const next = await page.evaluate(() => document.activeElement?.id);
+  const ringLeft = await page.evaluate(() => getComputedStyle(document.getElementById("frame")).outlineStyle);
+  check(next === "first" && ringLeft === "none", `Tab leaves the frame for the next control (${next}), and the frame's focus ring goes (${ringLeft})`);
+
+  // A binary op, a reduce, a shard scene and a program.
+  const walks = [
+    ["binary", "#/binary?shape=3,1&op=add&b-shape=1,4", 3],
+    ["reduce", "#/reduce?shape=2,3,4&op=sum&to=1,3,1", 3],
+    ["placement", "#/placement?shape=8,6&sbp=S(0)&placement=4", 3],
+  ];
+  const programHash = await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.scenes().then((r) => r.scenes.find((x) => x.name === "program").example));
+  walks.push(["program", programHash, 4]);
+  for (const [scene, hash, n] of walks) {
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    // (The page writes the link's keys in its own order.)
+    await page.waitForFunction((sc) => document.body.dataset.shown === location.hash && location.hash.startsWith(`#/${sc}?`), scene, { timeout: 30000 });
+    await page.waitForTimeout(400);
+    const tabbed = await tabIn();
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => { const st = document.getElementById("frame").contentWindow.stridelab.frame.state(); return st.step === 0 && !st.playing; }, null, { timeout: 5000 }).catch(() => {});
+    model = await drawn((await fstate()).spec);
+    const seen = [];
+    for (let i = 0; i < n; i++) {
+      f = await press("ArrowRight");
+      seen.push(name(f));
+      if (f) await said(`${scene} ${name(f)}`, model, f);
+    }
+    const wantFirst = { binary: ["out[0,0]", "out[0,1]", "out[0,2]"], reduce: ["out[0,0,0]", "out[0,1,0]", "out[0,2,0]"],
+      placement: ["[0,0]", "[0,1]", "[0,2]"], program: ["step 1", "step 2", "step 3", "step 4"] }[scene];
+    check(tabbed && seen.join() === wantFirst.join(), `${scene}: Tab in, then ${n} right arrows focus ${seen.join(", ")}`);
+    if (shots) await page.locator(".stage").screenshot({ path: join(shots, `playground-keys-${scene}.png`) });
+    if (scene === "placement") { // on to the devices, after the tensor's last cell
+      for (let i = 0; i < 60 && f?.kind !== "device"; i++) f = await press("ArrowRight");
+      check(f?.kind === "device" && f.rank === 0, `placement: the walk goes on from the last cell to the devices: ${name(f)}`);
+      if (f?.kind === "device") await said(`placement ${name(f)}`, model, f);
+    }
+    if (scene === "program") { // on to the first boxing, and the bytes it sends
+      // (The scene draws the steps around the animation's step: End shows
+      // the last ones, the boxings of the gradients among them.)
+      await page.keyboard.press("End");
+      await page.waitForFunction(() => { const st = document.getElementById("frame").contentWindow.stridelab.frame.state(); return st.step === st.steps - 1; }, null, { timeout: 5000 }).catch(() => {});
+      const box = model.steps.findIndex((x) => x.kind === "boxing");
+      for (let i = 0; i < 30 && f?.offset !== box; i++) f = await press("ArrowRight");
+      check(f?.kind === "step" && f.offset === box, `program: the walk reaches the first boxing, step ${box + 1}: ${name(f)}`);
+      if (f?.offset === box) await said(`program ${name(f)}`, model, f);
+    }
+  }
+  await page.close();
 }
 
 try {
@@ -269,13 +445,15 @@ try {
   }
   const link = await page.evaluate(() => location.hash);
   check(link === "#/expand?shape=4,1,3&size=4,5,3&step=3", `three steps forward write the step into the URL: ${link}`);
-  // A click gives the frame the keyboard: → steps.
+  // A click gives the frame the keyboard: "." steps (the arrows walk the
+  // cells), "," steps back.
   await page.click("#frame");
-  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press(".");
   await page.waitForFunction(() => location.hash.endsWith("step=4"), null, { timeout: 5000 }).catch(() => {});
-  check(await page.evaluate(() => location.hash.endsWith("step=4")), `after a click on the scene, → steps it: ${await page.evaluate(() => location.hash)}`);
-  await page.keyboard.press("ArrowLeft");
+  check(await page.evaluate(() => location.hash.endsWith("step=4")), `after a click on the scene, "." steps it: ${await page.evaluate(() => location.hash)}`);
+  await page.keyboard.press(",");
   await page.waitForFunction((h) => location.hash === h, link);
+  await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.act("escape")); // the click pinned a cell
 
   // A pinned cell (frame.click, as a click on it) has its section in the
   // results, as the desktop app's panel shows it.
@@ -301,6 +479,8 @@ try {
   await page.keyboard.press("Shift+Tab");
   const afterShiftTab = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
   check(afterTab === "first" && afterShiftTab !== "frame", `Tab in the scene moves to the next control (${afterTab}), shift+Tab to the one before (${afterShiftTab})`);
+
+  await keyboardWalk();
 
   // The URL in a fresh page reproduces the state.
   const fresh = await open(link);
