@@ -296,9 +296,10 @@ func (s *Session) Frame(sz viz.Size) (viz.Frame, error) {
 }
 
 // Report is what the results panel shows: the open lesson's step first,
-// then the scene's report.
+// then the scene's report, with what would answer the open question
+// hidden (viz.Look.HideAnswers) until it is answered.
 func (s *Session) Report() viz.Report {
-	r := s.built.Report(s.step, s.Focus())
+	r := s.built.ReportLook(s.step, viz.Look{Focus: s.Focus(), HideAnswers: s.answering()})
 	if sec, ok := s.LessonSection(); ok {
 		r.Sections = append([]viz.Section{sec}, r.Sections...)
 	}
