@@ -152,7 +152,9 @@ func giveaway(q *lessons.Question, a *lessons.Answer, sc *viz.Scene) func(viz.Re
 	case "readers":
 		first := fmt.Sprint(a.Targets[0].Index)
 		return func(r viz.Report) bool {
-			return anyLine(r, func(l string) bool { return strings.HasPrefix(l, "among the cells drawn:") && strings.Contains(l, first) })
+			return anyLine(r, func(l string) bool {
+				return strings.HasPrefix(l, "among the cells drawn:") && strings.Contains(l, first)
+			})
 		}
 	case "owner":
 		return func(r viz.Report) bool {
