@@ -84,8 +84,9 @@ func (s *Session) Close() {
 // Results is the computed section of the scene on screen, and whether it
 // is ready: while the scene is being computed (or when the session does
 // not compute) it is a section that says so. While a lesson's question is
-// open the values are HiddenResults (over arange inputs an expand's
-// values are the offsets it reads): they show once it is answered.
+// open the values are hidden (results.Hidden: over arange inputs an
+// expand's values are the offsets it reads): they show once it is
+// answered.
 func (s *Session) Results() (viz.Section, bool) {
 	if s.comp == nil {
 		return viz.Section{Title: "not computed"}, false
@@ -97,17 +98,9 @@ func (s *Session) Results() (viz.Section, bool) {
 		return viz.Section{Title: "computing…"}, false
 	}
 	if s.answering() {
-		return HiddenResults(c.done.sec), true
+		return results.Hidden(c.done.sec), true
 	}
 	return c.done.sec, true
-}
-
-// HiddenResults is computed section sec as a results panel shows it while
-// a lesson's question is open: its title, and a line saying the values
-// are hidden until the question is answered. The playground's page shows
-// the same (stridelab.compute with hideAnswers).
-func HiddenResults(sec viz.Section) viz.Section {
-	return viz.Section{Title: sec.Title, Lines: []string{"values " + viz.Hidden}}
 }
 
 // ask makes j the next compute, cancelling the one in flight and

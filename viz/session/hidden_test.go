@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/stridelab/stridelab/lessons"
-	"github.com/stridelab/stridelab/results"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -239,19 +237,36 @@ func waitResults(t *testing.T, s *Session) viz.Section {
 	}
 }
 
-// The computed values a results panel shows while a question is open:
-// the section's title, and that the values are hidden.
-func TestHiddenResults(t *testing.T) {
-	sc, err := viz.Build(mustExample("expand"))
-	if err != nil {
-		t.Fatal(err)
+// TestALinkLeavesTheLesson: showing another step of the lesson step's
+// scene (as the playground's scrubber does, through the scene's hash)
+// stays in the lesson, so the question stays open and its answers
+// hidden; a link to another scene leaves it, so a click pins again.
+func TestALinkLeavesTheLesson(t *testing.T) {
+	ls, s := builtinLessons(t)
+	for _, l := range ls {
+		for _, st := range l.Steps {
+			if err := s.OpenLesson(l, st.N); err != nil {
+				t.Fatal(err)
+			}
+			at := s.Spec()
+			at.Step = (at.Step + 1) % s.Steps()
+			spec, _, err := viz.ParseHash(at.Hash())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Show(spec)
+			if s.Tutor() == nil {
+				t.Errorf("%s step %d: showing step %d of its scene (%s) left the lesson", l.ID, st.N, at.Step, at.Hash())
+			}
+		}
 	}
-	sec, err := results.Compute(context.Background(), sc, nil)
-	if err != nil {
-		t.Fatal(err)
+	s.Show(mustExample("binary"))
+	if s.Tutor() != nil {
+		t.Fatal("a link to another scene stayed in the lesson")
 	}
-	h := HiddenResults(sec)
-	if h.Title != sec.Title || len(h.Lines) != 1 || h.Table != nil || !strings.Contains(h.Lines[0], viz.Hidden) {
-		t.Errorf("HiddenResults(%+v) = %+v", sec, h)
+	f := viz.Focus{Kind: viz.FocusCell, Operand: "out", Index: []int{0, 0}}
+	s.Click(&f)
+	if s.Pinned() == nil {
+		t.Errorf("after leaving the lesson a click does not pin")
 	}
 }
