@@ -96,12 +96,12 @@ func TestHiddenAnswersInTheScene(t *testing.T) {
 				if q.Name != "" && !a.Matches(programStep(h.Focus)) {
 					continue
 				}
-				looked = looked || checked(shownSc, h)
+				looked = looked || (checked(shownSc, h) && len(textsIn(shown, h)) > 0)
 				if len(giveaways(shownSc, h, -1, shown)) > 0 {
 					gives = true
 				}
 			}
-			if looked && !gives { // (a repeat's first frames draw no output yet)
+			if looked && !gives { // (a repeat's first frames draw no output yet; a big grid's cells may draw no label)
 				t.Errorf("%s: drawn as shown, neither %s nor its answer %s draws a label that gives it: the check looks in the wrong place", where, q.About, a.Text)
 			}
 		}

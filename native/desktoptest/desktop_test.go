@@ -329,7 +329,7 @@ func TestScriptWalksALesson(t *testing.T) {
 	// inputs its value is 8.
 	reads8 := regexp.MustCompile(`(?m)^\s*= 8$`)
 	if open.Lesson == nil || open.Lesson.Right || reads8.MatchString(open.Results) ||
-		!strings.Contains(open.Results, "x offset = ? (hidden until you answer)") || !strings.Contains(open.Results, "values hidden until you answer") {
+		!strings.Contains(open.Results, "= ?") || !strings.Contains(open.Results, "values hidden until you answer") {
 		t.Errorf("with the question open and the pointer on out[2,1,2], the results panel gives the answer away or does not say it is hidden:\n%s", open.Results)
 	}
 	if !reads8.MatchString(right.Results) || strings.Contains(right.Results, "hidden until you answer") {
