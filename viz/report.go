@@ -65,7 +65,7 @@ func (s *Scene) Report(step int, f *Focus) Report { return s.ReportLook(step, Lo
 // frame: l.Focus described, and with l.HideAnswers every line that would
 // give a lesson's open question away says Hidden in its place (what an
 // output cell reads and the offset formula, who reads a storage element,
-// the ranges, shapes and values a rank holds and who holds a cell, the
+// the ranges and values a rank holds and who holds a cell, the
 // signatures, SBPs and boxings of a program's steps not yet reached), in
 // every step, so that stepping through the scene gives nothing away
 // either. The layouts, the strides and the question's own step stay: they

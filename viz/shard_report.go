@@ -83,9 +83,9 @@ func (s *shardScene) focusLines(f *Focus, shards []sbp.Shard) []string {
 // report: every rank's shard at the step (sbp's shards), boxing's
 // collectives with every rank's bytes (sbp's plan), plan's per-rank
 // rewrite, the step's caption and the focus. With l.HideAnswers, the
-// ranges and shapes each rank holds (and the bytes, which tell the
-// shapes), the shapes a boxing leaves, a rewrite's shapes and ranges, the
-// captions that name a shard and who holds the focus say Hidden or "?".
+// ranges each rank holds (its rewrite's output range too), the captions
+// that name a shard's range and who holds the focus say Hidden or "?";
+// the shards' shapes stay, as the drawing shows them.
 func (s *shardScene) report(step int, l Look) Report {
 	f := l.Focus
 	hide := func(v string) string {
@@ -106,14 +106,14 @@ func (s *shardScene) report(step int, l Look) Report {
 			partial = "P(" + partialOp([]sbp.NdSbp{nd}) + ")"
 		}
 		bytes, _ := tensor.ResultBytes(tensor.Float32, sh.Shape)
-		table = append(table, []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), nd.String(), hide(FormatRanges(shardRanges(sh))), hide(sh.Shape.String()), partial, hide(fmt.Sprint(bytes))})
+		table = append(table, []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), nd.String(), hide(FormatRanges(shardRanges(sh))), sh.Shape.String(), partial, fmt.Sprint(bytes)})
 	}
 	r := Report{Sections: []Section{{Title: fmt.Sprintf("float32 %v as %v on %v", s.shape, nd, s.placement), Table: table}}}
 	if s.boxing != nil {
 		for k, st := range s.boxing.Steps {
 			t := [][]string{{"rank", "coord", "before", "after", "send B", "recv B"}}
 			for _, tr := range st.Ranks {
-				t = append(t, []string{fmt.Sprint(tr.Rank), fmt.Sprint(tr.Coord), hide(tr.Before.String()), hide(tr.After.String()), fmt.Sprint(tr.SendBytes), fmt.Sprint(tr.RecvBytes)})
+				t = append(t, []string{fmt.Sprint(tr.Rank), fmt.Sprint(tr.Coord), tr.Before.String(), tr.After.String(), fmt.Sprint(tr.SendBytes), fmt.Sprint(tr.RecvBytes)})
 			}
 			r.Sections = append(r.Sections, Section{
 				Title: fmt.Sprintf("boxing step %d: %s along mesh dim %d", k+1, st.Collective, st.MeshDim),
@@ -129,7 +129,7 @@ func (s *shardScene) report(step int, l Look) Report {
 			if rp.BShape != nil {
 				b = rp.BShape.String()
 			}
-			t = append(t, []string{fmt.Sprint(rp.Rank), fmt.Sprint(rp.Coord), hide(rp.InShape.String()), fmt.Sprint(rp.InStride), hide(b), hide(rp.OutShape.String()), fmt.Sprint(rp.OutStride), hide(FormatRanges(rp.OutRange)), fmt.Sprint(rp.Partial)})
+			t = append(t, []string{fmt.Sprint(rp.Rank), fmt.Sprint(rp.Coord), rp.InShape.String(), fmt.Sprint(rp.InStride), b, rp.OutShape.String(), fmt.Sprint(rp.OutStride), hide(FormatRanges(rp.OutRange)), fmt.Sprint(rp.Partial)})
 		}
 		r.Sections = append(r.Sections, Section{
 			Title: s.plan.Op + ": every device's rewrite",
