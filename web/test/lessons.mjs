@@ -86,6 +86,8 @@ try {
       const answers = await answerLines(st.hash);
       await page.waitForFunction((w) => document.getElementById("computed").textContent.includes(w), hiddenWords, { timeout: 20000 }).catch(() => {});
       const open = await panels();
+      const prompt = await page.locator("#lesson-prompt").isVisible() ? await page.locator("#lesson-prompt").textContent() : "";
+      check(prompt.startsWith("Question: "), `${l.id} step ${st.n}: the question shows as the step opens, before the pointer moves: "${prompt.slice(0, 70)}"`);
       const leaked = answers.filter((a) => open.report.includes(a));
       const marksOpen = await questionMarks();
       check(leaked.length === 0 && open.computed.includes(hiddenWords) && !/matches|equal/.test(open.computed),
