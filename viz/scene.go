@@ -223,4 +223,3 @@ func (c *canvas) text(x, y float64, s string, size float64, col Color, f Font, a
 	c.add(Text{X: x, Y: y, S: s, Size: size, Color: col, Font: f, Anchor: a})
 	return TextWidth(s, f, size)
 }
-
