@@ -253,3 +253,12 @@ func FormatValues(t tensor.Tensor) []string {
 	}
 	return out
 }
+
+// Hidden is computed section sec as a results panel shows it while a
+// lesson's question is open (viz.Look.HideAnswers): its title, and a line
+// saying the values are hidden until the question is answered (over
+// arange inputs, an expand's values are the very offsets it reads). The
+// session's Results and the playground's compute call show the same.
+func Hidden(sec viz.Section) viz.Section {
+	return viz.Section{Title: sec.Title, Lines: []string{"values " + viz.Hidden}}
+}

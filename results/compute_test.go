@@ -128,3 +128,23 @@ func BenchmarkReportAndCompute(b *testing.B) {
 		}
 	}
 }
+
+// TestHidden: while a question is open the results panel keeps the
+// computed section's title and none of its values.
+func TestHidden(t *testing.T) {
+	s, err := viz.Build(viz.Spec{Scene: "expand", Values: map[string]string{"shape": "4,1,3", "size": "4,2,3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, err := Compute(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Hidden(sec)
+	if h.Title != sec.Title || !slices.Equal(h.Lines, []string{"values " + viz.Hidden}) || h.Table != nil {
+		t.Errorf("Hidden(%q) = %+v, want the title and only that the values are hidden", sec, h)
+	}
+	if !strings.Contains(sec.String(), "[9 10 11]") || strings.Contains(h.String(), "9") {
+		t.Errorf("the section shows %q, hidden %q", sec, h)
+	}
+}

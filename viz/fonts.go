@@ -1,21 +1,44 @@
 package viz
 
 import (
+	_ "embed"
 	"sync"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 )
 
-// The Go fonts are embedded (golang.org/x/image/font/gofont), so every
-// machine measures and draws text the same: scenes lay text out with
-// TextWidth and the rasterisers draw it with Face.
+// The Go fonts are embedded, so every machine measures and draws text the
+// same: scenes lay text out with TextWidth and the rasterisers draw it
+// with Face; the desktop app's controls draw with the same files
+// (FontData). They are subsets of golang.org/x/image/font/gofont's
+// (fonts/subset.sh makes them, fonts/LICENSE is theirs): ASCII, Latin-1,
+// Latin Extended-A, Greek, General Punctuation, super- and subscripts,
+// arrows, mathematical operators, box drawing and every character of
+// stridelab's own sources, lessons and gallery, without the hinting
+// programs an unhinted face never runs. A character outside the subset
+// (Cyrillic, say, or anything outside the Go fonts) draws as the font's
+// .notdef box, with its advance.
+var (
+	//go:embed fonts/Go-Regular.ttf
+	goRegular []byte
+	//go:embed fonts/Go-Bold.ttf
+	goBold []byte
+	//go:embed fonts/Go-Mono.ttf
+	goMono []byte
+)
 
-var fontData = map[Font][]byte{FontRegular: goregular.TTF, FontBold: gobold.TTF, FontMono: gomono.TTF}
+var fontData = map[Font][]byte{FontRegular: goRegular, FontBold: goBold, FontMono: goMono}
+
+// FontData is the TrueType file of f (Go Regular for an unknown Font),
+// the bytes Face draws with; the caller must not modify them.
+func FontData(f Font) []byte {
+	if data, ok := fontData[f]; ok {
+		return data
+	}
+	return goRegular
+}
 
 var (
 	fontsOnce sync.Once

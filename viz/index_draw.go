@@ -558,7 +558,7 @@ func (s *indexScene) panelLines(step int, lt indexLight, reads []Read, drawn int
 }
 
 // hiddenLine stands for the lines a question's answer would give away.
-var hiddenLine = panelLine{"= ?  (answer the question to see it)", formulaPx, Path, FontMono}
+var hiddenLine = panelLine{"= ?  (" + Hidden + ")", formulaPx, Path, FontMono}
 
 // cellLines say what output cell sel reads: the offset formula per
 // operand, or the elements a reduce combines.

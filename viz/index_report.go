@@ -10,15 +10,19 @@ import (
 
 // report: a section per operand (its layout and storage, coalesced), the
 // output, reduce's kernel or repeat's stages, the step's cell and the
-// focus, in the panel's words.
-func (s *indexScene) report(step int, f *Focus) Report {
+// focus, in the panel's words. With l.HideAnswers, what a cell reads (the
+// offset formula, what a reduce combines) and who reads a storage element
+// say Hidden.
+func (s *indexScene) report(step int, l Look) Report {
+	f := l.Focus
+	cellLines := func(sel []int) []string { return texts(s.cellLines(sel, s.readsOf(sel), l.HideAnswers)) }
 	var r Report
 	for _, o := range s.ops {
-		l := o.layout()
-		cs, cst := tensor.Coalesce(l.Shape, l.Strides)
+		ol := o.layout()
+		cs, cst := tensor.Coalesce(ol.Shape, ol.Strides)
 		r.Sections = append(r.Sections, Section{Title: "operand " + o.name, Lines: []string{
-			fmt.Sprintf("read as shape %v, strides %v", l.Shape, l.Strides),
-			fmt.Sprintf("storage offset %d; storage %d elements, contiguous %v", l.Offset, l.Storage, o.storage),
+			fmt.Sprintf("read as shape %v, strides %v", ol.Shape, ol.Strides),
+			fmt.Sprintf("storage offset %d; storage %d elements, contiguous %v", ol.Offset, ol.Storage, o.storage),
 			fmt.Sprintf("coalesced: shape %v, strides %v", cs, cst[0]),
 		}})
 	}
@@ -45,13 +49,16 @@ func (s *indexScene) report(step int, f *Focus) Report {
 	if sel := s.sweepAt(step); sel != nil {
 		r.Sections = append(r.Sections, Section{
 			Title: fmt.Sprintf("step %d of %d: out %v", step-s.lead+1, len(s.sweep), sel),
-			Lines: texts(s.cellLines(sel, s.readsOf(sel), false)),
+			Lines: cellLines(sel),
 		})
 	} else if step < s.lead {
 		r.Sections = append(r.Sections, Section{Title: fmt.Sprintf("frame %d of %d", step+1, s.lead+len(s.sweep)), Lines: []string{s.stageViews[step].caption}})
 	}
 	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string {
 		lt := s.light(step, f)
+		if f.Kind == FocusStorage && l.HideAnswers {
+			return []string{fmt.Sprintf("%s[%d]: the cells that read it are %s", lt.storage.Operand, lt.storage.Offset, Hidden)}
+		}
 		if f.Kind == FocusStorage {
 			var drawn []string
 			for _, idx := range s.sweep {
@@ -66,10 +73,13 @@ func (s *indexScene) report(step int, f *Focus) Report {
 			return append(lines, "among the cells drawn: "+strings.Join(drawn, " "))
 		}
 		lines := []string{fmt.Sprintf("out %v", lt.sel)}
-		if lt.inCell != nil {
+		switch {
+		case lt.inCell != nil && l.HideAnswers:
+			return []string{fmt.Sprintf("x%v: the output cell it feeds is %s", lt.inCell, Hidden)}
+		case lt.inCell != nil:
 			lines[0] = fmt.Sprintf("x%v feeds out %v, with the %d cells it is combined with", lt.inCell, lt.sel, s.combined()-1)
 		}
-		return append(lines, texts(s.cellLines(lt.sel, s.readsOf(lt.sel), false))...)
+		return append(lines, cellLines(lt.sel)...)
 	})...)
 	return r
 }

@@ -340,4 +340,3 @@ func (s *programScene) stepLines(st program.Step) []string {
 	}
 	return out
 }
-

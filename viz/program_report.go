@@ -10,8 +10,28 @@ import (
 
 // report: the totals of both strategies and where they differ, the step
 // (its signature and candidates, or its boxing's traffic per rank), every
-// boxing of the plan, and the focus.
-func (s *programScene) report(step int, f *Focus) Report {
+// boxing of the plan, and the focus. With l.HideAnswers, what the steps
+// after this one do (where the strategies differ on them, their
+// boxings, a focus on one of them or on a device's later shards) says
+// Hidden: the scene has not reached them.
+func (s *programScene) report(step int, l Look) Report {
+	f := l.Focus
+	reached := func(i int) bool { return !l.HideAnswers || i <= step }
+	var r Report
+	// table adds a table of the plan's steps: those reached, with a line
+	// saying the others are hidden.
+	table := func(title string, t [][]string) {
+		sec := Section{Title: title}
+		if len(t) > 1 {
+			sec.Table = t
+		}
+		if l.HideAnswers {
+			sec.Lines = []string{"the steps after this one: " + Hidden}
+		}
+		if sec.Table != nil || sec.Lines != nil {
+			r.Sections = append(r.Sections, sec)
+		}
+	}
 	p := s.plan
 	totals := Section{Title: fmt.Sprintf("%s plan on %s", p.Strategy, p.Placement), Lines: []string{
 		fmt.Sprintf("%d steps; the boxings send %s (%d B)", len(p.Steps), tensor.FormatBytes(p.TotalSendBytes), p.TotalSendBytes),
@@ -22,26 +42,37 @@ func (s *programScene) report(step int, f *Focus) Report {
 	} else {
 		totals.Lines = append(totals.Lines, "exact: "+p.ExactRefused)
 	}
-	r := Report{Sections: []Section{totals}}
+	r.Sections = append(r.Sections, totals)
 	if len(p.Differences) > 0 {
 		t := [][]string{{"op", "greedy", "B", "exact", "B"}}
 		for _, d := range p.Differences {
-			t = append(t, []string{d.Name, d.Greedy.Signature, fmt.Sprint(d.Greedy.SendBytes), d.Exact.Signature, fmt.Sprint(d.Exact.SendBytes)})
+			if reached(s.opStep(d.Name, d.Pass)) {
+				t = append(t, []string{d.Name, d.Greedy.Signature, fmt.Sprint(d.Greedy.SendBytes), d.Exact.Signature, fmt.Sprint(d.Exact.SendBytes)})
+			}
 		}
-		r.Sections = append(r.Sections, Section{Title: "where greedy and exact differ", Table: t})
+		table("where greedy and exact differ", t)
 	}
 	r.Sections = append(r.Sections, s.stepSection(step))
 	boxings := [][]string{{"step", "tensor", "for", "from", "to", "collective", "send B"}}
 	for i, st := range p.Steps {
-		if st.Kind == program.StepBoxing {
+		if st.Kind == program.StepBoxing && reached(i) {
 			boxings = append(boxings, []string{fmt.Sprint(i + 1), st.Tensor, st.For, st.From, st.To, strings.Join(st.Collectives, " + "), fmt.Sprint(st.SendBytes)})
 		}
 	}
-	if len(boxings) > 1 {
-		r.Sections = append(r.Sections, Section{Title: "every boxing the planner inserted", Table: boxings})
-	}
-	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string { return s.focusLines(*f) })...)
+	table("every boxing the planner inserted", boxings)
+	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string { return s.focusLines(*f, step, l.HideAnswers) })...)
 	return r
+}
+
+// opStep is the index of the step that runs op name in pass, or the last
+// step when none does.
+func (s *programScene) opStep(name string, pass program.Pass) int {
+	for i, st := range s.plan.Steps {
+		if st.Kind == program.StepOp && st.Name == name && st.Pass == pass {
+			return i
+		}
+	}
+	return len(s.plan.Steps) - 1
 }
 
 // stepSection describes step i.
@@ -66,13 +97,20 @@ func (s *programScene) stepSection(i int) Section {
 }
 
 // focusLines describe a focused step, or what a device holds at every
-// step.
-func (s *programScene) focusLines(f Focus) []string {
+// step; hide keeps them to the steps up to step (Look.HideAnswers).
+func (s *programScene) focusLines(f Focus, step int, hide bool) []string {
 	if f.Kind == FocusStep {
+		if hide && f.Offset > step {
+			return []string{fmt.Sprintf("step %d: %s", f.Offset+1, Hidden)}
+		}
 		return append([]string{fmt.Sprintf("step %d", f.Offset+1)}, s.stepLines(s.plan.Steps[f.Offset])...)
 	}
 	out := []string{fmt.Sprintf("rank %d holds, step by step:", f.Rank)}
 	for i, st := range s.plan.Steps {
+		if hide && i > step {
+			out = append(out, fmt.Sprintf("steps %d to %d: %s", i+1, len(s.plan.Steps), Hidden))
+			break
+		}
 		for _, sh := range s.shards[i] {
 			if sh.Rank == f.Rank {
 				part := ""

@@ -59,9 +59,24 @@ func (s Section) String() string {
 // Report describes the scene (and the focus, when f is not nil) for a
 // results panel. A step out of range describes the last step; a focus
 // that names nothing in the scene is reported as such in its section.
-func (s *Scene) Report(step int, f *Focus) Report {
-	return s.impl.report(min(max(step, 0), s.Steps-1), f)
+func (s *Scene) Report(step int, f *Focus) Report { return s.ReportLook(step, Look{Focus: f}) }
+
+// ReportLook is the results panel as l says, as FrameLook draws the
+// frame: l.Focus described, and with l.HideAnswers every line that would
+// give a lesson's open question away says Hidden in its place (what an
+// output cell reads and the offset formula, who reads a storage element,
+// the ranges and values a rank holds and who holds a cell, the
+// signatures, SBPs and boxings of a program's steps not yet reached), in
+// every step, so that stepping through the scene gives nothing away
+// either. The layouts, the strides and the question's own step stay: they
+// are what the learner predicts from.
+func (s *Scene) ReportLook(step int, l Look) Report {
+	return s.impl.report(min(max(step, 0), s.Steps-1), l)
 }
+
+// Hidden is what a results panel says in place of what would answer an
+// open question (Look.HideAnswers).
+const Hidden = "hidden until you answer"
 
 // focusSection is the report's section about f: what lines says, or why f
 // names nothing in the scene.

@@ -36,7 +36,10 @@ type Scene struct {
 // computes (as data: results runs it).
 type sceneImpl interface {
 	draw(step int, f *Focus, c *canvas)
-	report(step int, f *Focus) Report
+	// report is the results panel at step (in range) as l says:
+	// l.Focus described, and with l.HideAnswers the lines that would give
+	// an open question's answer away saying Hidden instead.
+	report(step int, l Look) Report
 	work() Work
 	// checkFocus says why f does not belong to the scene, or nil.
 	checkFocus(f Focus) error
@@ -220,4 +223,3 @@ func (c *canvas) text(x, y float64, s string, size float64, col Color, f Font, a
 	c.add(Text{X: x, Y: y, S: s, Size: size, Color: col, Font: f, Anchor: a})
 	return TextWidth(s, f, size)
 }
-

@@ -67,7 +67,7 @@ func (s *shardScene) panelLines(step int, f *Focus, shards []sbp.Shard, hide boo
 	var out []panelLine
 	focused := s.focusLines(f, shards)
 	if hide && len(focused) > 0 {
-		focused = []string{strings.SplitN(focused[0], " is held", 2)[0], "held by ?  (answer the question to see it)"}
+		focused = []string{strings.SplitN(focused[0], " is held", 2)[0], "held by ?  (" + Hidden + ")"}
 	}
 	for k, lines := range [][]string{s.captions[step], focused} {
 		if k > 0 && len(lines) > 0 {
@@ -116,7 +116,6 @@ func owners(shards []sbp.Shard, index []int) []int {
 	return out
 }
 
-//
 // It returns the bottom of what it drew. While a question is open the
 // cells are neither coloured nor labelled by their devices.
 func (s *shardScene) drawGlobal(c *canvas, shards []sbp.Shard, x, y, w, h float64, focus shardLight) float64 {

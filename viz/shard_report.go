@@ -82,8 +82,18 @@ func (s *shardScene) focusLines(f *Focus, shards []sbp.Shard) []string {
 
 // report: every rank's shard at the step (sbp's shards), boxing's
 // collectives with every rank's bytes (sbp's plan), plan's per-rank
-// rewrite, the step's caption and the focus.
-func (s *shardScene) report(step int, f *Focus) Report {
+// rewrite, the step's caption and the focus. With l.HideAnswers, the
+// ranges each rank holds (its rewrite's output range too), the captions
+// that name a shard's range and who holds the focus say Hidden or "?";
+// the shards' shapes stay, as the drawing shows them.
+func (s *shardScene) report(step int, l Look) Report {
+	f := l.Focus
+	hide := func(v string) string {
+		if l.HideAnswers {
+			return "?"
+		}
+		return v
+	}
 	nd := s.layouts[step]
 	shards, err := sbp.Shards(s.shape, s.placement, nd)
 	if err != nil {
@@ -96,7 +106,7 @@ func (s *shardScene) report(step int, f *Focus) Report {
 			partial = "P(" + partialOp([]sbp.NdSbp{nd}) + ")"
 		}
 		bytes, _ := tensor.ResultBytes(tensor.Float32, sh.Shape)
-		table = append(table, []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), nd.String(), FormatRanges(shardRanges(sh)), sh.Shape.String(), partial, fmt.Sprint(bytes)})
+		table = append(table, []string{fmt.Sprint(sh.Rank), fmt.Sprint(sh.Coord), nd.String(), hide(FormatRanges(shardRanges(sh))), sh.Shape.String(), partial, fmt.Sprint(bytes)})
 	}
 	r := Report{Sections: []Section{{Title: fmt.Sprintf("float32 %v as %v on %v", s.shape, nd, s.placement), Table: table}}}
 	if s.boxing != nil {
@@ -119,7 +129,7 @@ func (s *shardScene) report(step int, f *Focus) Report {
 			if rp.BShape != nil {
 				b = rp.BShape.String()
 			}
-			t = append(t, []string{fmt.Sprint(rp.Rank), fmt.Sprint(rp.Coord), rp.InShape.String(), fmt.Sprint(rp.InStride), b, rp.OutShape.String(), fmt.Sprint(rp.OutStride), FormatRanges(rp.OutRange), fmt.Sprint(rp.Partial)})
+			t = append(t, []string{fmt.Sprint(rp.Rank), fmt.Sprint(rp.Coord), rp.InShape.String(), fmt.Sprint(rp.InStride), b, rp.OutShape.String(), fmt.Sprint(rp.OutStride), hide(FormatRanges(rp.OutRange)), fmt.Sprint(rp.Partial)})
 		}
 		r.Sections = append(r.Sections, Section{
 			Title: s.plan.Op + ": every device's rewrite",
@@ -127,8 +137,17 @@ func (s *shardScene) report(step int, f *Focus) Report {
 			Table: t,
 		})
 	}
-	r.Sections = append(r.Sections, Section{Title: fmt.Sprintf("step %d of %d", step+1, len(s.layouts)), Lines: s.captions[step]})
-	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string { return s.focusLines(f, shards) })...)
+	caption := s.captions[step]
+	if l.HideAnswers && s.focus[step] >= 0 { // the caption names the shard of the step's device
+		caption = []string{fmt.Sprintf("rank %d holds a block %s", s.placement.Ranks()[s.focus[step]], Hidden)}
+	}
+	r.Sections = append(r.Sections, Section{Title: fmt.Sprintf("step %d of %d", step+1, len(s.layouts)), Lines: caption})
+	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string {
+		if l.HideAnswers {
+			return []string{f.String() + ": who holds what is " + Hidden}
+		}
+		return s.focusLines(f, shards)
+	})...)
 	return r
 }
 

@@ -48,7 +48,8 @@ export async function showLesson(route, my) {
   $("lesson-next").disabled = route.step >= l.steps.length;
   const shown = await api.frame.lesson(route.id, route.step);
   if (!playground.latest(my)) return;
-  const info = await api.scene({ hash: st.hash });
+  // The step's report, its answers hidden while its question is open.
+  const info = await api.scene({ hash: st.hash, hideAnswers: Boolean(shown.lesson?.prompt && !shown.lesson.right) });
   if (!playground.latest(my)) return;
   await playground.shown(info, shown, my);
 }

@@ -25,6 +25,7 @@ let embed = false;
 let nav = 0;        // counts links and edits: each async step checks it is still the latest
 let backend = "cpu";
 let adapter = "";
+let hideAnswers = false; // a lesson's question is open: the report and the computed values hide its answer
 
 // pageReady resolves once the page shows its first scene; the tests wait on it.
 globalThis.pageReady = boot();
@@ -255,6 +256,16 @@ function edited(key) {
 // results of that step.
 function onState(st) {
   lessonState(st);
+  // While a lesson's question is open the results hide what would answer
+  // it (the frame draws it as "?"); the right click shows them.
+  const hide = Boolean(st.lesson?.prompt && !st.lesson.right);
+  if (hide !== hideAnswers) {
+    hideAnswers = hide;
+    if (good && document.body.dataset.state !== "busy") {
+      refreshReport();
+      computeResults();
+    }
+  }
   steps = st.steps;
   $("play").textContent = st.playing ? "Pause" : "Play";
   $("play").setAttribute("aria-label", st.playing ? "pause" : "play");
@@ -298,7 +309,7 @@ function refreshReport() {
   clearTimeout(reportTimer);
   // The scene's own link at the step on screen (in a lesson, the URL is the lesson's place).
   const [scene, at] = [good, step]; // the step is this scene's
-  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: await hashAt(at, false, scene), focus })), 120);
+  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: await hashAt(at, false, scene), focus, hideAnswers })), 120);
 }
 
 function showReport(info) {
@@ -342,7 +353,7 @@ async function computeResults() {
   const seq = ++computeSeq;
   const hash = good.hash;
   try {
-    const r = await api.compute({ hash, backend });
+    const r = await api.compute({ hash, backend, hideAnswers });
     if (seq !== computeSeq) return;
     hide($("compute-error"));
     $("computed").replaceChildren(section(r.section));

@@ -1,8 +1,12 @@
 // Package site turns lessons into standalone HTML pages for a course site
 // or a handout: an index, one page per lesson, every step's scene as an
 // SVG figure, its sweep as a GIF animation, and every question with its
-// answer behind a details/summary reveal. No script and no wasm: the pages
-// work from a folder or a printout.
+// answer behind a details/summary reveal. A question comes before its
+// figure, which is drawn with the answers hidden (viz.Look.HideAnswers,
+// the labels that answer it as "?"), as the playground shows it while the
+// question is open; the answer, the revealed figure and the animation
+// (whose sweep would show the answer) are behind the reveal. No script
+// and no wasm: the pages work from a folder or a printout.
 //
 // Build only plans the site: it returns the pages' bytes and the figures
 // they need (a scene spec, a format and a size each); the caller draws the
@@ -28,6 +32,9 @@ type Figure struct {
 	Spec   viz.Spec // the scene; an SVG draws Spec.Step, a GIF every step
 	Format string   // "svg" or "gif"
 	Size   viz.Size
+	// HideAnswers draws the figure as a lesson's open question shows it
+	// (viz.Look.HideAnswers): a question's step, before its reveal.
+	HideAnswers bool
 }
 
 // Command is the `stridelab draw` command line that writes the same file.
@@ -35,6 +42,9 @@ func (f Figure) Command() string {
 	c := "stridelab draw " + f.Spec.String()
 	if f.Size != viz.DefaultSize {
 		c += fmt.Sprintf(" --width %d --height %d", f.Size.W, f.Size.H)
+	}
+	if f.HideAnswers {
+		c += " --hide-answers"
 	}
 	return c + " -o " + f.Path[strings.LastIndex(f.Path, "/")+1:]
 }
@@ -113,7 +123,10 @@ type questionView struct {
 	Answer  string
 	Explain string
 	Reveal  figView
-	Wrongs  []wrongView
+	// Animation is the step's sweep, shown with the answer: it would
+	// show the answer as it passes the cell asked about.
+	Animation *figView
+	Wrongs    []wrongView
 }
 
 type wrongView struct{ Click, Feedback string }
@@ -147,14 +160,14 @@ func (s *Site) lessonPage(l *lessons.Lesson, all []*lessons.Lesson, at int) (Pag
 		}
 		base := fmt.Sprintf("%s/step-%02d", l.ID, st.N)
 		sv := stepView{N: st.N, Anchor: fmt.Sprintf("step-%d", st.N), Title: st.Title, Text: template.HTML(text)}
-		sv.Figure = s.figure(base+".svg", sc, st.Scene, "svg", lessons.Size)
+		sv.Figure = s.figure(base+".svg", sc, st.Scene, "svg", lessons.Size, st.Question != nil)
 		if sc.Steps > 1 && sc.Steps <= MaxGIFSteps {
 			whole := st.Scene
 			whole.Step = 0
 			key := whole.String()
 			f, ok := gifs[key]
 			if !ok {
-				f = s.figure(base+".gif", sc, whole, "gif", GIFSize)
+				f = s.figure(base+".gif", sc, whole, "gif", GIFSize, false)
 				gifs[key] = f
 			}
 			sv.Animation = &f
@@ -169,7 +182,7 @@ func (s *Site) lessonPage(l *lessons.Lesson, all []*lessons.Lesson, at int) (Pag
 				return Page{}, bad(st, err)
 			}
 			qv := &questionView{Prompt: q.Prompt(sc), Answer: a.Text, Explain: a.Explain}
-			qv.Reveal = s.figure(base+"-answer.svg", reveal, a.Reveal, "svg", lessons.Size)
+			qv.Reveal = s.figure(base+"-answer.svg", reveal, a.Reveal, "svg", lessons.Size, false)
 			for _, k := range slices.Sorted(maps.Keys(q.WrongFor)) {
 				t, err := viz.ParseFocus(k)
 				if err != nil {
@@ -178,6 +191,7 @@ func (s *Site) lessonPage(l *lessons.Lesson, all []*lessons.Lesson, at int) (Pag
 				_, fb := q.Judge(sc, t)
 				qv.Wrongs = append(qv.Wrongs, wrongView{Click: k, Feedback: fb})
 			}
+			qv.Animation, sv.Animation = sv.Animation, nil
 			sv.Question = qv
 		}
 		if st.N > 1 {
@@ -195,11 +209,15 @@ func (s *Site) lessonPage(l *lessons.Lesson, all []*lessons.Lesson, at int) (Pag
 	return Page{Path: l.ID + ".html", HTML: b.Bytes()}, nil
 }
 
-// figure records a figure of sc at spec and returns how a page shows it.
-func (s *Site) figure(path string, sc *viz.Scene, spec viz.Spec, format string, size viz.Size) figView {
-	f := Figure{Path: path, Spec: spec, Format: format, Size: size}
+// figure records a figure of sc at spec, with the answers hidden or not,
+// and returns how a page shows it.
+func (s *Site) figure(path string, sc *viz.Scene, spec viz.Spec, format string, size viz.Size, hide bool) figView {
+	f := Figure{Path: path, Spec: spec, Format: format, Size: size, HideAnswers: hide}
 	s.Figures = append(s.Figures, f)
 	alt := fmt.Sprintf("%s, step %d of %d", sc.Title, spec.Step+1, sc.Steps)
+	if hide {
+		alt += ", the labels that would answer the question drawn as ?"
+	}
 	if format == "gif" {
 		alt = fmt.Sprintf("%s: all %d steps, animated", sc.Title, sc.Steps)
 	}
@@ -267,20 +285,13 @@ var lessonTmpl = template.Must(template.New("lesson").Parse(`<!DOCTYPE html>
 {{end}}</ol>
 {{range .Steps}}<section id="{{.Anchor}}">
 <h2>{{.N}}. {{.Title}}</h2>
-{{.Text}}<figure>
+{{.Text}}{{with .Question}}<div class="question">
+<p><strong>Predict.</strong> {{.Prompt}}</p>
+{{end}}<figure>
 <img src="{{.Figure.Src}}" alt="{{.Figure.Alt}}" width="{{.Figure.W}}" height="{{.Figure.H}}">
 <figcaption><code>{{.Figure.Command}}</code></figcaption>
 </figure>
-{{with .Animation}}<details>
-<summary>Watch it animated ({{.Steps}} steps)</summary>
-<figure>
-<img src="{{.Src}}" alt="{{.Alt}}" width="{{.W}}" height="{{.H}}" loading="lazy">
-<figcaption><code>{{.Command}}</code></figcaption>
-</figure>
-</details>
-{{end}}{{with .Question}}<div class="question">
-<p><strong>Predict.</strong> {{.Prompt}}</p>
-<details>
+{{with .Animation}}{{template "animation" .}}{{end}}{{with .Question}}<details>
 <summary>Reveal the answer</summary>
 <p class="answer">Answer: <strong>{{.Answer}}</strong></p>
 <p>{{.Explain}}</p>
@@ -292,11 +303,18 @@ var lessonTmpl = template.Must(template.New("lesson").Parse(`<!DOCTYPE html>
 <dl class="wrongs">
 {{range .Wrongs}}<dt>{{.Click}}</dt><dd>{{.Feedback}}</dd>
 {{end}}</dl>
-{{end}}</details>
+{{end}}{{with .Animation}}{{template "animation" .}}{{end}}</details>
 </div>
 {{end}}<nav class="stepnav" aria-label="around step {{.N}}">{{if .Prev}}<a href="{{.Prev}}">← previous step</a>{{else}}<span></span>{{end}}{{if .Next}}<a href="{{.Next}}">next step →</a>{{end}}</nav>
 </section>
 {{end}}</main>
 </body>
 </html>
-`))
+{{define "animation"}}<details>
+<summary>Watch it animated ({{.Steps}} steps)</summary>
+<figure>
+<img src="{{.Src}}" alt="{{.Alt}}" width="{{.W}}" height="{{.H}}" loading="lazy">
+<figcaption><code>{{.Command}}</code></figcaption>
+</figure>
+</details>
+{{end}}`))

@@ -182,6 +182,25 @@ func TestPagesReadAsLessons(t *testing.T) {
 					t.Errorf("%s: step %d: the page lacks %q", l.File, st.N, want)
 				}
 			}
+			// The question comes before its figure, drawn with the
+			// answers hidden; the animation's sweep (it would pass the
+			// cell asked about) only behind the reveal.
+			sec := page[at:]
+			if end := strings.Index(sec, "</section>"); end >= 0 {
+				sec = sec[:end]
+			}
+			prompt := strings.Index(sec, "<strong>Predict.</strong>")
+			fig := strings.Index(sec, fmt.Sprintf(`src="%s/step-%02d.svg"`, l.ID, st.N))
+			reveal := strings.Index(sec, "<summary>Reveal the answer</summary>")
+			if prompt < 0 || fig < prompt || reveal < fig {
+				t.Errorf("%s: step %d: the question (at %d) must come before its figure (at %d), and the figure before the reveal (at %d)", l.File, st.N, prompt, fig, reveal)
+			}
+			if !strings.Contains(sec[fig:], " --hide-answers -o ") || strings.Contains(sec[reveal:], " --hide-answers ") {
+				t.Errorf("%s: step %d: the question's figure is not drawn with --hide-answers, or the reveal is", l.File, st.N)
+			}
+			if gif := strings.Index(sec, ".gif\""); gif >= 0 && gif < reveal {
+				t.Errorf("%s: step %d: the animation is shown before the reveal", l.File, st.N)
+			}
 			for k := range q.WrongFor {
 				if !strings.Contains(page, "<dt>"+k+"</dt>") {
 					t.Errorf("%s: step %d: the feedback for %s is not on the page", l.File, st.N, k)
@@ -192,7 +211,15 @@ func TestPagesReadAsLessons(t *testing.T) {
 }
 
 func TestFigures(t *testing.T) {
-	s, _ := builtSite(t)
+	s, ls := builtSite(t)
+	asked := map[string]bool{} // the figures of the steps that ask a question
+	for _, l := range ls {
+		for _, st := range l.Steps {
+			if st.Question != nil {
+				asked[fmt.Sprintf("%s/step-%02d.svg", l.ID, st.N)] = true
+			}
+		}
+	}
 	gifs := 0
 	for _, f := range s.Figures {
 		sc, err := viz.Build(f.Spec)
@@ -211,6 +238,9 @@ func TestFigures(t *testing.T) {
 			}
 		default:
 			t.Errorf("%s: format %q", f.Path, f.Format)
+		}
+		if f.HideAnswers != (f.Format == "svg" && asked[f.Path]) {
+			t.Errorf("%s: HideAnswers %v: a question's step figure, and only it, hides the answers", f.Path, f.HideAnswers)
 		}
 		if !strings.HasPrefix(f.Command(), "stridelab draw "+f.Spec.Scene+" ") || !strings.HasSuffix(f.Command(), " -o "+path.Base(f.Path)) {
 			t.Errorf("%s: command %q", f.Path, f.Command())

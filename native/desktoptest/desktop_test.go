@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -354,12 +355,19 @@ func redPixels(img image.Image, r image.Rectangle) int {
 
 // A script opens a lesson's step, answers its question wrong and then
 // right (the scene's own model judges), and moves to the next step.
+// While the question is open, the results panel, pointed at the cell
+// asked about, hides what it reads and the computed values; once
+// answered it shows them.
 func TestScriptWalksALesson(t *testing.T) {
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	script := strings.Join([]string{
 		"lesson expand-repeat 1",
 		"wait 2",
+		"hover out 2,1,2",
+		"wait 1",
+		"state " + p("open.json"),
+		"screenshot " + p("open.png"),
 		"hover storage x 5",
 		"click",
 		"state " + p("wrong.json"),
@@ -376,7 +384,17 @@ func TestScriptWalksALesson(t *testing.T) {
 		t.Fatal(err)
 	}
 	runApp(t, "--script", p("script.txt"), "--backend", "cpu")
-	wrong, right, next := readState(t, p("wrong.json")), readState(t, p("right.json")), readState(t, p("next.json"))
+	open, wrong, right, next := readState(t, p("open.json")), readState(t, p("wrong.json")), readState(t, p("right.json")), readState(t, p("next.json"))
+	// out[2,1,2] reads x[8]: its formula ends "= 8", and over arange
+	// inputs its value is 8.
+	reads8 := regexp.MustCompile(`(?m)^\s*= 8$`)
+	if open.Lesson == nil || open.Lesson.Right || reads8.MatchString(open.Results) ||
+		!strings.Contains(open.Results, "= ?") || !strings.Contains(open.Results, "values hidden until you answer") {
+		t.Errorf("with the question open and the pointer on out[2,1,2], the results panel gives the answer away or does not say it is hidden:\n%s", open.Results)
+	}
+	if !reads8.MatchString(right.Results) || strings.Contains(right.Results, "hidden until you answer") {
+		t.Errorf("once answered, the results panel should show that out[2,1,2] reads 8 and the values:\n%s", right.Results)
+	}
 	if wrong.Lesson == nil || wrong.Lesson.Right || wrong.Lesson.Tries != 1 || !strings.Contains(wrong.Lesson.Feedback, "= 8") {
 		t.Errorf("a click on x[5] for out[2,1,2]: %+v; want judged wrong with the formula that gives 8", wrong.Lesson)
 	}
@@ -390,6 +408,7 @@ func TestScriptWalksALesson(t *testing.T) {
 		t.Errorf("after n: %+v; want step 2, unanswered", next.Lesson)
 	}
 	readPNG(t, p("lesson.png"))
+	readPNG(t, p("open.png"))
 }
 
 // A program in the desktop's one-line field: opened from its flags it

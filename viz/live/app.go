@@ -399,6 +399,11 @@ func (a *App) act(act session.Action) {
 	}
 }
 
+// Frame is the scene's display list as the app draws it now: at the
+// session's step and focus, answers hidden while a lesson's question is
+// open, at the size the viewport lays it out for (before zoom and pan).
+func (a *App) Frame() (viz.Frame, error) { return a.s.Frame(a.fit().size) }
+
 // Locate is the window point (logical pixels) at the centre of the drawn
 // region f names, through the zoom and pan: where a pointer hovers it.
 func (a *App) Locate(f viz.Focus) (x, y float64, err error) {

@@ -9,9 +9,6 @@ import (
 	"github.com/ebitenui/ebitenui/image"
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/stridelab/stridelab/viz"
 )
@@ -105,7 +102,8 @@ func newTheme(scale float64) *theme {
 
 func constPtr[T any](v T) *T { return &v }
 
-// The Go fonts as text/v2 sources for the controls, parsed once.
+// The Go fonts as text/v2 sources for the controls, parsed once: the
+// files the scenes draw with (viz.FontData).
 var (
 	sourcesOnce sync.Once
 	sources     map[viz.Font]*text.GoTextFaceSource
@@ -115,8 +113,8 @@ var (
 func face(f viz.Font, size float64) *text.GoTextFace {
 	sourcesOnce.Do(func() {
 		sources = map[viz.Font]*text.GoTextFaceSource{}
-		for k, ttf := range map[viz.Font][]byte{viz.FontRegular: goregular.TTF, viz.FontBold: gobold.TTF, viz.FontMono: gomono.TTF} {
-			s, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
+		for _, k := range []viz.Font{viz.FontRegular, viz.FontBold, viz.FontMono} {
+			s, err := text.NewGoTextFaceSource(bytes.NewReader(viz.FontData(k)))
 			if err != nil {
 				panic("live: the embedded Go font does not parse: " + err.Error())
 			}

@@ -30,6 +30,14 @@ const (
 // the bytes and the limit instead of running the tab out of memory. An
 // unknown format is an ErrFormat error.
 func Encode(w io.Writer, s *viz.Scene, format string, step int, sz viz.Size) error {
+	return EncodeLook(w, s, format, step, sz, viz.Look{})
+}
+
+// EncodeLook is Encode with the frames drawn as l says (viz.Scene.FrameLook):
+// a focus lit, or a lesson's answers hidden, as `stridelab draw
+// --hide-answers` and the lesson pages draw a question's figure. The
+// json format is the scene's meaning whatever l says.
+func EncodeLook(w io.Writer, s *viz.Scene, format string, step int, sz viz.Size, l viz.Look) error {
 	switch format {
 	case "json":
 		b, err := s.JSON()
@@ -47,7 +55,7 @@ func Encode(w io.Writer, s *viz.Scene, format string, step int, sz viz.Size) err
 		delays := make([]int, s.Steps)
 		for i := range frames {
 			var err error
-			if frames[i], err = s.Frame(i, sz); err != nil {
+			if frames[i], err = s.FrameLook(i, sz, l); err != nil {
 				return err
 			}
 			delays[i] = gifStepDelay
@@ -55,7 +63,7 @@ func Encode(w io.Writer, s *viz.Scene, format string, step int, sz viz.Size) err
 		delays[len(delays)-1] = gifLastDelay
 		return GIF(w, frames, delays)
 	case "svg", "png":
-		fr, err := s.Frame(step, sz)
+		fr, err := s.FrameLook(step, sz, l)
 		if err != nil {
 			return err
 		}

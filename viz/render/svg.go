@@ -2,10 +2,11 @@ package render
 
 import (
 	"bytes"
-	"encoding/xml"
 	"io"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/stridelab/stridelab/viz"
 )
@@ -251,9 +252,43 @@ func (s *svgWriter) text(t viz.Text) {
 	case viz.AnchorEnd:
 		style += ` text-anchor="end"`
 	}
-	var body bytes.Buffer
-	xml.EscapeText(&body, []byte(t.S)) // cannot fail on a bytes.Buffer
-	s.add("text", geom, style, body.String())
+	s.add("text", geom, style, escapeText(t.S))
+}
+
+// escapeText is s as the text of an SVG element, to the byte what
+// encoding/xml's EscapeText writes (TestEscapeText holds them together):
+// & < > " ' and tab, newline and carriage return as references, and what
+// XML cannot hold (a control character, U+FFFE, U+FFFF, a byte that is
+// not UTF-8) as U+FFFD. Its own few lines keep encoding/xml out of the
+// playground's wasm.
+func escapeText(s string) string {
+	var b strings.Builder
+	for _, r := range s { // a byte that is not UTF-8 ranges as U+FFFD
+		switch r {
+		case '"':
+			b.WriteString("&#34;")
+		case '\'':
+			b.WriteString("&#39;")
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\t':
+			b.WriteString("&#x9;")
+		case '\n':
+			b.WriteString("&#xA;")
+		case '\r':
+			b.WriteString("&#xD;")
+		default:
+			if r < 0x20 || r == 0xFFFE || r == 0xFFFF {
+				r = utf8.RuneError
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // needsPreserve reports whether s has spaces that SVG's default

@@ -143,3 +143,28 @@ func TestSVGDeterministic(t *testing.T) {
 	}
 	svgElements(t, a.Bytes())
 }
+
+// escapeText writes what encoding/xml's EscapeText writes, to the byte.
+func TestEscapeText(t *testing.T) {
+	for _, s := range []string{"", "plain", `a < b && c > "d" 'e'`, "tab\there\nnew\rcr", "ctl\x00\x01\x1f\x7f",
+		"bad \xff\xfe utf-8 \xe2\x82", "\uFFFD \uFFFE \uFFFF \uE000 \U0001F600", "×→≤ Σ … ‖x‖", strings.Repeat("<&>", 3)} {
+		var want bytes.Buffer
+		if err := xml.EscapeText(&want, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+		if got := escapeText(s); got != want.String() {
+			t.Errorf("escapeText(%q) = %q, want %q", s, got, want.String())
+		}
+	}
+}
+
+func FuzzEscapeText(f *testing.F) {
+	f.Add("a<b & \"c\"\t\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		xml.EscapeText(&want, []byte(s))
+		if got := escapeText(s); got != want.String() {
+			t.Errorf("escapeText(%q) = %q, want %q", s, got, want.String())
+		}
+	})
+}

@@ -83,7 +83,10 @@ func (s *Session) Close() {
 
 // Results is the computed section of the scene on screen, and whether it
 // is ready: while the scene is being computed (or when the session does
-// not compute) it is a section that says so.
+// not compute) it is a section that says so. While a lesson's question is
+// open the values are hidden (results.Hidden: over arange inputs an
+// expand's values are the offsets it reads): they show once it is
+// answered.
 func (s *Session) Results() (viz.Section, bool) {
 	if s.comp == nil {
 		return viz.Section{Title: "not computed"}, false
@@ -93,6 +96,9 @@ func (s *Session) Results() (viz.Section, bool) {
 	defer c.mu.Unlock()
 	if c.done.scene == nil || c.done.rev != s.sceneRev {
 		return viz.Section{Title: "computing…"}, false
+	}
+	if s.answering() {
+		return results.Hidden(c.done.sec), true
 	}
 	return c.done.sec, true
 }

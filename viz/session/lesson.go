@@ -49,7 +49,7 @@ func (s *Session) OpenLesson(l *lessons.Lesson, step int) error {
 	if err != nil {
 		return fmt.Errorf("session: %s step %d: %w", l.File, step, err)
 	}
-	s.Show(st.Scene)
+	s.show(st.Scene)
 	s.setPlaying(false)
 	s.tutor = &Tutor{Lesson: l, Step: step, scene: sc}
 	s.rev++
@@ -97,7 +97,7 @@ func (s *Session) answer(f *viz.Focus) {
 	t.Right, t.Feedback = q.Judge(t.scene, hot)
 	if t.Right {
 		if a, err := q.Answer(t.scene); err == nil {
-			s.Show(a.Reveal)
+			s.show(a.Reveal)
 		}
 	}
 }

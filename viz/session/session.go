@@ -112,8 +112,23 @@ func (s *Session) SetScene(name string) error {
 
 // Show switches to spec as a whole (a link's state): its scene, every
 // field and the step. A spec that does not build keeps the last good
-// scene and sets Err, as typing does.
+// scene and sets Err, as typing does. A link to another scene than the
+// open lesson step's (or, once answered, its reveal's) leaves the lesson,
+// as typing does: moving through the step's scene stays in it.
 func (s *Session) Show(spec viz.Spec) {
+	if t := s.tutor; t != nil && !sameScene(spec, t.scene.Spec) && !(t.Right && sameScene(spec, s.built.Spec)) {
+		s.tutor = nil
+	}
+	s.show(spec)
+}
+
+// sameScene reports whether a and b are the same scene, at any step.
+func sameScene(a, b viz.Spec) bool {
+	return a.Scene == b.Scene && maps.Equal(a.Values, b.Values)
+}
+
+// show is Show within a lesson: its step's scene, or its reveal.
+func (s *Session) show(spec viz.Spec) {
 	s.scene = spec.Scene
 	s.fields = maps.Clone(spec.Values)
 	s.step = spec.Step
@@ -296,9 +311,10 @@ func (s *Session) Frame(sz viz.Size) (viz.Frame, error) {
 }
 
 // Report is what the results panel shows: the open lesson's step first,
-// then the scene's report.
+// then the scene's report, with what would answer the open question
+// hidden (viz.Look.HideAnswers) until it is answered.
 func (s *Session) Report() viz.Report {
-	r := s.built.Report(s.step, s.Focus())
+	r := s.built.ReportLook(s.step, viz.Look{Focus: s.Focus(), HideAnswers: s.answering()})
 	if sec, ok := s.LessonSection(); ok {
 		r.Sections = append([]viz.Section{sec}, r.Sections...)
 	}

@@ -12,14 +12,14 @@
 //	    // -> {data: Float32Array|Int32Array|Uint32Array, shape, backend}
 //	await stridelab.conformance({sizes: [0,1,2,5], backend: "gpu"}) // -> {backend, cases, failures}
 //	await stridelab.bench({rounds: 3})             // -> {device, results}
-//	await stridelab.scene({hash: "#/expand?shape=4,1,3&size=4,2,3"})
+//	await stridelab.scene({hash: "#/expand?shape=4,1,3&size=4,2,3", focus, hideAnswers})
 //	    // -> {spec, scene, fields, shown, step, embed, lesson, title, steps, report, sections, command, json}
 //	await stridelab.export({hash, step: 5, format: "svg", width: 1280, height: 720})
 //	    // -> Uint8Array: the bytes `stridelab draw` writes
 //	await stridelab.scenes()                       // -> {version, scenes: [{name, keys: [{name, help, rows, choices}], example}]}
 //	await stridelab.spec({scene, fields, step, changed}) // or ({command: "expand --shape 4,1,3 …"})
 //	    // -> {hash, error, field}: the fields as a hash, and why they do not build
-//	await stridelab.compute({hash, backend: "gpu"})
+//	await stridelab.compute({hash, backend: "gpu", hideAnswers})
 //	    // -> {backend, section}: the scene's op on arange inputs, checked against the CPU
 //	await stridelab.memStats()                     // -> {heapAlloc, heapInuse, heapObjects, sys, numGC}
 //	    // the Go heap after runtime.GC (the leak test reads it)

@@ -84,8 +84,11 @@ func lessonRoute(req js.Value) (any, error) {
 }
 
 // lessonAnswers gives, for a test, a right and a wrong click on a step's
-// question ({id, step} → {right: focus, wrong: focus}), both judged by
-// the question itself over the regions the scene draws.
+// question ({id, step, width, height} → {right: focus, wrong: focus}),
+// both judged by the question itself over the regions the scene draws at
+// width×height (the size a frame laid it out for, frame.state().layout;
+// default lessons.Size: a narrow frame may leave some of a program's
+// steps out).
 func lessonAnswers(req js.Value) (any, error) {
 	ls, err := lessons.Builtin()
 	if err != nil {
@@ -101,7 +104,11 @@ func lessonAnswers(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	hots, err := sc.Hots(st.Scene.Step, lessons.Size)
+	size := lessons.Size
+	if w, h := field(req, "width"), field(req, "height"); w.Type() == js.TypeNumber && h.Type() == js.TypeNumber {
+		size = viz.Size{W: w.Int(), H: h.Int()}
+	}
+	hots, err := sc.Hots(st.Scene.Step, size)
 	if err != nil {
 		return nil, err
 	}

@@ -84,10 +84,12 @@ func spec(req js.Value) (any, error) {
 }
 
 // compute runs the op of the scene a hash names on arange inputs
-// (results.Compute): {hash, backend: "gpu"|"cpu"} -> {backend: the
-// backend's name, section: {Title, Lines, Table}}. The section says
-// whether the result matches the CPU reference; a result past the tab's
-// budget rejects with tensor's one-line error.
+// (results.Compute): {hash, backend: "gpu"|"cpu", hideAnswers} ->
+// {backend: the backend's name, section: {Title, Lines, Table}}. The
+// section says whether the result matches the CPU reference; with
+// hideAnswers (a lesson's question is open) it says only that the values
+// are hidden (results.Hidden). A result past the tab's budget rejects
+// with tensor's one-line error.
 func compute(req js.Value) (any, error) {
 	s, _, _, err := sceneOf(req)
 	if err != nil {
@@ -100,6 +102,9 @@ func compute(req js.Value) (any, error) {
 	sec, err := results.Compute(context.Background(), s, be)
 	if err != nil {
 		return nil, err
+	}
+	if field(req, "hideAnswers").Truthy() {
+		sec = results.Hidden(sec)
 	}
 	return map[string]any{"backend": be.Name(), "section": sec}, nil
 }

@@ -16,7 +16,9 @@ import (
 
 // scene builds the scene a URL hash names (viz.ParseHash): {hash, focus:
 // what the pointer is on or pinned ({kind, operand, index, offset, rank},
-// as the frame's state names it), optional} ->
+// as the frame's state names it), optional; hideAnswers: true while a
+// lesson's question is open, so that the report hides what would answer
+// it (viz.Scene.ReportLook)} ->
 // {spec: the hash as viz writes it, scene, fields: its keys' values,
 // shown: the values of the keys a page shows laid out (a program one
 // statement a line, viz.ProgramLines), step, embed, lesson, title, steps, report: the results panel of the hash's
@@ -36,7 +38,7 @@ func scene(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	report := s.Report(spec.Step, focus)
+	report := s.ReportLook(spec.Step, viz.Look{Focus: focus, HideAnswers: field(req, "hideAnswers").Truthy()})
 	shown := map[string]string{}
 	for _, k := range viz.KeysOf(spec.Scene) {
 		if v, ok := spec.Values[k.Name]; ok && k.Rows > 0 {

@@ -17,6 +17,9 @@
 //	                   // until the frame's next tick reads the real pointer; → Promise of the State
 //	frame.locate(focus) // → Promise of {x, y}: where that cell is drawn, in the frame's CSS pixels
 //	                    // (tests move the real pointer there)
+//	frame.texts()      // → Promise of the strings the scene draws now (every text of its display
+//	                   // list, live.App.Frame, in drawing order): what a canvas cannot tell a test,
+//	                   // e.g. that a lesson's open question draws its answers as "?"
 //
 // and posts {type: "stridelab-state", state} to the parent window
 // whenever what it shows changes, so the page mirrors it in its URL and
@@ -121,6 +124,24 @@ func main() {
 	frame.Set("locate", onFocus(app, "locate", func(a *live.App, f viz.Focus) (any, error) {
 		x, y, err := a.Locate(f)
 		return map[string]float64{"x": x, "y": y}, err
+	}))
+	frame.Set("texts", js.FuncOf(func(js.Value, []js.Value) any {
+		return jsvalue.Promise(func(r jsvalue.Resolvers) {
+			app.Post(func(a *live.App) {
+				f, err := a.Frame()
+				if err != nil {
+					r.Reject(err)
+					return
+				}
+				out := []string{}
+				for _, it := range f.Items {
+					if t, ok := it.(viz.Text); ok {
+						out = append(out, t.S)
+					}
+				}
+				r.Resolve(out)
+			})
+		})
 	}))
 	frame.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return stateJS(last) }))
 	api.Set("frame", frame)

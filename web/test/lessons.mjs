@@ -5,7 +5,10 @@
 // step with a question is answered by clicking the frame with the real
 // pointer, once on a wrong cell (the explanation shows, the step stays
 // unanswered) and once on the right one (judged right, the step joins the
-// done list in the URL); one step of each lesson is screenshot.
+// done list in the URL); until the right click the results panel, the
+// Computed panel and the scene (its drawn texts, stridelab.frame.texts)
+// hide what would answer the question, and after it they show it; the
+// first question of each lesson is screenshot open and answered.
 //
 //   node test/lessons.mjs --cli bin/stridelab [--screenshots DIR]
 import { join } from "node:path";
@@ -36,6 +39,24 @@ async function clickCell(focus) {
   await page.mouse.up();
 }
 
+// panels reads the results panel (its lines and table cells) and the
+// Computed panel as the page shows them.
+const panels = () => page.evaluate(() => ({
+  report: [...document.querySelectorAll("#report p, #report td")].map((e) => e.textContent),
+  computed: document.getElementById("computed").textContent,
+}));
+
+// answerLines are the lines and cells of a scene's report (stridelab.scene's
+// sections) that are there when shown and not when its answers are hidden.
+async function answerLines(hash) {
+  const cells = (r) => r.sections.flatMap((s) => [...(s.Lines || []), ...(s.Table || []).slice(1).flat()]);
+  const hidden = new Set(cells(await api("scene", { hash, hideAnswers: true })));
+  return cells(await api("scene", { hash })).filter((l) => !hidden.has(l));
+}
+
+const hiddenWords = "hidden until you answer";
+const questionMarks = async () => (await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.texts())).filter((t) => t === "?").length;
+
 // feedback waits for the frame to judge click number tries.
 async function feedback(tries) {
   await page.waitForFunction((n) => document.getElementById("lesson-feedback").dataset.tries === String(n), tries, { timeout: 20000 });
@@ -60,18 +81,53 @@ try {
         check(ok, `${l.id} step ${st.n}: "${heading}" shows its text`);
         continue;
       }
-      const { right, wrong } = await api("lessonAnswers", { id: l.id, step: st.n });
+      // The clicks, among what the frame draws at the size it laid the scene out for.
+      const { layout } = await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.state());
+      const { right, wrong } = await api("lessonAnswers", { id: l.id, step: st.n, width: layout?.width, height: layout?.height });
+      // While the question is open: the panels and the scene hide its answer.
+      const answers = await answerLines(st.hash);
+      await page.waitForFunction((w) => document.getElementById("computed").textContent.includes(w), hiddenWords, { timeout: 20000 }).catch(() => {});
+      const open = await panels();
+      const prompt = await page.locator("#lesson-prompt").isVisible() ? await page.locator("#lesson-prompt").textContent() : "";
+      check(prompt.startsWith("Question: "), `${l.id} step ${st.n}: the question shows as the step opens, before the pointer moves: "${prompt.slice(0, 70)}"`);
+      const leaked = answers.filter((a) => open.report.includes(a));
+      const marksOpen = await questionMarks();
+      check(leaked.length === 0 && open.computed.includes(hiddenWords) && !/matches|equal/.test(open.computed),
+        `${l.id} step ${st.n}: with the question open the results hide the ${answers.length} lines that answer it${leaked.length ? ", but show " + leaked.slice(0, 3).join(" | ") : ""}, and the Computed panel says "${open.computed.slice(0, 80)}"`);
+      const first = st.n === l.steps.find((s) => s.question).n;
+      if (shots && first) await page.screenshot({ path: join(shots, `lesson-${l.id}-open.png`) });
+      // Both clicks must be drawn at the frame's size (a narrow frame may
+      // leave some of a scene out): say so and go on rather than stop.
+      const missing = [];
+      for (const f of [wrong, right]) {
+        await page.evaluate((f) => document.getElementById("frame").contentWindow.stridelab.frame.locate(f), f).catch((e) => missing.push(e.message));
+      }
+      if (missing.length) {
+        check(false, `${l.id} step ${st.n}: the frame does not draw the clicks the test answers with: ${missing.join("; ")}`);
+        continue;
+      }
       await clickCell(wrong);
       const w = await feedback(1);
       const stayed = !(await page.evaluate(() => location.hash)).includes(`done=`) || !new RegExp(`[=,]${st.n}(,|$)`).test(await page.evaluate(() => location.hash));
       await clickCell(right);
       const r = await feedback(2);
+      // Once answered: the panels show everything, and the scene draws fewer "?".
+      const shown = await page.waitForFunction((w) => !document.getElementById("computed").textContent.includes(w) && /\S/.test(document.getElementById("computed").textContent)
+        && ![...document.querySelectorAll("#report p")].some((p) => p.textContent.includes(w)), hiddenWords, { timeout: 20000 }).then(() => true, () => false);
+      const marksAfter = await questionMarks();
+      const answered = await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.state());
+      check(shown, `${l.id} step ${st.n}: after the right click the results and the Computed panel show the answer ("${(await panels()).computed.slice(0, 60)}…")`);
+      // A program draws the steps it has not reached as "?" (shown or
+      // not): its reveal is the answer's step, now reached.
+      const revealed = answered.scene === "program" ? answered.step === right.offset : marksAfter < marksOpen;
+      check(marksOpen > 0 && revealed,
+        `${l.id} step ${st.n}: the scene draws its answers as "?" while the question is open (${marksOpen} of them), and the right click reveals them (${answered.scene === "program" ? "the scene moved to step " + (answered.step + 1) : marksAfter + " left"})`);
       await page.waitForFunction((n) => new RegExp(`done=([0-9,]*,)?${n}(,|$)`).test(location.hash), st.n, { timeout: 10000 }).catch(() => {});
       const after = await page.evaluate(() => location.hash);
       done = (await api("lessonRoute", { hash: after }))?.done || done;
       check(ok && w.cls === "wrong" && w.text.length > 20 && stayed && r.cls === "right" && done.includes(st.n),
         `${l.id} step ${st.n}: "${heading}": a wrong click explains ("${w.text.slice(0, 70)}…"), the right one is judged right; the URL records it: ${after}`);
-      if (shots && st.n === l.steps.find((s) => s.question).n) {
+      if (shots && first) {
         await page.screenshot({ path: join(shots, `lesson-${l.id}.png`) });
       }
     }

@@ -12,7 +12,8 @@ import (
 )
 
 // runDraw exports a scene: stridelab draw SCENE [the scene's flags]
-// [--step N] [--width W] [--height H] -o FILE [--format svg|png|gif|json];
+// [--step N] [--width W] [--height H] [--hide-answers] -o FILE
+// [--format svg|png|gif|json];
 // the program scene also reads its src from --file.
 // The file is written by render.WriteFileAtomic, so a failure leaves
 // nothing behind.
@@ -37,6 +38,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	height := fs.Int("height", viz.DefaultSize.H, "frame height in pixels")
 	out := fs.String("o", "", "the file to write; its extension picks the format")
 	format := fs.String("format", "", "svg, png, gif or json (default: from the -o extension)")
+	hide := fs.Bool("hide-answers", false, "draw the labels that would answer a lesson's question about the scene as ? (the offsets cells read, who holds what, later steps), as a lesson shows it before it is answered")
 	if err := fs.parse(args[1:]); err != nil {
 		return err
 	}
@@ -68,7 +70,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	}
 	size := viz.Size{W: *width, H: *height}
 	if err := render.WriteFileAtomic(*out, func(w io.Writer) error {
-		return render.Encode(w, s, f, spec.Step, size)
+		return render.EncodeLook(w, s, f, spec.Step, size, viz.Look{HideAnswers: *hide})
 	}); err != nil {
 		return err
 	}

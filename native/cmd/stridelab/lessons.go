@@ -15,7 +15,8 @@ import (
 // runLessons writes the lessons as a static site: stridelab lessons -o DIR
 // [--from FOLDER]. DIR gets index.html, one page per lesson and, beside
 // each page, a folder of its figures (SVG) and animations (GIF), drawn by
-// render.Encode as `stridelab draw` draws them. Every file is written by
+// render.EncodeLook as `stridelab draw` draws them (a question's figure
+// with its answers hidden, as --hide-answers draws it). Every file is written by
 // render.WriteFileAtomic, so an interrupted run leaves whole files.
 func runLessons(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("lessons", "-o DIR [--from FOLDER]", stderr)
@@ -50,7 +51,9 @@ func runLessons(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := render.WriteFileAtomic(path, func(w io.Writer) error { return render.Encode(w, sc, f.Format, f.Spec.Step, f.Size) }); err != nil {
+		if err := render.WriteFileAtomic(path, func(w io.Writer) error {
+			return render.EncodeLook(w, sc, f.Format, f.Spec.Step, f.Size, viz.Look{HideAnswers: f.HideAnswers})
+		}); err != nil {
 			return err
 		}
 	}
