@@ -171,7 +171,7 @@ func (s *indexScene) draw(step int, f *Focus, c *canvas) {
 		lines = s.panelLines(step, lt, reads, len(readers), false)
 	}
 	px, py := a.panelAt(sy - 26)
-	s.drawPanel(c, px, py, a.panelW, lines)
+	c.panel(px, py, a.panelW, lines)
 }
 
 // offsetsOf lists the storage offsets of operand name among reads and lit.
@@ -421,7 +421,7 @@ func (s *indexScene) drawStage(step int, f *Focus, c *canvas) {
 	}
 	s.drawStrip(c, x, margin, sy, a.mainW, offsetsOf(x.name, nil, s.light(step, nil).storage), lit)
 	px, py := a.panelAt(sy + stripH - 26)
-	s.drawPanel(c, px, py, a.panelW, lines)
+	c.panel(px, py, a.panelW, lines)
 }
 
 // drawStrip draws operand o's storage as a row of cells (elided, always
@@ -481,19 +481,6 @@ func texts(lines []panelLine) []string {
 		out[i] = l.s
 	}
 	return out
-}
-
-// drawPanel writes lines down from (x, y), each within w (cut short
-// where it does not fit at MinText).
-func (s *indexScene) drawPanel(c *canvas, x, y, w float64, lines []panelLine) {
-	for _, l := range lines {
-		y += l.size + 8
-		if l.s == "" {
-			continue
-		}
-		t, size := fitLabel(l.s, l.font, l.size, w)
-		c.text(x, y, t, size, l.col, l.font, AnchorStart)
-	}
 }
 
 // panelHeight is how far drawPanel writes lines down.

@@ -57,7 +57,7 @@ func (s *shardScene) draw(step int, f *Focus, c *canvas) {
 		s.drawGlobal(c, shards, margin, top, globalW, mainH-30, focus)
 		s.drawDevices(c, shards, margin+globalW+margin, top-20, mainW-globalW-margin, mainH+20, focus)
 	}
-	s.drawPanel(c, px, py, pw, lines)
+	c.panel(px, py, pw, lines)
 }
 
 // panelLines are the panel's words at step: what the step does, what the
@@ -84,18 +84,6 @@ func (s *shardScene) panelLines(step int, f *Focus, shards []sbp.Shard, hide boo
 	out = append(out, panelLine{"", 14, Ink, FontRegular},
 		panelLine{fmt.Sprintf("step %d of %d — now %v", step+1, len(s.layouts), s.layouts[step]), 14, Muted, FontRegular})
 	return out
-}
-
-// drawPanel writes lines down from (x, y), each within w.
-func (s *shardScene) drawPanel(c *canvas, x, y, w float64, lines []panelLine) {
-	for _, l := range lines {
-		y += l.size + 8
-		if l.s == "" {
-			continue
-		}
-		t, size := fitLabel(l.s, l.font, l.size, w)
-		c.text(x, y, t, size, l.col, l.font, AnchorStart)
-	}
 }
 
 // owners lists the shards holding index (by their place in shards).

@@ -40,6 +40,19 @@ func (c *canvas) header(title string, notes []string, noteW float64) float64 {
 	return y
 }
 
+// panel writes a panel's lines down from (x, y), each within w (cut
+// short where it does not fit at MinText); an empty line is a gap.
+func (c *canvas) panel(x, y, w float64, lines []panelLine) {
+	for _, l := range lines {
+		y += l.size + 8
+		if l.s == "" {
+			continue
+		}
+		t, size := fitLabel(l.s, l.font, l.size, w)
+		c.text(x, y, t, size, l.col, l.font, AnchorStart)
+	}
+}
+
 // fitText shrinks size until s fits width, down to MinText (where it may
 // still be wider: fitLabel cuts it).
 func fitText(s string, f Font, size, width float64) float64 {
