@@ -281,7 +281,10 @@ func (s *shardScene) drawDevice(c *canvas, sh sbp.Shard, x, y, w, h float64, foc
 	}
 	var g Grid
 	if w >= 40 && h >= 70 {
-		g = FitGrid(sh.Shape, w-16, h-52, 30, GridBudget{Inner: 6, Outer: 3}).Moved(x+8, y+44)
+		// A narrow box shows fewer cells a row, so they stay wide enough
+		// for a label at MinText (26 px: three digits), up to six.
+		inner := max(3, min(6, int((w-16)/26-0.7)))
+		g = FitGrid(sh.Shape, w-16, h-52, 30, GridBudget{Inner: inner, Outer: 3}).Moved(x+8, y+44)
 		h = min(h, g.H+60) // the box fits its shard
 	}
 	c.add(Rect{X: x, Y: y, W: w, H: h, Fill: box, Stroke: col, StrokeWidth: width})
