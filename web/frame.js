@@ -14,11 +14,12 @@ if (!location.hash && window.parent !== window) history.replaceState(null, "", w
 globalThis.frameReady = new Promise((resolve, reject) => {
   globalThis.stridelabFrameReady = () => { performance.mark("stridelab-frame-ready"); resolve(); }; // the wasm calls it once stridelab.frame is there
   const go = new Go();
-  WebAssembly.instantiateStreaming(fetch("playground.wasm"), go.importObject).then((result) => {
+  WebAssembly.instantiateStreaming(fetch("playground.wasm"), go.importObject).then(async (result) => {
     performance.mark("stridelab-wasm-compiled");
     // The WebGPU binding's WriteBuffer reads Go's memory through
     // globalThis.wasm.instance.
     globalThis.wasm = result;
+    await stillPainted();
     go.run(result.instance).then(() => reject(new Error("the scene frame's wasm exited")));
   }, reject);
 });
@@ -46,6 +47,21 @@ new MutationObserver((_, observer) => {
   canvas.setAttribute("aria-describedby", "scene-keys");
   nameScene(sceneTitle || document.title);
 }).observe(document.documentElement, { childList: true, subtree: true });
+
+// stillPainted waits, before Go's runtime takes the page's one thread,
+// for the page's still of the scene (still.js) to be painted or to be
+// known not to come, at most 2 s: otherwise, on a busy machine, a still
+// that arrived while the wasm compiled would wait behind the Go start
+// and show after the live frame. Normally the still is up long before
+// the wasm has compiled, so this waits for nothing.
+function stillPainted() {
+  let settled;
+  try {
+    settled = window.parent !== window && window.parent.stridelabStillSettled;
+  } catch { /* a parent of another origin: no still */ }
+  if (!settled) return Promise.resolve();
+  return Promise.race([settled, new Promise((r) => setTimeout(r, 2000))]);
+}
 
 // A click on the scene gives it the keyboard (the arrows walk the cells,
 // enter pins, escape unpins, space plays, , and . step, + and - zoom,

@@ -15,6 +15,12 @@
 // still; the img's data-source says where it came from (serve, gallery).
 import { $ } from "./dom.js";
 
+// stridelabStillSettled resolves once the first still is painted or is
+// known not to come: the frame (frame.js) starts its wasm only then (or
+// after 2 s), so the still always shows first.
+let settle;
+globalThis.stridelabStillSettled = new Promise((r) => { settle = r; });
+
 const frame = $("frame");
 const img = $("still");
 let seq = 0;      // counts draws: only the latest shows
@@ -113,4 +119,6 @@ const resized = new ResizeObserver(() => {
 addEventListener("hashchange", draw);
 resized.observe(frame);
 watch();
-draw();
+// Settled once the first draw is over and, if it showed a still, that
+// still has been painted (a task after the next animation frame).
+draw().finally(() => requestAnimationFrame(() => setTimeout(settle)));
