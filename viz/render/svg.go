@@ -33,8 +33,16 @@ import (
 // items are skipped. The same frame gives the same bytes. SVG refuses a
 // frame of no pixels (ErrSize) and a coordinate, size or width that is NaN
 // or infinite (ErrNumber), naming the item.
-func SVG(w io.Writer, f viz.Frame) error {
+func SVG(w io.Writer, f viz.Frame) error { return SVGSized(w, f, f.W, f.H) }
+
+// SVGSized is SVG with the document cssW×cssH pixels large and f's
+// W×H as its viewBox: the frame drawn cssW/W times as large (a frame laid
+// out by viz.FitViewport, shown at its scale).
+func SVGSized(w io.Writer, f viz.Frame, cssW, cssH int) error {
 	if err := checkSize("svg", f.W, f.H); err != nil {
+		return err
+	}
+	if err := checkSize("svg", cssW, cssH); err != nil {
 		return err
 	}
 	for i, it := range f.Items {
@@ -46,9 +54,9 @@ func SVG(w io.Writer, f viz.Frame) error {
 	b := &s.buf
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="`)
-	b.WriteString(strconv.Itoa(f.W))
+	b.WriteString(strconv.Itoa(cssW))
 	b.WriteString(`" height="`)
-	b.WriteString(strconv.Itoa(f.H))
+	b.WriteString(strconv.Itoa(cssH))
 	b.WriteString(`" viewBox="0 0 `)
 	b.WriteString(strconv.Itoa(f.W) + " " + strconv.Itoa(f.H))
 	b.WriteString("\">\n")

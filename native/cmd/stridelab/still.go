@@ -85,21 +85,15 @@ func drawStill(hash string, w, h int) (still, error) {
 		return still{}, fmt.Errorf("scene.svg: %w", err)
 	}
 	fit := viz.FitViewport(float64(w), float64(h))
-	var b bytes.Buffer
-	if err := render.Encode(&b, s, "svg", spec.Step, fit.Size); err != nil {
+	f, err := s.Frame(spec.Step, fit.Size)
+	if err != nil {
 		return still{}, fmt.Errorf("scene.svg: %w", err)
 	}
-	// render.SVG names the frame's size twice, as width and height and as
-	// the viewBox: the first becomes the CSS size.
-	scene := fmt.Sprintf(`width="%d" height="%d" viewBox=`, fit.Size.W, fit.Size.H)
-	at := bytes.Index(b.Bytes(), []byte(scene))
-	if at < 0 {
-		return still{}, fmt.Errorf("scene.svg: the SVG's root does not name its size as %s", scene)
+	var b bytes.Buffer
+	if err := render.SVGSized(&b, f, w, h); err != nil {
+		return still{}, fmt.Errorf("scene.svg: %w", err)
 	}
-	svg := make([]byte, 0, b.Len()+8)
-	svg = append(svg, b.Bytes()[:at]...)
-	svg = fmt.Appendf(svg, `width="%d" height="%d" viewBox=`, w, h)
-	svg = append(svg, b.Bytes()[at+len(scene):]...)
+	svg := b.Bytes()
 	return still{svg: svg, title: s.Title}, nil
 }
 
