@@ -41,7 +41,7 @@ build:
 	$(GO) build -o $(BIN) ./native/cmd/stridelab
 
 # The browser build: the playground (index.html, main.js and the modules
-# it imports) with its scene frame (frame.html: playground.wasm, viz/live
+# it imports) with its scene frame (frame.html: playground.wasm, app/live
 # and the scene API in one binary), the kernels' page (kernels.html: stridelab.wasm) and the
 # gallery's list (gallery.txt, the lines of docs/gallery/gallery.sh).
 # -s -w drops the symbol table and DWARF, which the browser never reads.
@@ -105,7 +105,7 @@ test-go:
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/... ./lessons/...
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/... ./lessons/... ./app/session ./engine ./results
 	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm/...
 
 # The pages in headless Chromium on SwiftShader's WebGPU, served by

@@ -10,7 +10,7 @@
 // a result lives here, behind the tensor.Backend seam: the CPU reference,
 // the WGSL kernels on WebGPU natively or in the browser, and any engine
 // that runs sbp's plans. A front end (the CLI, the desktop app through
-// viz/session's compute worker, the playground through wasm/jsapi) calls
+// app/session's compute worker, the playground through wasm/jsapi) calls
 // Compute and shows the Section.
 //
 // # Errors

@@ -11,7 +11,7 @@
 // [Scene]: a timeline of Steps frames. [Scene.Frame] returns the display
 // list of a step at a size — a [Frame] of rects, lines and texts in pixel
 // coordinates — and every renderer draws that one list: viz/render as
-// SVG, PNG and GIF, viz/live in a window. So the exports, the desktop app
+// SVG, PNG and GIF, app/live in a window. So the exports, the desktop app
 // and the playground cannot tell different stories.
 //
 // The kinds of scene are one table ([Kinds], kinds.go): each names its

@@ -1,4 +1,4 @@
-// main.js: the playground. The scene frame (frame.html: viz/live on
+// main.js: the playground. The scene frame (frame.html: app/live on
 // Ebitengine, with globalThis.stridelab beside it in one wasm) draws; this
 // page holds the HTML controls and the results and talks to the frame's
 // window: stridelab.scenes/spec/scene/compute/export and

@@ -15,7 +15,7 @@ import (
 
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
-	"github.com/stridelab/stridelab/viz/session"
+	"github.com/stridelab/stridelab/app/session"
 )
 
 // The window is 1280×720 with the sidebar (340 px) on the left and the

@@ -133,7 +133,7 @@ func finite(vs ...float64) bool {
 }
 
 // The same rules for renderers outside this package (the live window in
-// viz/live), so that every picture of a frame dashes, hatches and points
+// app/live), so that every picture of a frame dashes, hatches and points
 // arrows alike.
 
 // HatchPeriod is the distance along an axis between two hatch lines

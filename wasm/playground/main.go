@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command playground is the playground's scene frame: the desktop app's
-// interactive renderer (viz/live, Ebitengine on WebGL) without its
+// interactive renderer (app/live, Ebitengine on WebGL) without its
 // sidebar, in a same-origin iframe of the playground's page, and the
 // JavaScript API (wasm/jsapi) beside it in one binary, so the page loads
 // one wasm. It starts on its own location's hash (frame.html#/expand?…)
@@ -34,8 +34,8 @@ import (
 	"syscall/js"
 
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/viz/live"
-	"github.com/stridelab/stridelab/viz/session"
+	"github.com/stridelab/stridelab/app/live"
+	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/wasm/jsapi"
 	"github.com/stridelab/stridelab/wasm/jsvalue"
 )

@@ -9,7 +9,7 @@
 // For tests and scripts:
 //
 //	--screenshot FILE --frames N   draw N frames, write the window as PNG, exit 0
-//	--script FILE                  replay input events (see viz/session.Event)
+//	--script FILE                  replay input events (see app/session.Event)
 //	--fps-report                   print the measured frame times on exit
 //
 // It needs a display (X11 or Wayland; under test, Xvfb). The results
@@ -30,9 +30,9 @@ import (
 	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/viz/live"
+	"github.com/stridelab/stridelab/app/live"
 	"github.com/stridelab/stridelab/viz/render"
-	"github.com/stridelab/stridelab/viz/session"
+	"github.com/stridelab/stridelab/app/session"
 )
 
 func main() {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/viz/session"
+	"github.com/stridelab/stridelab/app/session"
 )
 
 // controls are the window's widgets (github.com/ebitenui/ebitenui): the

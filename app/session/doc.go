@@ -2,7 +2,7 @@
 // fields they typed (in the CLI's words), the last scene that built, where
 // the animation stands, what they point at and pin, and how far they
 // zoomed and panned. The interactive front ends (the desktop window and
-// the playground's frame, both in viz/live) feed it input and draw what it
+// the playground's frame, both in app/live) feed it input and draw what it
 // says; nothing here draws or imports Ebitengine, so every rule about
 // input is tested headless and under GOOS=js.
 //

@@ -17,7 +17,7 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
-	"github.com/stridelab/stridelab/viz/session"
+	"github.com/stridelab/stridelab/app/session"
 )
 
 // Options start the app.
