@@ -13,11 +13,11 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
-	"github.com/stridelab/stridelab/app/session"
 )
 
 // Options start the app.

@@ -14,9 +14,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/app/session"
 )
 
 // controls are the window's widgets (github.com/ebitenui/ebitenui): the

@@ -7,9 +7,9 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
-	"github.com/stridelab/stridelab/app/session"
 )
 
 // player replays a script, one event a tick (wait N: N ticks), through

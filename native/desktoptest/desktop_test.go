@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
-	"github.com/stridelab/stridelab/app/session"
 )
 
 // The window is 1280×720 with the sidebar (340 px) on the left and the

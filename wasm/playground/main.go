@@ -33,9 +33,9 @@ import (
 	"io"
 	"syscall/js"
 
-	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/app/live"
 	"github.com/stridelab/stridelab/app/session"
+	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/wasm/jsapi"
 	"github.com/stridelab/stridelab/wasm/jsvalue"
 )

@@ -27,12 +27,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stridelab/stridelab/app/live"
+	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/app/live"
 	"github.com/stridelab/stridelab/viz/render"
-	"github.com/stridelab/stridelab/app/session"
 )
 
 func main() {
