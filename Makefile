@@ -9,7 +9,8 @@ WASM_JS   := $(shell $(GO) env GOROOT 2>/dev/null)/lib/wasm/wasm_exec.js
 # PAGE is the built page: make web fills it, package web embeds it, so the
 # binary built after make web serves it (stridelab serve).
 PAGE      := web/site
-# Debian packages: NumPy is the cross-check and benchmark peer; Node runs
+# Debian packages: gcc is the C compiler the race detector needs (cgo);
+# NumPy is the cross-check and benchmark peer; Node runs
 # the GOOS=js test binaries (go_js_wasm_exec) and the browser tests (npm
 # installs playwright-core, which drives Debian's Chromium: its WebGPU runs
 # on SwiftShader); Mesa's lavapipe Vulkan driver is the software GPU the
@@ -17,7 +18,7 @@ PAGE      := web/site
 # app's tests open their windows on (Ebitengine draws there through
 # Mesa's llvmpipe); PyTorch (with gloo) runs the emitted programs in the
 # tests and is the real distributed engine beside the simulated devices.
-APT_PACKAGES := python3-numpy python3-torch nodejs npm mesa-vulkan-drivers chromium xvfb xauth
+APT_PACKAGES := gcc python3-numpy python3-torch nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
 .PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-browser gallery lessons fuzz clean
 
@@ -99,9 +100,21 @@ demo: build
 
 test: deps test-go test-wasm test-browser
 
+# RACE is every package that runs goroutines side by side: the session's
+# compute worker, the engines (the torch gang's workers and their
+# watchers), the page server and the CLI's still server and signal
+# handling. They run under the race detector (it needs cgo: gcc); the rest
+# run without it, since -race makes them slower and finds nothing there.
+# The CLI's other tests (NumPy, torch, the GPU) are many and slow: they run
+# once without -race, and only the concurrent ones again with it.
+RACE       := ./app/session ./engine/... ./web
+RACE_CLI   := 'Serve|Still|Signal|Sigterm|Torch'
+REQUIRE    := STRIDELAB_REQUIRE_NUMPY=1 STRIDELAB_REQUIRE_TORCH=1 STRIDELAB_REQUIRE_GPU=1 STRIDELAB_REQUIRE_DISPLAY=1
 test-go:
 	$(GO) vet ./...
-	STRIDELAB_REQUIRE_NUMPY=1 STRIDELAB_REQUIRE_TORCH=1 STRIDELAB_REQUIRE_GPU=1 STRIDELAB_REQUIRE_DISPLAY=1 $(GO) test ./...
+	$(REQUIRE) $(GO) test $$($(GO) list ./... | grep -v -e /app/session -e /engine -e /web$$)
+	$(REQUIRE) CGO_ENABLED=1 $(GO) test -race $(RACE)
+	$(REQUIRE) CGO_ENABLED=1 $(GO) test -race -run $(RACE_CLI) ./native/cmd/stridelab
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
