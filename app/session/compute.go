@@ -21,8 +21,9 @@ import (
 // cancels. The worker decides whether to start a job under the same lock
 // Close cancels under, so once Close has begun no compute starts, and the
 // one in flight sees its context done and stops at its next check
-// (results.Compute checks inside its long loops): closing the window
-// waits for a slab of a kernel, not for a whole compute.
+// (results.Compute checks before every kernel call and between slabs of
+// a CPU kernel): closing the window waits for a slab or one GPU kernel,
+// not for a whole compute.
 
 // ComputeFunc runs a scene's op on a backend; results.Compute is the one
 // the front ends use.
