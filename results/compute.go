@@ -15,10 +15,20 @@ import (
 // reference when b is nil), checks the result against the CPU reference
 // and describes it: the backend, the shape, whether the two agree (or the
 // largest difference) and the first values.
+//
+// Once ctx is done Compute returns ctx.Err() at its next check: before
+// every kernel call, on b and on the simulated devices alike, and inside
+// a CPU kernel between slabs of its output (cancellable).
 func Compute(ctx context.Context, s *viz.Scene, b tensor.Backend) (viz.Section, error) {
 	if b == nil {
 		b = tensor.CPU{}
 	}
+	return compute(ctx, s, b, stoppable(ctx, b), stoppable(ctx, tensor.CPU{}))
+}
+
+// compute is Compute with b already wrapped as run, and ref the CPU
+// reference, both stopping once ctx is done.
+func compute(ctx context.Context, s *viz.Scene, b, run, ref tensor.Backend) (viz.Section, error) {
 	w := s.Work()
 	if err := tensor.CheckResult(w.Title(), tensor.Float32, w.OutShape()); err != nil {
 		return viz.Section{}, err
@@ -30,11 +40,11 @@ func Compute(ctx context.Context, s *viz.Scene, b tensor.Backend) (viz.Section, 
 	var err error
 	switch w := w.(type) {
 	case *viz.ProgramWork:
-		return runProgram(ctx, w, b)
+		return runProgram(ctx, w, b, run)
 	case *viz.KernelWork:
-		got, want, err = runKernel(ctx, w, b)
+		got, want, err = runKernel(w, run, ref)
 	case *viz.ShardWork:
-		got, want, err = runShards(ctx, w, b)
+		got, want, err = runShards(ctx, w, run, ref)
 	default:
 		return viz.Section{}, fmt.Errorf("results: a scene's work of type %T: nothing runs it", w)
 	}
@@ -67,8 +77,8 @@ func releaseAll(ts []tensor.Tensor) {
 	}
 }
 
-// runKernel runs w's kernel on b, then on the CPU reference.
-func runKernel(ctx context.Context, w *viz.KernelWork, b tensor.Backend) (got, want tensor.Tensor, err error) {
+// runKernel runs w's kernel on b, then on the CPU reference ref.
+func runKernel(w *viz.KernelWork, b, ref tensor.Backend) (got, want tensor.Tensor, err error) {
 	ins, err := aranges(w.Inputs)
 	if err != nil {
 		return tensor.Tensor{}, tensor.Tensor{}, err
@@ -97,20 +107,16 @@ func runKernel(ctx context.Context, w *viz.KernelWork, b tensor.Backend) (got, w
 	default:
 		return tensor.Tensor{}, tensor.Tensor{}, fmt.Errorf("results: kernel op %d: nothing runs it", w.Op)
 	}
-	return runTwice(ctx, run, b)
+	return runTwice(run, b, ref)
 }
 
-// runTwice runs run on b and, unless ctx was cancelled meanwhile, on the
-// CPU reference.
-func runTwice(ctx context.Context, run func(tensor.Backend) (tensor.Tensor, error), b tensor.Backend) (got, want tensor.Tensor, err error) {
+// runTwice runs run on b and on the reference ref (which stops at once
+// when the context was cancelled meanwhile).
+func runTwice(run func(tensor.Backend) (tensor.Tensor, error), b, ref tensor.Backend) (got, want tensor.Tensor, err error) {
 	if got, err = run(b); err != nil {
 		return tensor.Tensor{}, tensor.Tensor{}, err
 	}
-	if err := ctx.Err(); err != nil {
-		got.Release()
-		return tensor.Tensor{}, tensor.Tensor{}, err
-	}
-	if want, err = run(tensor.CPU{}); err != nil {
+	if want, err = run(ref); err != nil {
 		got.Release()
 		return tensor.Tensor{}, tensor.Tensor{}, err
 	}
@@ -119,8 +125,8 @@ func runTwice(ctx context.Context, run func(tensor.Backend) (tensor.Tensor, erro
 
 // runShards scatters w's inputs over the simulated devices (on b), runs
 // w there and gathers the result; the reference is the logical input
-// (placement, boxing) or the op run whole on one CPU device (plan).
-func runShards(ctx context.Context, w *viz.ShardWork, b tensor.Backend) (got, want tensor.Tensor, err error) {
+// (placement, boxing) or the op run whole on one CPU device ref (plan).
+func runShards(ctx context.Context, w *viz.ShardWork, b, ref tensor.Backend) (got, want tensor.Tensor, err error) {
 	ins, err := aranges(w.Inputs)
 	if err != nil {
 		return tensor.Tensor{}, tensor.Tensor{}, err
@@ -159,7 +165,7 @@ func runShards(ctx context.Context, w *viz.ShardWork, b tensor.Backend) (got, wa
 		return tensor.Tensor{}, tensor.Tensor{}, err
 	}
 	if w.Kind == viz.Apply {
-		want, err = w.Op.Local(tensor.CPU{}, ins, w.Out)
+		want, err = w.Op.Local(ref, ins, w.Out)
 	} else {
 		want, err = tensor.Arange(tensor.Float32, w.Inputs[0]) // the logical input
 	}

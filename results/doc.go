@@ -16,9 +16,22 @@
 // # Errors
 //
 // A result past the result budget (tensor.CheckResult) is refused with
-// tensor's one-line error before anything is allocated. Compute returns
-// ctx.Err() when its context is cancelled: it checks between the backend's
-// run and the CPU reference's, so a superseded compute stops early.
+// tensor's one-line error before anything is allocated.
+//
+// # Cancellation
+//
+// Compute returns ctx.Err() soon after its context is cancelled, so a
+// superseded compute, or one whose window closes, stops early.
+// tensor.Backend takes no context, so Compute hands every kernel a
+// backend that checks ctx first: the backend under test, the simulated
+// devices built on it (each scattered shard, boxing piece, device's op
+// and program step is a call) and the CPU reference. The CPU also checks
+// inside a kernel: it runs one call as slabs of the output's first dim,
+// about 4 Mi elements of work each, the same kernel on narrowed views, so
+// the values are the kernel's own. What cannot stop midway: a kernel
+// dispatched to the GPU, a reduction over the first dim, and a program's
+// one-device reference (program.Plan.Reference takes no backend), which
+// are checked before they start.
 //
 // # Platform support
 //

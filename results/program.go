@@ -9,11 +9,14 @@ import (
 	"github.com/stridelab/stridelab/viz"
 )
 
-// runProgram runs a program's plan on the simulated devices (on b) and on
+// runProgram runs a program's plan on the simulated devices (on run, b
+// wrapped to stop once ctx is done: it stops between kernel calls) and on
 // one CPU device, and says for every named tensor and gradient whether
-// the two agree: a table of names, shapes and largest differences.
-func runProgram(ctx context.Context, w *viz.ProgramWork, b tensor.Backend) (viz.Section, error) {
-	got, err := w.Plan.Run(b, nil)
+// the two agree: a table of names, shapes and largest differences. The
+// one-device reference (program.Plan.Reference) takes no backend, so it
+// is only checked before it starts.
+func runProgram(ctx context.Context, w *viz.ProgramWork, b, run tensor.Backend) (viz.Section, error) {
+	got, err := w.Plan.Run(run, nil)
 	if err != nil {
 		return viz.Section{}, err
 	}

@@ -26,6 +26,18 @@
 // tests and demos replay it through the same code paths a mouse and a
 // keyboard take. ParseScript names the line of every mistake.
 //
+// # Computing
+//
+// StartComputing runs the scene's op (results.Compute) on a worker
+// goroutine, one compute at a time: a new scene cancels the compute in
+// flight and replaces any that waits, so a burst of keys runs at most the
+// compute already started and the last key's, and Results shows only the
+// latest scene's. Every compute's context derives from the worker's,
+// which Close cancels under the lock the worker starts jobs under: once
+// Close begins no compute starts, the running one stops at its next check
+// (between kernel calls, and between slabs of a CPU kernel), and Close
+// returns when the worker has.
+//
 // # Errors
 //
 // Errors are one line. Scene errors are viz's, which name the shapes.
