@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
@@ -102,9 +101,10 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	return emit(result, *out, stdout)
 }
 
-// compareSingle runs op on one device of be and compares: exact for
-// integers, and for floats the largest difference, which only the order
-// of a partial sum's additions can make.
+// compareSingle runs op on one device of be and compares got with its
+// result (tensor.Agree at tensor.Tolerance: integers exactly, floats
+// within what the order of a partial sum's additions can change), and
+// says how in words; a result that does not agree is an error.
 func compareSingle(be tensor.Backend, op sbp.Op, full []tensor.Tensor, got tensor.Tensor) (string, error) {
 	shapes := make([]tensor.Shape, len(full))
 	for i, t := range full {
@@ -118,35 +118,12 @@ func compareSingle(be tensor.Backend, op sbp.Op, full []tensor.Tensor, got tenso
 	if err != nil {
 		return "", err
 	}
-	worst, rel, ok := difference(got, want)
-	if !ok {
-		return "", fmt.Errorf("the sharded result differs from the single-device result by up to %g (a bug; please report it)", worst)
+	ag, err := tensor.Agree(got, want, tensor.Tolerance)
+	if err != nil {
+		return "", err
 	}
-	return agreement(rel), nil
-}
-
-// difference is the largest elementwise difference of got and want, that
-// difference relative to the largest value that differs (at least 1),
-// and whether it is one only the order of a partial sum's additions can
-// make: none for integers, for float32 a relative 1e-5.
-func difference(got, want tensor.Tensor) (worst, rel float64, ok bool) {
-	g, w := got.Float64s(), want.Float64s()
-	scale := 0.0
-	for i := range g {
-		if g[i] == w[i] || math.IsNaN(g[i]) && math.IsNaN(w[i]) {
-			continue
-		}
-		worst, scale = max(worst, math.Abs(g[i]-w[i])), max(scale, math.Abs(w[i]))
+	if !ag.Agrees {
+		return "", fmt.Errorf("the sharded result %s (a bug; please report it)", ag.Words("the single-device result"))
 	}
-	rel = worst / max(scale, 1)
-	return worst, rel, worst == 0 || got.DType() == tensor.Float32 && rel <= 1e-5
-}
-
-// agreement says in words how a sharded result agrees with one device's,
-// given their relative difference.
-func agreement(rel float64) string {
-	if rel == 0 {
-		return "equals the single-device result"
-	}
-	return fmt.Sprintf("matches the single-device result to a relative %.2g (float sums in another order)", rel)
+	return ag.Words("the single-device result"), nil
 }
