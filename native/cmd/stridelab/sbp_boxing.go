@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/engine"
@@ -40,7 +39,7 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 		}
 		defer t.Release()
 		if *shapeFlag == "" {
-			*shapeFlag = spellShape(t.Shape())
+			*shapeFlag = t.Shape().Spell()
 		}
 		x = t
 	}
@@ -168,16 +167,6 @@ func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tenso
 	}
 	fmt.Fprintf(stdout, "%s: the gathered result, laid out as %v, %s\n", where, b.To, ag.Words("the input"))
 	return emit(y, out, stdout)
-}
-
-// spellShape writes a shape as --shape takes it: 4,3,1 (and an empty
-// string for a scalar).
-func spellShape(s tensor.Shape) string {
-	parts := make([]string, len(s))
-	for i, n := range s {
-		parts[i] = fmt.Sprint(n)
-	}
-	return strings.Join(parts, ",")
 }
 
 // writeBoxing prints the collective, the steps, and a row per device.
