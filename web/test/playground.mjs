@@ -352,7 +352,7 @@ try {
     check(share > 0.02 && colours > 8 && computedOK(computed) &&
       await page.locator("#computed").getAttribute("data-backend") === "gpu" && st.error === "" &&
       (!name.startsWith("program-") || (caption.startsWith(`${name}: `) && await page.locator("#caption").isVisible())),
-    `gallery ${name}: ${hash} drawn (${(share * 100).toFixed(1)}% ink, ${colours} colours), WebGPU ${computedOK(computed) ? "matches the CPU" : "FAILS: " + computeError}${caption ? `; caption "${caption.slice(0, 60)}…"` : ""}`);
+    `gallery ${name}: ${hash} drawn (${(share * 100).toFixed(1)}% ink, ${colours} colours), WebGPU ${computedOK(computed) ? "agrees with the CPU" : "FAILS: " + computeError}${caption ? `; caption "${caption.slice(0, 60)}…"` : ""}`);
   }
   check(seen.size === gallery.length, `every gallery example draws a different picture (${seen.size} of ${gallery.length})`);
   const programs = gallery.filter(([label]) => label.startsWith("program-"));
