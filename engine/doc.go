@@ -45,8 +45,9 @@
 // # Values
 //
 // Engines add partial values in their own orders, so float32 values may
-// differ in their last bits: [Compare] accepts |a - b| <= Tolerance·(1 +
-// max |b|) per tensor, and values that are whole numbers agree exactly.
+// differ in their last bits: [Compare] holds them to tensor's one rule,
+// tensor.AgreeValues at tensor.Tolerance (|a − b| ≤ 1e-5·max(1, |a|, |b|),
+// NaN against NaN), and values that are whole numbers agree bit for bit.
 //
 // # Errors
 //

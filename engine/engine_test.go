@@ -42,8 +42,8 @@ func TestSimIsPlanRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, a := range engine.Compare(res.Values, want) {
-			if !a.Agree || a.MaxDiff != 0 {
-				t.Errorf("%s: %s: %s (diff %g)", src, a.Name, a.Problem, a.MaxDiff)
+			if !a.Equal {
+				t.Errorf("%s: %s: %s", src, a.Name, a.Verdict(""))
 			}
 		}
 		res.Values.Release()
@@ -90,13 +90,21 @@ func TestCompare(t *testing.T) {
 	c, _ := tensor.FromSlice(tensor.Shape{3}, []float32{1, 2, 3 + 1e-6})
 	d, _ := tensor.FromSlice(tensor.Shape{1, 3}, []float32{1, 2, 3})
 	got := engine.Compare(program.Values{"a": a, "b": a, "c": a, "d": a, "only": a}, program.Values{"a": a, "b": b, "c": c, "d": d, "other": a})
-	want := map[string]string{"a": "", "b": "differs by up to 0.5", "c": "", "d": "float32 [3], but float32 [1 3]", "only": "not in the values compared with", "other": "missing from the run"}
+	want := map[string]string{
+		"a":     "equals",
+		"b":     "differs: 3 against 3.5 at [2] (difference 0.5, tolerance 1e-5)",
+		"c":     "agrees within 1e-5 (largest difference 9.536743e-7 at [2])",
+		"d":     "tensor: compare float32 [3] with float32 [1 3]: the shapes differ",
+		"only":  "not in the values compared with",
+		"other": "missing from the run",
+	}
+	agrees := map[string]bool{"a": true, "c": true}
 	if len(got) != len(want) {
 		t.Fatalf("got %d agreements, want %d", len(got), len(want))
 	}
 	for _, ag := range got {
-		if ag.Problem != want[ag.Name] || ag.Agree != (want[ag.Name] == "") {
-			t.Errorf("%s: got %q (agree %v), want %q", ag.Name, ag.Problem, ag.Agree, want[ag.Name])
+		if ag.Verdict("") != want[ag.Name] || ag.Agrees != agrees[ag.Name] {
+			t.Errorf("%s: got %q (agrees %v), want %q", ag.Name, ag.Verdict(""), ag.Agrees, want[ag.Name])
 		}
 	}
 }

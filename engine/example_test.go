@@ -26,7 +26,7 @@ func ExampleSim() {
 	defer want.Release()
 	agree := 0
 	for _, a := range engine.Compare(res.Values, want) {
-		if a.Agree {
+		if a.Agrees {
 			agree++
 		}
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -41,14 +40,14 @@ func OpProgram(p sbp.Placement, op sbp.Op, shapes []tensor.Shape, in []sbp.NdSbp
 	var call string
 	switch par.Name {
 	case "expand":
-		call = "expand x " + spell(par.Size)
+		call = "expand x " + tensor.SpellInts(par.Size)
 	case "repeat":
-		call = "repeat x " + spell(par.Times)
+		call = "repeat x " + tensor.SpellInts(par.Times)
 	case "reduce":
 		if par.Reduce != tensor.Sum && len(par.To) == 0 {
 			return "", fmt.Errorf("engine: %v: a program spells a max or min to a shape of at least one dim (1,1 …), not a scalar", op)
 		}
-		call = par.Reduce.String() + " x " + spell(par.To)
+		call = par.Reduce.String() + " x " + par.To.Spell()
 	case "matmul", "add", "sub", "mul", "div", "max", "min":
 		call = par.Name + " a b"
 	default:
@@ -57,7 +56,7 @@ func OpProgram(p sbp.Placement, op sbp.Op, shapes []tensor.Shape, in []sbp.NdSbp
 	var b strings.Builder
 	fmt.Fprintf(&b, "placement %v", p)
 	for i, n := range names {
-		fmt.Fprintf(&b, "; %s = input %s %v", n, spell(shapes[i]), in[i])
+		fmt.Fprintf(&b, "; %s = input %s %v", n, shapes[i].Spell(), in[i])
 	}
 	fmt.Fprintf(&b, "; y = %s", call)
 	return b.String(), nil
@@ -68,17 +67,5 @@ func OpProgram(p sbp.Placement, op sbp.Op, shapes []tensor.Shape, in []sbp.NdSbp
 //
 //	placement cpu:[0, 1, 2, 3]; x = input 25,33 S(0); y = box x S(1)
 func BoxingProgram(p sbp.Placement, shape tensor.Shape, from, to sbp.NdSbp) string {
-	return fmt.Sprintf("placement %v; x = input %s %v; y = box x %v", p, spell(shape), from, to)
-}
-
-// spell writes ints as a program does: 4,1,3 (and () for none).
-func spell(v []int) string {
-	if len(v) == 0 {
-		return "()"
-	}
-	parts := make([]string, len(v))
-	for i, n := range v {
-		parts[i] = strconv.Itoa(n)
-	}
-	return strings.Join(parts, ",")
+	return fmt.Sprintf("placement %v; x = input %s %v; y = box x %v", p, shape.Spell(), from, to)
 }

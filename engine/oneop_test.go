@@ -68,8 +68,8 @@ func TestOpProgram(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, _ := g.Full()
-		if ag := engine.CompareTensor(res.Values["y"], want); !ag.Agree {
-			t.Errorf("%s: %s", src, ag.Problem)
+		if ag, err := tensor.Agree(res.Values["y"], want, tensor.Tolerance); err != nil || !ag.Agrees {
+			t.Errorf("%s: %s (%v)", src, ag.Words("one device's"), err)
 		}
 	}
 	for _, op := range []sbp.Op{sbp.Binary(tensor.Eq), sbp.Transpose(), sbp.Reduce(tensor.MinAll, tensor.Shape{})} {

@@ -3,7 +3,6 @@ package results
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -13,8 +12,8 @@ import (
 
 // Compute runs the scene's op on arange inputs on backend b (the CPU
 // reference when b is nil), checks the result against the CPU reference
-// and describes it: the backend, the shape, whether the two agree (or the
-// largest difference) and the first values.
+// and describes it: the backend, the shape, whether the two agree and the
+// first values.
 //
 // Once ctx is done Compute returns ctx.Err() at its next check: before
 // every kernel call, on b and on the simulated devices alike, and inside
@@ -177,41 +176,18 @@ func runShards(ctx context.Context, w *viz.ShardWork, b, ref tensor.Backend) (go
 }
 
 // section describes a computed result beside the CPU reference's: the
-// backend, the shape, whether they agree (or the largest difference) and
-// the first values.
+// backend, the shape, whether they agree (tensor.Agree at
+// tensor.Tolerance, in tensor.Agreement's words) and the first values.
 func section(what string, b tensor.Backend, got, want tensor.Tensor) viz.Section {
 	sec := viz.Section{Title: what + " on " + b.Name()}
 	sec.Lines = append(sec.Lines, fmt.Sprintf("backend %s, output %v float32", b.Name(), got.Shape()))
-	switch d, ok := maxDiff(got, want); {
-	case !ok:
-		sec.Lines = append(sec.Lines, fmt.Sprintf("differs from the CPU reference: shape %v, the CPU's %v", got.Shape(), want.Shape()))
-	case d == 0:
-		sec.Lines = append(sec.Lines, "matches the CPU reference")
-	default:
-		sec.Lines = append(sec.Lines, fmt.Sprintf("differs from the CPU reference: max difference %g", d))
+	if ag, err := tensor.Agree(got, want, tensor.Tolerance); err != nil {
+		sec.Lines = append(sec.Lines, fmt.Sprintf("differs from the CPU reference: %v", err))
+	} else {
+		sec.Lines = append(sec.Lines, ag.Words("the CPU reference"))
 	}
 	sec.Lines = append(sec.Lines, FormatValues(got)...)
 	return sec
-}
-
-// maxDiff is the largest |got - want| over every element, and false when
-// the shapes differ.
-func maxDiff(got, want tensor.Tensor) (float64, bool) {
-	if !got.Shape().Equal(want.Shape()) {
-		return 0, false
-	}
-	g, err1 := tensor.Buffer[float32](got)
-	w, err2 := tensor.Buffer[float32](want)
-	if err1 != nil || err2 != nil || len(g) < got.NumElements() || len(w) < want.NumElements() {
-		return math.Inf(1), true
-	}
-	d := 0.0
-	for i := range got.NumElements() {
-		if x := math.Abs(float64(g[i]) - float64(w[i])); x > d || x != x {
-			d = x
-		}
-	}
-	return d, true
 }
 
 // FormatValues writes t's first and last values as NumPy prints a

@@ -12,7 +12,7 @@ import (
 // runProgram runs a program's plan on the simulated devices (on run, b
 // wrapped to stop once ctx is done: it stops between kernel calls) and on
 // one CPU device, and says for every named tensor and gradient whether
-// the two agree: a table of names, shapes and largest differences. The
+// the two agree (engine.Compare): a table of names, shapes and verdicts. The
 // one-device reference (program.Plan.Reference) takes no backend, so it
 // is only checked before it starts.
 func runProgram(ctx context.Context, w *viz.ProgramWork, b, run tensor.Backend) (viz.Section, error) {
@@ -34,15 +34,12 @@ func runProgram(ctx context.Context, w *viz.ProgramWork, b, run tensor.Backend) 
 	agreements := engine.Compare(got, want) // the tolerance every engine is checked with
 	agree := 0
 	for _, ag := range agreements {
-		verdict := "equal"
-		if ag.Agree {
+		if ag.Agrees {
 			agree++
-		} else {
-			verdict = ag.Problem
 		}
-		table = append(table, []string{ag.Name, got[ag.Name].Shape().String(), verdict})
+		table = append(table, []string{ag.Name, got[ag.Name].Shape().String(), ag.Verdict("")})
 	}
-	sec.Lines = []string{fmt.Sprintf("backend %s: %d of %d tensors and gradients equal the single-device run", b.Name(), agree, len(agreements))}
+	sec.Lines = []string{fmt.Sprintf("backend %s: %d of %d tensors and gradients agree with the single-device run", b.Name(), agree, len(agreements))}
 	sec.Table = table
 	return sec, nil
 }

@@ -13,6 +13,13 @@
 // through a Layout. Kernels run through the [Backend] interface; [CPU] is the
 // reference implementation that every other backend is checked against.
 //
+// Whether two runs agree is one rule, [AgreeValues]: NaN matches NaN, an
+// infinity its own sign, anything else within a relative [Tolerance].
+// [Agree] applies it to two tensors and [Agreement.Words] says the
+// verdict: "equals" only for bit-equal values, "agrees … within 1e-5"
+// otherwise. Every front end (the CLI, the results panel, the engines,
+// the backend conformance suite) compares with them.
+//
 // # Views and aliasing
 //
 // Expand, Permute, Reshape and Slice return a new Layout (and, on a Tensor, a

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// FuzzParseShape: never panics; what parses formats back to itself.
+// FuzzParseShape: never panics; what parses formats back to itself,
+// through String and through Spell.
 func FuzzParseShape(f *testing.F) {
 	for _, s := range []string{"4,1,3,5", "[2, 3]", "()", "(5,)", "", "1 2 3", "4,,3", "-1", "99999999999,99999999999", " [ 7 ] "} {
 		f.Add(s)
@@ -19,9 +20,11 @@ func FuzzParseShape(f *testing.F) {
 			}
 			return
 		}
-		again, err := ParseShape(shape.String())
-		if err != nil || !again.Equal(shape) {
-			t.Fatalf("ParseShape(%q) = %v, which re-parses as %v, %v", s, shape, again, err)
+		for _, spelt := range []string{shape.String(), shape.Spell()} {
+			again, err := ParseShape(spelt)
+			if err != nil || !again.Equal(shape) {
+				t.Fatalf("ParseShape(%q) = %v, written %q, which re-parses as %v, %v", s, shape, spelt, again, err)
+			}
 		}
 		if _, err := Contiguous(shape); err != nil {
 			t.Fatalf("ParseShape(%q) = %v, which has no layout: %v", s, shape, err)

@@ -11,8 +11,17 @@ import (
 // 0-d tensor (a scalar) with one element.
 type Shape []int
 
-// String formats the shape as Go prints an []int: [4 3 1 2].
+// String formats the shape as Go prints an []int, [4 3 1 2] (a scalar:
+// []), for error messages and descriptions: the words of this package's
+// errors name shapes this way. A shape written for a command line, a
+// program or a URL to read back is Spell's.
 func (s Shape) String() string { return fmt.Sprint([]int(s)) }
+
+// Spell writes s as ParseShape reads it back, the one spelling of a
+// shape that a command line's --shape, a program's input statement and
+// a scene's URL take: 4,3,1,2, and () for a scalar (an empty string
+// would read as a flag not given).
+func (s Shape) Spell() string { return SpellInts(s) }
 
 // Clone returns a copy that does not alias s.
 func (s Shape) Clone() Shape { return append(Shape{}, s...) }
@@ -100,6 +109,19 @@ func ParseShape(s string) (Shape, error) {
 		return nil, err
 	}
 	return shape, nil
+}
+
+// SpellInts writes v as ParseInts reads it back: 4,-1,3, and () for an
+// empty list (Shape.Spell for a shape).
+func SpellInts(v []int) string {
+	if len(v) == 0 {
+		return "()"
+	}
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
 }
 
 // ParseInts parses a list of integers in the spellings ParseShape accepts,

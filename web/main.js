@@ -347,7 +347,7 @@ function section(s) {
 }
 
 // computeResults runs the scene's op on WebGPU (or the CPU) and shows
-// whether it matches the CPU reference; a refusal shows in place.
+// whether it agrees with the CPU reference; a refusal shows in place.
 let computeSeq = 0;
 async function computeResults() {
   const seq = ++computeSeq;

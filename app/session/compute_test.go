@@ -190,7 +190,7 @@ func TestResultsArriveAsARevision(t *testing.T) {
 		t.Fatal("the compute did not end")
 	}
 	sec, ready := s.Results()
-	if !ready || s.Revision() == before || !strings.Contains(strings.Join(sec.Lines, "\n"), "matches the CPU reference") {
+	if !ready || s.Revision() == before || !strings.Contains(strings.Join(sec.Lines, "\n"), "equals the CPU reference") {
 		t.Errorf("revision %d → %d, results %+v (ready %v); want a new revision and the CPU's result", before, s.Revision(), sec, ready)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -14,7 +13,7 @@ import (
 // goes to its place, and the partial values of each partial group
 // combine with their op, in position order. The devices that differ only
 // in a B mesh dim are replicas: every replica set must give the same
-// logical value (engine.CompareTensor), or the run is wrong.
+// logical value (tensor.Agree at tensor.Tolerance), or the run is wrong.
 func assemble(shape tensor.Shape, p sbp.Placement, nd sbp.NdSbp, locals []tensor.Tensor) (tensor.Tensor, error) {
 	shards, err := sbp.Shards(shape, p, nd)
 	if err != nil {
@@ -67,8 +66,12 @@ func assemble(shape tensor.Shape, p sbp.Placement, nd sbp.NdSbp, locals []tensor
 			first, firstAt = t, members[0]
 			continue
 		}
-		if ag := engine.CompareTensor(t, first); !ag.Agree {
-			return tensor.Tensor{}, fmt.Errorf("the replicas on rank %d and rank %d hold different values: %s", p.Rank(firstAt), p.Rank(members[0]), ag.Problem)
+		ag, err := tensor.Agree(t, first, tensor.Tolerance)
+		if err != nil {
+			return tensor.Tensor{}, err
+		}
+		if !ag.Agrees {
+			return tensor.Tensor{}, fmt.Errorf("the replicas on rank %d and rank %d hold different values: rank %d's copy %s", p.Rank(firstAt), p.Rank(members[0]), p.Rank(members[0]), ag.Words(fmt.Sprintf("rank %d's", p.Rank(firstAt))))
 		}
 	}
 	return first, nil

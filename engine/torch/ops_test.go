@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -223,8 +222,8 @@ func runCoverage(t *testing.T, b *builder, checks []check) {
 			name string
 			v    tensor.Tensor
 		}{{"one device", c.want}, {"the simulated devices", c.sim}} {
-			if ag := engine.CompareTensor(got, vs.v); !ag.Agree {
-				t.Errorf("%s: torch gives %v, %s %v: %s", c.what, got.Float64s(), vs.name, vs.v.Float64s(), ag.Problem)
+			if ag, err := tensor.Agree(got, vs.v, tensor.Tolerance); err != nil || !ag.Agrees {
+				t.Errorf("%s: torch gives %v, %s %v: %s (%v)", c.what, got.Float64s(), vs.name, vs.v.Float64s(), ag.Words(""), err)
 			}
 		}
 		if c.box == nil {

@@ -120,8 +120,8 @@ func runProgram(t *testing.T, src string, strategy program.Strategy, inputs prog
 	defer one.Release()
 	for _, want := range []program.Values{sim.Values, one} {
 		for _, a := range engine.Compare(res.Values, want) {
-			if !a.Agree {
-				t.Errorf("%s: %s", a.Name, a.Problem)
+			if !a.Agrees {
+				t.Errorf("%s: %s", a.Name, a.Verdict(""))
 			}
 		}
 	}

@@ -21,7 +21,7 @@ func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in
 	lines := []string{"placement " + p.String()}
 	prog := &Program{Placement: p}
 	for i, name := range names {
-		text := fmt.Sprintf("%s = input %s %v", name, shapeText(shapes[i]), in[i])
+		text := fmt.Sprintf("%s = input %s %v", name, shapes[i].Spell(), in[i])
 		lines = append(lines, text)
 		st := &Stmt{Line: len(lines), Col: 1, Text: text, Kind: Input, Name: name, Word: "input", Shape: shapes[i].Clone(), Sbp: in[i].Clone()}
 		if err := checkName(prog, name); err != nil {
@@ -47,17 +47,4 @@ func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in
 		Args: append([]string(nil), names...), Shape: out})
 	prog.Source = strings.Join(lines, "\n")
 	return prog, nil
-}
-
-// shapeText spells a shape as the language reads it: 4,6, or () for a
-// scalar.
-func shapeText(s tensor.Shape) string {
-	if len(s) == 0 {
-		return "()"
-	}
-	parts := make([]string, len(s))
-	for i, n := range s {
-		parts[i] = fmt.Sprint(n)
-	}
-	return strings.Join(parts, ",")
 }

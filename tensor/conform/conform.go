@@ -7,7 +7,6 @@ package conform
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -42,8 +41,9 @@ func DefaultSizes() []int {
 
 // sumTol bounds float32 sums: the CPU accumulates in float64, a GPU in f32
 // in a different order; a few hundred additions of values below 1000 stay
-// well within it.
-const sumTol = 1e-5
+// well within tensor.Tolerance, the tolerance every comparison of two
+// runs uses.
+const sumTol = tensor.Tolerance
 
 // Cases returns the suite: every kernel (materialize, expand, repeat,
 // binary ops, reduce ops) in every dtype, over contiguous, permuted,
@@ -120,23 +120,12 @@ func compare(c Case, be, ref tensor.Backend) string {
 	case gerr != nil:
 		return fmt.Sprintf("%s failed: %v", be.Name(), gerr)
 	}
-	if !got.Shape().Equal(want.Shape()) || got.DType() != want.DType() {
-		return fmt.Sprintf("%v %v, want %v %v", got.DType(), got.Shape(), want.DType(), want.Shape())
-	}
-	g, w := got.Float64s(), want.Float64s()
-	for i := range w {
-		if !within(g[i], w[i], c.Tol) {
-			return fmt.Sprintf("element %d (flat) = %v, want %v (tolerance %g)", i, g[i], w[i], c.Tol)
-		}
+	ag, err := tensor.Agree(got, want, c.Tol)
+	switch {
+	case err != nil:
+		return err.Error()
+	case !ag.Agrees:
+		return ag.Words(ref.Name() + "'s")
 	}
 	return ""
-}
-
-// within reports whether a and b agree: equal (NaN with NaN), or within
-// tol relative to the larger magnitude (at least 1).
-func within(a, b, tol float64) bool {
-	if a == b || (math.IsNaN(a) && math.IsNaN(b)) {
-		return true
-	}
-	return tol > 0 && math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
 }

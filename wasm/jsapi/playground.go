@@ -86,7 +86,7 @@ func spec(req js.Value) (any, error) {
 // compute runs the op of the scene a hash names on arange inputs
 // (results.Compute): {hash, backend: "gpu"|"cpu", hideAnswers} ->
 // {backend: the backend's name, section: {Title, Lines, Table}}. The
-// section says whether the result matches the CPU reference; with
+// section says whether the result agrees with the CPU reference; with
 // hideAnswers (a lesson's question is open) it says only that the values
 // are hidden (results.Hidden). A result past the tab's budget rejects
 // with tensor's one-line error.

@@ -4,7 +4,7 @@
 //
 //   - every gallery example (web/site/gallery.txt) opens from its URL,
 //     draws a scene that is not blank (the frame's pixels) and computes on
-//     WebGPU a result that matches the CPU reference;
+//     WebGPU a result that agrees with the CPU reference;
 //   - editing a field updates the URL and the scene; the URL opened in a
 //     fresh page shows the same state (fields, scene, step);
 //   - a program: its text area shows it one statement a line, typing
@@ -98,11 +98,13 @@ async function ink(page) {
 
 const sha = (b) => createHash("sha256").update(b).digest("hex");
 
-// computedOK: the results say the op matches the CPU reference, or, for
-// a program, that every tensor and gradient equals the single-device run.
+// computedOK: the results say the op equals or agrees with the CPU
+// reference (tensor.Agreement.Words), or, for a program, that every
+// tensor and gradient agrees with the single-device run.
+const agreesWithCPU = /(equals|agrees with) the CPU reference/;
 function computedOK(text) {
-  const program = /(\d+) of (\d+) tensors and gradients equal the single-device run/.exec(text);
-  return !/differs/.test(text) && (/matches the CPU reference/.test(text) || (program !== null && program[1] === program[2] && +program[1] > 0));
+  const program = /(\d+) of (\d+) tensors and gradients agree with the single-device run/.exec(text);
+  return !/differs/.test(text) && (agreesWithCPU.test(text) || (program !== null && program[1] === program[2] && +program[1] > 0));
 }
 
 // drawn is the scene's meaning as `stridelab draw … -o x.json` writes it,
@@ -350,7 +352,7 @@ try {
     check(share > 0.02 && colours > 8 && computedOK(computed) &&
       await page.locator("#computed").getAttribute("data-backend") === "gpu" && st.error === "" &&
       (!name.startsWith("program-") || (caption.startsWith(`${name}: `) && await page.locator("#caption").isVisible())),
-    `gallery ${name}: ${hash} drawn (${(share * 100).toFixed(1)}% ink, ${colours} colours), WebGPU ${computedOK(computed) ? "matches the CPU" : "FAILS: " + computeError}${caption ? `; caption "${caption.slice(0, 60)}…"` : ""}`);
+    `gallery ${name}: ${hash} drawn (${(share * 100).toFixed(1)}% ink, ${colours} colours), WebGPU ${computedOK(computed) ? "agrees with the CPU" : "FAILS: " + computeError}${caption ? `; caption "${caption.slice(0, 60)}…"` : ""}`);
   }
   check(seen.size === gallery.length, `every gallery example draws a different picture (${seen.size} of ${gallery.length})`);
   const programs = gallery.filter(([label]) => label.startsWith("program-"));
@@ -550,7 +552,7 @@ try {
   check(/needs [\d.]+ GiB.*the limit is 1.00 GiB/.test(refusal), `an oversized compute is refused in place: ${refusal}`);
   await page.evaluate(() => { location.hash = "#/repeat?shape=3,1&times=2,1,3"; });
   await settle(page, "#/repeat?shape=3,1&times=2,1,3");
-  check(/matches the CPU reference/.test(await page.locator("#computed").textContent()), "after the refusal the page computes again");
+  check(agreesWithCPU.test(await page.locator("#computed").textContent()), "after the refusal the page computes again");
   // A bad link shows its error and the scene's worked example.
   const badLink = await open("#/reduce?shape=2,3,4");
   check(await badLink.page.locator("#link-error").isVisible() && /needs --to/.test(await badLink.page.locator("#link-error").textContent()) &&
@@ -578,7 +580,7 @@ try {
   await plain.evaluate(() => globalThis.pageReady);
   await plain.waitForFunction(() => document.body.dataset.shown === location.hash);
   check(await plain.locator("#backend").textContent() === "no WebGPU: computed on the CPU" &&
-    await plain.locator("#computed").getAttribute("data-backend") === "cpu" && /matches the CPU reference/.test(await plain.locator("#computed").textContent()),
+    await plain.locator("#computed").getAttribute("data-backend") === "cpu" && agreesWithCPU.test(await plain.locator("#computed").textContent()),
   `without WebGPU the page says so and computes on the CPU: ${await plain.locator("#backend").textContent()}`);
   await noGPU.close();
 

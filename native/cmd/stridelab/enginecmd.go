@@ -87,13 +87,9 @@ func (f *engineFlags) run(plan *program.Plan, be tensor.Backend, inputs program.
 		return nil, nil, err
 	}
 	for _, a := range engine.Compare(res.Values, sim.Values) {
-		if !a.Agree {
+		if !a.Agrees {
 			res.Values.Release()
-			why := a.Problem
-			if why == "" {
-				why = fmt.Sprintf("differs by up to %g", a.MaxDiff)
-			}
-			return nil, nil, fmt.Errorf("the torch engine's %s disagrees with the simulated run's: %s (a bug; please report it)", a.Name, why)
+			return nil, nil, fmt.Errorf("the torch engine's %s disagrees with the simulated run's: %s (a bug; please report it)", a.Name, a.Verdict(""))
 		}
 	}
 	return res.Values, res, nil

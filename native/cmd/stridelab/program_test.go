@@ -181,7 +181,7 @@ func TestProgramBoxingBytes(t *testing.T) {
 					RecvBytes int64 `json:"recv_bytes"`
 				} `json:"ranks"`
 			}
-			out := runCLI(t, "sbp", "boxing", "--shape", shapeFlag(s.Shape), "--from", s.From, "--to", s.To, "--placement", plan.Placement, "--json")
+			out := runCLI(t, "sbp", "boxing", "--shape", s.Shape.Spell(), "--from", s.From, "--to", s.To, "--placement", plan.Placement, "--json")
 			if err := json.Unmarshal([]byte(out), &want); err != nil {
 				t.Fatal(err)
 			}
@@ -204,14 +204,6 @@ func TestProgramBoxingBytes(t *testing.T) {
 			t.Errorf("%s: no boxing to compare", src)
 		}
 	}
-}
-
-// shapeFlag spells a shape as --shape takes it.
-func shapeFlag(s tensor.Shape) string {
-	if len(s) == 0 {
-		return "()"
-	}
-	return strings.Trim(strings.ReplaceAll(fmt.Sprint([]int(s)), " ", ","), "[]")
 }
 
 // readOut reads DIR/NAME.npy for every name.

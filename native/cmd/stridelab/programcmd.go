@@ -209,16 +209,22 @@ func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, di
 		}
 	}
 	names = append(names, grads...)
-	worst := 0.0
-	for _, name := range names {
-		d, rel, ok := difference(got[name], want[name])
-		if !ok {
-			return "", nil, nil, fmt.Errorf("%s on %d devices differs from the single-device result by up to %g (a bug; please report it)", name, plan.Program.Placement.Size(), d)
+	var worst engine.Agreement // the one of largest relative difference, for the words
+	worst.Equal = true
+	for _, a := range engine.Compare(got, want) {
+		if !a.Agrees {
+			return "", nil, nil, fmt.Errorf("%s on %d devices: %s (a bug; please report it)", a.Name, plan.Program.Placement.Size(), a.Verdict("the single-device result"))
 		}
-		worst = max(worst, rel)
+		if worst.Equal || !a.Equal && a.MaxRel > worst.MaxRel {
+			worst = a
+		}
+	}
+	check := worst.Words("the single-device result")
+	if !worst.Equal {
+		check += " in " + worst.Name
 	}
 	if dir == "" {
-		return agreement(worst), nil, res, nil
+		return check, nil, res, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", nil, nil, err
@@ -231,7 +237,7 @@ func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, di
 		}
 		written = append(written, file)
 	}
-	return agreement(worst), written, res, nil
+	return check, written, res, nil
 }
 
 // writeProgramPlan prints a plan as a table, a row per step, then the

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/bench"
+	"github.com/stridelab/stridelab/tensor"
 )
 
 // The issue's example plan, as JSON with its documented keys.
@@ -60,6 +61,31 @@ func TestSbpBoxingJSON(t *testing.T) {
 	want := `{"collective":"all-to-all","ranks":[{"send_bytes":672,"recv_bytes":648},{"send_bytes":600,"recv_bytes":608},{"send_bytes":600,"recv_bytes":608},{"send_bytes":600,"recv_bytes":608}]}`
 	if string(b) != want {
 		t.Errorf("boxing\n got %s\nwant %s", b, want)
+	}
+}
+
+// sbp boxing --in takes the shape from the file when --shape is not
+// given, a scalar's included (spelt (), which reads back: an empty
+// --shape would be a flag not given); sbp run's check on 0/0 = NaN at
+// [0] says the sharded NaN equals the single device's.
+func TestSbpShapeFromFileAndNaN(t *testing.T) {
+	dir := t.TempDir()
+	scalar, _ := tensor.FromSlice(tensor.Shape{}, []float32{3.5})
+	x := writeNpy(t, dir, "x.npy", mustArange(t, 6))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sbp", "boxing", "--in", writeNpy(t, dir, "s.npy", scalar), "--from", "B", "--to", "P", "--placement", "2"},
+			"the gathered result, laid out as P(sum), equals the input"},
+		{[]string{"sbp", "boxing", "--in", x, "--from", "S(0)", "--to", "B", "--placement", "2"},
+			"boxing float32 [6] from S(0) to B"},
+		{[]string{"sbp", "run", "--op", "div", "--in", x, "--b", x, "--sbp", "S(0)", "--b-sbp", "S(0)", "--placement", "2"},
+			"the gathered result equals the single-device result"},
+	} {
+		if out := runCLI(t, c.args...); !strings.Contains(out, c.want) {
+			t.Errorf("stridelab %s:\n%s\nwant %q in it", strings.Join(c.args, " "), out, c.want)
+		}
 	}
 }
 

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// runOpOnEngine runs op as a one-statement program (engine.OpProgram) on
+// the torch engine: the plan, each rank's report, the result checked
+// against the simulated run's and one device's, then the result written
+// to out (whole) or printed.
+func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor, out string) error {
+	plan, err := opPlan(op, p, nds, full)
+	if err != nil {
+		return err
+	}
+	names := engine.InputNames(op)
+	inputs := program.Values{}
+	for i, t := range full {
+		if t.DType() != tensor.Float32 {
+			f, err := toFloat32(t)
+			if err != nil {
+				return fmt.Errorf("%s: %v", paths[i], err)
+			}
+			defer f.Release()
+			fmt.Fprintf(stderr, "stridelab: notice: %s: %v values converted to float32 (the engines run float32 programs)\n", paths[i], t.DType())
+			t = f
+		}
+		inputs[names[i]] = t
+	}
+	vals, res, err := eng.run(plan, be, inputs)
+	if err != nil {
+		return err
+	}
+	defer vals.Release()
+	check, err := compareSingle(be, op, full, vals["y"])
+	if err != nil {
+		return err
+	}
+	writeProgramPlan(stdout, plan)
+	if err := writeReport(stdout, res); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "the gathered result agrees with the simulated run's and %s\n", check)
+	return emit(vals["y"], out, stdout)
+}
+
+// planSource parses a program and plans it greedily, as OneFlow would.
+func planSource(src string) (*program.Plan, error) {
+	prog, err := program.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return program.NewPlan(prog, program.Greedy)
+}
+
+// emitTorchOp prints op's one-statement program as a file for torchrun
+// (torch.Emit), its inputs read from the .npy files given.
+func emitTorchOp(stdout io.Writer, command string, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor) error {
+	plan, err := opPlan(op, p, nds, full)
+	if err != nil {
+		return err
+	}
+	files := map[string]string{}
+	for i, name := range engine.InputNames(op) {
+		files[name] = paths[i]
+	}
+	return torch.Emit(stdout, plan, torch.EmitOptions{Command: command, Files: files})
+}
+
+// opPlan plans op on inputs of full's shapes laid out by nds, as the
+// one-statement program engine.OpProgram writes.
+func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, full []tensor.Tensor) (*program.Plan, error) {
+	shapes := make([]tensor.Shape, len(full))
+	for i, t := range full {
+		shapes[i] = t.Shape()
+	}
+	src, err := engine.OpProgram(p, op, shapes, nds)
+	if err != nil {
+		return nil, err
+	}
+	return planSource(src)
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+func sbpPlan(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sbp plan", "--op OP --shape 4,3,1,2 [--b-shape ...] [op args] --sbp S --placement P [--strict] [--json] [--emit oneflow|pytorch]", stderr)
+	ops := defineOpFlags(fs)
+	shapeA := fs.String("shape", "", "the (first) input's logical shape")
+	shapeB := fs.String("b-shape", "", "the second input's logical shape (binary ops, matmul)")
+	lay := defineLayoutFlags(fs)
+	dtName := fs.String("dtype", "float32", "element type, for --emit: float32, int32 or uint32")
+	asJSON := fs.Bool("json", false, "print JSON")
+	strict := fs.Bool("strict", false, "refuse inputs that fit no signature (listing the valid ones) instead of boxing them as OneFlow would")
+	engine := emitFlag(fs)
+	op, err := parseOp(fs, args, ops, engine)
+	if err != nil {
+		return err
+	}
+	if *engine == "torch" {
+		return usagef("--emit torch writes a program that runs: use it on sbp run, sbp boxing or sbp program")
+	}
+	dt, err := tensor.ParseDType(*dtName)
+	if err != nil {
+		return usagef("--dtype: %v", err)
+	}
+	var shapes []tensor.Shape
+	for i, s := range []string{*shapeA, *shapeB}[:op.Arity()] {
+		name := []string{"shape", "b-shape"}[i]
+		if s == "" {
+			return usagef("--op %s needs --%s", op.Name(), name)
+		}
+		sh, err := parseShapeFlag(name, s)
+		if err != nil {
+			return err
+		}
+		shapes = append(shapes, sh)
+	}
+	p, nds, err := lay.parse(op.Arity())
+	if err != nil {
+		return err
+	}
+	plan, err := sbp.PlanOp(op, shapes, p, nds)
+	if err != nil {
+		if *strict || !errors.Is(err, sbp.ErrSignature) {
+			return err
+		}
+		return sbpPlanBoxed(stdout, err, op, shapes, p, nds, boxedOptions{json: *asJSON, engine: *engine, dtype: dt, command: commandLine("sbp plan", args)})
+	}
+	switch {
+	case *engine != "":
+		pr := sbp.Program{Command: commandLine("sbp plan", args), Placement: p, Op: op, OutSbp: plan.OutSbp}
+		for i, sh := range shapes {
+			pr.Inputs = append(pr.Inputs, sbp.Input{Name: inputName(op, i), Shape: sh, DType: dt, Sbp: nds[i]})
+		}
+		return sbp.Emit(stdout, *engine, pr)
+	case *asJSON:
+		return writeJSON(stdout, plan)
+	}
+	writePlan(stdout, plan, op)
+	return nil
+}
+
+type boxedOptions struct {
+	json    bool
+	engine  string
+	dtype   tensor.DType
+	command string
+}
+
+// sbpPlanBoxed shows an op whose inputs fit none of its signatures (why
+// says so) as a one-op program shows it: the boxing the planner inserts
+// (the valid signature whose boxing sends the fewest bytes), then the
+// op's plan on the boxed inputs. When no boxing can be planned, why is
+// the error.
+func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sbp.Placement, nds []sbp.NdSbp, o boxedOptions) error {
+	names := make([]string, op.Arity())
+	for i := range names {
+		names[i] = inputName(op, i)
+	}
+	prog, err := program.OneOp(p, op, names, shapes, nds)
+	if err != nil {
+		return why
+	}
+	plan, err := program.NewPlan(prog, program.Greedy)
+	if err != nil {
+		return why
+	}
+	step := plan.Steps[len(plan.Steps)-1]
+	in := make([]sbp.NdSbp, len(step.InSbp))
+	for i, s := range step.InSbp {
+		if in[i], err = sbp.ParseNd(s); err != nil {
+			return err
+		}
+	}
+	opPlan, err := sbp.PlanOp(op, shapes, p, in)
+	if err != nil {
+		return err
+	}
+	var boxing []program.Step
+	for _, s := range plan.Steps {
+		if s.Kind == program.StepBoxing {
+			boxing = append(boxing, s)
+		}
+	}
+	reason := strings.TrimPrefix(why.Error(), "sbp: ")
+	switch {
+	case o.engine != "":
+		return plan.Emit(w, o.engine, program.EmitOptions{Command: o.command, DType: o.dtype})
+	case o.json:
+		return writeJSON(w, struct {
+			sbp.OpPlan
+			Boxed          string         `json:"boxed"`
+			Boxing         []program.Step `json:"boxing"`
+			TotalSendBytes int64          `json:"total_send_bytes"`
+		}{opPlan, reason, boxing, plan.TotalSendBytes})
+	}
+	fmt.Fprintf(w, "%s\nso the inputs are boxed to the valid signature whose boxing sends the fewest bytes, as OneFlow does (--strict refuses instead):\n\n", reason)
+	writeProgramPlan(w, plan)
+	fmt.Fprintln(w)
+	writePlan(w, opPlan, op)
+	return nil
+}
+
+// writePlan prints the plan's signature and a row per device.
+func writePlan(w io.Writer, plan sbp.OpPlan, op sbp.Op) {
+	fmt.Fprintf(w, "%s on %v\n", plan.Op, plan.Placement)
+	in := make([]string, len(plan.InSbp))
+	for i, nd := range plan.InSbp {
+		in[i] = nd.String()
+	}
+	fmt.Fprintf(w, "in %s -> out %v   (signature per mesh dim: %s)\n\n", strings.Join(in, " x "), plan.OutSbp, strings.Join(plan.Signatures, "; "))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := "rank\tcoord\tin shape\tin stride\tin range"
+	if op.Arity() == 2 {
+		header += "\tb shape\tb stride"
+	}
+	argName := map[string]string{"expand": "\texpand size", "repeat": "\trepeat times", "reduce": "\treduce to"}[op.Name()]
+	fmt.Fprintln(tw, header+argName+"\tout shape\tout stride\tout range")
+	for _, r := range plan.Ranks {
+		row := fmt.Sprintf("%d\t%v\t%v\t%v\t%s", r.Rank, r.Coord, r.InShape, r.InStride, formatRange(r.InRange))
+		if op.Arity() == 2 {
+			row += fmt.Sprintf("\t%v\t%v", r.BShape, r.BStride)
+		}
+		switch op.Name() {
+		case "expand":
+			row += fmt.Sprintf("\t%v", r.ExpandSize)
+		case "repeat":
+			row += fmt.Sprintf("\t%v", r.RepeatTimes)
+		case "reduce":
+			row += fmt.Sprintf("\t%v", r.ReduceTo)
+		}
+		out := formatRange(r.OutRange)
+		if r.Partial {
+			out += " (partial)"
+		}
+		fmt.Fprintln(tw, row+fmt.Sprintf("\t%v\t%v\t%s", r.OutShape, r.OutStride, out))
+	}
+	tw.Flush()
+}
+
+// formatRange spells logical ranges as NumPy slices: [0:4, 2:3].
+func formatRange(r [][2]int) string {
+	parts := make([]string, len(r))
+	for i, lr := range r {
+		parts[i] = fmt.Sprintf("%d:%d", lr[0], lr[1])
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
