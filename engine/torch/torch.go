@@ -14,6 +14,7 @@ import (
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/npyfile"
 )
 
 // workerPy is the worker each run writes to its job folder.
@@ -149,10 +150,10 @@ func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
 	}
 	defer os.RemoveAll(dir)
 	if err := b.write(dir); err == nil {
-		err = writeAtomic(filepath.Join(dir, "worker.py"), func(tmp string) error { return os.WriteFile(tmp, workerPy, 0o644) })
+		err = writeBytes(filepath.Join(dir, "worker.py"), workerPy)
 	}
 	if err == nil {
-		err = writeAtomic(filepath.Join(dir, "ops.py"), func(tmp string) error { return os.WriteFile(tmp, opsPy, 0o644) })
+		err = writeBytes(filepath.Join(dir, "ops.py"), opsPy)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("torch engine: writing the job: %w", err)
@@ -182,7 +183,7 @@ func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
 		ex.reports = append(ex.reports, wr)
 	}
 	for pos := range b.p.Size() {
-		arrays, err := readNpz(filepath.Join(dir, "out", fmt.Sprintf("%d.npz", pos)))
+		arrays, _, err := npyfile.ReadNpz(filepath.Join(dir, "out", fmt.Sprintf("%d.npz", pos)), npyfile.Options{})
 		if err != nil {
 			ex.release()
 			return nil, fmt.Errorf("torch engine: rank %d's shards: %w", b.p.Rank(pos), err)
