@@ -77,7 +77,7 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	if err := checkRanks(plan); err != nil {
 		return nil, err
 	}
-	if _, err := FindPython(e.opts.Python); err != nil {
+	if _, err := FindPython(ctx, e.opts.Python); err != nil {
 		return nil, err
 	}
 	ranks, err := engine.Planned(plan)
@@ -140,7 +140,7 @@ func (ex *execution) release() {
 // device on it, and reads back every worker's report and the saved
 // steps' shards. The folder is removed before it returns.
 func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
-	python, err := FindPython(e.opts.Python)
+	python, err := FindPython(ctx, e.opts.Python)
 	if err != nil {
 		return nil, err
 	}

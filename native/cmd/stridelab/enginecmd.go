@@ -74,7 +74,7 @@ func (f *engineFlags) run(plan *program.Plan, be tensor.Backend, inputs program.
 	}
 	// Ask for the interpreter first: a missing torch is one line, before
 	// any work.
-	if _, err := torch.FindPython(*f.python); err != nil {
+	if _, err := torch.FindPython(ctx, *f.python); err != nil {
 		return nil, nil, err
 	}
 	sim, err := engine.Sim{Backend: be}.Run(ctx, plan, inputs)
