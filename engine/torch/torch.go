@@ -138,8 +138,13 @@ func (ex *execution) release() {
 
 // execute writes b's job to a temporary folder, runs one worker per
 // device on it, and reads back every worker's report and the saved
-// steps' shards. The folder is removed before it returns.
+// steps' shards. The folder is removed before it returns. When ctx has
+// ended already it starts nothing: the error wraps ErrCancelled (or
+// ErrTimeout, for a deadline) and ctx's error.
 func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
+	if err := notStarted(ctx, b.p); err != nil {
+		return nil, err
+	}
 	python, err := FindPython(ctx, e.opts.Python)
 	if err != nil {
 		return nil, err
