@@ -22,7 +22,7 @@ type job struct {
 	Groups   [][][]int `json:"groups"`     // per mesh dim, its groups of positions: the ranks of each torch.distributed.new_group
 	TimeoutS float64   `json:"timeout_s"`  // init_process_group's timeout
 	Steps    []jobStep `json:"steps"`      // the plan's steps, in order
-	Save     []int     `json:"save"`       // the steps whose shards the workers write to JOB/out/INDEX.POS.npy
+	Save     []int     `json:"save"`       // the steps whose shards the workers write to JOB/out/POS.npz (INDEX.npy each)
 }
 
 // jobStep is one plan step, with what every device needs to run it.
