@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/stridelab/stridelab/internal/python"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -90,13 +92,23 @@ func median(v []float64) float64 {
 //go:embed numpy_peer.py
 var numpyPeer []byte
 
-// NumPyPython is the interpreter with NumPy: Debian's python3-numpy.
-const NumPyPython = "/usr/bin/python3"
+// NumPyPython is the interpreter that imports NumPy (python.Find): the
+// first python3 on PATH that does, else Debian's with python3-numpy.
+// When none does, the error wraps python.ErrNoNumPy.
+func NumPyPython(ctx context.Context) (string, error) {
+	need := python.NumPy
+	need.Prefix = "bench"
+	return python.Find(ctx, "", need)
+}
 
 // RunNumPy measures the cases with NumPy (median of at least runs runs and
 // MinTime per case, as Measure) and returns the
 // results and NumPy's version. It fails if python3 or NumPy is missing.
 func RunNumPy(cases []Case, runs int) ([]Result, string, error) {
+	py, err := NumPyPython(context.Background())
+	if err != nil {
+		return nil, "", err
+	}
 	type jcase struct {
 		Name string `json:"name"`
 		Op   string `json:"op"`
@@ -113,13 +125,13 @@ func RunNumPy(cases []Case, runs int) ([]Result, string, error) {
 		req.Cases = append(req.Cases, jcase{c.Name, c.Op, c.In, c.B, c.Arg})
 	}
 	body, _ := json.Marshal(req)
-	cmd := exec.Command(NumPyPython, "-c", string(numpyPeer))
+	cmd := exec.Command(py, "-c", string(numpyPeer))
 	cmd.Stdin = bytes.NewReader(body)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, "", fmt.Errorf("bench: NumPy peer (%s): %v: %s", NumPyPython, err, bytes.TrimSpace(stderr.Bytes()))
+		return nil, "", fmt.Errorf("bench: NumPy peer (%s): %v: %s", py, err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	var resp struct {
 		NumPy   string `json:"numpy"`

@@ -52,29 +52,43 @@
 // # The job
 //
 // JOB/job.json holds the placement (mesh, ranks, the groups per mesh
-// dim) and the steps in order: for an input its name, shape and SBP (its
-// shards in JOB/in/INDEX.POS.npy); for an op the sbp op's name, its own
-// arguments (sbp.Params) and per device sbp.PlanOp's shapes and
-// arguments; for a boxing each collective with its mesh dim, the SBPs it
-// goes between along it, and every device's shard shape before and
-// after. The workers write JOB/status.POS (the step they are in),
-// JOB/out/INDEX.POS.npy, JOB/report.POS.json, and on failure
-// JOB/error.POS (the step and the exception's last line).
+// dim) and the steps in order: for an input its name, shape and SBP;
+// for an op the sbp op's name, its own arguments (sbp.Params) and per
+// device sbp.PlanOp's shapes and arguments; for a boxing each
+// collective with its mesh dim, the SBPs it goes between along it, and
+// every device's shard shape before and after. JOB/in/POS.npz holds the
+// input shards of the device at position POS (INDEX.npy for the input
+// step INDEX), written by npyfile.EncodeNpz; JOB/worker.py and JOB/ops.py
+// are the embedded scripts. Every file is written whole
+// (internal/atomicfile) before a worker starts.
+//
+// Each worker prints a line "stridelab-status: WHERE" to its stderr
+// before it imports torch, joins torch.distributed, runs each step and
+// writes its shards: the engine keeps the last one to say where a rank
+// was when the run stopped. It writes JOB/out/POS.npz (INDEX.npy for
+// each saved step, read back by npyfile.ReadNpz), JOB/report.POS.json,
+// and on failure JOB/error.POS (where it was, a tab, the exception's
+// last line), each to a temporary name renamed when whole.
 //
 // # Faults
 //
 // A run is refused before any process starts when it would pass the
 // result budget (program.Plan.CheckBudget, and per rank every shard and
 // receive buffer its worker holds) or when no interpreter imports torch
-// ([ErrNoTorch], one line saying what to install). Once started, every
+// ([ErrNoTorch], one line saying what to install), and no worker starts
+// once ctx has ended (the error wraps [ErrCancelled], or [ErrTimeout]
+// for a deadline, and ctx's error). The search for the interpreter
+// ([FindPython]) ends with ctx too, and only an interpreter that passed
+// is remembered. Once started, every
 // worker runs in a process group of its own (and, on Linux, dies with
 // the process that started it). The first worker to fail — a Python
 // exception, a signal, torch.distributed failing to start (a port
 // taken) — ends the run: the others are killed at once and the *[Error]
 // names the rank, its pid, the step it was in and its last error line,
 // in one line. Past Options.Timeout (DefaultTimeout, 120 s) every
-// worker is killed and the error says which step each rank was in. No
-// worker outlives Run.
+// worker is killed and the error says which step each rank was in; the
+// caller's ctx ending does the same (the CLI ends it on Ctrl-C and on
+// SIGTERM). No worker and no job folder outlives Run.
 //
 // # Emitting a program for torchrun
 //

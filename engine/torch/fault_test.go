@@ -127,7 +127,7 @@ func TestNoTorch(t *testing.T) {
 	if !errors.Is(err, ErrNoTorch) || !strings.Contains(err.Error(), "apt-get install python3-torch") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("got %v; want one line naming python3-torch", err)
 	}
-	if _, err := FindPython("/no/such/python3"); err == nil || strings.Contains(err.Error(), "\n") {
+	if _, err := FindPython(context.Background(), "/no/such/python3"); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("a missing interpreter: %v", err)
 	}
 }

@@ -143,6 +143,9 @@ func (g *gang) run(runCtx, callerCtx context.Context) error {
 		}
 	}()
 	for pos := range n {
+		if runCtx.Err() != nil {
+			break // the select below says why; no worker starts after the run's end
+		}
 		w, err := g.start(pos)
 		if err != nil {
 			return fmt.Errorf("torch engine: starting rank %d with %s: %w", g.placement.Rank(pos), g.python, err)
@@ -153,8 +156,8 @@ func (g *gang) run(runCtx, callerCtx context.Context) error {
 			exits <- w
 		}()
 	}
-	left := n
-	for left > 0 {
+	left := len(g.workers)
+	for left > 0 || len(g.workers) < n {
 		select {
 		case w := <-exits:
 			w.done = true
@@ -402,4 +405,19 @@ func (t *tail) Status() string {
 		return "start"
 	}
 	return t.status
+}
+
+// notStarted is the error of a run whose context ended before any
+// worker started (nil while ctx is live): ErrCancelled, or ErrTimeout
+// for a deadline, wrapping ctx's error as well.
+func notStarted(ctx context.Context, p sbp.Placement) error {
+	err := ctx.Err()
+	if err == nil {
+		return nil
+	}
+	kind := ErrCancelled
+	if errors.Is(err, context.DeadlineExceeded) {
+		kind = ErrTimeout
+	}
+	return fmt.Errorf("torch engine: %w before any of its %d workers started: %w", kind, p.Size(), err)
 }

@@ -1,6 +1,7 @@
 package torch
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"strconv"
@@ -13,7 +14,7 @@ import (
 // fails instead.
 func needTorch(t *testing.T) string {
 	t.Helper()
-	py, err := FindPython("")
+	py, err := FindPython(context.Background(), "")
 	if err != nil {
 		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
 			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/tensor/npyfile"
 )
 
 // workerPy is the worker each run writes to its job folder.
@@ -76,7 +77,7 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	if err := checkRanks(plan); err != nil {
 		return nil, err
 	}
-	if _, err := FindPython(e.opts.Python); err != nil {
+	if _, err := FindPython(ctx, e.opts.Python); err != nil {
 		return nil, err
 	}
 	ranks, err := engine.Planned(plan)
@@ -137,9 +138,14 @@ func (ex *execution) release() {
 
 // execute writes b's job to a temporary folder, runs one worker per
 // device on it, and reads back every worker's report and the saved
-// steps' shards. The folder is removed before it returns.
+// steps' shards. The folder is removed before it returns. When ctx has
+// ended already it starts nothing: the error wraps ErrCancelled (or
+// ErrTimeout, for a deadline) and ctx's error.
 func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
-	python, err := FindPython(e.opts.Python)
+	if err := notStarted(ctx, b.p); err != nil {
+		return nil, err
+	}
+	python, err := FindPython(ctx, e.opts.Python)
 	if err != nil {
 		return nil, err
 	}
@@ -149,10 +155,10 @@ func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
 	}
 	defer os.RemoveAll(dir)
 	if err := b.write(dir); err == nil {
-		err = writeAtomic(filepath.Join(dir, "worker.py"), func(tmp string) error { return os.WriteFile(tmp, workerPy, 0o644) })
+		err = writeBytes(filepath.Join(dir, "worker.py"), workerPy)
 	}
 	if err == nil {
-		err = writeAtomic(filepath.Join(dir, "ops.py"), func(tmp string) error { return os.WriteFile(tmp, opsPy, 0o644) })
+		err = writeBytes(filepath.Join(dir, "ops.py"), opsPy)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("torch engine: writing the job: %w", err)
@@ -182,7 +188,7 @@ func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
 		ex.reports = append(ex.reports, wr)
 	}
 	for pos := range b.p.Size() {
-		arrays, err := readNpz(filepath.Join(dir, "out", fmt.Sprintf("%d.npz", pos)))
+		arrays, _, err := npyfile.ReadNpz(filepath.Join(dir, "out", fmt.Sprintf("%d.npz", pos)), npyfile.Options{})
 		if err != nil {
 			ex.release()
 			return nil, fmt.Errorf("torch engine: rank %d's shards: %w", b.p.Rank(pos), err)

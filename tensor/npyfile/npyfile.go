@@ -1,4 +1,6 @@
-// Package npyfile reads and writes tensors as NumPy .npy files.
+// Package npyfile reads and writes tensors as NumPy .npy files, and
+// several by name as .npz files (numpy.savez's zip of .npy members:
+// EncodeNpz, ReadNpz).
 //
 // Reading goes through github.com/sbinet/npyio (header parsing, dtype
 // decoding, byte order), behind checks it does not make: the data length

@@ -55,10 +55,12 @@
 //
 // # Platform support
 //
-// The package uses only the standard library, golang.org/x/image, viz
-// and tensor (whose result budget Encode asks):
-// no cgo and no window, so it builds and runs under GOOS=js GOARCH=wasm
-// as everywhere else. Only WriteFileAtomic touches the file system
-// (package os): under js it works where the host has one (Node) and
-// returns an error in a browser tab, where exports are downloads instead.
+// The package uses only the standard library, golang.org/x/image, viz,
+// tensor (whose result budget Encode asks) and internal/atomicfile (the
+// write behind WriteFileAtomic): no cgo and no window, so it builds and
+// runs under GOOS=js GOARCH=wasm as everywhere else. Only
+// WriteFileAtomic touches the file system (package os, through
+// internal/atomicfile): under js it works where the host has one (Node)
+// and returns an error in a browser tab, where exports are downloads
+// instead.
 package render

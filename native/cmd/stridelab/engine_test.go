@@ -21,7 +21,7 @@ import (
 // torch; with STRIDELAB_REQUIRE_TORCH=1 it fails instead.
 func needTorch(t *testing.T) string {
 	t.Helper()
-	py, err := torch.FindPython("")
+	py, err := torch.FindPython(context.Background(), "")
 	if err != nil {
 		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
 			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)

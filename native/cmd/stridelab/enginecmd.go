@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/stridelab/stridelab/engine"
@@ -63,7 +64,7 @@ func (f *engineFlags) torch() bool { return *f.name == "torch" }
 // run's (engine.Compare). It returns the engine's values (the caller
 // releases them) and, for torch, its report.
 func (f *engineFlags) run(plan *program.Plan, be tensor.Backend, inputs program.Values) (program.Values, *engine.Result, error) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if !f.torch() {
 		res, err := engine.Sim{Backend: be}.Run(ctx, plan, inputs)
@@ -74,7 +75,7 @@ func (f *engineFlags) run(plan *program.Plan, be tensor.Backend, inputs program.
 	}
 	// Ask for the interpreter first: a missing torch is one line, before
 	// any work.
-	if _, err := torch.FindPython(*f.python); err != nil {
+	if _, err := torch.FindPython(ctx, *f.python); err != nil {
 		return nil, nil, err
 	}
 	sim, err := engine.Sim{Backend: be}.Run(ctx, plan, inputs)

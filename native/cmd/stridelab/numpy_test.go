@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stridelab/stridelab/bench"
 	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor/npyfile"
 )
@@ -64,7 +63,7 @@ var numpyCases = []struct {
 // the CPU and, where a WebGPU adapter exists, on the GPU
 // (STRIDELAB_REQUIRE_GPU=1 makes a missing adapter a failure).
 func TestAgainstNumPy(t *testing.T) {
-	requireNumPy(t)
+	py := requireNumPy(t)
 	root := t.TempDir()
 	var script strings.Builder
 	script.WriteString("import numpy as np, os\nnp.random.seed(1)\n")
@@ -73,7 +72,7 @@ func TestAgainstNumPy(t *testing.T) {
 		os.MkdirAll(dir, 0o755)
 		fmt.Fprintf(&script, "os.chdir(%q)\nb = None\n%s\nnp.save('a.npy', a)\nb is not None and np.save('b.npy', b)\nnp.save('want.npy', np.array(w, order='C'))\n", dir, c.script)
 	}
-	if out, err := exec.Command(bench.NumPyPython, "-c", script.String()).CombinedOutput(); err != nil {
+	if out, err := exec.Command(py, "-c", script.String()).CombinedOutput(); err != nil {
 		t.Fatalf("numpy script: %v\n%s", err, out)
 	}
 	backends := []string{"cpu"}

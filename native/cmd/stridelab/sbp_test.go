@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stridelab/stridelab/bench"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -92,10 +91,7 @@ func TestSbpShapeFromFileAndNaN(t *testing.T) {
 // Every emitted program is valid Python (checked with Python's own
 // parser) and spells the placement, the SBPs and the op for its engine.
 func TestSbpEmit(t *testing.T) {
-	python := bench.NumPyPython
-	if _, err := exec.LookPath(python); err != nil {
-		t.Skipf("no %s to parse the programs", python)
-	}
+	python := requireNumPy(t)
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args []string

@@ -1,0 +1,58 @@
+package torch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stridelab/stridelab/sbp/program"
+)
+
+// fakePython writes a shell script standing in for python3: it passes
+// the probe (python -c …) and, run as a worker, writes its pid to
+// dir/started.PID and sleeps.
+func fakePython(t *testing.T) (path, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "python3")
+	script := "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\necho $$ > " + dir + "/started.$$\nexec sleep 30\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path, dir
+}
+
+// TestExecuteDoneContext: execute with a context that has ended starts
+// no worker and writes no job folder, even with the interpreter already
+// found (its pass kept), and says the run was cancelled.
+func TestExecuteDoneContext(t *testing.T) {
+	py, dir := fakePython(t)
+	if _, err := FindPython(context.Background(), py); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pl := planOf(t, faultProgram, program.Greedy)
+	b, err := buildJob(pl, nil, nil, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.release()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ex, err := New(Options{Python: py}).execute(ctx, b)
+	if err == nil {
+		ex.release()
+	}
+	if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v; want ErrCancelled wrapping context.Canceled", err)
+	}
+	if started, _ := filepath.Glob(filepath.Join(dir, "started.*")); len(started) != 0 {
+		t.Errorf("workers started: %v", started)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the run left %v in the temporary folder", left)
+	}
+}

@@ -1,0 +1,245 @@
+package torch
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// builder makes a job step by step: each input's shards, each op's
+// per-device arguments (sbp.PlanOp), each boxing's collectives
+// (sbp.PlanBoxing). It knows every step's shape and SBP by name.
+type builder struct {
+	p      sbp.Placement
+	job    job
+	shards map[int][]tensor.Tensor // input step index → shard per position
+	notes  []string
+	shape  map[string]tensor.Shape
+	sbp    map[string]sbp.NdSbp
+	// layoutOnly records the inputs' shapes and SBPs without their
+	// values (Emit: the emitted file makes its own shards).
+	layoutOnly bool
+}
+
+func newBuilder(p sbp.Placement, timeoutS float64) *builder {
+	b := &builder{p: p, shards: map[int][]tensor.Tensor{}, shape: map[string]tensor.Shape{}, sbp: map[string]sbp.NdSbp{}}
+	b.job = job{Version: 1, World: p.Size(), Backend: "gloo", Device: "cpu", DType: "float32",
+		Mesh: p.Hierarchy(), Ranks: p.Ranks(), TimeoutS: timeoutS, Save: []int{}}
+	for m := range p.MeshRank() {
+		b.job.Groups = append(b.job.Groups, groupsOf(p, m))
+	}
+	return b
+}
+
+func (b *builder) release() {
+	for _, ts := range b.shards {
+		for _, t := range ts {
+			t.Release()
+		}
+	}
+}
+
+// add appends a step and records its name's shape and SBP.
+func (b *builder) add(js jobStep, shape tensor.Shape, nd sbp.NdSbp) int {
+	js.Index, js.Shape, js.Sbp = len(b.job.Steps), ints(shape), nd.String()
+	if js.Reads == nil {
+		js.Reads = []string{}
+	}
+	b.job.Steps = append(b.job.Steps, js)
+	b.shape[js.Name], b.sbp[js.Name] = shape.Clone(), nd.Clone()
+	return js.Index
+}
+
+// save asks the workers for the shards of step i.
+func (b *builder) save(i int) {
+	if !slices.Contains(b.job.Save, i) {
+		b.job.Save = append(b.job.Save, i)
+	}
+}
+
+// input lays full out on the placement by nd (inputShards).
+func (b *builder) input(name string, full tensor.Tensor, nd sbp.NdSbp) error {
+	shards, note, err := inputShards(full, b.p, nd)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		b.notes = append(b.notes, fmt.Sprintf("input %s: %s", name, note))
+	}
+	b.shards[b.add(jobStep{Kind: string(program.StepInput), Name: name}, full.Shape(), nd)] = shards
+	return nil
+}
+
+// op appends op on the steps reads, laid out as in (sbp.PlanOp's
+// rewrite per device), and returns its plan.
+func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp) (sbp.OpPlan, error) {
+	var shapes []tensor.Shape
+	for i, r := range reads {
+		sh, ok := b.shape[r]
+		if !ok {
+			return sbp.OpPlan{}, fmt.Errorf("it reads %s, which no earlier step defines", r)
+		}
+		if i < len(in) && !b.sbp[r].Equal(in[i]) {
+			return sbp.OpPlan{}, fmt.Errorf("it takes %s as %v, but %s is %v", r, in[i], r, b.sbp[r])
+		}
+		shapes = append(shapes, sh)
+	}
+	plan, err := sbp.PlanOp(op, shapes, b.p, in)
+	if err != nil {
+		return sbp.OpPlan{}, err
+	}
+	par := sbp.Params(op)
+	js := jobStep{Kind: string(program.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name, Factor: par.Factor}
+	if par.Name == "reduce" {
+		js.Reduce = par.Reduce.String()
+	}
+	for _, rp := range plan.Ranks {
+		a := rankArgs{InShapes: [][]int{ints(rp.InShape)}, OutShape: ints(rp.OutShape), OutStride: ints(rp.OutStride)}
+		if len(shapes) > 1 {
+			a.InShapes = append(a.InShapes, ints(rp.BShape))
+		}
+		switch par.Name {
+		case "expand":
+			a.ExpandSize = ints(rp.ExpandSize)
+		case "repeat":
+			a.RepeatTimes = ints(rp.RepeatTimes)
+		case "reduce":
+			a.ReduceTo = ints(rp.ReduceTo)
+		case "repeat_grad":
+			a.RepeatTimes, a.ReduceTo = ints(rp.RepeatTimes), ints(rp.ReduceTo)
+			rep, err := tensor.PlanRepeat(rp.ReduceTo, rp.RepeatTimes)
+			if err != nil {
+				return sbp.OpPlan{}, err
+			}
+			a.View, a.ViewTo = ints(rep.ExpandSize), ints(rep.InReshape)
+		}
+		js.Args = append(js.Args, a)
+	}
+	b.add(js, plan.OutShape, plan.OutSbp)
+	return plan, nil
+}
+
+// boxing appends the boxing of the step read to the nd-SBP to, one
+// collective per sbp.Step of its plan, and returns the plan.
+func (b *builder) boxing(name, read string, to sbp.NdSbp) (sbp.Boxing, error) {
+	shape, ok := b.shape[read]
+	if !ok {
+		return sbp.Boxing{}, fmt.Errorf("it boxes %s, which no earlier step defines", read)
+	}
+	bx, err := sbp.PlanBoxing(shape, tensor.Float32, b.p, b.sbp[read], to)
+	if err != nil {
+		return sbp.Boxing{}, err
+	}
+	js := jobStep{Kind: string(program.StepBoxing), Name: name, Reads: []string{read}}
+	for _, st := range bx.Steps {
+		c := jobCollective{MeshDim: st.MeshDim, Collective: string(st.Collective), X: toJobSbp(st.From[st.MeshDim]), Y: toJobSbp(st.To[st.MeshDim])}
+		for _, t := range st.Ranks {
+			c.Before, c.After = append(c.Before, ints(t.Before)), append(c.After, ints(t.After))
+		}
+		js.Collectives = append(js.Collectives, c)
+	}
+	b.add(js, shape, to)
+	return bx, nil
+}
+
+// buildJob turns plan into a job: every input's shards (from inputs by
+// name, else the step's arange, ones or zeros), every op and every
+// boxing as the plan has them, and the steps whose shards come back
+// (save).
+func buildJob(plan *program.Plan, inputs program.Values, save []int, timeoutS float64) (*builder, error) {
+	b := newBuilder(plan.Program.Placement, timeoutS)
+	for i, s := range plan.Steps {
+		if err := b.step(s, inputs); err != nil {
+			b.release()
+			return nil, fmt.Errorf("torch engine: step %d (%s %s): %w", i, s.Kind, s.Name, err)
+		}
+	}
+	for _, i := range save {
+		b.save(i)
+	}
+	return b, nil
+}
+
+// step appends one plan step, and checks that the builder lays its
+// output out as the plan says.
+func (b *builder) step(s program.Step, inputs program.Values) error {
+	nd, err := engine.StepSbp(s)
+	if err != nil {
+		return err
+	}
+	switch s.Kind {
+	case program.StepInput:
+		if b.layoutOnly {
+			b.add(jobStep{Kind: string(program.StepInput), Name: s.Name}, s.Shape, nd)
+			return nil
+		}
+		full, err := inputValue(s, inputs)
+		if err != nil {
+			return err
+		}
+		defer full.Release()
+		return b.input(s.Name, full, nd)
+	case program.StepOp:
+		if s.Operation() == nil {
+			return fmt.Errorf("the step has no op")
+		}
+		var in []sbp.NdSbp
+		for _, text := range s.InSbp {
+			n, err := sbp.ParseNd(text)
+			if err != nil {
+				return err
+			}
+			in = append(in, n)
+		}
+		plan, err := b.op(s.Name, s.Operation(), s.Reads(), in)
+		if err == nil && !plan.OutSbp.Equal(nd) {
+			err = fmt.Errorf("sbp.PlanOp gives %v, but the plan says %v", plan.OutSbp, nd)
+		}
+		return err
+	case program.StepBoxing:
+		if r := s.Reads(); len(r) != 1 {
+			return fmt.Errorf("a boxing reads one tensor, not %v", r)
+		}
+		_, err := b.boxing(s.Name, s.Reads()[0], nd)
+		return err
+	}
+	return fmt.Errorf("unknown step kind %q", s.Kind)
+}
+
+// inputValue is an input step's logical value, as program.Plan.Run takes
+// it: the one given by name, ones, zeros, or 0, 1, 2, ….
+func inputValue(s program.Step, given program.Values) (tensor.Tensor, error) {
+	switch s.Values {
+	case "ones":
+		return filled(s.Shape, 1)
+	case "zeros":
+		return tensor.Zeros(tensor.Float32, s.Shape)
+	}
+	if t, ok := given[s.Name]; ok {
+		if !t.Shape().Equal(s.Shape) || t.DType() != tensor.Float32 {
+			return tensor.Tensor{}, fmt.Errorf("the program's input is float32 %v, but the values given are %v %v", s.Shape, t.DType(), t.Shape())
+		}
+		return tensor.CPU{}.Materialize(t)
+	}
+	if s.Values != "arange" {
+		return tensor.Tensor{}, fmt.Errorf("its values come from %s, but none were given", s.Values)
+	}
+	return tensor.Arange(tensor.Float32, s.Shape)
+}
+
+// filled is a float32 tensor of shape holding v everywhere.
+func filled(shape tensor.Shape, v float32) (tensor.Tensor, error) {
+	n, err := shape.NumElements()
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	data := make([]float32, n)
+	for i := range data {
+		data[i] = v
+	}
+	return tensor.FromSlice(shape, data)
+}
