@@ -21,7 +21,10 @@ func (v Values) Release() {
 // CheckBudget asks the result budget (tensor.CheckBytes) whether a
 // simulated run of the plan fits before anything is allocated: every
 // tensor it holds, each step's output and each boxed copy, on every
-// device at once (sbp.Footprint), and the logical values it returns.
+// device at once (sbp.Footprint), and the logical values it returns. A
+// refusal is an *Error naming the statement behind the first tensor that
+// passes the budget (for a tensor of the backward, the grad), as every
+// other program error does.
 func (pl *Plan) CheckBudget() error {
 	var total int64
 	tensors := 0
@@ -45,11 +48,11 @@ func (pl *Plan) CheckBudget() error {
 		}
 		fp, err := sbp.Footprint(s.Shape, tensor.Float32, p, parsed)
 		if err := add(fmt.Sprintf("%s %v as %s on %d devices", s.Name, s.Shape, nd, p.Size()), fp, err); err != nil {
-			return &Error{Err: err}
+			return pl.stmtError(s, err)
 		}
 		full, err := tensor.ResultBytes(tensor.Float32, s.Shape)
 		if err := add(fmt.Sprintf("%s's logical value %v", s.Name, s.Shape), full, err); err != nil {
-			return &Error{Err: err}
+			return pl.stmtError(s, err)
 		}
 	}
 	return nil
