@@ -11,7 +11,7 @@
 // the plan's ([CollectiveReport]). Two engines implement it:
 //
 //	Sim    the simulated devices of package sbp in this process (the
-//	       embedded default): program.Plan.Run on a tensor.Backend
+//	       embedded default): program.Plan.RunMoved on a tensor.Backend
 //	torch  one operating-system process per device, talking through
 //	       torch.distributed's collectives (package engine/torch)
 //
