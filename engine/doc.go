@@ -11,7 +11,7 @@
 // the plan's ([CollectiveReport]). Two engines implement it:
 //
 //	Sim    the simulated devices of package sbp in this process (the
-//	       embedded default): program.Plan.Run on a tensor.Backend
+//	       embedded default): program.Plan.RunMoved on a tensor.Backend
 //	torch  one operating-system process per device, talking through
 //	       torch.distributed's collectives (package engine/torch)
 //
@@ -39,8 +39,13 @@
 // library picks, the ring above over the tensor handed. Where an engine
 // lacks the plan's collective it says so in the report's notes and
 // counts what it ran instead (the torch engine's reduce-scatter is an
-// all-reduce and a slice: gloo has no reduce_scatter). Sim's bytes are
-// the plan's: its collectives are copies between buffers.
+// all-reduce and a slice: gloo has no reduce_scatter). Sim counts, as
+// they are copied, the pieces a device's new buffer takes from another
+// device's (sbp.Moved); its collectives move what the plan counts (its
+// all-reduce is a reduce-scatter of the flattened values in
+// BalancedSplit(s, k) parts, then an all-gather of the reduced parts), so
+// its bytes equal the plan's, device by device, and its tests check that
+// they do.
 //
 // # Values
 //

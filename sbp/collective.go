@@ -7,11 +7,13 @@ import (
 )
 
 // step runs one boxing step: every group of devices along st.MeshDim
-// runs st.Collective on its buffers. The result's buffers are all new.
-func (g *Global) step(st Step) (*Global, error) {
+// runs st.Collective on its buffers, counting what moves between them.
+// The result's buffers are all new.
+func (g *Global) step(st Step) (*Global, Moved, error) {
+	mv := newMoved(st, len(g.locals))
 	shards, err := Shards(g.shape, g.placement, st.To)
 	if err != nil {
-		return nil, err
+		return nil, Moved{}, err
 	}
 	out := &Global{shape: g.shape, dtype: g.dtype, placement: g.placement, nd: st.To.Clone(), shards: shards, be: g.be, locals: make([]tensor.Tensor, len(shards))}
 	x, y := st.From[st.MeshDim], st.To[st.MeshDim]
@@ -20,10 +22,10 @@ func (g *Global) step(st Step) (*Global, error) {
 		for c, i := range grp {
 			in[c] = g.locals[i]
 		}
-		res, err := g.collective(st.Collective, x, y, in)
+		res, err := g.collective(st.Collective, x, y, in, grp, &mv)
 		if err != nil {
 			out.Release()
-			return nil, fmt.Errorf("sbp: %s from %v to %v on mesh dim %d: %w", st.Collective, st.From, st.To, st.MeshDim, err)
+			return nil, Moved{}, fmt.Errorf("sbp: %s from %v to %v on mesh dim %d: %w", st.Collective, st.From, st.To, st.MeshDim, err)
 		}
 		for c, i := range grp {
 			out.locals[i] = res[c]
@@ -32,29 +34,32 @@ func (g *Global) step(st Step) (*Global, error) {
 	for i, l := range out.locals {
 		if !l.Shape().Equal(shards[i].Shape) {
 			out.Release()
-			return nil, newError(ErrShape, fmt.Sprintf("%s from %v to %v", st.Collective, st.From, st.To), "device %d ended with %v but its shard is %v (a bug in the collective)", i, l.Shape(), shards[i].Shape)
+			return nil, Moved{}, newError(ErrShape, fmt.Sprintf("%s from %v to %v", st.Collective, st.From, st.To), "device %d ended with %v but its shard is %v (a bug in the collective)", i, l.Shape(), shards[i].Shape)
 		}
 	}
-	return out, nil
+	return out, mv, nil
 }
 
-// collective converts the buffers of one group (in mesh order) from x to
-// y and returns a new buffer per device.
-func (g *Global) collective(c Collective, x, y SBP, in []tensor.Tensor) ([]tensor.Tensor, error) {
+// collective converts the buffers of one group (in mesh order; grp
+// holds their devices) from x to y and returns a new buffer per device.
+// Every piece a device takes from another's buffer goes through mv.hand.
+func (g *Global) collective(c Collective, x, y SBP, in []tensor.Tensor, grp []int, mv *Moved) ([]tensor.Tensor, error) {
 	k := len(in)
 	out := make([]tensor.Tensor, k)
 	var err error
 	switch c {
 	case AllGather:
-		var full tensor.Tensor
-		if full, err = tensor.Concat(x.Axis, in...); err == nil {
-			err = g.copies(full, out)
+		for q := range out {
+			pieces := make([]tensor.Tensor, k)
+			for r := range in {
+				pieces[r] = mv.hand(grp[r], grp[q], in[r])
+			}
+			if out[q], err = tensor.Concat(x.Axis, pieces...); err != nil {
+				return nil, err
+			}
 		}
 	case AllReduce:
-		var full tensor.Tensor
-		if full, err = combine(g.be, x.Op, in); err == nil {
-			err = g.copies(full, out)
-		}
+		return g.allReduce(x.Op, in, grp, mv)
 	case ReduceScatter, AllToAll:
 		// Device q receives from every device r the part of r's buffer
 		// that lies in q's range along y's axis, and reduces (P -> S) or
@@ -67,6 +72,7 @@ func (g *Global) collective(c Collective, x, y SBP, in []tensor.Tensor) ([]tenso
 				if pieces[r], err = sliceAxis(g.be, in[r], y.Axis, lo, hi); err != nil {
 					return nil, err
 				}
+				mv.hand(grp[r], grp[q], pieces[r])
 			}
 			if c == ReduceScatter {
 				out[q], err = combine(g.be, x.Op, pieces)
@@ -118,17 +124,65 @@ func (g *Global) collective(c Collective, x, y SBP, in []tensor.Tensor) ([]tenso
 	return out, err
 }
 
-// copies gives every device its own copy of full (the first gets full).
-func (g *Global) copies(full tensor.Tensor, out []tensor.Tensor) error {
-	out[0] = full
-	for q := 1; q < len(out); q++ {
-		c, err := g.be.Materialize(full)
+// allReduce runs an all-reduce as PlanBoxing counts it: the values
+// flattened and cut in BalancedSplit(s, k) parts, device q combines part
+// q of every device's buffer (a reduce-scatter), then every device
+// concatenates the combined parts (an all-gather). Each element is
+// combined in device order, as one combine of the whole buffers would.
+func (g *Global) allReduce(op tensor.ReduceOp, in []tensor.Tensor, grp []int, mv *Moved) ([]tensor.Tensor, error) {
+	k := len(in)
+	shape := in[0].Shape()
+	s := in[0].NumElements()
+	flat := make([]tensor.Tensor, k)
+	for r, t := range in {
+		d, err := dense(g.be, t)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out[q] = c
+		if flat[r], err = d.Reshape([]int{s}); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	parts := make([]tensor.Tensor, k)
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	lo := 0
+	for q, n := range BalancedSplit(s, k) {
+		pieces := make([]tensor.Tensor, k)
+		for r := range flat {
+			v, err := flat[r].Narrow(0, lo, lo+n)
+			if err != nil {
+				return nil, err
+			}
+			pieces[r] = mv.hand(grp[r], grp[q], v)
+		}
+		var err error
+		if parts[q], err = combine(g.be, op, pieces); err != nil {
+			return nil, err
+		}
+		lo += n
+	}
+	out := make([]tensor.Tensor, k)
+	for q := range out {
+		pieces := make([]tensor.Tensor, k)
+		for r := range parts {
+			pieces[r] = mv.hand(grp[r], grp[q], parts[r])
+		}
+		full, err := tensor.Concat(0, pieces...)
+		if err == nil {
+			out[q], err = full.Reshape(shape)
+		}
+		if err != nil {
+			for _, o := range out[:q] {
+				o.Release()
+			}
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // pad surrounds t along axis with lo and hi slices of op's identity.

@@ -141,31 +141,40 @@ func (g *Global) Backend() tensor.Backend { return g.be }
 // PlanBoxing, running each step's collective on the devices' buffers. It
 // returns the new tensor and the plan it ran.
 func (g *Global) Box(to NdSbp) (*Global, Boxing, error) {
+	b, plan, _, err := g.BoxMoved(to)
+	return b, plan, err
+}
+
+// BoxMoved is Box that also returns what each step of the plan moved
+// between the devices as it ran (one Moved per plan step, in order).
+func (g *Global) BoxMoved(to NdSbp) (*Global, Boxing, []Moved, error) {
 	plan, err := PlanBoxing(g.shape, g.dtype, g.placement, g.nd, to)
 	if err != nil {
-		return nil, Boxing{}, err
+		return nil, Boxing{}, nil, err
 	}
 	for _, st := range plan.Steps {
 		op := fmt.Sprintf("boxing %v to %v (%v)", st.From, st.To, st.Collective)
 		if err := checkFootprint(op, g.shape, g.dtype, g.placement, st.To); err != nil {
-			return nil, Boxing{}, err
+			return nil, Boxing{}, nil, err
 		}
 	}
+	var moved []Moved
 	cur := g
 	for _, st := range plan.Steps {
-		next, err := cur.step(st)
+		next, mv, err := cur.step(st)
 		if cur != g {
 			cur.Release()
 		}
 		if err != nil {
-			return nil, Boxing{}, err
+			return nil, Boxing{}, nil, err
 		}
+		moved = append(moved, mv)
 		cur = next
 	}
 	if cur == g {
 		cur, err = g.clone()
 	}
-	return cur, plan, err
+	return cur, plan, moved, err
 }
 
 // clone copies every local into a new buffer.

@@ -97,14 +97,3 @@ func (pl *Plan) Emit(w io.Writer, engine string, opt EmitOptions) error {
 	}
 	return nil
 }
-
-// stmtError names the statement behind step s in err: its own, or for a
-// boxing the planner inserted, the statement of the op that needed it.
-func (pl *Plan) stmtError(s Step, err error) error {
-	for _, name := range []string{s.Name, s.For} {
-		if st := pl.Program.Lookup(name); st != nil && name != "" {
-			return &Error{Line: st.Line, Col: st.Col, Stmt: st.Text, Err: err}
-		}
-	}
-	return &Error{Err: err}
-}

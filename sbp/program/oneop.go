@@ -11,40 +11,92 @@ import (
 // OneOp is the program of a single op, y = op(inputs), on inputs of the
 // given names, shapes and SBPs: what `stridelab sbp plan` builds from its
 // flags, so that an op whose inputs fit none of its signatures is shown
-// with the boxing it needs, as it would be inside a longer program. Its
-// statements are numbered as if written one a line after the placement;
-// a fault is an *Error naming the statement, as Parse's are.
+// with the boxing it needs, as it would be inside a longer program, and
+// what `stridelab sbp run` hands an engine. Its Source is the program
+// written out, one statement a line after the placement:
+//
+//	placement cpu:[0, 1, 2, 3]
+//	a = input 4,6 S(0)
+//	b = input 6,5 B
+//	y = matmul a b
+//
+// and its statements are the ones Parse reads from that source. An op
+// the language has no word for (eq, transpose, scale, repeat_grad, and a
+// max or min to a scalar) is written as its String says: the program
+// plans and runs, but its Source does not parse. A fault is an *Error
+// naming the statement, as Parse's are.
 func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in []sbp.NdSbp) (*Program, error) {
 	if len(names) != op.Arity() || len(shapes) != op.Arity() || len(in) != op.Arity() {
 		return nil, &Error{Err: fmt.Errorf("%s takes %d inputs, got %d names, %d shapes and %d SBPs", op, op.Arity(), len(names), len(shapes), len(in))}
 	}
 	lines := []string{"placement " + p.String()}
 	prog := &Program{Placement: p}
-	for i, name := range names {
-		text := fmt.Sprintf("%s = input %s %v", name, shapes[i].Spell(), in[i])
+	add := func(name, rhs string, def func() (*Stmt, error)) error {
+		text := name + " = " + rhs
 		lines = append(lines, text)
-		st := &Stmt{Line: len(lines), Col: 1, Text: text, Kind: Input, Name: name, Word: "input", Shape: shapes[i].Clone(), Sbp: in[i].Clone()}
 		if err := checkName(prog, name); err != nil {
-			return nil, &Error{Line: st.Line, Col: 1, Stmt: text, Err: bad("%v", err)}
+			return &Error{Line: len(lines), Col: 1, Stmt: text, Err: bad("%v", err)}
 		}
-		if err := sbp.Validate(shapes[i], p, in[i]); err != nil {
-			return nil, &Error{Line: st.Line, Col: 1, Stmt: text, Err: err}
+		st, err := def()
+		if err != nil {
+			return &Error{Line: len(lines), Col: 1, Stmt: text, Err: err}
 		}
+		st.Line, st.Col, st.Text, st.Name = len(lines), 1, text, name
 		prog.Stmts = append(prog.Stmts, st)
+		return nil
 	}
-	text := "y = " + strings.Join(append([]string{op.Name()}, names...), " ")
-	if rest := strings.TrimPrefix(op.String(), op.Name()); rest != op.String() {
-		text += rest // expand x to [2 4 3 4 2]
-	} else {
-		text += " (" + rest + ")"
+	for i, name := range names {
+		rhs := fmt.Sprintf("input %s %v", shapes[i].Spell(), in[i])
+		if err := add(name, rhs, func() (*Stmt, error) { return parseDef(prog, name, rhs) }); err != nil {
+			return nil, err
+		}
 	}
-	lines = append(lines, text)
-	out, err := op.OutShape(shapes)
-	if err != nil {
-		return nil, &Error{Line: len(lines), Col: 1, Stmt: text, Err: err}
+	rhs, worded := opWords(op, names)
+	def := func() (*Stmt, error) { return parseDef(prog, "y", rhs) }
+	if !worded {
+		def = func() (*Stmt, error) {
+			out, err := op.OutShape(shapes)
+			return &Stmt{Kind: Apply, Word: op.Name(), Op: op, Args: append([]string(nil), names...), Shape: out}, err
+		}
 	}
-	prog.Stmts = append(prog.Stmts, &Stmt{Line: len(lines), Col: 1, Text: text, Kind: Apply, Name: "y", Word: op.Name(), Op: op,
-		Args: append([]string(nil), names...), Shape: out})
+	if err := add("y", rhs, def); err != nil {
+		return nil, err
+	}
 	prog.Source = strings.Join(lines, "\n")
 	return prog, nil
+}
+
+// OneOpInputs names the inputs of op's one-op program: x for one, a and
+// b for two.
+func OneOpInputs(op sbp.Op) []string {
+	if op.Arity() == 2 {
+		return []string{"a", "b"}
+	}
+	return []string{"x"}
+}
+
+// opWords writes op applied to names as the language says it (expand x
+// 2,-1,3; sum x 1,1; max x 1,3; matmul a b; …) and reports whether the
+// language has words for it; when not, it writes op's String with the
+// names after its name (transpose x, eq a b, expand x to …).
+func opWords(op sbp.Op, names []string) (string, bool) {
+	args := strings.Join(names, " ")
+	par := sbp.Params(op)
+	switch par.Name {
+	case "expand":
+		return "expand " + args + " " + tensor.SpellInts(par.Size), true
+	case "repeat":
+		return "repeat " + args + " " + tensor.SpellInts(par.Times), true
+	case "reduce":
+		if par.Reduce == tensor.Sum || len(par.To) > 0 {
+			return par.Reduce.String() + " " + args + " " + par.To.Spell(), true
+		}
+	case "matmul", "add", "sub", "mul", "div", "max", "min":
+		return par.Name + " " + args, true
+	}
+	text := op.Name() + " " + args
+	if rest := strings.TrimPrefix(op.String(), op.Name()); rest != op.String() {
+		return text + rest, false
+	}
+	return text + " (" + op.String() + ")", false
 }

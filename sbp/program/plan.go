@@ -131,6 +131,21 @@ func (s Step) Operation() sbp.Op { return s.op }
 // tensor it boxes.
 func (s Step) Reads() []string { return slices.Clone(s.args) }
 
+// stmtError names the statement behind step s in err: its own, or for a
+// boxing the planner inserted, the statement of the op that needed it;
+// for a step of the backward that no statement names, the grad.
+func (pl *Plan) stmtError(s Step, err error) error {
+	for _, name := range []string{s.Name, s.For} {
+		if st := pl.Program.Lookup(name); st != nil && name != "" {
+			return &Error{Line: st.Line, Col: st.Col, Stmt: st.Text, Err: err}
+		}
+	}
+	if g := pl.Program.Grad; g != nil && s.Pass == Backward {
+		return &Error{Line: g.Line, Col: g.Col, Stmt: g.Text, Err: err}
+	}
+	return &Error{Err: err}
+}
+
 // RankBytes is one device's traffic in a boxing.
 type RankBytes struct {
 	Rank      int   `json:"rank"`

@@ -21,7 +21,10 @@ func (v Values) Release() {
 // CheckBudget asks the result budget (tensor.CheckBytes) whether a
 // simulated run of the plan fits before anything is allocated: every
 // tensor it holds, each step's output and each boxed copy, on every
-// device at once (sbp.Footprint), and the logical values it returns.
+// device at once (sbp.Footprint), and the logical values it returns. A
+// refusal is an *Error naming the statement behind the first tensor that
+// passes the budget (for a tensor of the backward, the grad), as every
+// other program error does.
 func (pl *Plan) CheckBudget() error {
 	var total int64
 	tensors := 0
@@ -45,11 +48,11 @@ func (pl *Plan) CheckBudget() error {
 		}
 		fp, err := sbp.Footprint(s.Shape, tensor.Float32, p, parsed)
 		if err := add(fmt.Sprintf("%s %v as %s on %d devices", s.Name, s.Shape, nd, p.Size()), fp, err); err != nil {
-			return &Error{Err: err}
+			return pl.stmtError(s, err)
 		}
 		full, err := tensor.ResultBytes(tensor.Float32, s.Shape)
 		if err := add(fmt.Sprintf("%s's logical value %v", s.Name, s.Shape), full, err); err != nil {
-			return &Error{Err: err}
+			return pl.stmtError(s, err)
 		}
 	}
 	return nil
@@ -61,9 +64,18 @@ func (pl *Plan) CheckBudget() error {
 // value of every named tensor and gradient. The run is refused before
 // anything is allocated when it would pass the result budget.
 func (pl *Plan) Run(be tensor.Backend, inputs Values) (Values, error) {
+	vals, _, err := pl.RunMoved(be, inputs)
+	return vals, err
+}
+
+// RunMoved is Run that also returns what each boxing moved between the
+// devices as it ran (sbp.Global.BoxMoved): moved[k] holds one sbp.Moved
+// per collective of step k's boxing, none for the other steps.
+func (pl *Plan) RunMoved(be tensor.Backend, inputs Values) (vals Values, moved [][]sbp.Moved, err error) {
 	if err := pl.CheckBudget(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	moved = make([][]sbp.Moved, len(pl.Steps))
 	if be == nil {
 		be = tensor.CPU{}
 	}
@@ -74,28 +86,28 @@ func (pl *Plan) Run(be tensor.Backend, inputs Values) (Values, error) {
 		}
 	}()
 	p := pl.Program.Placement
-	for _, s := range pl.Steps {
+	for k, s := range pl.Steps {
 		fail := func(err error) error { return &Error{Err: fmt.Errorf("step %s (%s): %w", s.Name, s.Kind, err)} }
 		switch s.Kind {
 		case StepInput:
 			full, err := inputValue(s, inputs)
 			if err != nil {
-				return nil, fail(err)
+				return nil, nil, fail(err)
 			}
 			nd, _ := sbp.ParseNd(s.Sbp)
 			g, err := sbp.Scatter(be, full, p, nd)
 			full.Release()
 			if err != nil {
-				return nil, fail(err)
+				return nil, nil, fail(err)
 			}
 			globals[s.Name] = g
 		case StepBoxing:
 			to, _ := sbp.ParseNd(s.To)
-			g, _, err := globals[s.args[0]].Box(to)
+			g, _, mv, err := globals[s.args[0]].BoxMoved(to)
 			if err != nil {
-				return nil, fail(err)
+				return nil, nil, fail(err)
 			}
-			globals[s.Name] = g
+			globals[s.Name], moved[k] = g, mv
 		case StepOp:
 			in := make([]*sbp.Global, len(s.args))
 			for i, a := range s.args {
@@ -103,18 +115,22 @@ func (pl *Plan) Run(be tensor.Backend, inputs Values) (Values, error) {
 			}
 			g, applied, err := sbp.Apply(s.op, in...)
 			if err != nil {
-				return nil, fail(err)
+				return nil, nil, fail(err)
 			}
 			for _, b := range applied.Boxing {
 				if b.SendBytes != 0 || len(b.Steps) != 0 {
 					g.Release()
-					return nil, fail(fmt.Errorf("sbp.Apply boxed %v to %v: the plan should have (a bug in the planner)", b.From, b.To))
+					return nil, nil, fail(fmt.Errorf("sbp.Apply boxed %v to %v: the plan should have (a bug in the planner)", b.From, b.To))
 				}
 			}
 			globals[s.Name] = g
 		}
 	}
-	return pl.collect(func(name string) (tensor.Tensor, error) { return globals[name].Full() })
+	vals, err = pl.collect(func(name string) (tensor.Tensor, error) { return globals[name].Full() })
+	if err != nil {
+		return nil, nil, err
+	}
+	return vals, moved, nil
 }
 
 // Reference runs the program on one CPU device, the logical values

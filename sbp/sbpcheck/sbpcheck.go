@@ -2,8 +2,9 @@
 // (expand, repeat, binary, reduce, matmul, transpose, scale, repeat_grad),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
-// boxed to a random SBP and gathered, and compared with the op's
-// single-device result; and every signature of one op run as it is
+// boxed to a random SBP (what the boxing moved between the devices
+// checked against its plan's bytes, Moves) and gathered, and compared
+// with the op's single-device result; and every signature of one op run as it is
 // (SignatureCases). The sbp tests run it on the CPU backend and the
 // shaders tests on WebGPU, so both backends are held to one list.
 package sbpcheck
@@ -180,8 +181,11 @@ func (s spec) run(be tensor.Backend) error {
 			return fmt.Errorf("the output is %v, want the signature's %v", y.Sbp(), s.to)
 		}
 	}
-	boxed, _, err := y.Box(s.to)
+	boxed, plan, moved, err := y.BoxMoved(s.to)
 	if err != nil {
+		return fmt.Errorf("box %v to %v: %w", y.Sbp(), s.to, err)
+	}
+	if err := Moves(plan, moved); err != nil {
 		return fmt.Errorf("box %v to %v: %w", y.Sbp(), s.to, err)
 	}
 	got, err := boxed.Full()

@@ -128,13 +128,6 @@ func parseOp(fs *flagSet, args []string, ops *opFlags, engine *string) (sbp.Op, 
 	return ops.build()
 }
 
-func inputName(op sbp.Op, i int) string {
-	if op.Arity() == 1 {
-		return "x"
-	}
-	return []string{"a", "b"}[i]
-}
-
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

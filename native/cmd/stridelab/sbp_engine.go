@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// runOpOnEngine runs op as a one-statement program (engine.OpProgram) on
+// runOpOnEngine runs op as a one-statement program (program.OneOp) on
 // the torch engine: the plan, each rank's report, the result checked
 // against the simulated run's and one device's, then the result written
 // to out (whole) or printed.
@@ -20,7 +19,7 @@ func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend
 	if err != nil {
 		return err
 	}
-	names := engine.InputNames(op)
+	names := program.OneOpInputs(op)
 	inputs := program.Values{}
 	for i, t := range full {
 		if t.DType() != tensor.Float32 {
@@ -68,22 +67,22 @@ func emitTorchOp(stdout io.Writer, command string, op sbp.Op, p sbp.Placement, n
 		return err
 	}
 	files := map[string]string{}
-	for i, name := range engine.InputNames(op) {
+	for i, name := range program.OneOpInputs(op) {
 		files[name] = paths[i]
 	}
 	return torch.Emit(stdout, plan, torch.EmitOptions{Command: command, Files: files})
 }
 
 // opPlan plans op on inputs of full's shapes laid out by nds, as the
-// one-statement program engine.OpProgram writes.
+// one-statement program program.OneOp builds.
 func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, full []tensor.Tensor) (*program.Plan, error) {
 	shapes := make([]tensor.Shape, len(full))
 	for i, t := range full {
 		shapes[i] = t.Shape()
 	}
-	src, err := engine.OpProgram(p, op, shapes, nds)
+	prog, err := program.OneOp(p, op, program.OneOpInputs(op), shapes, nds)
 	if err != nil {
 		return nil, err
 	}
-	return planSource(src)
+	return program.NewPlan(prog, program.Greedy)
 }

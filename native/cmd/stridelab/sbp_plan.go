@@ -60,7 +60,7 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	case *engine != "":
 		pr := sbp.Program{Command: commandLine("sbp plan", args), Placement: p, Op: op, OutSbp: plan.OutSbp}
 		for i, sh := range shapes {
-			pr.Inputs = append(pr.Inputs, sbp.Input{Name: inputName(op, i), Shape: sh, DType: dt, Sbp: nds[i]})
+			pr.Inputs = append(pr.Inputs, sbp.Input{Name: program.OneOpInputs(op)[i], Shape: sh, DType: dt, Sbp: nds[i]})
 		}
 		return sbp.Emit(stdout, *engine, pr)
 	case *asJSON:
@@ -85,7 +85,7 @@ type boxedOptions struct {
 func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sbp.Placement, nds []sbp.NdSbp, o boxedOptions) error {
 	names := make([]string, op.Arity())
 	for i := range names {
-		names[i] = inputName(op, i)
+		names[i] = program.OneOpInputs(op)[i]
 	}
 	prog, err := program.OneOp(p, op, names, shapes, nds)
 	if err != nil {

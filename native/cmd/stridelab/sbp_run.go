@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -75,7 +76,7 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	case *engine != "":
 		pr := sbp.Program{Command: commandLine("sbp run", args), Placement: p, Op: op, OutSbp: applied.Plan.OutSbp, Out: *out}
 		for i, path := range paths {
-			pr.Inputs = append(pr.Inputs, sbp.Input{Name: inputName(op, i), Path: path, Shape: full[i].Shape(), DType: full[i].DType(), Sbp: nds[i]})
+			pr.Inputs = append(pr.Inputs, sbp.Input{Name: program.OneOpInputs(op)[i], Path: path, Shape: full[i].Shape(), DType: full[i].DType(), Sbp: nds[i]})
 		}
 		return sbp.Emit(stdout, *engine, pr)
 	case *asJSON:
