@@ -82,6 +82,15 @@ func (f Focus) Equal(g Focus) bool {
 	return true
 }
 
+// SameFocus reports whether f and g name the same thing, as Equal does;
+// nil names nothing, so it is the same only as nil.
+func SameFocus(f, g *Focus) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.Equal(*g)
+}
+
 // String spells f as lessons and messages write it: out[1,2,0] (a cell),
 // [5,2] (a cell of a shard scene's logical tensor), x[5] (a storage
 // element), rank 2 (a device), step 3 (a program's step, from 1).

@@ -141,7 +141,7 @@ func (s *Scene) render(step int, f *Focus, sz Size, anyFocus, hide bool) (*canva
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || (sameFocus(s.at.focus, f) && s.at.hide == hide)) {
+	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || (SameFocus(s.at.focus, f) && s.at.hide == hide)) {
 		return s.last, nil
 	}
 	c := newCanvas(sz)
@@ -183,14 +183,6 @@ func Build(spec Spec) (*Scene, error) {
 		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", spec.Scene, spec.Step, s.Steps-1)
 	}
 	return s, nil
-}
-
-// sameFocus reports whether f and g name the same thing (nil names nothing).
-func sameFocus(f, g *Focus) bool {
-	if f == nil || g == nil {
-		return f == g
-	}
-	return f.Equal(*g)
 }
 
 // canvas collects a frame's items and hot regions.
