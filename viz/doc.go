@@ -1,7 +1,7 @@
 // Package viz is stridelab's scene model: what a picture of a tensor view,
 // a broadcast, a sharded tensor or a program's plan on a mesh shows, at
-// every step of its animation,
-// as data any renderer can draw and any front end can ask about.
+// every step of its animation, as data any renderer can draw and any
+// front end can ask about.
 //
 // # Overview
 //
