@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"math"
 	"strings"
 	"sync"
 	"time"
@@ -163,21 +162,7 @@ func (a *App) Update() error {
 		a.buildControls(s)
 	}
 	if !a.ptr.scriptOnly {
-		x, y := ebiten.CursorPosition()
-		down := ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
-		// The pointer acts when it moves or presses: one resting where the
-		// window opens lights nothing until it moves.
-		if m := &a.ptr.seen; m.ok && (m.x != x || m.y != y || m.down != down) {
-			m.x, m.y, m.down = x, y, down
-			a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, down)
-		} else if !m.ok {
-			m.x, m.y, m.down, m.ok = x, y, down, true
-		}
-		if _, wy := ebiten.Wheel(); wy != 0 && a.inScene(a.ptr.x, a.ptr.y) {
-			vx, vy := a.fit().in(a.ptr.x, a.ptr.y)
-			a.s.ZoomAt(math.Pow(1.2, wy), vx, vy)
-		}
-		a.keys()
+		a.readInput()
 	}
 	if a.script != nil {
 		if err := a.script.step(a); err != nil {

@@ -32,6 +32,26 @@ type pointer struct {
 	}
 }
 
+// readInput reads the mouse, the wheel and the keyboard once a tick
+// (Update calls it unless a script drives the pointer).
+func (a *App) readInput() {
+	x, y := ebiten.CursorPosition()
+	down := ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
+	// The pointer acts when it moves or presses: one resting where the
+	// window opens lights nothing until it moves.
+	if m := &a.ptr.seen; m.ok && (m.x != x || m.y != y || m.down != down) {
+		m.x, m.y, m.down = x, y, down
+		a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, down)
+	} else if !m.ok {
+		m.x, m.y, m.down, m.ok = x, y, down, true
+	}
+	if _, wy := ebiten.Wheel(); wy != 0 && a.inScene(a.ptr.x, a.ptr.y) {
+		vx, vy := a.fit().in(a.ptr.x, a.ptr.y)
+		a.s.ZoomAt(math.Pow(1.2, wy), vx, vy)
+	}
+	a.keys()
+}
+
 // keys applies the bindings while no text field has the keyboard.
 func (a *App) keys() {
 	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) && a.ctl.typing() {
