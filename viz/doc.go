@@ -1,6 +1,7 @@
 // Package viz is stridelab's scene model: what a picture of a tensor view,
-// a broadcast or a sharded tensor shows, at every step of its animation,
-// as data any renderer can draw and any front end can ask about.
+// a broadcast, a sharded tensor or a program's plan on a mesh shows, at
+// every step of its animation, as data any renderer can draw and any
+// front end can ask about.
 //
 // # Overview
 //
@@ -21,23 +22,39 @@
 // table. The index scenes (expand, repeat, binary, reduce, view) draw
 // which storage offsets every output cell reads; the shard scenes
 // (placement, plan, boxing) draw a global tensor on a mesh of simulated
-// devices, each device's shard, and the collectives of boxing.
+// devices, each device's shard, and the collectives of boxing; the
+// program scene draws a whole program's plan (sbp/program) as a column
+// per step, every device's shard under it and each boxing's collective
+// and bytes, with a running total of the bytes sent.
+//
+// viz is the scene model, not the application. What a person does with a
+// scene (fields, steps, hover and pin, lessons, scripts) is app/session;
+// the window and the playground's frame that draw it are app/live; what a
+// scene's op computes is run by results. All of them sit above viz: viz
+// imports tensor, sbp and sbp/program and never results, lessons or app,
+// so every import points down.
 //
 // # Truth
 //
 // A scene computes no mapping of its own: the offsets it draws come from
 // tensor's layouts (Layout.Offset, stride 0 on broadcast dims), the shards
-// and boxing steps from sbp's plans. [Scene.Model] (and [Scene.JSON]) is
-// the scene's meaning as data — [IndexModel] lists what every drawn cell
-// reads, [ShardModel] what every rank holds — and the truth tests check it
-// against the CPU kernels and sbp. A scene draws and describes; it never
-// runs its op: [Scene.Work] describes the op as data ([KernelWork],
-// [ShardWork]) and the package results, beside viz, runs it.
+// and boxing steps from sbp's plans, a program's steps, signatures and
+// bytes from sbp/program's plan. [Scene.Model] (and [Scene.JSON]) is the
+// scene's meaning as data — [IndexModel] lists what every drawn cell
+// reads, [ShardModel] what every rank holds, [ProgramModel] is the plan
+// itself — and the tests check it against the CPU kernels (index
+// scenes), sbp's shards and boxing plans (shard scenes), and the plan's
+// steps and sbp's shards for each step's SBP (the program scene). A scene
+// draws and describes; it never runs its op: [Scene.Work] describes the
+// op as data ([KernelWork], [ShardWork], [ProgramWork]) and the package
+// results, above viz, runs it.
 //
 // # Focus and hit testing
 //
 // A [Focus] is what a person points at, pins, or a lesson asks about: a
-// cell of an operand or of the output, a storage element, or a device.
+// cell of an operand or of the output, a storage element, a device, or a
+// step of a program's plan; [SameFocus] says whether two name the same
+// thing.
 // [Scene.HitTest] says what lies under a point of a frame (a [Hot]: a
 // region and its focus), [Scene.FrameFocus] lights a focus and what it
 // maps to, and [Scene.Report] describes the scene and the focus for a
@@ -45,8 +62,9 @@
 // front end. [Scene.Describe] says what a focus means in one line — what
 // a live region speaks and a desktop app reads aloud: out[2,1,2] reads
 // x[8]; [13,5] is on rank 2 (coord [2]), shard [6 33] at rows 13–18;
-// step 3: box w from S(0) to B: all-gather, 6.00 KiB. [Focus.String] and [ParseFocus] spell a focus as lessons do:
-// out[1,2,0], x[5], [5,2], rank 2.
+// step 3: box w from S(0) to B: all-gather, 6.00 KiB. [Focus.String]
+// and [ParseFocus] spell a focus as lessons do: out[1,2,0], x[5], [5,2],
+// rank 2, step 3.
 //
 // # Size
 //
@@ -73,7 +91,8 @@
 //
 // # Platform support
 //
-// Pure Go over tensor, sbp and golang.org/x/image's fonts: no cgo, no
-// window and no GPU binding, so it builds and is tested under GOOS=js
-// GOARCH=wasm as natively. Ebitengine is never imported here.
+// Pure Go over tensor, sbp, sbp/program and golang.org/x/image's fonts:
+// no cgo, no window and no GPU binding, so it builds and is tested under
+// GOOS=js GOARCH=wasm as natively. Ebitengine is never imported here
+// (app/live imports it).
 package viz

@@ -9,9 +9,9 @@ import (
 )
 
 // FocusKind is what sort of thing a focus names: a cell of a grid, a
-// storage element, or a device. Its text form ("cell", "storage",
-// "device") is what the JSON export, the browser's API and the scripts
-// write.
+// storage element, a device, or a step of a program's plan. Its text
+// form ("cell", "storage", "device", "step") is what the JSON export, the
+// browser's API and the scripts write.
 type FocusKind uint8
 
 const (
@@ -22,7 +22,9 @@ const (
 	FocusCell
 	// FocusStorage is an element of an operand's storage, by offset.
 	FocusStorage
-	// FocusDevice is a device of a shard scene's mesh, by rank.
+	// FocusDevice is a device of the mesh, by rank: in a shard scene, or
+	// a device's row under a program's step (Offset is that step; Equal
+	// ignores it, so a rank is one device across the steps).
 	FocusDevice
 	// FocusStep is a step of a program's plan (an op or a boxing), by
 	// its index in Offset.
@@ -42,25 +44,27 @@ func (k FocusKind) String() string {
 // MarshalText writes the kind's text form.
 func (k FocusKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// UnmarshalText reads "cell", "storage" or "device" ("" is FocusNone).
+// UnmarshalText reads "cell", "storage", "device" or "step" ("" is
+// FocusNone).
 func (k *FocusKind) UnmarshalText(b []byte) error {
 	i := slices.Index(focusKindNames[:], string(b))
 	if i < 0 {
-		return fmt.Errorf("viz: focus kind %q: want cell, storage or device", b)
+		return fmt.Errorf("viz: focus kind %q: want cell, storage, device or step", b)
 	}
 	*k = FocusKind(i)
 	return nil
 }
 
 // Focus is what a person points at or pins, or a lesson asks about: a cell
-// (Operand and Index), a storage element (Operand and Offset) or a device
-// (Rank). Only the fields its kind uses count.
+// (Operand and Index), a storage element (Operand and Offset), a device
+// (Rank) or a program's step (Offset, its index in the plan from 0). Only
+// the fields its kind uses count (Equal).
 type Focus struct {
 	Kind    FocusKind `json:"kind"`
 	Operand string    `json:"operand"` // cell: "out", "x", "a", "b" or "global"; storage: "x", "a" or "b"
 	Index   []int     `json:"index"`   // cell
 	Offset  int       `json:"offset"`  // storage: the offset; step: its index (a program's device row: the step it is under)
-	Rank    int       `json:"rank"`    // device
+	Rank    int       `json:"rank"`    // device: its rank in the placement
 }
 
 // Equal reports whether f and g name the same thing: the fields their
@@ -80,6 +84,15 @@ func (f Focus) Equal(g Focus) bool {
 		return f.Offset == g.Offset
 	}
 	return true
+}
+
+// SameFocus reports whether f and g name the same thing, as Equal does;
+// nil names nothing, so it is the same only as nil.
+func SameFocus(f, g *Focus) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.Equal(*g)
 }
 
 // String spells f as lessons and messages write it: out[1,2,0] (a cell),

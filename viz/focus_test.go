@@ -435,3 +435,32 @@ func TestBinaryDrawsBothOperandsOverTheOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFocus: two foci are the same when the fields their kind uses
+// are equal (a device's Offset, the step a program's row is under, is not
+// one of them); nil is the same only as nil.
+func TestSameFocus(t *testing.T) {
+	cell := &Focus{Kind: FocusCell, Operand: "out", Index: []int{1, 2}}
+	for _, c := range []struct {
+		f, g *Focus
+		want bool
+	}{
+		{nil, nil, true},
+		{cell, nil, false},
+		{nil, cell, false},
+		{cell, &Focus{Kind: FocusCell, Operand: "out", Index: []int{1, 2}, Offset: 7}, true},
+		{cell, &Focus{Kind: FocusCell, Operand: "x", Index: []int{1, 2}}, false},
+		{cell, &Focus{Kind: FocusCell, Operand: "out", Index: []int{1, 3}}, false},
+		{&Focus{Kind: FocusStorage, Operand: "x", Offset: 5}, &Focus{Kind: FocusStorage, Operand: "x", Offset: 5, Rank: 2}, true},
+		{&Focus{Kind: FocusStorage, Operand: "x", Offset: 5}, &Focus{Kind: FocusStorage, Operand: "x", Offset: 4}, false},
+		{&Focus{Kind: FocusDevice, Rank: 1, Offset: 0}, &Focus{Kind: FocusDevice, Rank: 1, Offset: 3}, true},
+		{&Focus{Kind: FocusDevice, Rank: 1}, &Focus{Kind: FocusDevice, Rank: 2}, false},
+		{&Focus{Kind: FocusStep, Offset: 2}, &Focus{Kind: FocusStep, Offset: 2}, true},
+		{&Focus{Kind: FocusStep, Offset: 2}, &Focus{Kind: FocusDevice, Offset: 2}, false},
+		{&Focus{}, &Focus{Operand: "x"}, true},
+	} {
+		if got := SameFocus(c.f, c.g); got != c.want {
+			t.Errorf("SameFocus(%v, %v) = %v, want %v", c.f, c.g, got, c.want)
+		}
+	}
+}

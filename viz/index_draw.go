@@ -424,14 +424,36 @@ func (s *indexScene) drawStage(step int, f *Focus, c *canvas) {
 	c.panel(px, py, a.panelW, lines)
 }
 
+// A storage strip's cells are stripCellW wide where the strip has the
+// room, and narrower where it has not, down to the narrowest cell whose
+// label still fits at MinText with stripPad either side: the strip elides
+// only the elements that cannot fit at that width, as the grid above it
+// shrinks its cells rather than drop them.
+const (
+	stripCellW = 40.0
+	stripPad   = 4.0
+)
+
+// stripBudget is how many cells (and gaps) a strip of n elements shows
+// in width w: as many as fit at the narrowest cell that labels its
+// widest offset, n-1, at MinText; never under 5 (two either side of a
+// gap).
+func stripBudget(n int, w float64) int {
+	least := TextWidth(fmt.Sprint(max(n-1, 0)), FontMono, MinText) + 2*stripPad
+	return max(5, int(w/least))
+}
+
 // drawStrip draws operand o's storage as a row of cells (elided, always
 // keeping the offsets in keep), those in lit highlighted, and returns the
 // drawn cells by offset.
 func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep, lit []int) map[int]GridCell {
 	n, _ := o.storage.NumElements()
-	budget := max(5, int(w/36))
+	budget := stripBudget(n, w)
 	offs := visibleKeeping(n, budget, keep)
-	cell := min(40, w/float64(max(len(offs), 1)))
+	for b := budget - 1; len(offs) > budget && b >= 5; b-- { // the kept offsets took room: elide more around them
+		offs = visibleKeeping(n, b, keep)
+	}
+	cell := min(stripCellW, w/float64(max(len(offs), 1)))
 	fan := fanIn(o.view)
 	caption := fmt.Sprintf("%s storage: %d elements, contiguous %v", o.name, n, o.storage)
 	if fan > 1 && !c.hide { // how many read a cell: a readers question's hint

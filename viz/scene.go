@@ -10,7 +10,8 @@ import (
 // draw at any step and size, what lies under a point of a frame, and the
 // scene's meaning as data (what the JSON export writes and the truth tests
 // check against the kernels). Scenes are built from tensor's layouts and
-// traces and sbp's plans; they never compute a mapping of their own.
+// traces, sbp's shards and boxing plans and sbp/program's plans; they
+// never compute a mapping of their own.
 type Scene struct {
 	Spec  Spec
 	Title string
@@ -20,7 +21,7 @@ type Scene struct {
 
 	// The last frame drawn, kept because hovering asks HitTest of the
 	// frame on screen many times between steps; it keys on the step, the
-	// size and the focus.
+	// size, the focus and whether answers are hidden.
 	mu   sync.Mutex
 	last *canvas
 	at   struct {
@@ -31,7 +32,7 @@ type Scene struct {
 	}
 }
 
-// sceneImpl is what a kind of scene (index or shard) provides: its
+// sceneImpl is what a kind of scene (index, shard or program) provides: its
 // frames, with a focus lit or none, its results panel and what its op
 // computes (as data: results runs it).
 type sceneImpl interface {
@@ -52,7 +53,8 @@ type sceneImpl interface {
 }
 
 // Hot is a region of a frame that means something: a cell of an operand
-// or of the output, a storage cell, a device; its Focus says which.
+// or of the output, a storage cell, a device, a program's step; its Focus
+// says which.
 type Hot struct {
 	X, Y, W, H float64
 	Focus
@@ -141,7 +143,7 @@ func (s *Scene) render(step int, f *Focus, sz Size, anyFocus, hide bool) (*canva
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || (sameFocus(s.at.focus, f) && s.at.hide == hide)) {
+	if s.last != nil && s.at.step == step && s.at.size == sz && (anyFocus || (SameFocus(s.at.focus, f) && s.at.hide == hide)) {
 		return s.last, nil
 	}
 	c := newCanvas(sz)
@@ -165,7 +167,9 @@ func (s *Scene) JSON() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// Model returns the scene's meaning as a value (*IndexModel or *ShardModel).
+// Model returns the scene's meaning as a value: an *IndexModel (the
+// index scenes), a *ShardModel (the shard scenes) or a *ProgramModel
+// (the program scene: its plan). JSON writes the same value.
 func (s *Scene) Model() any { return s.model }
 
 // Build builds the scene spec names, by its kind's builder. An error
@@ -183,14 +187,6 @@ func Build(spec Spec) (*Scene, error) {
 		return nil, fmt.Errorf("viz: %s: step %d is out of range: the scene has steps 0 to %d", spec.Scene, spec.Step, s.Steps-1)
 	}
 	return s, nil
-}
-
-// sameFocus reports whether f and g name the same thing (nil names nothing).
-func sameFocus(f, g *Focus) bool {
-	if f == nil || g == nil {
-		return f == g
-	}
-	return f.Equal(*g)
 }
 
 // canvas collects a frame's items and hot regions.

@@ -6,10 +6,11 @@ import (
 )
 
 // Work is what a scene's op computes, as data: the scene describes it,
-// and the package beside viz that runs things (results) runs it on a
+// and the package above viz that runs things (results) runs it on a
 // tensor.Backend or on sbp's simulated devices. A renderer that draws a
 // scene never pulls in execution. Its kinds are *KernelWork (the index
-// scenes) and *ShardWork (the shard scenes).
+// scenes), *ShardWork (the shard scenes) and *ProgramWork (the program
+// scene).
 type Work interface {
 	// Title says what the run computes, e.g. "expand [4 1 3] → [4 2 3]
 	// over arange inputs".

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"math"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/lessons"
@@ -100,25 +98,6 @@ type App struct {
 	shot     *image.RGBA // its pixels, taken by Draw
 }
 
-// pointer is where the pointer is in window logical pixels, and a drag
-// in progress.
-type pointer struct {
-	x, y       float64
-	down       bool
-	dragged    bool
-	downX      float64
-	downY      float64
-	scriptOnly bool // a script moves the pointer; the real mouse is ignored
-	// seen is the real mouse as last read: the pointer acts only when it
-	// moves or its button changes, so a hover set another way (the
-	// browser's frame.hover, the keyboard) stays until the mouse moves.
-	seen struct {
-		x, y int
-		down bool
-		ok   bool
-	}
-}
-
 // New builds the app on o.Spec; the spec must build.
 func New(o Options) (*App, error) {
 	if o.Width == 0 {
@@ -183,21 +162,7 @@ func (a *App) Update() error {
 		a.buildControls(s)
 	}
 	if !a.ptr.scriptOnly {
-		x, y := ebiten.CursorPosition()
-		down := ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
-		// The pointer acts when it moves or presses: one resting where the
-		// window opens lights nothing until it moves.
-		if m := &a.ptr.seen; m.ok && (m.x != x || m.y != y || m.down != down) {
-			m.x, m.y, m.down = x, y, down
-			a.pointerAt(float64(x)/a.scale, float64(y)/a.scale, down)
-		} else if !m.ok {
-			m.x, m.y, m.down, m.ok = x, y, down, true
-		}
-		if _, wy := ebiten.Wheel(); wy != 0 && a.inScene(a.ptr.x, a.ptr.y) {
-			vx, vy := a.fit().in(a.ptr.x, a.ptr.y)
-			a.s.ZoomAt(math.Pow(1.2, wy), vx, vy)
-		}
-		a.keys()
+		a.readInput()
 	}
 	if a.script != nil {
 		if err := a.script.step(a); err != nil {
@@ -328,77 +293,6 @@ func (a *App) tick() float64 {
 	return min(now.Sub(a.lastTick).Seconds(), 0.1)
 }
 
-// keys applies the bindings while no text field has the keyboard.
-func (a *App) keys() {
-	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) && a.ctl.typing() {
-		a.ctl.release() // Escape leaves a field first
-		return
-	}
-	if a.ctl.typing() {
-		return
-	}
-	for _, r := range ebiten.AppendInputChars(nil) {
-		if b, ok := session.BindingFor(string(r)); ok && strings.ContainsRune("?[]+-0spgnb,.", r) {
-			a.act(b.Action)
-		}
-	}
-	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
-	for key, name := range namedKeys {
-		if !inpututil.IsKeyJustPressed(key) && !(repeats(key) && repeating(key)) {
-			continue
-		}
-		if shift && isArrow(key) {
-			name = "shift+" + name
-		}
-		if b, ok := session.BindingFor(name); ok {
-			a.act(b.Action)
-		}
-	}
-}
-
-// namedKeys are the keys Bindings name that type no character.
-var namedKeys = map[ebiten.Key]string{
-	ebiten.KeySpace: "space", ebiten.KeyArrowLeft: "left", ebiten.KeyArrowRight: "right",
-	ebiten.KeyArrowUp: "up", ebiten.KeyArrowDown: "down", ebiten.KeyHome: "home", ebiten.KeyEnd: "end",
-	ebiten.KeyEscape: "escape", ebiten.KeyNumpadAdd: "+", ebiten.KeyNumpadSubtract: "-",
-	ebiten.KeyEnter: "enter", ebiten.KeyNumpadEnter: "enter", ebiten.KeyPageUp: "pageup", ebiten.KeyPageDown: "pagedown",
-}
-
-// repeats reports whether holding k repeats it: the arrows walk on, page
-// up and page down step on.
-func repeats(k ebiten.Key) bool {
-	return isArrow(k) || k == ebiten.KeyPageUp || k == ebiten.KeyPageDown
-}
-
-func isArrow(k ebiten.Key) bool {
-	return k == ebiten.KeyArrowLeft || k == ebiten.KeyArrowRight || k == ebiten.KeyArrowUp || k == ebiten.KeyArrowDown
-}
-
-// repeating is true on the ticks a held key repeats: after a 300 ms
-// wait, 10 times a second, as a text field repeats.
-func repeating(k ebiten.Key) bool {
-	d := inpututil.KeyPressDuration(k)
-	tps := ebiten.TPS()
-	first := tps * 3 / 10
-	return d > first && (d-first)%(max(tps/10, 1)) == 0
-}
-
-// act does what a key or a button does.
-func (a *App) act(act session.Action) {
-	sz := a.fit().size
-	switch act {
-	case session.Help:
-		a.help = !a.help
-	case session.NextLessonStep, session.PrevLessonStep:
-		a.s.Do(act, 0, 0)
-		a.ctl.resetScroll()
-	case session.ExportSVG, session.ExportPNG, session.ExportGIF:
-		a.status = a.export(map[session.Action]string{session.ExportSVG: "svg", session.ExportPNG: "png", session.ExportGIF: "gif"}[act])
-	default:
-		a.s.Do(act, float64(sz.W), float64(sz.H))
-	}
-}
-
 // Frame is the scene's display list as the app draws it now: at the
 // session's step and focus, answers hidden while a lesson's question is
 // open, at the size the viewport lays it out for (before zoom and pan).
@@ -436,46 +330,6 @@ func (a *App) OpenLesson(id string, step int) error {
 func (a *App) pickScene(name string) {
 	if err := a.s.SetScene(name); err != nil {
 		a.status = err.Error()
-	}
-}
-
-// inScene reports whether the window point (logical) lies on the scene.
-func (a *App) inScene(x, y float64) bool {
-	return image.Pt(int(x), int(y)).In(sceneRect(a.opt.Width, a.opt.Height, a.opt.Embed))
-}
-
-// pointerAt moves the pointer (hover), and presses or releases it: a
-// press and release in place clicks (pin), a press and move drags (pan).
-func (a *App) pointerAt(x, y float64, down bool) {
-	p := &a.ptr
-	if p.down && down && a.inScene(p.downX, p.downY) {
-		if dx, dy := x-p.x, y-p.y; p.dragged || math.Hypot(x-p.downX, y-p.downY) > 4 {
-			p.dragged = true
-			k := a.fit().k
-			a.s.Pan(dx/k, dy/k)
-		}
-	}
-	if down && !p.down {
-		p.downX, p.downY, p.dragged = x, y, false
-	}
-	click := p.down && !down && !p.dragged && a.inScene(x, y)
-	p.x, p.y, p.down = x, y, down
-	if !a.inScene(x, y) {
-		a.s.Hover(nil)
-		return
-	}
-	fit := a.fit()
-	vx, vy := fit.in(x, y)
-	hot, ok := a.s.HitTest(fit.size, vx, vy)
-	var f *viz.Focus
-	if ok {
-		ff := hot.Focus
-		f = &ff
-	}
-	a.s.Hover(f)
-	if click {
-		a.ctl.release() // a click on the scene takes the keyboard from a field
-		a.s.Click(f)
 	}
 }
 
@@ -518,26 +372,6 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 }
 
-// helpFrame lists the keys over the scene.
-func helpFrame(sz viz.Size) viz.Frame {
-	f := viz.Frame{W: sz.W, H: sz.H}
-	// 22 px a line, closer where the frame is too short for every key.
-	lineH := max(15, min(22, (float64(sz.H)-24-16)/float64(len(session.Bindings)+3)))
-	h := lineH*float64(len(session.Bindings)+3) + 16
-	x, y := float64(sz.W)/2-260, math.Max(12, float64(sz.H)/2-h/2)
-	f.Items = append(f.Items, viz.Rect{X: x, Y: y, W: 520, H: h, Fill: viz.Color{R: 255, G: 255, B: 255, A: 245}, Stroke: viz.Ink, StrokeWidth: 1.5})
-	f.Items = append(f.Items, viz.Text{X: x + 20, Y: y + 30, S: "keys (press ? again to close)", Size: 17, Color: viz.Ink, Font: viz.FontBold})
-	for i, b := range session.Bindings {
-		ty := y + 30 + lineH*float64(i+1) + 6
-		f.Items = append(f.Items,
-			viz.Text{X: x + 130, Y: ty, S: b.Key, Size: 14, Color: viz.Broadcast, Font: viz.FontMono, Anchor: viz.AnchorEnd},
-			viz.Text{X: x + 148, Y: ty, S: b.Help, Size: 14, Color: viz.Ink, Font: viz.FontRegular})
-	}
-	ty := y + 30 + lineH*float64(len(session.Bindings)+1) + 10
-	f.Items = append(f.Items, viz.Text{X: x + 20, Y: ty, S: "the arrows walk the cells as the pointer hovers them; Tab moves between fields", Size: 13, Color: viz.Muted, Font: viz.FontRegular})
-	return f
-}
-
 // results are what the results panel shows: the scene's report and the
 // values the session's compute worker computed, as of the last Update.
 func (a *App) results() []viz.Section { return a.secs }
@@ -561,17 +395,6 @@ func (a *App) runPosted() {
 	for _, fn := range fns {
 		fn(a)
 	}
-}
-
-// Act does what a key or a button does, by the key's name in
-// session.Bindings (the browser's transport calls it).
-func (a *App) Act(key string) error {
-	b, ok := session.BindingFor(key)
-	if !ok {
-		return fmt.Errorf("live: no key %q", key)
-	}
-	a.act(b.Action)
-	return nil
 }
 
 // FrameTimes are the durations between drawn frames so far.

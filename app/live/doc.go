@@ -1,14 +1,16 @@
 // Package live is the interactive renderer: the scenes of package viz,
 // live in an Ebitengine window (the desktop app) or on a WebGL canvas (the
-// playground's frame). It is the only viz package that imports Ebitengine,
-// and nothing a headless test or the CLI needs imports it.
+// playground's frame). Besides the desktop app's main it is the only
+// package that imports Ebitengine, and nothing a headless test or the CLI
+// needs imports it.
 //
 // # Overview
 //
 // An App is an ebiten.Game over a session.Session, which holds everything
 // a person does (fields, step, hover and pin, zoom and pan, a lesson).
-// Update reads the input once a tick into the session; Draw paints what
-// the session says. Scripts (session.Event) drive the same paths as the
+// Update reads the input once a tick into the session (input.go); Draw
+// paints what the session says, with the keys' help over the scene when
+// asked (help.go). Scripts (session.Event) drive the same paths as the
 // mouse and the keyboard, so tests and demos act as a person would.
 //
 // # Drawing

@@ -256,18 +256,10 @@ func (s *Session) Tick(dt float64) {
 
 // Hover sets what the pointer is over (nil: nothing).
 func (s *Session) Hover(f *viz.Focus) {
-	if !sameFocus(s.hover, f) {
+	if !viz.SameFocus(s.hover, f) {
 		s.hover = f
 		s.rev++
 	}
-}
-
-// sameFocus reports whether f and g name the same thing (nil: nothing).
-func sameFocus(f, g *viz.Focus) bool {
-	if f == nil || g == nil {
-		return f == g
-	}
-	return f.Equal(*g)
 }
 
 // Click pins f, or unpins when f is what is pinned or nothing; while a

@@ -40,14 +40,14 @@ const (
 
 var desktop string // the built app
 
+// skipWhy says why the app cannot be given a display here ("" when it
+// can): each test skips saying so, or fails under
+// STRIDELAB_REQUIRE_DISPLAY (set it to 1).
+var skipWhy string
+
 func TestMain(m *testing.M) {
-	if _, err := exec.LookPath("xvfb-run"); err != nil {
-		if os.Getenv("STRIDELAB_REQUIRE_DISPLAY") != "" {
-			fmt.Fprintln(os.Stderr, "desktoptest: xvfb-run is missing (apt-get install xvfb xauth, or make deps)")
-			os.Exit(1)
-		}
-		fmt.Println("desktoptest: skipped: no xvfb-run to give the app a display")
-		os.Exit(0)
+	if skipWhy = noDisplay(); skipWhy != "" {
+		os.Exit(m.Run()) // the app is not built: every test skips or fails in needDisplay
 	}
 	dir, err := os.MkdirTemp("", "desktoptest")
 	if err != nil {
@@ -62,6 +62,35 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// noDisplay says why the tests cannot give the app a display, or "": they
+// run it under xvfb-run (so the session's own DISPLAY is not used), which
+// needs Xvfb and xauth.
+func noDisplay() string {
+	var missing []string
+	for _, prog := range []string{"xvfb-run", "Xvfb", "xauth"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			missing = append(missing, prog)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("no display for the desktop app: %s not found (apt-get install xvfb xauth, or make deps)", strings.Join(missing, ", "))
+}
+
+// needDisplay skips t, saying why, where the app cannot have a display,
+// and fails it instead when STRIDELAB_REQUIRE_DISPLAY is set.
+func needDisplay(t *testing.T) {
+	t.Helper()
+	if skipWhy == "" {
+		return
+	}
+	if os.Getenv("STRIDELAB_REQUIRE_DISPLAY") != "" {
+		t.Fatalf("%s, and STRIDELAB_REQUIRE_DISPLAY requires one", skipWhy)
+	}
+	t.Skipf("%s; set STRIDELAB_REQUIRE_DISPLAY=1 to fail instead", skipWhy)
 }
 
 // runApp runs the app under Xvfb with args and fails the test on a
@@ -124,6 +153,7 @@ func args(scene string, flags map[string]string, step int) []string {
 // The window's scene agrees with the headless PNG of the same scene and
 // step, and disagrees with the next step's (or a focused device's).
 func TestScreenshotsMatchHeadless(t *testing.T) {
+	needDisplay(t)
 	cases := []struct {
 		scene string
 		flags map[string]string
@@ -196,6 +226,7 @@ func readState(t *testing.T, path string) appState {
 // impossible expand and an oversized one, then a good shape: the window
 // shows each as expected and the app keeps working.
 func TestScriptDrivesTheApp(t *testing.T) {
+	needDisplay(t)
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	script := strings.Join([]string{
@@ -285,6 +316,7 @@ func TestScriptDrivesTheApp(t *testing.T) {
 // the results panel; Enter pins it, "." steps with it pinned, Escape
 // unpins.
 func TestScriptWalksTheKeys(t *testing.T) {
+	needDisplay(t)
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	script := strings.Join([]string{
@@ -359,6 +391,7 @@ func redPixels(img image.Image, r image.Rectangle) int {
 // asked about, hides what it reads and the computed values; once
 // answered it shows them.
 func TestScriptWalksALesson(t *testing.T) {
+	needDisplay(t)
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	script := strings.Join([]string{
@@ -417,6 +450,7 @@ func TestScriptWalksALesson(t *testing.T) {
 // while the last good scene stays; the strategy field switches the plan.
 // Then the program lesson's question is answered by clicking step columns.
 func TestScriptEditsAProgram(t *testing.T) {
+	needDisplay(t)
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	const typed = "placement 2; x = input 8,4 S(0); w = input 4,2 B; y = matmul x w; s = sum y 1,1; grad s"
@@ -483,6 +517,7 @@ func TestScriptEditsAProgram(t *testing.T) {
 // headless renderers (and so `stridelab draw`) write for the same scene
 // and step.
 func TestExportsAreTheHeadlessBytes(t *testing.T) {
+	needDisplay(t)
 	dir := t.TempDir()
 	script := "wait 2\nkey s\nkey p\nkey g\nwait 2\n"
 	if err := os.WriteFile(filepath.Join(dir, "script.txt"), []byte(script), 0o644); err != nil {
