@@ -445,14 +445,14 @@ func stripBudget(n int, w float64) int {
 
 // drawStrip draws operand o's storage as a row of cells (elided, always
 // keeping the offsets in keep), those in lit highlighted, and returns the
-// drawn cells by offset.
+// drawn cells by offset. Offsets kept past the budget (a step that reads
+// many) narrow the cells rather than elide the context around them: that
+// context holds what a lesson's question asks for (the next cell's
+// reads), and a label that no longer fits at MinText is left out.
 func (s *indexScene) drawStrip(c *canvas, o operand, x, y, w float64, keep, lit []int) map[int]GridCell {
 	n, _ := o.storage.NumElements()
 	budget := stripBudget(n, w)
 	offs := visibleKeeping(n, budget, keep)
-	for b := budget - 1; len(offs) > budget && b >= 5; b-- { // the kept offsets took room: elide more around them
-		offs = visibleKeeping(n, b, keep)
-	}
 	cell := min(stripCellW, w/float64(max(len(offs), 1)))
 	fan := fanIn(o.view)
 	caption := fmt.Sprintf("%s storage: %d elements, contiguous %v", o.name, n, o.storage)
