@@ -208,7 +208,7 @@ func TestStillDrawnOnce(t *testing.T) {
 		rec := httptest.NewRecorder()
 		s.ServeHTTP(rec, req)
 		if rec.Code != c.code || d.draws(c.hash) != c.draws {
-			t.Errorf("%s %s %v: %d %q, %q drawn %d times; want %d, %d times", c.method, c.target, c.headers, rec.Code, rec.Body, c.hash, d.draws(c.hash), c.code, c.draws)
+			t.Errorf("%s %s %v: %d %.60q, %q drawn %d times; want %d, %d times", c.method, c.target, c.headers, rec.Code, rec.Body, c.hash, d.draws(c.hash), c.code, c.draws)
 		}
 	}
 	// Clients of a still being drawn wait for that draw.
