@@ -20,7 +20,7 @@ PAGE      := web/site
 # tests and is the real distributed engine beside the simulated devices.
 APT_PACKAGES := gcc python3-numpy python3-torch nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
-.PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-browser gallery lessons fuzz clean
+.PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-serve bench-browser gallery lessons fuzz clean
 
 all: build
 
@@ -155,6 +155,13 @@ bench: deps build
 	./$(BIN) bench --runs 21 --json bench.json
 	mkdir -p docs
 	./$(BIN) bench --backend gpu --rounds 7 --json bench-gpu.json --svg docs/bench-gpu.svg
+
+# The still server (GET /scene.svg) under the issue's attack: 200 clients
+# ask for distinct heavy stills and hang up after 50 ms, then a small
+# still is timed; and a cached still asked for again.
+bench-serve:
+	$(GO) test -run XXX -bench StillAfterAbandoned -benchtime 3x ./native/cmd/stridelab/
+	$(GO) test -run XXX -bench StillCached ./native/cmd/stridelab/
 
 # The benchmark's cases at browser sizes on Chromium's WebGPU (SwiftShader).
 bench-browser: deps web

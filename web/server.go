@@ -266,6 +266,12 @@ func acceptedEncodings(header string) map[string]bool {
 // files.
 func Accepts(header, coding string) bool { return acceptedEncodings(header)[coding] }
 
+// ETagMatches reports whether an If-None-Match header names any encoding
+// of the answer whose tag, without its quotes and its ".ENCODING", is
+// etag (or is "*"), as the site reads it, for answers made beside the
+// site's files.
+func ETagMatches(header, etag string) bool { return etagMatches(header, etag) }
+
 // etagMatches reports whether an If-None-Match header names any encoding
 // of the file whose hash is etag (or is "*"): the file has not changed.
 func etagMatches(header, etag string) bool {

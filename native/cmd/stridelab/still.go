@@ -4,29 +4,21 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
-	"net/url"
-	"runtime"
-	"strconv"
 	"strings"
 
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
-	"github.com/stridelab/stridelab/web"
 )
 
 // The first scene at once: the playground's live frame needs its wasm
 // (megabytes to fetch, compile and start) before it draws, so the page
 // first shows a still of the same scene, drawn here natively by the same
-// renderer (GET /scene.svg), or, on a static host that cannot draw, one
+// renderer (GET /scene.svg, still_server.go), or, on a static host that cannot draw, one
 // of the stills `serve --write` drew beforehand (scenes/index.json).
 
 // maxStillSide bounds a still's CSS size: an 8K screen's side. The
@@ -35,9 +27,14 @@ import (
 // this wide or tall in both directions.
 const maxStillSide = 8192
 
-// stillSlots bounds the stills drawn at once: one per core, so a burst
-// of requests queues instead of taking the machine.
-var stillSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+// checkStillSize says what is wrong with a still's CSS size w×h, or nil.
+func checkStillSize(w, h int) error {
+	if w < viz.MinSize.W || h < viz.MinSize.H || w > maxStillSide || h > maxStillSide {
+		return fmt.Errorf("scene.svg: a frame of %d×%d CSS px: width and height must be between %d×%d and %d×%d",
+			w, h, viz.MinSize.W, viz.MinSize.H, maxStillSide, maxStillSide)
+	}
+	return nil
+}
 
 // still is a drawn still: the SVG and the scene's title.
 type still struct {
@@ -58,9 +55,8 @@ var errNoStill = errors.New("scene.svg: a lesson's link has no still: its scene 
 // its viewBox fit.Size. A lesson's link (#/lesson/ID/STEP, or a scene
 // with lesson=ID) is errNoStill.
 func drawStill(hash string, w, h int) (still, error) {
-	if w < viz.MinSize.W || h < viz.MinSize.H || w > maxStillSide || h > maxStillSide {
-		return still{}, fmt.Errorf("scene.svg: a frame of %d×%d CSS px: width and height must be between %d×%d and %d×%d",
-			w, h, viz.MinSize.W, viz.MinSize.H, maxStillSide, maxStillSide)
+	if err := checkStillSize(w, h); err != nil {
+		return still{}, err
 	}
 	spec, _ := viz.Example("expand")
 	if strings.TrimPrefix(hash, "#") != "" {
@@ -95,82 +91,6 @@ func drawStill(hash string, w, h int) (still, error) {
 	}
 	svg := b.Bytes()
 	return still{svg: svg, title: s.Title}, nil
-}
-
-// withStills answers GET /scene.svg?w=W&h=H&hash=HASH with drawStill's
-// SVG and passes every other request to site. The title goes in
-// X-Scene-Title, percent-escaped (the page's alt text). A lesson's link
-// is a 204 (no still, errNoStill); bad input is a 400 whose body is the
-// error; the answer is the same bytes for the same
-// query from the same binary, so it carries an ETag and is revalidated
-// (no-cache) like the site's files.
-func withStills(site http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.EscapedPath() != "/scene.svg" {
-			site.ServeHTTP(w, r)
-			return
-		}
-		h := w.Header()
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			h.Set("Allow", "GET, HEAD")
-			http.Error(w, "method "+r.Method+" not allowed: GET and HEAD only", http.StatusMethodNotAllowed)
-			return
-		}
-		st, err := stillFor(r.URL.RawQuery)
-		if errors.Is(err, errNoStill) {
-			h.Set("Cache-Control", "no-cache")
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		sum := sha256.Sum256(st.svg)
-		tag := `"` + hex.EncodeToString(sum[:16]) + `"`
-		h.Set("Content-Type", "image/svg+xml")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", "no-cache")
-		h.Set("Vary", "Accept-Encoding")
-		h.Set("ETag", tag)
-		h.Set("X-Scene-Title", url.PathEscape(st.title))
-		if strings.Contains(r.Header.Get("If-None-Match"), tag) {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		body := st.svg
-		if web.Accepts(r.Header.Get("Accept-Encoding"), "gzip") {
-			var b bytes.Buffer
-			z, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed) // drawn per request: the fastest level halves it already
-			z.Write(st.svg)
-			z.Close()
-			body = b.Bytes()
-			h.Set("Content-Encoding", "gzip")
-		}
-		h.Set("Content-Length", strconv.Itoa(len(body)))
-		w.WriteHeader(http.StatusOK)
-		if r.Method == http.MethodGet {
-			w.Write(body)
-		}
-	})
-}
-
-// stillFor reads a /scene.svg query (w, h and hash) and draws it, one of
-// stillSlots at a time.
-func stillFor(rawQuery string) (still, error) {
-	q, err := url.ParseQuery(rawQuery)
-	if err != nil {
-		return still{}, fmt.Errorf("scene.svg: query %q: %v", rawQuery, err)
-	}
-	var size [2]int
-	for i, k := range []string{"w", "h"} {
-		if size[i], err = strconv.Atoi(q.Get(k)); err != nil {
-			return still{}, fmt.Errorf("scene.svg: %s=%q: give the frame's CSS size as whole numbers, e.g. ?w=640&h=360&hash=…", k, q.Get(k))
-		}
-	}
-	stillSlots <- struct{}{}
-	defer func() { <-stillSlots }()
-	return drawStill(q.Get("hash"), size[0], size[1])
 }
 
 // stillSizes are the frame sizes (CSS px) the page's style sheet gives
