@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stridelab/stridelab/sbp/program"
 )
@@ -54,5 +55,26 @@ func TestExecuteDoneContext(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("the run left %v in the temporary folder", left)
+	}
+}
+
+// TestCancelledInTheProbe: a run cancelled while its interpreter is being
+// asked whether it imports torch is a cancelled run (ErrCancelled), not a
+// fault of the interpreter, and starts no worker.
+func TestCancelledInTheProbe(t *testing.T) {
+	dir := t.TempDir()
+	py := filepath.Join(dir, "python3")
+	script := "#!/bin/sh\n[ \"$1\" = -c ] && exec sleep 30\necho $$ > " + dir + "/started.$$\nexec sleep 30\n"
+	if err := os.WriteFile(py, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	_, err := New(Options{Python: py}).Run(ctx, planOf(t, faultProgram, program.Greedy), nil)
+	if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v; want ErrCancelled wrapping context.Canceled", err)
+	}
+	if started, _ := filepath.Glob(filepath.Join(dir, "started.*")); len(started) != 0 {
+		t.Errorf("workers started: %v", started)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/stridelab/stridelab/internal/python"
+	"github.com/stridelab/stridelab/sbp"
 )
 
 // DebianPython is Debian's interpreter, whose python3-torch (1.13) ships
@@ -33,6 +34,17 @@ var torchNeed = python.Need{
 // to install; when ctx ends first, it wraps ctx's error.
 func FindPython(ctx context.Context, path string) (string, error) {
 	return python.Find(ctx, path, torchNeed)
+}
+
+// findPython is FindPython for a run on p: a probe that ctx ended is
+// the run's cancellation (notStarted: ErrCancelled or ErrTimeout), not a
+// fault of the interpreter.
+func findPython(ctx context.Context, path string, p sbp.Placement) (string, error) {
+	py, err := FindPython(ctx, path)
+	if err != nil && ctx.Err() != nil {
+		return "", notStarted(ctx, p)
+	}
+	return py, err
 }
 
 // lastLine is the last non-empty line of text, or alt.

@@ -77,7 +77,7 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	if err := checkRanks(plan); err != nil {
 		return nil, err
 	}
-	if _, err := FindPython(ctx, e.opts.Python); err != nil {
+	if _, err := findPython(ctx, e.opts.Python, p); err != nil {
 		return nil, err
 	}
 	ranks, err := engine.Planned(plan)
@@ -145,7 +145,7 @@ func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
 	if err := notStarted(ctx, b.p); err != nil {
 		return nil, err
 	}
-	python, err := FindPython(ctx, e.opts.Python)
+	python, err := findPython(ctx, e.opts.Python, b.p)
 	if err != nil {
 		return nil, err
 	}
