@@ -33,23 +33,18 @@ type programScene struct {
 }
 
 func buildProgramScene(spec Spec) (*Scene, error) {
-	prog, err := program.Parse(spec.Get("src"))
-	if err != nil {
-		return nil, onField("src", err)
-	}
 	strategy := program.Greedy
 	if v := spec.Get("strategy"); v != "" {
+		var err error
 		if strategy, err = program.ParseStrategy(v); err != nil {
 			return nil, onField("strategy", err)
 		}
 	}
-	plan, err := program.NewPlan(prog, strategy)
+	plan, err := plans.plan(spec.Get("src"), strategy)
 	if err != nil {
-		if strategy == program.Exact {
-			return nil, onField("strategy", err, "src")
-		}
-		return nil, onField("src", err)
+		return nil, err
 	}
+	prog := plan.Program
 	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}}
 	for _, d := range plan.Differences {
 		s.differs[d.Name] = true
