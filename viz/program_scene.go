@@ -85,7 +85,8 @@ func buildProgramScene(spec Spec) (*Scene, error) {
 }
 
 // ProgramModel is the meaning of a program scene: its plan, as
-// `stridelab sbp program --json` writes it.
+// `stridelab sbp program --json` writes it. Every scene of one program
+// shares it (Build plans a program once): read it, never change it.
 type ProgramModel = program.Plan
 
 // work is the program run on simulated devices, checked against one CPU.
