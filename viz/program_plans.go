@@ -37,19 +37,20 @@ type planMemo struct {
 	entries []*planned
 }
 
-// planned is a program's source and strategy, planned once: its plan,
-// or why it does not plan (an error on the field it is about).
+// planned is a program's source and strategy (the key's value as given,
+// "" for the default), planned once: its plan, or why it does not plan
+// (an error on the field it is about).
 type planned struct {
 	src      string
-	strategy program.Strategy
+	strategy string
 	once     sync.Once
 	plan     *program.Plan
 	err      error
 }
 
-// plan returns the plan of src under strategy, from the memo when it
-// holds it.
-func (m *planMemo) plan(src string, strategy program.Strategy) (*program.Plan, error) {
+// plan returns the plan of src under strategy (the strategy key's value),
+// from the memo when it holds it.
+func (m *planMemo) plan(src, strategy string) (*program.Plan, error) {
 	m.mu.Lock()
 	var e *planned
 	for i, p := range m.entries {
@@ -72,12 +73,18 @@ func (m *planMemo) plan(src string, strategy program.Strategy) (*program.Plan, e
 	return e.plan, e.err
 }
 
-// planProgram parses src and plans it with strategy; an error is a
-// *FieldError on the field it is about.
-func planProgram(src string, strategy program.Strategy) (*program.Plan, error) {
+// planProgram parses src and plans it with strategy (greedy when ""); an
+// error is a *FieldError on the field it is about.
+func planProgram(src, s string) (*program.Plan, error) {
 	prog, err := program.Parse(src)
 	if err != nil {
 		return nil, onField("src", err)
+	}
+	strategy := program.Greedy
+	if s != "" {
+		if strategy, err = program.ParseStrategy(s); err != nil {
+			return nil, onField("strategy", err)
+		}
 	}
 	plan, err := newPlan(prog, strategy)
 	if err != nil {

@@ -46,11 +46,11 @@ func TestPlanMemoKeepsTheLastFew(t *testing.T) {
 	made := CountPlans(t)
 	src := func(i int) string { return fmt.Sprintf("%s # %d", memoSrc, i) }
 	for i := range planMemoSize + 1 {
-		if _, err := plans.plan(src(i), program.Greedy); err != nil {
+		if _, err := plans.plan(src(i), ""); err != nil {
 			t.Fatal(err)
 		}
 		if i == planMemoSize-1 { // asking again for the first makes it the most recent
-			if _, err := plans.plan(src(0), program.Greedy); err != nil {
+			if _, err := plans.plan(src(0), ""); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -58,10 +58,10 @@ func TestPlanMemoKeepsTheLastFew(t *testing.T) {
 	if made() != planMemoSize+1 || len(plans.entries) != planMemoSize {
 		t.Fatalf("%d sources: %d plans, %d kept; want %d and %d", planMemoSize+1, made(), len(plans.entries), planMemoSize+1, planMemoSize)
 	}
-	if _, err := plans.plan(src(0), program.Greedy); err != nil || made() != planMemoSize+1 {
+	if _, err := plans.plan(src(0), ""); err != nil || made() != planMemoSize+1 {
 		t.Errorf("the first source, asked for again of late: %d plans, want it kept", made())
 	}
-	if _, err := plans.plan(src(1), program.Greedy); err != nil || made() != planMemoSize+2 {
+	if _, err := plans.plan(src(1), ""); err != nil || made() != planMemoSize+2 {
 		t.Errorf("the second source, the oldest: %d plans, want it planned again", made())
 	}
 }
@@ -93,7 +93,7 @@ func TestPlanMemoPlansOnceAtOnce(t *testing.T) {
 	got := make([]*program.Plan, 8)
 	for i := range got {
 		wg.Go(func() {
-			p, err := plans.plan(memoSrc, program.Greedy)
+			p, err := plans.plan(memoSrc, "")
 			if err != nil {
 				t.Error(err)
 			}

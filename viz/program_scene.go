@@ -33,18 +33,11 @@ type programScene struct {
 }
 
 func buildProgramScene(spec Spec) (*Scene, error) {
-	strategy := program.Greedy
-	if v := spec.Get("strategy"); v != "" {
-		var err error
-		if strategy, err = program.ParseStrategy(v); err != nil {
-			return nil, onField("strategy", err)
-		}
-	}
-	plan, err := plans.plan(spec.Get("src"), strategy)
+	plan, err := plans.plan(spec.Get("src"), spec.Get("strategy"))
 	if err != nil {
 		return nil, err
 	}
-	prog := plan.Program
+	prog, strategy := plan.Program, plan.Strategy
 	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}}
 	for _, d := range plan.Differences {
 		s.differs[d.Name] = true
