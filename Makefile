@@ -118,7 +118,7 @@ test-go:
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/... ./lessons/... ./app/session ./engine ./results ./internal/atomicfile
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./tensor/... ./sbp/... ./viz/... ./lessons/... ./app/session ./engine ./results ./internal/atomicfile ./wasm/jsapi
 	GOOS=js GOARCH=wasm $(GO) vet ./shaders ./wasm/...
 
 # The pages in headless Chromium on SwiftShader's WebGPU, served by

@@ -25,7 +25,11 @@
 // devices, each device's shard, and the collectives of boxing; the
 // program scene draws a whole program's plan (sbp/program) as a column
 // per step, every device's shard under it and each boxing's collective
-// and bytes, with a running total of the bytes sent.
+// and bytes, with a running total of the bytes sent. Planning is the
+// dearest part of building a scene, so a program is planned once per
+// text: Build keeps the last few plans, and the scenes of one program
+// (the playground page's and its frame's, a lesson's) share one plan,
+// which nobody changes.
 //
 // viz is the scene model, not the application. What a person does with a
 // scene (fields, steps, hover and pin, lessons, scripts) is app/session;

@@ -33,23 +33,11 @@ type programScene struct {
 }
 
 func buildProgramScene(spec Spec) (*Scene, error) {
-	prog, err := program.Parse(spec.Get("src"))
+	plan, err := plans.plan(spec.Get("src"), spec.Get("strategy"))
 	if err != nil {
-		return nil, onField("src", err)
+		return nil, err
 	}
-	strategy := program.Greedy
-	if v := spec.Get("strategy"); v != "" {
-		if strategy, err = program.ParseStrategy(v); err != nil {
-			return nil, onField("strategy", err)
-		}
-	}
-	plan, err := program.NewPlan(prog, strategy)
-	if err != nil {
-		if strategy == program.Exact {
-			return nil, onField("strategy", err, "src")
-		}
-		return nil, onField("src", err)
-	}
+	prog, strategy := plan.Program, plan.Strategy
 	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}}
 	for _, d := range plan.Differences {
 		s.differs[d.Name] = true
@@ -90,7 +78,8 @@ func buildProgramScene(spec Spec) (*Scene, error) {
 }
 
 // ProgramModel is the meaning of a program scene: its plan, as
-// `stridelab sbp program --json` writes it.
+// `stridelab sbp program --json` writes it. Every scene of one program
+// shares it (Build plans a program once): read it, never change it.
 type ProgramModel = program.Plan
 
 // work is the program run on simulated devices, checked against one CPU.

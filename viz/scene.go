@@ -173,7 +173,10 @@ func (s *Scene) JSON() ([]byte, error) {
 func (s *Scene) Model() any { return s.model }
 
 // Build builds the scene spec names, by its kind's builder. An error
-// about one field's value is a *FieldError naming that field.
+// about one field's value is a *FieldError naming that field. A program
+// scene's plan comes from a memo of the last few programs planned (by
+// their source and strategy), so building one program's scene again
+// does not plan it again.
 func Build(spec Spec) (*Scene, error) {
 	kind, err := kindOf(spec.Scene)
 	if err != nil {

@@ -107,7 +107,9 @@ func focusOf(req js.Value) (*viz.Focus, error) {
 // lastScene keeps the scene built last, so that a page's scene call and
 // the export and compute calls after it build it once. It is keyed by the
 // hash without its step: a scene holds every step, so moving through the
-// animation builds nothing.
+// animation builds nothing. The frame's session builds the same scene
+// for itself; a program's plan is made once for both (viz.Build keeps
+// the last few).
 var lastScene struct {
 	sync.Mutex
 	hash  string

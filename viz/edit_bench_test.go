@@ -1,0 +1,158 @@
+package viz_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stridelab/stridelab/app/session"
+	"github.com/stridelab/stridelab/results"
+	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/viz"
+)
+
+// megatronMLP is Megatron-LM's MLP block on 4 devices: the first weight
+// split by columns, the second by rows, so that the forward needs one
+// all-reduce (of y, partial) and the backward one (of x's gradient).
+const megatronMLP = "placement 4; x = input 32,64 B; w1 = input 64,256 S(1); h = matmul x w1; " +
+	"w2 = input 256,64 S(0); y = matmul h w2; s = sum y 1,1; grad s"
+
+// editPrograms are the gallery's programs (docs/gallery/gallery.sh) and
+// Megatron's MLP, each as its spec and as the spec an edit of its source
+// makes (x's first dim doubled, a shape every program still takes).
+func editPrograms(t testing.TB) []struct {
+	name       string
+	base, edit viz.Spec
+} {
+	t.Helper()
+	script, err := os.ReadFile("../docs/gallery/gallery.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []struct {
+		name       string
+		base, edit viz.Spec
+	}
+	add := func(name string, base viz.Spec) {
+		src := base.Get("src")
+		edited := strings.Replace(src, "x = input 64,", "x = input 128,", 1)
+		edited = strings.Replace(edited, "x = input 32,", "x = input 64,", 1)
+		if edited == src {
+			t.Fatalf("%s: no x to edit in %q", name, src)
+		}
+		values := map[string]string{}
+		for k, v := range base.Values {
+			values[k] = v
+		}
+		values["src"] = edited
+		edit, err := viz.ParseSpec("program", values, 0)
+		if err != nil {
+			t.Fatalf("%s edited: %v", name, err)
+		}
+		out = append(out, struct {
+			name       string
+			base, edit viz.Spec
+		}{name, base, edit})
+	}
+	for line := range strings.Lines(string(script)) {
+		fields := strings.Split(strings.TrimSpace(line), "|")
+		if len(fields) < 4 || !strings.HasPrefix(fields[1], "program ") {
+			continue
+		}
+		spec, err := viz.ParseCommand(fields[1])
+		if err != nil {
+			t.Fatalf("gallery %s: %v", fields[0], err)
+		}
+		add(fields[0], spec)
+	}
+	mlp, err := viz.ParseSpec("program", map[string]string{"src": megatronMLP}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add("megatron-mlp", mlp)
+	if len(out) < 6 {
+		t.Fatalf("%d programs, want the gallery's (at least 5) and Megatron's MLP", len(out))
+	}
+	return out
+}
+
+// playgroundEdit runs what the playground runs for one edit of a field
+// (web/main.js's edited and took): the page asks the wasm to check the
+// fields (stridelab.spec) and for the scene's panel (stridelab.scene: its
+// meaning and report), both on wasm/jsapi's one cached scene, which
+// viz.Build makes here; the frame shows the edit (frame.show: the
+// session's Show), says its state and draws it at its viewport size, the
+// pointer hit-testing it; the page writes the hash and computes the
+// results (stridelab.compute: results.Compute on the cached scene). It
+// returns how long the edit took to show: to the frame's first drawing of
+// the new scene.
+func playgroundEdit(t testing.TB, frame *session.Session, edit viz.Spec) (shown time.Duration) {
+	start := time.Now()
+	page, err := viz.Build(edit) // stridelab.spec, then stridelab.scene and stridelab.compute from jsapi's cache
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.JSON(); err != nil {
+		t.Fatal(err)
+	}
+	page.ReportLook(edit.Step, viz.Look{})
+	hash, _, err := viz.ParseHash(edit.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame.Show(hash) // frame.show(hash)
+	if _, err := frame.Err(); err != nil {
+		t.Fatal(err)
+	}
+	frame.State()
+	for _, sz := range []viz.Size{{W: 960, H: 540}, viz.DefaultSize} { // the frame's first layout, then its window's
+		if _, err := frame.Frame(sz); err != nil {
+			t.Fatal(err)
+		}
+		if shown == 0 {
+			shown = time.Since(start)
+		}
+		frame.HitTest(sz, 100, 100)
+	}
+	step := viz.Focus{Kind: viz.FocusStep, Offset: 1}
+	frame.Hover(&step)
+	frame.State() // its words: Describe
+	frame.Report()
+	if _, err := results.Compute(context.Background(), page, tensor.CPU{}); err != nil {
+		t.Fatal(err)
+	}
+	return shown
+}
+
+// BenchmarkProgramEdit is one edit of each gallery program and of
+// Megatron's MLP in the playground (playgroundEdit: the page's wasm
+// calls and the frame's session). Every edit's source is new text (the
+// program and a comment naming the edit), as typing makes it, so no
+// edit finds its plan made before. Besides the time of the whole edit
+// (ns/op: the results computed too) it reports the time to show the new
+// scene (scene-ms/op), what the playground's budget of 100 ms after the
+// typing pause is about.
+func BenchmarkProgramEdit(b *testing.B) {
+	for _, p := range editPrograms(b) {
+		b.Run(p.name, func(b *testing.B) {
+			frame, err := session.New(p.base)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, shown := 0, time.Duration(0)
+			for b.Loop() {
+				n++
+				edit := p.edit
+				edit.Values = map[string]string{"src": fmt.Sprintf("%s\n# edit %d", p.edit.Get("src"), n)}
+				if v := p.edit.Get("strategy"); v != "" {
+					edit.Values["strategy"] = v
+				}
+				shown += playgroundEdit(b, frame, edit)
+			}
+			b.ReportMetric(float64(shown)/float64(n)/1e6, "scene-ms/op")
+		})
+	}
+}

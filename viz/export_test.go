@@ -1,0 +1,28 @@
+package viz
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/stridelab/stridelab/sbp/program"
+)
+
+// CountPlans empties the memo of plans and counts the programs planned
+// (program.NewPlan) from now to t's end: it returns the count so far. It
+// swaps a package variable, so no test that counts runs in parallel.
+func CountPlans(t testing.TB) func() int {
+	var n atomic.Int64
+	was := newPlan
+	forget := func() {
+		plans.mu.Lock()
+		plans.entries = nil
+		plans.mu.Unlock()
+	}
+	forget()
+	newPlan = func(p *program.Program, s program.Strategy) (*program.Plan, error) {
+		n.Add(1)
+		return was(p, s)
+	}
+	t.Cleanup(func() { newPlan = was; forget() })
+	return func() int { return int(n.Load()) }
+}

@@ -1,0 +1,100 @@
+package viz
+
+import (
+	"sync"
+
+	"github.com/stridelab/stridelab/sbp/program"
+)
+
+// A program is planned once per edit, whoever builds its scene. One edit
+// in the playground builds the scene twice in one wasm: the page's
+// calls (wasm/jsapi: the fields checked, the scene's panel, the results)
+// build it once, the frame's session (app/session) once more; a lesson
+// builds its steps' scenes again as it checks and opens them. Planning
+// is by far the dearest part of building a program scene, so Build takes
+// the plan from a small memo of the last programs planned, keyed by the
+// source as typed and the strategy: the same text plans to the same
+// plan, which every scene of it then shares (its layout at each size,
+// its hot regions, report and words, and results.Compute through
+// ProgramWork) and nobody changes.
+
+// planMemoSize is how many plans the memo keeps: the edit on screen and
+// the few before it (typing back to an earlier program, a lesson's step
+// and its reveal), so that a gallery of programs typed through in turn
+// cannot hold more than a handful of plans in memory. A plan keeps its
+// steps and graph, not its search: the gallery's 2-D mesh program and
+// Megatron's MLP keep some 20–30 KB each.
+const planMemoSize = 4
+
+// plans is the memo Build plans programs through.
+var plans planMemo
+
+// planMemo keeps the last planMemoSize plans made, the most recent
+// first. A plan asked for while another goroutine makes it waits for
+// that one instead of planning again.
+type planMemo struct {
+	mu      sync.Mutex
+	entries []*planned
+}
+
+// planned is a program's source and strategy (the key's value as given,
+// "" for the default), planned once: its plan, or why it does not plan
+// (an error on the field it is about).
+type planned struct {
+	src      string
+	strategy string
+	once     sync.Once
+	plan     *program.Plan
+	err      error
+}
+
+// plan returns the plan of src under strategy (the strategy key's value),
+// from the memo when it holds it.
+func (m *planMemo) plan(src, strategy string) (*program.Plan, error) {
+	m.mu.Lock()
+	var e *planned
+	for i, p := range m.entries {
+		if p.src == src && p.strategy == strategy {
+			e = p
+			copy(m.entries[1:i+1], m.entries[:i])
+			break
+		}
+	}
+	if e == nil {
+		e = &planned{src: src, strategy: strategy}
+		if len(m.entries) < planMemoSize {
+			m.entries = append(m.entries, nil)
+		}
+		copy(m.entries[1:], m.entries)
+	}
+	m.entries[0] = e
+	m.mu.Unlock()
+	e.once.Do(func() { e.plan, e.err = planProgram(src, strategy) })
+	return e.plan, e.err
+}
+
+// planProgram parses src and plans it with strategy (greedy when ""); an
+// error is a *FieldError on the field it is about.
+func planProgram(src, s string) (*program.Plan, error) {
+	prog, err := program.Parse(src)
+	if err != nil {
+		return nil, onField("src", err)
+	}
+	strategy := program.Greedy
+	if s != "" {
+		if strategy, err = program.ParseStrategy(s); err != nil {
+			return nil, onField("strategy", err)
+		}
+	}
+	plan, err := newPlan(prog, strategy)
+	if err != nil {
+		if strategy == program.Exact {
+			return nil, onField("strategy", err, "src")
+		}
+		return nil, onField("src", err)
+	}
+	return plan, nil
+}
+
+// newPlan is program.NewPlan; a test counts the plans made through it.
+var newPlan = program.NewPlan
