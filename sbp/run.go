@@ -208,13 +208,14 @@ func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) 
 	}
 	var out []Candidate
 	seen := map[string]bool{}
-	valid := map[string]bool{} // an nd-SBP of one input (or "out"), checked once
-	ok := func(key string, shape tensor.Shape, nd NdSbp) bool {
-		k := key + nd.String()
-		v, done := valid[k]
+	valid := map[string]bool{} // an nd-SBP of one input (or the output), checked once
+	var key []byte
+	ok := func(which int, shape tensor.Shape, nd NdSbp) bool {
+		key = AppendKey(append(key[:0], byte(which)), nd)
+		v, done := valid[string(key)]
 		if !done {
 			v = Validate(shape, p, nd) == nil
-			valid[k] = v
+			valid[string(key)] = v
 		}
 		return v
 	}
@@ -232,11 +233,15 @@ func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) 
 		for m, c := range choice {
 			o[m], used[m] = sigs[c].Out, sigs[c]
 		}
-		if key := formatNds(in) + " -> " + o.String(); !seen[key] {
-			seen[key] = true
-			good := ok("out", outShape, o)
+		var k []byte
+		for _, nd := range in {
+			k = AppendKey(k, nd)
+		}
+		if k = AppendKey(k, o); !seen[string(k)] {
+			seen[string(k)] = true
+			good := ok(255, outShape, o)
 			for i := range in {
-				good = good && ok(fmt.Sprint(i), shapes[i], in[i])
+				good = good && ok(i, shapes[i], in[i])
 			}
 			if good {
 				out = append(out, Candidate{In: in, Out: o, Sig: used})
@@ -250,6 +255,16 @@ func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) 
 		return nil, newError(ErrSignature, describe(op, shapes), "no signature is valid on %v", p)
 	}
 	return out, nil
+}
+
+// AppendKey appends to b a short spelling of nd that tells every nd-SBP
+// apart (three bytes a mesh dim: kind, axis, op), for map keys where
+// String's would cost more than the lookup.
+func AppendKey(b []byte, nd NdSbp) []byte {
+	for _, s := range nd {
+		b = append(b, byte(s.Kind), byte(s.Axis), byte(s.Op))
+	}
+	return append(b, 0xff)
 }
 
 // nextChoice steps choice like an odometer over n signatures per mesh

@@ -30,12 +30,16 @@ type planner struct {
 	cands   [][]cand // by node index; nil for a node that is not an op
 	boxes   map[[3]int]boxEdge
 	nds     []sbp.NdSbp    // id → SBP
-	ndIDs   map[string]int // SBP's spelling → id
+	ndIDs   map[string]int // SBP's key (sbp.AppendKey) → id
+	key     []byte         // scratch for id
 	names   map[string]int // a node's name → its index among the names
 	out     []int          // node index → its name's index
 	args    [][]int        // node index → its arguments' name indices
 	def     []int          // name index → the node that defines it
 	readers [][]read       // name index → where it is read
+	shapeOf []int          // name index → its shape's index: boxings are asked of sbp once per shape
+	shapeKs []string       // shape index → its spelling, with the placement's (boxMemo's keys)
+	ndKeys  []string       // SBP id → its spelling
 	trees   map[string]copyTree
 }
 
@@ -48,12 +52,13 @@ type boxEdge struct {
 
 // id is nd's id (made on first sight).
 func (pl *planner) id(nd sbp.NdSbp) int {
-	k := nd.String()
-	if i, ok := pl.ndIDs[k]; ok {
+	pl.key = sbp.AppendKey(pl.key[:0], nd)
+	if i, ok := pl.ndIDs[string(pl.key)]; ok {
 		return i
 	}
-	pl.ndIDs[k] = len(pl.nds)
+	pl.ndIDs[string(pl.key)] = len(pl.nds)
 	pl.nds = append(pl.nds, nd)
+	pl.ndKeys = append(pl.ndKeys, nd.String())
 	return len(pl.nds) - 1
 }
 
@@ -78,6 +83,15 @@ func newPlanner(p *Program) (*planner, error) {
 		return nil, &Error{Err: fmt.Errorf("the program and its backward have %d tensors; the planner takes at most %d", len(pl.names), maxNames)}
 	}
 	pl.readers = make([][]read, len(pl.names))
+	shapes := map[string]int{}
+	for _, d := range pl.def {
+		k := g.nodes[d].shape.String()
+		if _, ok := shapes[k]; !ok {
+			shapes[k] = len(shapes)
+			pl.shapeKs = append(pl.shapeKs, p.Placement.String()+" "+k)
+		}
+		pl.shapeOf = append(pl.shapeOf, shapes[k])
+	}
 	for i, n := range g.nodes {
 		pl.out = append(pl.out, pl.names[n.name])
 		args := make([]int, len(n.args))
@@ -104,9 +118,21 @@ func newPlanner(p *Program) (*planner, error) {
 // inserted, and the totals of both strategies. Under Exact a refusal of
 // the exact search is an error; under Greedy the exact total is a
 // comparison, computed only when its elimination is cheap (at most
-// comparisonBound table entries), so that a scene rebuilt on every
-// keystroke stays quick, and ExactRefused says when it was not.
+// ComparisonBound table entries in all), so that a scene rebuilt on
+// every keystroke stays quick, and ExactRefused says when it was not.
 func NewPlan(p *Program, s Strategy) (*Plan, error) {
+	return NewPlanWith(p, s, Options{CompareBound: ComparisonBound})
+}
+
+// Options adjust NewPlanWith.
+type Options struct {
+	// CompareBound bounds the exact comparison beside a greedy plan: the
+	// entries of its elimination's tables in all; 0 computes none.
+	CompareBound int
+}
+
+// NewPlanWith is NewPlan with options.
+func NewPlanWith(p *Program, s Strategy, o Options) (*Plan, error) {
 	if _, err := ParseStrategy(string(s)); err != nil {
 		return nil, err
 	}
@@ -122,12 +148,16 @@ func NewPlan(p *Program, s Strategy) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	total := math.MaxInt
-	if s != Exact {
-		total = comparisonBound
-	}
 	var exact *run
-	exactChoice, refused := pl.exact(ExactBound, total)
+	var exactChoice []int
+	refused := "not compared (Options.CompareBound is 0)"
+	if s == Exact || o.CompareBound > 0 {
+		total := math.MaxInt
+		if s != Exact {
+			total = o.CompareBound
+		}
+		exactChoice, refused = pl.exact(ExactBound, total)
+	}
 	if refused == "" {
 		if exact, err = pl.simulate(exactChoice); err != nil {
 			return nil, err
@@ -160,10 +190,10 @@ func NewPlan(p *Program, s Strategy) (*Plan, error) {
 	return plan, nil
 }
 
-// comparisonBound bounds the exact comparison NewPlan computes under
+// ComparisonBound bounds the exact comparison NewPlan computes under
 // Greedy: the entries of the elimination's tables in all. 2^16 entries
 // fill in about a millisecond.
-const comparisonBound = 1 << 16
+const ComparisonBound = 1 << 16
 
 // fault names the statement behind node n in an error.
 func (pl *planner) fault(n *node, err error) error {
@@ -199,13 +229,13 @@ func (pl *planner) candidates(n *node) ([]cand, error) {
 }
 
 // boxing returns sbp's plan for boxing the tensor of name index x from
-// one SBP id to another (asked of sbp once per triple).
+// one SBP id to another (asked of sbp once per shape and pair of SBPs).
 func (pl *planner) boxing(x, from, to int) (sbp.Boxing, error) {
-	key := [3]int{x, from, to}
+	key := [3]int{pl.shapeOf[x], from, to}
 	if e, ok := pl.boxes[key]; ok {
 		return e.b, e.err
 	}
-	b, err := sbp.PlanBoxing(pl.g.nodes[pl.def[x]].shape, tensor.Float32, pl.p, pl.nds[from], pl.nds[to])
+	b, err := memoBoxing(pl.shapeKs[key[0]]+" "+pl.ndKeys[from]+" "+pl.ndKeys[to], pl.g.nodes[pl.def[x]].shape, pl.p, pl.nds[from], pl.nds[to])
 	pl.boxes[key] = boxEdge{b, err}
 	return b, err
 }
