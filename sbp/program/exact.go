@@ -106,8 +106,11 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 	if biggest > float64(bound) || work > float64(total) {
 		return nil, refuse()
 	}
-	order, oBiggest, oWidth, oWork := eliminationOrder(fs, dom)
+	order, oBiggest, oWidth, oWork, found := eliminationOrder(fs, dom, float64(total)-work)
 	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
+	if !found { // every order passed total
+		return nil, fmt.Sprintf("the elimination's tables have more than %d entries in all (%d ops at most in one), more than a plan rebuilt on every keystroke computes: plan with --strategy exact", total, width)
+	}
 	if biggest > float64(bound) || work > float64(total) {
 		return nil, refuse()
 	}
@@ -200,17 +203,23 @@ func refine(parts [][]int32, dom int) ([]int32, int) {
 // order whose tables have the fewest entries in all. It returns the
 // order, the largest joined table's entries, the most ops one joins (the
 // width) and the entries of them all.
-func eliminationOrder(fs []*factor, dom []int) ([]int, float64, int, float64) {
-	var best []int
-	bestBig, bestWidth, bestWork := 0.0, 0, -1.0
+//
+// An order whose work passes stop is given up; found is false when every
+// one is.
+func eliminationOrder(fs []*factor, dom []int, stop float64) (best []int, bestBig float64, bestWidth int, bestWork float64, found bool) {
+	bestWork = -1
 	rng := rand.New(rand.NewPCG(30, 2))
 	for try := range orderTries {
-		order, big, width, work := greedyOrder(fs, dom, try, rng, bestWork)
-		if order != nil && (bestWork < 0 || work < bestWork) {
-			best, bestBig, bestWidth, bestWork = order, big, width, work
+		limit := stop
+		if bestWork >= 0 {
+			limit = min(stop, bestWork)
+		}
+		order, big, width, work, ok := greedyOrder(fs, dom, try, rng, limit)
+		if ok && (bestWork < 0 || work < bestWork) {
+			best, bestBig, bestWidth, bestWork, found = order, big, width, work, true
 		}
 	}
-	return best, bestBig, bestWidth, bestWork
+	return best, bestBig, bestWidth, max(bestWork, 0), found
 }
 
 // orderTries is how many greedy orders eliminationOrder compares: the
@@ -220,9 +229,9 @@ const orderTries = 8
 
 // greedyOrder runs one greedy elimination on the classes of fs: try 0
 // scores by the joined table, try 1 by the new table, later tries by the
-// joined table jittered by up to ±25%. It stops (nil) once its work
-// passes stop (when stop ≥ 0).
-func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64) ([]int, float64, int, float64) {
+// joined table jittered by up to ±25%. It stops (ok false) once its
+// work passes stop.
+func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64) ([]int, float64, int, float64, bool) {
 	fs = slices.Clone(fs)
 	done := make([]bool, len(dom))
 	score := make([]float64, len(dom))
@@ -280,8 +289,8 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 		nf, _ := symbolicJoin(v, join, dom)
 		big, work = max(big, joined[v]), work+joined[v]
 		width = max(width, len(nf.vars)+1)
-		if stop >= 0 && work > stop {
-			return nil, 0, 0, 0
+		if work > stop {
+			return nil, 0, 0, 0, false
 		}
 		for _, u := range nf.vars {
 			stale[u] = true
@@ -296,7 +305,7 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 		}
 		fs = rest
 	}
-	return order, big, width, work
+	return order, big, width, work, true
 }
 
 // symbolicJoin is eliminate without the table: the new factor's vars and
