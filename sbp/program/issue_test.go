@@ -30,3 +30,26 @@ func TestExactOnTheIssuesPrograms(t *testing.T) {
 		}
 	}
 }
+
+// A boxing starts from the cheapest copy made already: x's B copy, made
+// for b, is sliced to S(1) for c, sending nothing, and the step says so.
+func TestBoxingFromACopy(t *testing.T) {
+	p, err := Parse("placement 4; x = input 8,8 S(0); b = box x B; c = box x S(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Strategy{Greedy, Exact} {
+		plan, err := NewPlan(p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range plan.Steps {
+			if st.Name == "c" && (st.FromCopy != "b" || st.From != "B" || st.SendBytes != 0 || st.Reads()[0] != "b") {
+				t.Errorf("%s: c is boxed from %q (%s), reading %v, sending %d; want from b's B copy, sending 0", s, st.FromCopy, st.From, st.Reads(), st.SendBytes)
+			}
+		}
+		if want := int64(8 * 8 * 4 * 3); plan.TotalSendBytes != want {
+			t.Errorf("%s: the plan sends %d, want the all-gather's %d alone", s, plan.TotalSendBytes, want)
+		}
+	}
+}
