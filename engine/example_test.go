@@ -8,11 +8,12 @@ import (
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
-// Data parallelism on 4 simulated devices: the weight's gradient is
-// all-reduced, and every device sends and receives what the plan counts.
+// Data parallelism on 4 simulated devices, planned exactly: the weight's
+// gradient is all-reduced, and every device sends and receives what the
+// plan counts.
 func ExampleSim() {
 	p, _ := program.Parse("placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s")
-	plan, _ := program.NewPlan(p, program.Greedy)
+	plan, _ := program.NewPlan(p, program.Exact)
 	res, _ := engine.Sim{}.Run(context.Background(), plan, nil)
 	defer res.Values.Release()
 	for _, r := range res.Ranks {

@@ -522,8 +522,11 @@ func TestLessonFacts(t *testing.T) {
 	mp := planned(4)
 	say("program", "`w = input 32,16 S(1)` gives each device a block of %d columns", block(mp, "w", 1))
 	say("program", "`y = matmul x w` runs as `%s`, again with no boxing.", step(mp, program.StepOp, "y").Signature)
-	mpx := step(mp, program.StepBoxing, "grad_x")
-	say("program", "its %s back to `%s` sends %s.", strings.Join(mpx.Collectives, " + "), mpx.To, tensor.FormatBytes(mpx.SendBytes))
+	mpw := step(mp, program.StepBoxing, "w.T")
+	if mpw.SendBytes != mp.TotalSendBytes || mp.Grads["x"] != "grad_x.y" {
+		t.Errorf("model parallel: the boxing of w.T (%d B) is not the plan's only traffic (%d B), or x's gradient is boxed (%s)", mpw.SendBytes, mp.TotalSendBytes, mp.Grads["x"])
+	}
+	say("program", "The exact plan %ss `w.T` to `%s` first, %s, and the gradient of `x` comes out `%s`", strings.Join(mpw.Collectives, " + "), mpw.To, tensor.FormatBytes(mpw.SendBytes), step(mp, program.StepOp, "grad_x.y").OutSbp)
 	gather := step(planned(5), program.StepBoxing, "w")
 	say("program", "Only w moves: an %s of %s.", strings.Join(gather.Collectives, " + "), tensor.FormatBytes(gather.SendBytes))
 	mesh := planned(6)
@@ -531,10 +534,12 @@ func TestLessonFacts(t *testing.T) {
 	meshW := step(mesh, program.StepBoxing, "grad_w")
 	say("program", "In the backward the gradient of `w` comes out `%s`", meshW.From)
 	say("program", "brings it back to `%s`.", meshW.To)
-	say("program", "%s among themselves: %s in all.", strings.Join(meshW.Collectives, " + "), tensor.FormatBytes(meshW.SendBytes))
+	say("program", "a %s, %s in all.", strings.Join(meshW.Collectives, " then an "), tensor.FormatBytes(meshW.SendBytes))
 	greedy, exact := planned(7), planned(8)
 	scatter := step(greedy, program.StepBoxing, "grad_x")
-	say("program", "A %s: the partial sums are added up, and each device keeps its own rows. Greedy sends %s in all.", strings.Join(scatter.Collectives, " + "), tensor.FormatBytes(greedy.TotalSendBytes))
+	say("program", "It is an %s: each device sends the other devices their rows of its columns. Greedy sends %s in all.", strings.Join(scatter.Collectives, " + "), tensor.FormatBytes(greedy.TotalSendBytes))
+	say("program", "`grad_y · w.T` runs as `%s`", step(greedy, program.StepOp, "grad_x.y").Signature)
+	say("program", "it expands the backward's seed straight to `%s` (expand's `%s`", step(exact, program.StepOp, "grad_y").OutSbp, step(exact, program.StepOp, "grad_y").Signature)
 	if exact.Strategy != program.Exact || exact.GreedySendBytes != greedy.TotalSendBytes {
 		t.Errorf("the exact step plans %s, greedy total %d; want exact and the greedy step's %d", exact.Strategy, exact.GreedySendBytes, greedy.TotalSendBytes)
 	}

@@ -82,15 +82,15 @@ type Boxing struct {
 // dim from the first that changes, last first, to B, and then slices or
 // zeroes them to the target, first first.
 func PlanBoxing(shape tensor.Shape, dt tensor.DType, p Placement, from, to NdSbp) (Boxing, error) {
-	op := fmt.Sprintf("boxing %v %v from %v to %v on %v", dt, shape, from, to, p)
+	op := func() string { return fmt.Sprintf("boxing %v %v from %v to %v on %v", dt, shape, from, to, p) } // spelled only for an error
 	if !dt.Valid() {
-		return Boxing{}, newError(ErrShape, op, "unknown dtype")
+		return Boxing{}, newError(ErrShape, op(), "unknown dtype")
 	}
 	if err := Validate(shape, p, from); err != nil {
-		return Boxing{}, newError(ErrSBP, op, "from: %s", err.(*Error).Detail)
+		return Boxing{}, newError(ErrSBP, op(), "from: %s", err.(*Error).Detail)
 	}
 	if err := Validate(shape, p, to); err != nil {
-		return Boxing{}, newError(ErrSBP, op, "to: %s", err.(*Error).Detail)
+		return Boxing{}, newError(ErrSBP, op(), "to: %s", err.(*Error).Detail)
 	}
 	moves, ok := directMoves(shape, p, from, to)
 	if !ok {

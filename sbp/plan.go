@@ -50,6 +50,21 @@ func PlanOp(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (OpPlan, erro
 	if err != nil {
 		return OpPlan{}, err
 	}
+	return planOp(op, shapes, p, in, out, sigs), nil
+}
+
+// PlanOpAs is PlanOp for a chosen output SBP (InferAs): the planner's
+// pick among the outputs the inputs allow, such as expand's B -> S(0)
+// where PlanOp would take the first, B -> B.
+func PlanOpAs(op Op, shapes []tensor.Shape, p Placement, in []NdSbp, out NdSbp) (OpPlan, error) {
+	sigs, err := InferAs(op, shapes, p, in, out)
+	if err != nil {
+		return OpPlan{}, err
+	}
+	return planOp(op, shapes, p, in, out, sigs), nil
+}
+
+func planOp(op Op, shapes []tensor.Shape, p Placement, in []NdSbp, out NdSbp, sigs []Signature) OpPlan {
 	outShape, _ := op.OutShape(shapes)
 	plan := OpPlan{Op: describe(op, shapes), Placement: p, OutShape: outShape, OutSbp: out}
 	for i := range shapes {
@@ -81,7 +96,7 @@ func PlanOp(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (OpPlan, erro
 		}
 		plan.Ranks = append(plan.Ranks, rp)
 	}
-	return plan, nil
+	return plan
 }
 
 func ranges(sh Shard) [][2]int {

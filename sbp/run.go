@@ -81,6 +81,30 @@ func Apply(op Op, in ...*Global) (*Global, Applied, error) {
 	return out, applied, err
 }
 
+// ApplyAs runs op on global tensors already laid out as one of its
+// signatures, leaving the output as out (PlanOpAs): the step of a
+// planned program, where the planner chose the output and boxed the
+// inputs before. It boxes nothing; inputs that do not form a signature
+// giving out are an ErrSignature error.
+func ApplyAs(op Op, out NdSbp, in ...*Global) (*Global, error) {
+	if len(in) != op.Arity() || len(in) == 0 {
+		return nil, newError(ErrShape, op.String(), "takes %d inputs, got %d", op.Arity(), len(in))
+	}
+	shapes := make([]tensor.Shape, len(in))
+	nds := make([]NdSbp, len(in))
+	for i, g := range in {
+		shapes[i], nds[i] = g.shape, g.nd
+		if !g.placement.Equal(in[0].placement) {
+			return nil, newError(ErrPlacement, describe(op, shapes), "input %d is on %v but input 0 on %v; move it first", i, g.placement, in[0].placement)
+		}
+	}
+	plan, err := PlanOpAs(op, shapes, in[0].placement, nds, out)
+	if err != nil {
+		return nil, err
+	}
+	return runLocal(op, plan, in)
+}
+
 // runLocal runs the op on every device's shards: the simulated devices'
 // kernel calls.
 func runLocal(op Op, plan OpPlan, in []*Global) (*Global, error) {
@@ -162,9 +186,11 @@ type Candidate struct {
 
 // Candidates lists every valid way op can run on inputs of shapes on p:
 // one signature per mesh dim, in the op's order (an odometer over its
-// signature list, the last mesh dim fastest), each set of input SBPs
-// once, kept when Infer accepts it. Past maxCandidates combinations the
-// op is refused.
+// signature list, the last mesh dim fastest), each pair of input and
+// output SBPs once, kept when the inputs and the output are valid on p.
+// It is the full signature space: inputs that fit several signatures
+// (expand's B -> B and B -> S(d), reduce's, a binary's) appear once per
+// output they allow. Past maxCandidates combinations the op is refused.
 func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) {
 	sigs := op.Signatures(shapes)
 	if len(sigs) == 0 {
@@ -176,8 +202,23 @@ func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) 
 			return nil, newError(ErrSignature, describe(op, shapes), "%d signatures on a %d-D mesh make more than %d combinations to compare", len(sigs), p.MeshRank(), maxCandidates)
 		}
 	}
+	outShape, err := op.OutShape(shapes)
+	if err != nil {
+		return nil, err
+	}
 	var out []Candidate
 	seen := map[string]bool{}
+	valid := map[string]bool{} // an nd-SBP of one input (or the output), checked once
+	var key []byte
+	ok := func(which int, shape tensor.Shape, nd NdSbp) bool {
+		key = AppendKey(append(key[:0], byte(which)), nd)
+		v, done := valid[string(key)]
+		if !done {
+			v = Validate(shape, p, nd) == nil
+			valid[string(key)] = v
+		}
+		return v
+	}
 	choice := make([]int, p.MeshRank())
 	for {
 		in := make([]NdSbp, op.Arity())
@@ -187,9 +228,22 @@ func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) 
 				in[i][m] = sigs[c].In[i]
 			}
 		}
-		if key := formatNds(in); !seen[key] {
-			seen[key] = true
-			if o, used, err := Infer(op, shapes, p, in); err == nil {
+		o := make(NdSbp, len(choice))
+		used := make([]Signature, len(choice))
+		for m, c := range choice {
+			o[m], used[m] = sigs[c].Out, sigs[c]
+		}
+		var k []byte
+		for _, nd := range in {
+			k = AppendKey(k, nd)
+		}
+		if k = AppendKey(k, o); !seen[string(k)] {
+			seen[string(k)] = true
+			good := ok(255, outShape, o)
+			for i := range in {
+				good = good && ok(i, shapes[i], in[i])
+			}
+			if good {
 				out = append(out, Candidate{In: in, Out: o, Sig: used})
 			}
 		}
@@ -201,6 +255,16 @@ func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) 
 		return nil, newError(ErrSignature, describe(op, shapes), "no signature is valid on %v", p)
 	}
 	return out, nil
+}
+
+// AppendKey appends to b a short spelling of nd that tells every nd-SBP
+// apart (three bytes a mesh dim: kind, axis, op), for map keys where
+// String's would cost more than the lookup.
+func AppendKey(b []byte, nd NdSbp) []byte {
+	for _, s := range nd {
+		b = append(b, byte(s.Kind), byte(s.Axis), byte(s.Op))
+	}
+	return append(b, 0xff)
 }
 
 // nextChoice steps choice like an odometer over n signatures per mesh

@@ -102,6 +102,51 @@ func Infer(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (NdSbp, []Sign
 	return out, used, nil
 }
 
+// InferAs returns the signature each mesh dim uses when op runs on
+// inputs laid out on p by in and leaves its output as out: one of the
+// outputs the inputs allow (expand's B in gives B or S(d) out). When some
+// mesh dim has no signature from those inputs to that output it returns
+// an ErrSignature error that names the op, the SBPs and the outputs the
+// inputs do allow there.
+func InferAs(op Op, shapes []tensor.Shape, p Placement, in []NdSbp, out NdSbp) ([]Signature, error) {
+	outShape, err := checkInputs(op, shapes, p, in)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) != p.MeshRank() {
+		return nil, newError(ErrSBP, describe(op, shapes), "the output %v has %d SBPs but the mesh has %d dims", out, len(out), p.MeshRank())
+	}
+	sigs := op.Signatures(shapes)
+	used := make([]Signature, p.MeshRank())
+	for m := range used {
+		sbps := make([]SBP, len(in))
+		for i := range in {
+			sbps[i] = in[i][m]
+		}
+		var outs []string
+		found := false
+		for _, s := range sigs {
+			if slices.Equal(s.In, sbps) {
+				outs = append(outs, s.Out.String())
+				if s.Out == out[m] {
+					used[m], found = s, true
+					break
+				}
+			}
+		}
+		if !found {
+			if len(outs) == 0 {
+				return nil, illegal(op, shapes, p, m, sbps, sigs)
+			}
+			return nil, newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "no signature gives %v on mesh dim %d; from %s it gives %s", out[m], m, formatSBPs(sbps), strings.Join(outs, ", "))
+		}
+	}
+	if err := Validate(outShape, p, out); err != nil {
+		return nil, newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "the output would be %v: %s", out, err.(*Error).Detail)
+	}
+	return used, nil
+}
+
 func findSignature(sigs []Signature, in []SBP) (Signature, bool) {
 	for _, s := range sigs {
 		if slices.Equal(s.In, in) {

@@ -82,34 +82,34 @@ func Shards(shape tensor.Shape, p Placement, nd NdSbp) ([]Shard, error) {
 // partial (the value of (P(sum), P(max)) would depend on which is
 // combined first).
 func Validate(shape tensor.Shape, p Placement, nd NdSbp) error {
-	op := fmt.Sprintf("%v on %v of shape %v", nd, p, shape)
+	op := func() string { return fmt.Sprintf("%v on %v of shape %v", nd, p, shape) } // spelled only for an error
 	if p.Size() == 0 {
-		return newError(ErrPlacement, op, "the placement has no devices")
+		return newError(ErrPlacement, op(), "the placement has no devices")
 	}
 	if len(nd) != p.MeshRank() {
-		return newError(ErrSBP, op, "the mesh has %d dims (%v) but %d SBPs are given; give one per mesh dim", p.MeshRank(), p.hierarchy, len(nd))
+		return newError(ErrSBP, op(), "the mesh has %d dims (%v) but %d SBPs are given; give one per mesh dim", p.MeshRank(), p.hierarchy, len(nd))
 	}
 	if _, err := shape.NumElements(); err != nil {
-		return newError(ErrShape, op, "%v", err)
+		return newError(ErrShape, op(), "%v", err)
 	}
 	var partial SBP
 	for m, s := range nd {
 		switch s.Kind {
 		case Split:
 			if s.Axis >= len(shape) {
-				return newError(ErrSBP, op, "mesh dim %d splits axis %d but the tensor has %d axes", m, s.Axis, len(shape))
+				return newError(ErrSBP, op(), "mesh dim %d splits axis %d but the tensor has %d axes", m, s.Axis, len(shape))
 			}
 		case Broadcast:
 		case Partial:
 			if partial.Kind == Partial && partial != s {
-				return newError(ErrSBP, op, "mixes %v and %v; the partials of one tensor must combine with one op", partial, s)
+				return newError(ErrSBP, op(), "mixes %v and %v; the partials of one tensor must combine with one op", partial, s)
 			}
 			if s.Op != tensor.Sum && s.Op != tensor.MaxAll && s.Op != tensor.MinAll {
-				return newError(ErrSBP, op, "mesh dim %d has a partial with unknown op %v", m, s.Op)
+				return newError(ErrSBP, op(), "mesh dim %d has a partial with unknown op %v", m, s.Op)
 			}
 			partial = s
 		default:
-			return newError(ErrSBP, op, "mesh dim %d has an invalid SBP", m)
+			return newError(ErrSBP, op(), "mesh dim %d has an invalid SBP", m)
 		}
 	}
 	return nil

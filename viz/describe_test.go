@@ -59,7 +59,7 @@ func TestDescribeWorkedExamples(t *testing.T) {
 		{spec("program", "src", programSrcs[1]), 3, step(2), "step 3: box w from S(0) to B: all-gather, 6.00 KiB"},
 		{spec("program", "src", programSrcs[1]), 3, step(3), "step 4: y = matmul x w under S(0) x B -> S(0)"},
 		{spec("program", "src", programSrcs[1]), 3, dev(1, 2), "step 3: rank 1 holds w@B [32 16] as B"},
-		{spec("program", "src", programSrcs[1]), 3, step(13), "step 14 (backward): box grad_x.y from P(sum) to S(0): reduce-scatter, 24.0 KiB"},
+		{spec("program", "src", programSrcs[1]), 3, step(12), "step 13 (backward): box grad_x.y from S(1) to S(0): all-to-all, 6.00 KiB"},
 	} {
 		f, ok := c.focus.(Focus)
 		if !ok {

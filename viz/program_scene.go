@@ -66,7 +66,7 @@ func buildProgramScene(spec Spec) (*Scene, error) {
 		s.sbps, s.shards = append(s.sbps, nd), append(s.shards, sh)
 	}
 	s.title = fmt.Sprintf("a program on %v, %s: %s send %s", prog.Placement, strategy, fmt.Sprintf("%d boxing%s", boxings, plural(boxings)), tensor.FormatBytes(total))
-	exact := "exact: not compared, the search passed its bound (the report says how far; --strategy exact searches further)"
+	exact := "exact: not compared, its search is bigger than a scene rebuilt on every keystroke allows (the report says how big; --strategy exact plans it)"
 	if plan.ExactSendBytes != nil {
 		exact = fmt.Sprintf("exact sends %s, greedy %s", tensor.FormatBytes(*plan.ExactSendBytes), tensor.FormatBytes(plan.GreedySendBytes))
 		if len(plan.Differences) > 0 {

@@ -74,9 +74,9 @@ func (b *builder) input(name string, full tensor.Tensor, nd sbp.NdSbp) error {
 	return nil
 }
 
-// op appends op on the steps reads, laid out as in (sbp.PlanOp's
-// rewrite per device), and returns its plan.
-func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp) (sbp.OpPlan, error) {
+// op appends op on the steps reads, laid out as in, its output laid out
+// as out (sbp.PlanOpAs's rewrite per device), and returns its plan.
+func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out sbp.NdSbp) (sbp.OpPlan, error) {
 	var shapes []tensor.Shape
 	for i, r := range reads {
 		sh, ok := b.shape[r]
@@ -88,7 +88,7 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp) (sb
 		}
 		shapes = append(shapes, sh)
 	}
-	plan, err := sbp.PlanOp(op, shapes, b.p, in)
+	plan, err := sbp.PlanOpAs(op, shapes, b.p, in, out)
 	if err != nil {
 		return sbp.OpPlan{}, err
 	}
@@ -195,10 +195,7 @@ func (b *builder) step(s program.Step, inputs program.Values) error {
 			}
 			in = append(in, n)
 		}
-		plan, err := b.op(s.Name, s.Operation(), s.Reads(), in)
-		if err == nil && !plan.OutSbp.Equal(nd) {
-			err = fmt.Errorf("sbp.PlanOp gives %v, but the plan says %v", plan.OutSbp, nd)
-		}
+		_, err := b.op(s.Name, s.Operation(), s.Reads(), in, nd)
 		return err
 	case program.StepBoxing:
 		if r := s.Reads(); len(r) != 1 {

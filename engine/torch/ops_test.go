@@ -119,12 +119,12 @@ func coverage(t *testing.T, p sbp.Placement, ops []opCase, boxings []sbp.NdSbp) 
 				}
 				globals = append(globals, g)
 			}
-			what := fmt.Sprintf("%v %v with %v on %v", oc.op, oc.shapes, c.In, p)
-			plan, err := b.op(name("op"), oc.op, reads, c.In)
+			what := fmt.Sprintf("%v %v with %v -> %v on %v", oc.op, oc.shapes, c.In, c.Out, p)
+			plan, err := b.op(name("op"), oc.op, reads, c.In, c.Out)
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
-			g, _, err := sbp.Apply(oc.op, globals...)
+			g, err := sbp.ApplyAs(oc.op, c.Out, globals...)
 			sim := simFull(t, what, g, err)
 			checks = append(checks, check{what: what, step: saveLast(b), shape: plan.OutShape, nd: plan.OutSbp, want: want, sim: sim})
 		}

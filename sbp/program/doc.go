@@ -26,17 +26,30 @@
 //
 // # Planning
 //
-// [NewPlan] walks the ops in order. Under [Greedy] (OneFlow's eager
-// rule) an op whose inputs already form a valid signature runs as they
-// are; otherwise its inputs are boxed to the valid signature whose boxing
-// sends the fewest bytes (sbp.PlanBoxing's), ties to fewer boxings, then
-// to the op's signature order. [Exact] picks the signatures of the whole
-// program that send the fewest bytes in all, by dynamic programming over
-// the layouts of the tensors still to be read; it refuses past
-// [ExactBound] layouts, saying how many assignments an exhaustive search
-// would need. A boxed copy serves the op that needed it, and a later op
-// that needs the same copy reuses it; the name keeps its own SBP, as in
-// OneFlow's eager mode.
+// Every op may run under any of its signatures: for each layout of its
+// inputs, every output that layout allows (sbp.Candidates: expand's B
+// input gives B or S(d), a sum's S input S or P). A tensor that its
+// readers need in several layouts is boxed once per distinct layout,
+// each boxing starting from the tensor or from a copy already made for
+// another reader (a B copy is sliced to S(1) for free), along the
+// cheapest tree of boxings; a boxing step names the copy it started
+// from (Step.FromCopy), and the name keeps its own SBP, as in OneFlow's
+// eager mode.
+//
+// [Greedy] is OneFlow's eager rule, transcribed from its source: ops in
+// program order, each taking from OneFlow's own list for the op
+// (sbp.EagerSignatures) the signature its producers' layouts match, else
+// the cheapest by OneFlow's copy cost (on a 1-D mesh the order value and
+// the legacy cost of SortSbpSignatureListByCopyCost; on a 2-D mesh
+// GreedilyFindMinCopyCostNdSbp); the boxings it then needs are reported
+// in stridelab's bytes. [Exact] picks the signatures of the whole
+// program, forward and backward, that send the fewest bytes in all: a
+// min-sum labelling of the program's graph (each tensor pays for the
+// boxings its readers need), solved by variable elimination. It refuses
+// only when the elimination's largest table would pass [ExactBound]
+// entries, and says how large it is. Under Greedy the exact total is
+// computed beside it only when its elimination is small (a scene is
+// rebuilt on every keystroke); Plan.ExactRefused says when it was not.
 //
 // # The backward
 //

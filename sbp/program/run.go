@@ -113,15 +113,13 @@ func (pl *Plan) RunMoved(be tensor.Backend, inputs Values) (vals Values, moved [
 			for i, a := range s.args {
 				in[i] = globals[a]
 			}
-			g, applied, err := sbp.Apply(s.op, in...)
+			out, err := sbp.ParseNd(s.OutSbp)
 			if err != nil {
 				return nil, nil, fail(err)
 			}
-			for _, b := range applied.Boxing {
-				if b.SendBytes != 0 || len(b.Steps) != 0 {
-					g.Release()
-					return nil, nil, fail(fmt.Errorf("sbp.Apply boxed %v to %v: the plan should have (a bug in the planner)", b.From, b.To))
-				}
+			g, err := sbp.ApplyAs(s.op, out, in...)
+			if err != nil {
+				return nil, nil, fail(fmt.Errorf("%w (the plan should have boxed its inputs: a bug in the planner)", err))
 			}
 			globals[s.Name] = g
 		}

@@ -1,9 +1,7 @@
 package program
 
 import (
-	"cmp"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 
@@ -42,18 +40,22 @@ func (r *run) picked(pl *planner, i int) Choice {
 	return Choice{Signature: sigString(c.sig), InSbp: pl.strings(c.in), SendBytes: r.spent[i]}
 }
 
-// simulate walks the graph, asking choose for each op's candidate.
-func (pl *planner) simulate(choose func(i int, s *state) int) (*run, error) {
+// simulate walks the graph with the ops running as choice (a candidate
+// per op node) and writes the steps: every input, every op, and before
+// each the boxings its inputs need. The copies of each tensor are made
+// along its copyPlan tree, so a boxing starts from the tensor or from a
+// copy made for an earlier reader, whichever the tree says is cheaper,
+// and a copy made once serves every later reader.
+func (pl *planner) simulate(choice []int) (*run, error) {
 	r := newRun()
-	st := newState(len(pl.names))
+	lay := pl.layouts(choice)
+	trees := make([]copyTree, len(pl.names))
+	for x := range trees {
+		trees[x] = pl.copyPlan(x, lay[x], pl.needs(x, choice))
+	}
+	made := make([]map[int]string, len(pl.names)) // name → layout id → the step that holds it
 	for i, n := range pl.g.nodes {
-		k := -1
-		if n.kind == nOp {
-			if k = choose(i, st); k < 0 {
-				return nil, pl.fault(n, fmt.Errorf("%s: no signature's boxing can be planned", n.op))
-			}
-		}
-		if _, _, err := pl.advance(i, k, st, r); err != nil {
+		if err := pl.advance(i, choice[i], lay, trees, made, r); err != nil {
 			return nil, pl.fault(n, err)
 		}
 	}
@@ -63,131 +65,188 @@ func (pl *planner) simulate(choose func(i int, s *state) int) (*run, error) {
 // copyName names the boxed copy of name laid out as nd: x@B.
 func copyName(name string, nd sbp.NdSbp) string { return name + "@" + nd.String() }
 
-// advance applies node i (with candidate k for an op) to st: the SBPs
-// and copies it makes, and the bytes and boxings it costs. With r it also
-// writes the steps.
-func (pl *planner) advance(i, k int, st *state, r *run) (int64, int, error) {
+// advance writes node i (with candidate k for an op) into r: its own
+// step, and before an op's or a boxing's the copies it reads that are
+// not made yet.
+func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int]string, r *run) error {
 	n := pl.g.nodes[i]
 	me, args := pl.out[i], pl.args[i]
+	made[me] = map[int]string{lay[me]: n.name}
 	write := func(s Step) {
-		if r != nil {
-			r.index[s.Name] = len(r.steps)
-			r.steps = append(r.steps, s)
-		}
+		r.index[s.Name] = len(r.steps)
+		r.steps = append(r.steps, s)
 	}
 	switch n.kind {
 	case nInput, nOnes, nZeros:
-		nd, values := n.sbp, "arange"
+		values := "arange"
 		switch {
 		case n.kind == nOnes:
-			nd, values = seedSbp(pl.nds[st.sbp[pl.names[n.seedOf]]]), "ones"
+			values = "ones"
 		case n.kind == nZeros:
 			values = "zeros"
 		case n.from != "":
 			values = n.from
 		}
-		st.sbp[me] = int16(pl.id(nd))
-		if r != nil {
-			write(Step{Kind: StepInput, Name: n.name, Shape: n.shape, Pass: n.pass, Sbp: nd.String(), Values: values, Why: n.why})
-		}
-		return 0, 0, nil
+		write(Step{Kind: StepInput, Name: n.name, Shape: n.shape, Pass: n.pass, Sbp: pl.nds[lay[me]].String(), Values: values, Why: n.why})
+		return nil
 	case nBox:
-		src, to := args[0], pl.id(n.sbp)
-		from := int(st.sbp[src])
-		if n.gradOf != "" && st.has(src, to) {
-			// The gradient is laid out as its input already (or a copy
-			// of it is): nothing moves.
-			st.sbp[me] = int16(to)
-			if r != nil {
-				r.aliases[n.name] = n.args[0]
-				if from != to {
-					r.aliases[n.name] = r.copies[copyName(n.args[0], n.sbp)]
-				}
+		src, to := args[0], lay[me]
+		if n.gradOf != "" {
+			if have, ok := made[src][to]; ok {
+				// The gradient is laid out as its input already (or a
+				// copy of it is): nothing moves.
+				r.aliases[n.name] = have
+				return nil
 			}
-			return 0, 0, nil
+		}
+		for_ := n.name
+		if n.gradOf != "" {
+			for_ = n.gradOf
+		}
+		from := to // an explicit box of a layout made already copies that copy
+		if _, ok := made[src][to]; !ok {
+			var err error
+			if from, err = pl.makeCopy(src, to, n.args[0], for_, n.pass, lay, trees, made, r, func(sbp.Boxing) string { return n.why }); err != nil {
+				return err
+			}
 		}
 		b, err := pl.boxing(src, from, to)
 		if err != nil {
-			return 0, 0, err
+			return err
 		}
-		st.sbp[me] = int16(to)
-		st.copies[src].add(to)
-		if r != nil {
-			for_ := n.name
-			if n.gradOf != "" {
-				for_ = n.gradOf
-			}
-			r.copies[copyName(n.args[0], n.sbp)] = n.name
-			r.total += b.SendBytes
-			s := boxingStep(n.name, n.args[0], for_, n.pass, b, n.why)
-			s.args = []string{r.resolve(n.args[0])}
-			write(s)
+		s := boxingStep(n.name, n.args[0], for_, n.pass, b, n.why)
+		s.args = []string{r.resolve(made[src][from])}
+		if from != lay[src] {
+			s.FromCopy = s.args[0]
 		}
-		return b.SendBytes, 1, nil
+		r.total += b.SendBytes
+		r.copies[copyName(n.args[0], n.sbp)] = n.name
+		if _, ok := made[src][to]; !ok {
+			made[src][to] = n.name
+		}
+		made[me][to] = n.name
+		write(s)
+		return nil
 	}
 	c := pl.cands[i][k]
-	var bytes int64
-	boxings := 0
-	var names []string
-	var reuses []string
 	var cands []Candidate
-	if r != nil {
-		names = make([]string, len(args))
-		for _, o := range pl.cands[i] {
-			b, nb, err := pl.cost(i, o, st)
-			if err != nil {
-				continue
-			}
-			cands = append(cands, Candidate{InSbp: pl.strings(o.in), OutSbp: pl.nds[o.out].String(), Signature: sigString(o.sig), SendBytes: b, Boxings: nb})
+	for _, o := range pl.cands[i] {
+		b, nb, err := pl.costNow(i, o, made)
+		if err != nil {
+			continue
 		}
+		cands = append(cands, Candidate{InSbp: pl.strings(o.in), OutSbp: pl.nds[o.out].String(), Signature: sigString(o.sig), SendBytes: b, Boxings: nb})
 	}
+	before := r.total
+	names := make([]string, len(args))
+	var reuses []string
 	for j, x := range args {
 		want := c.in[j]
-		switch {
-		case int(st.sbp[x]) == want:
-			if r != nil {
-				names[j] = n.args[j]
-			}
-			continue
-		case st.copies[x].has(want):
-			if r != nil {
-				names[j] = r.copies[copyName(n.args[j], pl.nds[want])]
-				reuses = append(reuses, fmt.Sprintf("%s as %v (boxed at step %d)", n.args[j], pl.nds[want], r.index[names[j]]+1))
+		if have, ok := made[x][want]; ok {
+			names[j] = have
+			if want != lay[x] {
+				reuses = append(reuses, fmt.Sprintf("%s as %v (boxed at step %d)", n.args[j], pl.nds[want], r.index[have]+1))
 			}
 			continue
 		}
-		b, err := pl.boxing(x, int(st.sbp[x]), want)
+		a := n.args[j]
+		why := func(b sbp.Boxing) string {
+			return fmt.Sprintf("%s = %s runs under %s, which takes %s as %v; it is %v", n.name, opText(n), sigString(c.sig), a, b.To, b.From)
+		}
+		from, err := pl.makeCopy(x, want, a, n.name, n.pass, lay, trees, made, r, why)
 		if err != nil {
-			return 0, 0, err
+			return err
 		}
-		bytes += b.SendBytes
-		boxings++
-		if r != nil {
-			a := n.args[j]
-			name := copyName(a, pl.nds[want])
-			names[j] = name
-			r.copies[name] = name
-			why := fmt.Sprintf("%s = %s runs under %s, which takes %s as %v; it is %v", n.name, opText(n), sigString(c.sig), a, pl.nds[want], pl.nds[st.sbp[x]])
-			s := boxingStep(name, a, n.name, n.pass, b, why)
-			s.args = []string{r.resolve(a)}
-			write(s)
+		if err := pl.writeCopy(x, from, want, a, n.name, n.pass, made, r, why); err != nil {
+			return err
 		}
-		st.copies[x].add(want)
+		names[j] = made[x][want]
 	}
-	st.sbp[me] = int16(c.out)
-	if r != nil {
-		r.total += bytes
-		r.choice[i], r.spent[i] = k, bytes
-		for j := range names {
-			names[j] = r.resolve(names[j])
+	r.choice[i], r.spent[i] = k, r.total-before
+	for j := range names {
+		names[j] = r.resolve(names[j])
+	}
+	why := n.why
+	if why == "" {
+		why = fmt.Sprintf("%s = %s", n.name, opText(n))
+	}
+	write(Step{Kind: StepOp, Name: n.name, Shape: n.shape, Pass: n.pass, Op: n.word, Inputs: slices.Clone(n.args),
+		InSbp: pl.strings(c.in), OutSbp: pl.nds[c.out].String(), Signature: sigString(c.sig), Reuses: reuses, Candidates: cands, Why: why,
+		op: n.op, args: names})
+	return nil
+}
+
+// makeCopy makes, along x's copy tree, every ancestor of layout want
+// that is not made yet, and returns the layout want itself is boxed from.
+func (pl *planner) makeCopy(x, want int, name, for_ string, pass Pass, lay []int, trees []copyTree, made []map[int]string, r *run, why func(sbp.Boxing) string) (int, error) {
+	if trees[x].err != nil {
+		return 0, trees[x].err
+	}
+	var chain []int // want's ancestors below the first one made, nearest first
+	from, ok := trees[x].parentOf(want)
+	if !ok {
+		return 0, fmt.Errorf("%s as %v: the plan of its copies does not make it (a bug in the planner)", name, pl.nds[want])
+	}
+	for {
+		if _, done := made[x][from]; done {
+			break
 		}
-		why := n.why
-		if why == "" {
-			why = fmt.Sprintf("%s = %s", n.name, opText(n))
+		chain = append(chain, from)
+		if from, ok = trees[x].parentOf(from); !ok {
+			return 0, fmt.Errorf("%s as %v: the plan of its copies has no root (a bug in the planner)", name, pl.nds[want])
 		}
-		write(Step{Kind: StepOp, Name: n.name, Shape: n.shape, Pass: n.pass, Op: n.word, Inputs: slices.Clone(n.args),
-			InSbp: pl.strings(c.in), OutSbp: pl.nds[c.out].String(), Signature: sigString(c.sig), Reuses: reuses, Candidates: cands, Why: why,
-			op: n.op, args: names})
+	}
+	for k := len(chain) - 1; k >= 0; k-- {
+		if err := pl.writeCopy(x, from, chain[k], name, for_, pass, made, r, why); err != nil {
+			return 0, err
+		}
+		from = chain[k]
+	}
+	return from, nil
+}
+
+// writeCopy writes the boxing of x from the copy laid out as from to to,
+// a copy named copyName(name, to).
+func (pl *planner) writeCopy(x, from, to int, name, for_ string, pass Pass, made []map[int]string, r *run, why func(sbp.Boxing) string) error {
+	b, err := pl.boxing(x, from, to)
+	if err != nil {
+		return err
+	}
+	cn := copyName(name, pl.nds[to])
+	s := boxingStep(cn, name, for_, pass, b, why(b))
+	s.args = []string{r.resolve(made[x][from])}
+	if src := made[x][from]; src != name {
+		s.FromCopy = s.args[0]
+	}
+	r.copies[cn] = cn
+	r.total += b.SendBytes
+	made[x][to] = cn
+	r.index[s.Name] = len(r.steps)
+	r.steps = append(r.steps, s)
+	return nil
+}
+
+// costNow is what boxing node i's inputs to c would send with the copies
+// made so far, each from the cheapest copy, and how many boxings it
+// takes: the figures of an op step's Candidates.
+func (pl *planner) costNow(i int, c cand, made []map[int]string) (int64, int, error) {
+	var bytes int64
+	boxings := 0
+	for j, x := range pl.args[i] {
+		if _, ok := made[x][c.in[j]]; ok {
+			continue
+		}
+		best := int64(-1)
+		for from := range made[x] {
+			if b, err := pl.boxing(x, from, c.in[j]); err == nil && (best < 0 || b.SendBytes < best) {
+				best = b.SendBytes
+			}
+		}
+		if best < 0 {
+			return 0, 0, fmt.Errorf("no boxing makes %v", pl.nds[c.in[j]])
+		}
+		bytes += best
+		boxings++
 	}
 	return bytes, boxings, nil
 }
@@ -228,174 +287,4 @@ func sigString(sigs []sbp.Signature) string {
 		parts[i] = s.String()
 	}
 	return strings.Join(parts, "; ")
-}
-
-// exact finds, by dynamic programming over the graph, the candidate of
-// every op that makes the boxings send the fewest bytes in all (ties:
-// fewer boxings, then the earlier candidates). The state between two
-// nodes is the layout of every tensor still to be read, with its copies;
-// it returns why it refused when more than bound states pile up, or the
-// work passes 64·bound transitions.
-func (pl *planner) exact(bound int) (map[int]int, string) {
-	last := make([]int, len(pl.names)) // the last node that reads each name
-	for i, n := range pl.g.nodes {
-		for _, x := range pl.args[i] {
-			last[x] = i
-		}
-		if n.seedOf != "" {
-			last[pl.names[n.seedOf]] = i
-		}
-	}
-	type entry struct {
-		st      *state
-		bytes   int64
-		boxings int
-		choices map[int]int
-	}
-	layer := []*entry{{st: newState(len(pl.names)), choices: map[int]int{}}}
-	work := 0
-	for i, n := range pl.g.nodes {
-		ks := []int{-1}
-		if n.kind == nOp {
-			ks = make([]int, len(pl.cands[i]))
-			for k := range ks {
-				ks[k] = k
-			}
-		}
-		var nextLayer []*entry
-		at := map[string]int{}
-		for _, e := range layer {
-			for _, k := range ks {
-				st := e.st
-				if len(ks) > 1 {
-					st = e.st.clone()
-				}
-				b, nb, err := pl.advance(i, k, st, nil)
-				if err != nil {
-					continue
-				}
-				for x, id := range st.sbp { // forget what no later node reads
-					if id >= 0 && last[x] <= i {
-						st.sbp[x], st.copies[x] = -1, bits{}
-					}
-				}
-				ne := &entry{st: st, bytes: e.bytes + b, boxings: e.boxings + nb, choices: e.choices}
-				if k >= 0 {
-					ne.choices = make(map[int]int, len(e.choices)+1)
-					for x, y := range e.choices {
-						ne.choices[x] = y
-					}
-					ne.choices[i] = k
-				}
-				key := st.key()
-				if j, ok := at[key]; ok {
-					if o := nextLayer[j]; ne.bytes < o.bytes || ne.bytes == o.bytes && ne.boxings < o.boxings {
-						nextLayer[j] = ne
-					}
-					continue
-				}
-				at[key] = len(nextLayer)
-				nextLayer = append(nextLayer, ne)
-			}
-		}
-		if len(nextLayer) > 1 && n.kind == nOp {
-			nextLayer = dominant(nextLayer, func(e *entry) (*state, int64, int) { return e.st, e.bytes, e.boxings })
-		}
-		if work += len(layer) * len(ks); len(nextLayer) > bound || work > 64*bound {
-			return nil, pl.refusal(len(nextLayer), bound)
-		}
-		layer = nextLayer
-	}
-	best := layer[0]
-	for _, e := range layer[1:] {
-		if e.bytes < best.bytes || e.bytes == best.bytes && e.boxings < best.boxings {
-			best = e
-		}
-	}
-	return best.choices, ""
-}
-
-// dominant drops every state another one dominates: the same layouts,
-// at most its cost, and every boxed copy it has (a copy only ever saves
-// bytes later), so no optimum is lost. States are grouped by their
-// layouts; within a group the cheapest come first.
-func dominant[E any](entries []E, of func(E) (*state, int64, int)) []E {
-	groups := map[string][]int{}
-	var order []string
-	for i, e := range entries {
-		st, _, _ := of(e)
-		k := string(layoutKey(st))
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], i)
-	}
-	var out []E
-	for _, k := range order {
-		idx := groups[k]
-		slices.SortStableFunc(idx, func(a, b int) int {
-			_, ba, na := of(entries[a])
-			_, bb, nb := of(entries[b])
-			if ba != bb {
-				return cmp.Compare(ba, bb)
-			}
-			return cmp.Compare(na, nb)
-		})
-		var kept []int
-		for _, i := range idx {
-			st, _, _ := of(entries[i])
-			covered := false
-			for _, j := range kept[:min(len(kept), 64)] { // bounded: a long group keeps a few extra states
-				if o, _, _ := of(entries[j]); o.covers(st) {
-					covered = true
-					break
-				}
-			}
-			if !covered {
-				kept = append(kept, i)
-			}
-		}
-		slices.Sort(kept)
-		for _, i := range kept {
-			out = append(out, entries[i])
-		}
-	}
-	return out
-}
-
-// layoutKey spells the layouts of s, its copies left out.
-func layoutKey(s *state) []byte {
-	b := make([]byte, 0, 3*len(s.sbp))
-	for x, id := range s.sbp {
-		if id >= 0 {
-			b = append(b, byte(x), byte(x>>8), byte(id))
-		}
-	}
-	return b
-}
-
-// covers reports whether s has every copy o has (their layouts equal).
-func (s *state) covers(o *state) bool {
-	for x := range s.copies {
-		for w := range s.copies[x] {
-			if o.copies[x][w]&^s.copies[x][w] != 0 {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// refusal says how many assignments an exhaustive search would try.
-func (pl *planner) refusal(states, bound int) string {
-	total := big.NewInt(1)
-	var parts []string
-	for i := range pl.g.nodes {
-		if cs, ok := pl.cands[i]; ok {
-			total.Mul(total, big.NewInt(int64(len(cs))))
-			parts = append(parts, fmt.Sprint(len(cs)))
-		}
-	}
-	return fmt.Sprintf("the program has %v assignments of signatures (%s per op), and the search met %d layouts of the live tensors at one step (its bound is %d, and %d steps of work in all): use --strategy greedy",
-		total, strings.Join(parts, " × "), states, bound, 64*bound)
 }

@@ -1,0 +1,173 @@
+package sbp
+
+import (
+	"slices"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// EagerSignatures lists op's signatures for inputs of shapes as OneFlow's
+// eager SBP inference sees them, in OneFlow's order: the op's own list
+// (its GetSbp, one signature per builder call, in the order the source
+// builds them), then the all-broadcast signature, which
+// Operator::GetSbpSignaturesIf (oneflow/core/operator/operator.cpp)
+// appends last to every op's list, even when the op listed it already.
+// OneFlow's P is P(sum). Signatures stridelab adds beyond OneFlow's
+// (expand's B -> S(d), P(max) and P(min), reduce's S(a) -> P(max)) are
+// not in it; they are for the exact planner. A OneFlow signature
+// stridelab's op does not have (such as div's P x B -> P) is left out,
+// since it could not run here.
+//
+// The lists, from the OneFlow sources named in docs/planner-sources.md §2:
+//
+//	expand     ExpandOp::GetSbp: S(i) -> S(i+lead) per kept input axis; P -> P
+//	binary     GetBinaryBroadcastSbpSignature: per output dim S/B pairs
+//	           (equal ranks: dims in order; unequal: the new leading dims,
+//	           then the shared ones from the last); then add, sub: P x P;
+//	           mul: B x P, P x B; div: P x B (left out, see Binary)
+//	reduce     GetSbpFn: per axis in order, kept: S(i) -> S(i');
+//	           reduced (sum only): S(i) -> P, then P -> P
+//	matmul     MatmulOp::GetSbp: S(0) x B, B x S(1), S(1) x S(0), P x B, B x P
+//	transpose  TransposeOp::GetSbp: per output dim i, S(perm[i]) -> S(i); P -> P
+//	scale      ScalarMul's GetSbp: S(i) -> S(i) per axis; P -> P
+//
+// repeat and repeat_grad are not OneFlow user ops: their list is
+// stridelab's own, with B -> B moved last.
+func EagerSignatures(op Op, shapes []tensor.Shape) []Signature {
+	own := op.Signatures(shapes)
+	var list []Signature
+	if e, ok := op.(eagerLister); ok {
+		for _, s := range e.oneflow(shapes) {
+			if slices.ContainsFunc(own, func(o Signature) bool { return o.Out == s.Out && slices.Equal(o.In, s.In) }) {
+				list = append(list, s)
+			}
+		}
+	} else {
+		for _, s := range own {
+			if !allB(s) {
+				list = append(list, s)
+			}
+		}
+	}
+	b := Signature{In: make([]SBP, op.Arity()), Out: B}
+	for i := range b.In {
+		b.In[i] = B
+	}
+	return append(list, b)
+}
+
+// eagerLister is an op with a OneFlow list of its own.
+type eagerLister interface {
+	// oneflow is the op's GetSbp list, without the all-B signature.
+	oneflow(in []tensor.Shape) []Signature
+}
+
+func allB(s Signature) bool {
+	for _, x := range s.In {
+		if x != B {
+			return false
+		}
+	}
+	return s.Out == B
+}
+
+func (o expandOp) oneflow(in []tensor.Shape) []Signature {
+	out, err := o.OutShape(in)
+	if err != nil {
+		return nil
+	}
+	lead := len(out) - len(in[0])
+	var sigs []Signature
+	for i := range in[0] {
+		if in[0][i] == out[i+lead] {
+			sigs = append(sigs, Signature{In: []SBP{S(i)}, Out: S(i + lead)})
+		}
+	}
+	return append(sigs, Signature{In: []SBP{PSum}, Out: PSum})
+}
+
+func (o binaryOp) oneflow(in []tensor.Shape) []Signature {
+	x, y := in[0], in[1]
+	var sigs []Signature
+	switch rx, ry := len(x), len(y); {
+	case rx < ry:
+		for i := range ry - rx {
+			sigs = append(sigs, Signature{In: []SBP{B, S(i)}, Out: S(i)})
+		}
+		for i := range rx {
+			sigs = append(sigs, Signature{In: []SBP{S(rx - 1 - i), S(ry - 1 - i)}, Out: S(ry - 1 - i)})
+		}
+	case rx > ry:
+		for i := range rx - ry {
+			sigs = append(sigs, Signature{In: []SBP{S(i), B}, Out: S(i)})
+		}
+		for i := range ry {
+			sigs = append(sigs, Signature{In: []SBP{S(rx - 1 - i), S(ry - 1 - i)}, Out: S(rx - 1 - i)})
+		}
+	default:
+		for i := range rx {
+			switch {
+			case x[i] == 1 && y[i] == 1:
+			case x[i] == y[i]:
+				sigs = append(sigs, Signature{In: []SBP{S(i), S(i)}, Out: S(i)})
+			case x[i] == 1:
+				sigs = append(sigs, Signature{In: []SBP{B, S(i)}, Out: S(i)})
+			case y[i] == 1:
+				sigs = append(sigs, Signature{In: []SBP{S(i), B}, Out: S(i)})
+			}
+		}
+	}
+	switch o.op {
+	case tensor.Add, tensor.Sub:
+		sigs = append(sigs, Signature{In: []SBP{PSum, PSum}, Out: PSum})
+	case tensor.Mul:
+		sigs = append(sigs, Signature{In: []SBP{B, PSum}, Out: PSum}, Signature{In: []SBP{PSum, B}, Out: PSum})
+	case tensor.Div:
+		sigs = append(sigs, Signature{In: []SBP{PSum, B}, Out: PSum})
+	}
+	return sigs
+}
+
+func (o reduceOp) oneflow(in []tensor.Shape) []Signature {
+	reduced, err := tensor.ReducedAxes(in[0], o.to)
+	if err != nil {
+		return nil
+	}
+	lead := len(in[0]) - len(o.to)
+	var sigs []Signature
+	for i, r := range reduced {
+		switch {
+		case r && o.op == tensor.Sum:
+			sigs = append(sigs, Signature{In: []SBP{S(i)}, Out: PSum}, Signature{In: []SBP{PSum}, Out: PSum})
+		case !r:
+			sigs = append(sigs, Signature{In: []SBP{S(i)}, Out: S(i - lead)})
+		}
+	}
+	return sigs
+}
+
+func (matmulOp) oneflow(in []tensor.Shape) []Signature {
+	return []Signature{
+		{In: []SBP{S(0), B}, Out: S(0)},
+		{In: []SBP{B, S(1)}, Out: S(1)},
+		{In: []SBP{S(1), S(0)}, Out: PSum},
+		{In: []SBP{PSum, B}, Out: PSum},
+		{In: []SBP{B, PSum}, Out: PSum},
+	}
+}
+
+func (transposeOp) oneflow(in []tensor.Shape) []Signature {
+	return []Signature{
+		{In: []SBP{S(1)}, Out: S(0)},
+		{In: []SBP{S(0)}, Out: S(1)},
+		{In: []SBP{PSum}, Out: PSum},
+	}
+}
+
+func (o scaleOp) oneflow(in []tensor.Shape) []Signature {
+	var sigs []Signature
+	for k := range in[0] {
+		sigs = append(sigs, Signature{In: []SBP{S(k)}, Out: S(k)})
+	}
+	return append(sigs, Signature{In: []SBP{PSum}, Out: PSum})
+}

@@ -1,0 +1,171 @@
+package program
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A tensor's readers may need it in several layouts. Every distinct
+// layout is made once, by a boxing that starts from the tensor itself or
+// from a copy already made for another reader (a B copy made for one
+// reader is sliced to S(1) for another without sending a byte). The
+// cheapest way to make a set of layouts is a minimum arborescence: the
+// source layout is the root, every needed layout picks a parent (the
+// root or another needed layout) and pays the bytes of the boxing from
+// it, and no layout is its own ancestor. Layouts no reader needs are
+// never made. copyPlan computes it; the exact search sums it per tensor,
+// and simulate makes the copies along it, so both count the same bytes.
+
+// copyTree is the cheapest way to make a set of layouts of one tensor:
+// parent[k] is the layout need[k] is boxed from (the source or another
+// need), with the bytes and boxings in all.
+type copyTree struct {
+	need    []int // the layouts made, sorted, the source left out
+	parent  []int
+	bytes   int64
+	boxings int
+	err     error // a boxing on every way could not be planned
+}
+
+// parentOf returns the layout layout id is boxed from in t.
+func (t copyTree) parentOf(id int) (int, bool) {
+	if k, ok := slices.BinarySearch(t.need, id); ok {
+		return t.parent[k], true
+	}
+	return 0, false
+}
+
+// copyPlan returns the cheapest tree that makes every layout in need of
+// the tensor of name index x from its source layout src (the
+// minimum-cost arborescence rooted at src over src and the distinct
+// needs, edges weighted by sbp.PlanBoxing's SendBytes, ties to fewer
+// boxings). Each need first takes its cheapest parent; when that leaves
+// no cycle it is the optimum (Edmonds' observation), else the parents
+// are enumerated: O(kᵏ) for k needs, and k is the number of distinct
+// layouts a tensor's readers want, rarely more than three. Results are
+// memoized per (x, src, needs).
+func (pl *planner) copyPlan(x, src int, need []int) copyTree {
+	ids := make([]int, 0, len(need))
+	for _, id := range need {
+		if id != src && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	var key strings.Builder
+	fmt.Fprint(&key, x, ":", src)
+	for _, id := range ids {
+		fmt.Fprint(&key, ",", id)
+	}
+	if t, ok := pl.trees[key.String()]; ok {
+		return t
+	}
+	t := pl.arborescence(x, src, ids)
+	pl.trees[key.String()] = t
+	return t
+}
+
+// edgeCost is the cost of boxing x from one layout to another, in the
+// planner's units: bytes, then boxings. ok is false when sbp cannot plan
+// it.
+func (pl *planner) edgeCost(x, from, to int) (int64, bool) {
+	b, err := pl.boxing(x, from, to)
+	if err != nil {
+		return 0, false
+	}
+	return b.SendBytes, true
+}
+
+func (pl *planner) arborescence(x, src int, need []int) copyTree {
+	k := len(need)
+	t := copyTree{need: need, parent: make([]int, k)}
+	if k == 0 {
+		return t
+	}
+	nodes := append([]int{src}, need...) // index 0 is the root
+	const none = int64(-1)
+	w := make([][]int64, k+1) // w[a][b]: boxing nodes[a] to nodes[b]
+	for a := range w {
+		w[a] = make([]int64, k+1)
+		for b := range w[a] {
+			w[a][b] = none
+			if a != b && b != 0 {
+				if c, ok := pl.edgeCost(x, nodes[a], nodes[b]); ok {
+					w[a][b] = c
+				}
+			}
+		}
+	}
+	// The cheapest parent of each need, the root first on ties.
+	par := make([]int, k+1)
+	for b := 1; b <= k; b++ {
+		par[b] = -1
+		for a := 0; a <= k; a++ {
+			if c := w[a][b]; c != none && (par[b] < 0 || c < w[par[b]][b]) {
+				par[b] = a
+			}
+		}
+		if par[b] < 0 {
+			t.err = fmt.Errorf("no boxing makes %v from %v", pl.nds[need[b-1]], pl.nds[src])
+			return t
+		}
+	}
+	if !acyclic(par) {
+		par = bestParents(w, k)
+		if par == nil {
+			t.err = fmt.Errorf("no tree of boxings makes %v from %v", pl.strings(need), pl.nds[src])
+			return t
+		}
+	}
+	for b := 1; b <= k; b++ {
+		t.parent[b-1] = nodes[par[b]]
+		t.bytes += w[par[b]][b]
+		t.boxings++
+	}
+	return t
+}
+
+// acyclic reports whether following par from every node reaches the
+// root, index 0.
+func acyclic(par []int) bool {
+	for b := 1; b < len(par); b++ {
+		a, steps := b, 0
+		for a != 0 {
+			a, steps = par[a], steps+1
+			if steps > len(par) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// bestParents enumerates every parent array over k needs and returns
+// the cheapest acyclic one (ties to the first enumerated, roots first),
+// or nil when there is none.
+func bestParents(w [][]int64, k int) []int {
+	par := make([]int, k+1)
+	var best []int
+	bestCost := int64(-1)
+	var walk func(b int, cost int64)
+	walk = func(b int, cost int64) {
+		if bestCost >= 0 && cost >= bestCost {
+			return
+		}
+		if b > k {
+			if acyclic(par) {
+				best, bestCost = slices.Clone(par), cost
+			}
+			return
+		}
+		for a := 0; a <= k; a++ {
+			if c := w[a][b]; c >= 0 && a != b {
+				par[b] = a
+				walk(b+1, cost+c)
+			}
+		}
+	}
+	walk(1, 0)
+	return best
+}

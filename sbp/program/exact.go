@@ -1,0 +1,540 @@
+package program
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// The exact search is a min-sum labelling of the program's graph: every
+// op node is a variable whose values are its candidates (the full
+// signature space), and every tensor x is a factor over the op that
+// lays it out (its producer, or for the backward's seed the op of the
+// result it seeds) and the ops that read it, whose value is what making
+// the layouts its readers need costs (copyPlan: the cheapest tree of
+// boxings, in bytes, then boxings). The total of the factors is the
+// plan's bytes, as simulate writes them.
+//
+// It is solved by variable elimination (bucket elimination, Dechter
+// 1999; Koller & Friedman, Probabilistic Graphical Models, §9.3, in its
+// min-sum form): eliminating op v joins the factors that hold v into one
+// table over their other ops, the minimum over v's candidates, and keeps
+// the argmin; back-substitution in the reverse order reads every op's
+// candidate off the argmins. A factor does not tell apart the candidates
+// of an op that mean the same to it (a tensor's factor sees of a reader
+// only the layout it reads), so each factor keeps, per op, the classes
+// of its candidates, and its table is indexed by classes: a join refines
+// the classes of each op to the tuples of its classes in the joined
+// factors. The order is greedy min-weight (each step eliminates the op
+// whose joined table is smallest, ties to the earlier op). The work is Σ
+// over the steps of the joined table's entries, Π over the ops in its
+// scope of their classes: exponential only in the width of the
+// elimination (the most ops one table joins), linear in the program's
+// length. OneFlow's SbpGraph reduces the same graph by eliminating nodes
+// and edges of degree one and two (sbp_graph.cpp); those are the steps
+// of this elimination whose tables have one or two ops.
+
+// factor is a table over a few ops: vars (sorted variable indices);
+// per var, the class of each of its candidates (cls) and the number of
+// classes (n); tab row-major over the classes, the last var fastest.
+type factor struct {
+	vars []int
+	cls  [][]int32
+	n    []int
+	tab  []int64
+}
+
+// infinite marks a table entry no boxing can make.
+const infinite = int64(math.MaxInt64 / 4)
+
+// weight is a factor value: bytes above, boxings in the low 16 bits, so
+// that sums compare bytes first and boxings break ties.
+func weight(bytes int64, boxings int) int64 { return bytes<<16 + int64(boxings) }
+
+// classesOf returns the classes of var u's candidates in f.
+func (f *factor) classesOf(u int) []int32 {
+	s, _ := slices.BinarySearch(f.vars, u)
+	return f.cls[s]
+}
+
+// exact returns the candidate of every node (-1 for a node that is not
+// an op) that sends the fewest bytes in all, or why it refused: when one
+// table of the elimination would pass bound entries, or all of them
+// together would pass total.
+func (pl *planner) exact(bound, total int) ([]int, string) {
+	var vars []int // variable → node
+	varOf := make([]int, len(pl.g.nodes))
+	for i := range pl.g.nodes {
+		varOf[i] = -1
+		if pl.cands[i] != nil {
+			varOf[i] = len(vars)
+			vars = append(vars, i)
+		}
+	}
+	dom := make([]int, len(vars))
+	for v, i := range vars {
+		dom[v] = len(pl.cands[i])
+	}
+	var fs []*factor
+	constant, work, width, biggest := int64(0), 0.0, 0, 0.0
+	var fills []func()
+	for x := range len(pl.names) {
+		f, fill := pl.tensorFactor(x, pl.scope(x, varOf), varOf, dom)
+		size := 1.0
+		for _, n := range f.n {
+			size *= float64(n)
+		}
+		work += size
+		if len(f.vars) == 0 {
+			fill()
+			constant = add(constant, f.tab[0])
+			continue
+		}
+		width, biggest = max(width, len(f.vars)), max(biggest, size)
+		fs = append(fs, f)
+		fills = append(fills, fill)
+	}
+	refuse := func() string {
+		what := fmt.Sprintf("the elimination's largest table has %.0f entries (%d ops in one table, the width of the elimination)", biggest, width)
+		if biggest <= float64(bound) {
+			what = fmt.Sprintf("the elimination's tables have %.0f entries in all (%d ops at most in one)", work, width)
+			return fmt.Sprintf("%s, more than the %d a plan rebuilt on every keystroke computes: plan with --strategy exact", what, total)
+		}
+		return fmt.Sprintf("%s, more than its bound of %d", what, bound)
+	}
+	if biggest > float64(bound) || work > float64(total) {
+		return nil, refuse()
+	}
+	order, oBiggest, oWidth, oWork, found := eliminationOrder(fs, dom, float64(total)-work)
+	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
+	if !found { // every order passed total
+		return nil, fmt.Sprintf("the elimination's tables have more than %d entries in all (%d ops at most in one), more than a plan rebuilt on every keystroke computes: plan with --strategy exact", total, width)
+	}
+	if biggest > float64(bound) || work > float64(total) {
+		return nil, refuse()
+	}
+	for _, fill := range fills {
+		fill()
+	}
+	type step struct {
+		v      int
+		f      *factor // the new factor's vars and classes
+		rep    []int   // v's class → its first candidate
+		argmin []int32
+	}
+	var steps []step
+	for _, v := range order {
+		var join, rest []*factor
+		for _, f := range fs {
+			if _, ok := slices.BinarySearch(f.vars, v); ok {
+				join = append(join, f)
+			} else {
+				rest = append(rest, f)
+			}
+		}
+		nf, rep, argmin := eliminate(v, join, dom, true)
+		steps = append(steps, step{v: v, f: nf, rep: rep, argmin: argmin})
+		if len(nf.vars) == 0 {
+			constant = add(constant, nf.tab[0])
+			fs = rest
+		} else {
+			fs = append(rest, nf)
+		}
+	}
+	if constant >= infinite {
+		return nil, "no assignment of signatures has boxings sbp can plan"
+	}
+	value := make([]int, len(vars))
+	for s := len(steps) - 1; s >= 0; s-- {
+		st := steps[s]
+		idx := 0
+		for j, u := range st.f.vars {
+			idx = idx*st.f.n[j] + int(st.f.cls[j][value[u]])
+		}
+		value[st.v] = st.rep[st.argmin[idx]]
+	}
+	choice := make([]int, len(pl.g.nodes))
+	for i := range choice {
+		choice[i] = -1
+		if v := varOf[i]; v >= 0 {
+			choice[i] = value[v]
+		}
+	}
+	return choice, ""
+}
+
+// refine returns the classes of a var's candidates that tell apart what
+// any of parts tells apart (the tuple of its classes in each), numbered
+// in order of first appearance, and their number.
+func refine(parts [][]int32, dom int) ([]int32, int) {
+	out := make([]int32, dom)
+	if len(parts) == 1 {
+		copy(out, parts[0])
+		n := int32(0)
+		for _, c := range out {
+			n = max(n, c+1)
+		}
+		return out, int(n)
+	}
+	ids := map[string]int32{}
+	key := make([]byte, 0, 4*len(parts))
+	for k := range dom {
+		key = key[:0]
+		for _, p := range parts {
+			key = append(key, byte(p[k]), byte(p[k]>>8), byte(p[k]>>16), byte(p[k]>>24))
+		}
+		id, ok := ids[string(key)]
+		if !ok {
+			id = int32(len(ids))
+			ids[string(key)] = id
+		}
+		out[k] = id
+	}
+	return out, len(ids)
+}
+
+// eliminationOrder picks the order of elimination: greedy, each step
+// eliminating the op whose joined table is smallest (min-weight; Koller &
+// Friedman §9.4.3), scored on the factors' classes alone, without
+// filling a table. Greedy orders are not optimal (finding one is
+// NP-hard), so it also tries the smallest new table first and a few
+// runs with the scores jittered (a deterministic seed), and keeps the
+// order whose tables have the fewest entries in all. It returns the
+// order, the largest joined table's entries, the most ops one joins (the
+// width) and the entries of them all.
+//
+// An order whose work passes stop is given up; found is false when every
+// one is.
+func eliminationOrder(fs []*factor, dom []int, stop float64) (best []int, bestBig float64, bestWidth int, bestWork float64, found bool) {
+	bestWork = -1
+	rng := rand.New(rand.NewPCG(30, 2))
+	for try := range orderTries {
+		limit := stop
+		if bestWork >= 0 {
+			limit = min(stop, bestWork)
+		}
+		order, big, width, work, ok := greedyOrder(fs, dom, try, rng, limit)
+		if ok && (bestWork < 0 || work < bestWork) {
+			best, bestBig, bestWidth, bestWork, found = order, big, width, work, true
+		}
+	}
+	return best, bestBig, bestWidth, max(bestWork, 0), found
+}
+
+// orderTries is how many greedy orders eliminationOrder compares: the
+// two plain scores and six jittered runs of the first. Each costs the
+// symbolic joins only, a small part of the elimination itself.
+const orderTries = 8
+
+// greedyOrder runs one greedy elimination on the classes of fs: try 0
+// scores by the joined table, try 1 by the new table, later tries by the
+// joined table jittered by up to ±25%. It stops (ok false) once its
+// work passes stop.
+func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64) ([]int, float64, int, float64, bool) {
+	fs = slices.Clone(fs)
+	done := make([]bool, len(dom))
+	score := make([]float64, len(dom))
+	joined := make([]float64, len(dom))
+	stale := make([]bool, len(dom))
+	for v := range stale {
+		stale[v] = true
+	}
+	var order []int
+	big, width, work := 0.0, 0, 0.0
+	for range dom {
+		best := -1
+		for v := range dom {
+			if done[v] {
+				continue
+			}
+			if stale[v] {
+				var join []*factor
+				for _, f := range fs {
+					if _, ok := slices.BinarySearch(f.vars, v); ok {
+						join = append(join, f)
+					}
+				}
+				nf, vn := symbolicJoin(v, join, dom)
+				size := 1.0
+				for _, n := range nf.n {
+					size *= float64(n)
+				}
+				joined[v] = size * float64(vn)
+				switch {
+				case try == 1:
+					score[v] = size
+				case try > 1:
+					score[v] = joined[v] * (0.75 + 0.5*rng.Float64())
+				default:
+					score[v] = joined[v]
+				}
+				stale[v] = false
+			}
+			if best < 0 || score[v] < score[best] {
+				best = v
+			}
+		}
+		v := best
+		done[v] = true
+		order = append(order, v)
+		var join, rest []*factor
+		for _, f := range fs {
+			if _, ok := slices.BinarySearch(f.vars, v); ok {
+				join = append(join, f)
+			} else {
+				rest = append(rest, f)
+			}
+		}
+		nf, _ := symbolicJoin(v, join, dom)
+		big, work = max(big, joined[v]), work+joined[v]
+		width = max(width, len(nf.vars)+1)
+		if work > stop {
+			return nil, 0, 0, 0, false
+		}
+		for _, u := range nf.vars {
+			stale[u] = true
+		}
+		for _, f := range join {
+			for _, u := range f.vars {
+				stale[u] = true
+			}
+		}
+		if len(nf.vars) > 0 {
+			rest = append(rest, nf)
+		}
+		fs = rest
+	}
+	return order, big, width, work, true
+}
+
+// symbolicJoin is eliminate without the table: the new factor's vars and
+// classes, and the number of v's classes.
+func symbolicJoin(v int, join []*factor, dom []int) (*factor, int) {
+	nf, rep, _ := eliminate(v, join, dom, false)
+	return nf, len(rep)
+}
+
+// eliminate joins the factors that hold v and minimizes v out: the new
+// factor over the others' vars (their classes refined over the join),
+// the first candidate of each of v's classes, and per entry the class
+// of v that is cheapest (the first on ties: the earlier candidate).
+//
+// With fill false it only works out the new factor's vars and classes.
+func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []int32) {
+	var scope []int
+	for _, f := range join {
+		for _, u := range f.vars {
+			if u != v && !slices.Contains(scope, u) {
+				scope = append(scope, u)
+			}
+		}
+	}
+	slices.Sort(scope)
+	nf := &factor{vars: scope, cls: make([][]int32, len(scope)), n: make([]int, len(scope))}
+	// contrib[fi][s][c]: what scope var s in its refined class c adds
+	// to factor fi's index; vcontrib[fi][c] the same for v.
+	contrib := make([][][]int, len(join))
+	strides := make([][]int, len(join))
+	for fi, f := range join {
+		strides[fi] = make([]int, len(f.vars))
+		st := 1
+		for j := len(f.vars) - 1; j >= 0; j-- {
+			strides[fi][j] = st
+			st *= f.n[j]
+		}
+		contrib[fi] = make([][]int, len(scope))
+	}
+	refineVar := func(u int) ([]int32, int, [][]int) {
+		var parts [][]int32
+		for _, f := range join {
+			if _, ok := slices.BinarySearch(f.vars, u); ok {
+				parts = append(parts, f.classesOf(u))
+			}
+		}
+		cls, n := refine(parts, dom[u])
+		per := make([][]int, len(join)) // per factor: refined class → index contribution
+		for fi, f := range join {
+			j, ok := slices.BinarySearch(f.vars, u)
+			if !ok {
+				per[fi] = make([]int, n)
+				continue
+			}
+			per[fi] = make([]int, n)
+			for k, c := range cls {
+				per[fi][c] = int(f.cls[j][k]) * strides[fi][j]
+			}
+		}
+		return cls, n, per
+	}
+	size := 1
+	for s, u := range scope {
+		var per [][]int
+		nf.cls[s], nf.n[s], per = refineVar(u)
+		for fi := range join {
+			contrib[fi][s] = per[fi]
+		}
+		size *= nf.n[s]
+	}
+	vcls, vn, vcontrib := refineVar(v)
+	rep := make([]int, vn)
+	for k := len(vcls) - 1; k >= 0; k-- {
+		rep[vcls[k]] = k
+	}
+	if !fill {
+		return nf, rep, nil
+	}
+	nf.tab = make([]int64, size)
+	argmin := make([]int32, size)
+	idx := make([]int, len(join))
+	for fi := range join {
+		for s := range scope {
+			idx[fi] += contrib[fi][s][0]
+		}
+	}
+	asg := make([]int, len(scope))
+	for e := range nf.tab {
+		best, arg := infinite, 0
+		for c := range vn {
+			sum := int64(0)
+			for fi, f := range join {
+				if sum = add(sum, f.tab[idx[fi]+vcontrib[fi][c]]); sum >= infinite {
+					break
+				}
+			}
+			if sum < best {
+				best, arg = sum, c
+			}
+		}
+		nf.tab[e], argmin[e] = best, int32(arg)
+		for s := len(scope) - 1; s >= 0; s-- {
+			old := asg[s]
+			asg[s]++
+			if asg[s] == nf.n[s] {
+				asg[s] = 0
+			}
+			for fi := range join {
+				idx[fi] += contrib[fi][s][asg[s]] - contrib[fi][s][old]
+			}
+			if asg[s] != 0 {
+				break
+			}
+		}
+	}
+	return nf, rep, argmin
+}
+
+// add is a + b, kept at infinite.
+func add(a, b int64) int64 {
+	if a >= infinite || b >= infinite {
+		return infinite
+	}
+	return min(a+b, infinite)
+}
+
+// srcVar is the variable (op) that decides the layout of name x, or -1
+// when it is fixed: an op's output, the seed's through the result it
+// seeds, an input's or a boxing's as given.
+func (pl *planner) srcVar(x int, varOf []int) int {
+	n := pl.g.nodes[pl.def[x]]
+	if n.kind == nOnes {
+		return pl.srcVar(pl.names[n.seedOf], varOf)
+	}
+	return varOf[pl.def[x]]
+}
+
+// srcLayout is the layout of name x when its srcVar takes candidate k.
+func (pl *planner) srcLayout(x, k int) int {
+	d := pl.def[x]
+	n := pl.g.nodes[d]
+	switch n.kind {
+	case nOp:
+		return pl.cands[d][k].out
+	case nOnes:
+		return pl.id(seedSbp(pl.nds[pl.srcLayout(pl.names[n.seedOf], k)]))
+	}
+	return pl.id(n.sbp)
+}
+
+// scope lists the variables of x's factor, sorted: its srcVar and its
+// readers'.
+func (pl *planner) scope(x int, varOf []int) []int {
+	var s []int
+	if v := pl.srcVar(x, varOf); v >= 0 {
+		s = append(s, v)
+	}
+	for _, r := range pl.readers[x] {
+		if v := varOf[r.node]; v >= 0 && !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	slices.Sort(s)
+	return s
+}
+
+// tensorFactor builds x's factor: its ops' candidates grouped by what
+// they mean to x (the layout the source lays out, the layouts a reader
+// needs), and a func that fills, for every tuple of groups, the weight
+// of copyPlan from x's layout to its readers' needs (the table is
+// filled only once the elimination is known to fit its bounds).
+func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func()) {
+	src := pl.srcVar(x, varOf)
+	f := &factor{vars: scope, cls: make([][]int32, len(scope)), n: make([]int, len(scope))}
+	reps := make([][]int, len(scope)) // per scope var: class → a candidate
+	for s, v := range scope {
+		f.cls[s] = make([]int32, dom[v])
+		seen := map[string]int32{}
+		for k := range dom[v] {
+			key := ""
+			if v == src {
+				key = fmt.Sprint("s", pl.srcLayout(x, k))
+			}
+			for _, r := range pl.readers[x] {
+				if varOf[r.node] == v {
+					key += fmt.Sprint(",", pl.needOf(r, k))
+				}
+			}
+			g, ok := seen[key]
+			if !ok {
+				g = int32(len(reps[s]))
+				seen[key] = g
+				reps[s] = append(reps[s], k)
+			}
+			f.cls[s][k] = g
+		}
+		f.n[s] = len(reps[s])
+	}
+	return f, func() { pl.fillTensorFactor(f, x, src, reps, varOf) }
+}
+
+// fillTensorFactor fills the table of x's factor f: reps[s][c] is a
+// candidate of f's scope var s in class c.
+func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf []int) {
+	scope := f.vars
+	size := 1
+	for s := range scope {
+		size *= f.n[s]
+	}
+	f.tab = make([]int64, size)
+	k := make(map[int]int, len(scope)) // variable → candidate
+	for e := range f.tab {
+		rem := e
+		for s := len(scope) - 1; s >= 0; s-- {
+			k[scope[s]] = reps[s][rem%f.n[s]]
+			rem /= f.n[s]
+		}
+		srcK := -1
+		if src >= 0 {
+			srcK = k[src]
+		}
+		need := make([]int, 0, len(pl.readers[x]))
+		for _, r := range pl.readers[x] {
+			need = append(need, pl.needOf(r, k[varOf[r.node]]))
+		}
+		t := pl.copyPlan(x, pl.srcLayout(x, srcK), need)
+		f.tab[e] = infinite
+		if t.err == nil {
+			f.tab[e] = weight(t.bytes, t.boxings)
+		}
+	}
+}

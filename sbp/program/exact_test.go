@@ -1,0 +1,295 @@
+package program
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// enumerator is the exhaustive search the exact planner must equal,
+// written apart from it: its own list of every op's signatures (a loop
+// over op.Signatures per mesh dim, every (inputs, output) pair whose
+// SBPs are valid), every assignment of one per op, and per tensor the
+// cheapest way to make the distinct layouts its readers need from its
+// own layout, each made from the tensor or from another needed layout
+// (every parent array that reaches the root, tried in turn).
+type enumerator struct {
+	p     sbp.Placement
+	g     *graph
+	sigs  [][]enumSig // per node; nil for a node that is not an op
+	boxes map[string]int64
+}
+
+type enumSig struct {
+	in  []sbp.NdSbp
+	out sbp.NdSbp
+}
+
+func newEnumerator(t *testing.T, p *Program) *enumerator {
+	g, err := buildGraph(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &enumerator{p: p.Placement, g: g, sigs: make([][]enumSig, len(g.nodes)), boxes: map[string]int64{}}
+	rank := p.Placement.MeshRank()
+	for i, n := range g.nodes {
+		if n.kind != nOp {
+			continue
+		}
+		shapes := make([]tensor.Shape, len(n.args))
+		for j, a := range n.args {
+			shapes[j] = g.lookup(a).shape
+		}
+		outShape, _ := n.op.OutShape(shapes)
+		sigs := n.op.Signatures(shapes)
+		seen := map[string]bool{}
+		pick := make([]int, rank)
+		for {
+			s := enumSig{out: make(sbp.NdSbp, rank)}
+			for range shapes {
+				s.in = append(s.in, make(sbp.NdSbp, rank))
+			}
+			for m, c := range pick {
+				s.out[m] = sigs[c].Out
+				for j := range shapes {
+					s.in[j][m] = sigs[c].In[j]
+				}
+			}
+			ok := sbp.Validate(outShape, p.Placement, s.out) == nil
+			for j := range shapes {
+				ok = ok && sbp.Validate(shapes[j], p.Placement, s.in[j]) == nil
+			}
+			key := fmt.Sprint(s.in, s.out)
+			if ok && !seen[key] {
+				seen[key] = true
+				e.sigs[i] = append(e.sigs[i], s)
+			}
+			m := rank - 1
+			for ; m >= 0; m-- {
+				if pick[m]++; pick[m] < len(sigs) {
+					break
+				}
+				pick[m] = 0
+			}
+			if m < 0 {
+				break
+			}
+		}
+	}
+	return e
+}
+
+// assignments is the product of the ops' signature counts.
+func (e *enumerator) assignments() int {
+	n := 1
+	for _, s := range e.sigs {
+		if s != nil {
+			if n *= len(s); n > 1<<30 {
+				return n
+			}
+		}
+	}
+	return n
+}
+
+// box is what sbp.PlanBoxing sends, or -1.
+func (e *enumerator) box(shape tensor.Shape, from, to sbp.NdSbp) int64 {
+	key := fmt.Sprint(shape, from, to)
+	if b, ok := e.boxes[key]; ok {
+		return b
+	}
+	b, err := sbp.PlanBoxing(shape, tensor.Float32, e.p, from, to)
+	c := b.SendBytes
+	if err != nil {
+		c = -1
+	}
+	e.boxes[key] = c
+	return c
+}
+
+// cost is the bytes of one assignment, or -1.
+func (e *enumerator) cost(pick []int) int64 {
+	lay := map[string]sbp.NdSbp{}
+	need := map[string][]sbp.NdSbp{}
+	for i, n := range e.g.nodes {
+		switch n.kind {
+		case nOp:
+			s := e.sigs[i][pick[i]]
+			for j, a := range n.args {
+				need[a] = append(need[a], s.in[j])
+			}
+			lay[n.name] = s.out
+		case nOnes:
+			nd := lay[n.seedOf].Clone()
+			for m := range nd {
+				if nd[m].Kind == sbp.Partial {
+					nd[m] = sbp.B
+				}
+			}
+			lay[n.name] = nd
+		case nBox:
+			need[n.args[0]] = append(need[n.args[0]], n.sbp)
+			lay[n.name] = n.sbp
+		default:
+			lay[n.name] = n.sbp
+		}
+	}
+	var total int64
+	for name, needs := range need {
+		src := lay[name]
+		var distinct []sbp.NdSbp
+		for _, nd := range needs {
+			if !nd.Equal(src) && !slices.ContainsFunc(distinct, nd.Equal) {
+				distinct = append(distinct, nd)
+			}
+		}
+		c := e.tree(e.g.lookup(name).shape, src, distinct)
+		if c < 0 {
+			return -1
+		}
+		total += c
+	}
+	return total
+}
+
+// tree is the cheapest parent array over targets (0 is the source).
+func (e *enumerator) tree(shape tensor.Shape, src sbp.NdSbp, targets []sbp.NdSbp) int64 {
+	nodes := append([]sbp.NdSbp{src}, targets...)
+	par := make([]int, len(nodes))
+	best := int64(-1)
+	var walk func(k int)
+	walk = func(k int) {
+		if k == len(nodes) {
+			var c int64
+			for b := 1; b < len(nodes); b++ {
+				a, hops := b, 0
+				for a != 0 && hops <= len(nodes) {
+					a, hops = par[a], hops+1
+				}
+				if a != 0 {
+					return // a cycle
+				}
+				w := e.box(shape, nodes[par[b]], nodes[b])
+				if w < 0 {
+					return
+				}
+				c += w
+			}
+			if best < 0 || c < best {
+				best = c
+			}
+			return
+		}
+		for a := range nodes {
+			if a != k {
+				par[k] = a
+				walk(k + 1)
+			}
+		}
+	}
+	walk(1)
+	return best
+}
+
+// minimum is the least cost over every assignment, or -1.
+func (e *enumerator) minimum() int64 {
+	pick := make([]int, len(e.g.nodes))
+	var ops []int
+	for i, s := range e.sigs {
+		if s != nil {
+			ops = append(ops, i)
+		}
+	}
+	best := int64(-1)
+	for {
+		if c := e.cost(pick); c >= 0 && (best < 0 || c < best) {
+			best = c
+		}
+		k := len(ops) - 1
+		for ; k >= 0; k-- {
+			if pick[ops[k]]++; pick[ops[k]] < len(e.sigs[ops[k]]) {
+				break
+			}
+			pick[ops[k]] = 0
+		}
+		if k < 0 {
+			return best
+		}
+	}
+}
+
+// TestExactEqualsEnumeration: on 500 random programs small enough to
+// enumerate (1-D meshes of 2 to 5 devices, 2×2 and 2×3; with and
+// without grad), the exact plan's total equals the minimum over every
+// assignment of signatures, its steps send what it says, and it runs to
+// the single-device result.
+func TestExactEqualsEnumeration(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 1))
+	want, limit := 500, 20000
+	if testing.Short() || runtime.GOOS == "js" {
+		want, limit = 60, 4000
+	}
+	meshes := []string{"2", "3", "4", "5", "[[0,1],[2,3]]", "[[0,1,2],[3,4,5]]"}
+	checked, grads, meshes2d, differ := 0, 0, 0, 0
+	for tries := 0; checked < want && tries < 50*want; tries++ {
+		src := randomProgramOn(r, meshes, 4)
+		p, err := Parse(src)
+		if err != nil {
+			t.Fatalf("does not parse: %v\n%s", err, src)
+		}
+		e := newEnumerator(t, p)
+		if e.assignments() > limit {
+			continue
+		}
+		checked++
+		if p.Grad != nil {
+			grads++
+		}
+		if p.Placement.MeshRank() > 1 {
+			meshes2d++
+		}
+		plan, err := NewPlan(p, Exact)
+		if err != nil {
+			t.Fatalf("exact: %v\n%s", err, src)
+		}
+		if m := e.minimum(); m != plan.TotalSendBytes {
+			t.Errorf("exact sends %d, the minimum over %d assignments is %d\n%s", plan.TotalSendBytes, e.assignments(), m, src)
+		}
+		if plan.TotalSendBytes > plan.GreedySendBytes {
+			t.Errorf("exact sends %d > greedy %d\n%s", plan.TotalSendBytes, plan.GreedySendBytes, src)
+		}
+		if plan.TotalSendBytes < plan.GreedySendBytes {
+			differ++
+		}
+		checkBoxingBytes(t, plan, src)
+		vals := smallValues(r, p)
+		got, err := plan.Run(tensor.CPU{}, vals)
+		if err != nil {
+			t.Fatalf("runs: %v\n%s", err, src)
+		}
+		ref, err := plan.Reference(vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, w := range ref {
+			if d := diff(got[name], w); d > 1e-4*(1+maxAbs(w)) {
+				t.Errorf("%s differs from one device by %g under exact\n%s", name, d, src)
+			}
+		}
+		got.Release()
+		ref.Release()
+		vals.Release()
+	}
+	t.Logf("%d programs enumerated (%d with grad, %d on 2-D meshes); exact beat greedy on %d", checked, grads, meshes2d, differ)
+	if checked < want {
+		t.Errorf("only %d programs were small enough to enumerate", checked)
+	}
+	if grads < checked/4 || meshes2d < checked/10 {
+		t.Errorf("too few backward (%d) or 2-D (%d) programs among %d", grads, meshes2d, checked)
+	}
+}

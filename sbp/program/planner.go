@@ -1,0 +1,296 @@
+package program
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// cand is a candidate as the planner keeps it: the inputs' SBPs and the
+// output's, as the planner's ids of them, and the signatures.
+type cand struct {
+	in  []int
+	out int
+	sig []sbp.Signature
+}
+
+// read is one place a tensor is read: node j, as its argument pos.
+type read struct{ node, pos int }
+
+// planner holds what every strategy shares: the graph, each op's valid
+// candidates (the full signature space, sbp.Candidates), the readers of
+// every tensor, and the bytes of each boxing (asked of sbp once). SBPs
+// and names are small ids.
+type planner struct {
+	g       *graph
+	p       sbp.Placement
+	cands   [][]cand // by node index; nil for a node that is not an op
+	boxes   map[[3]int]boxEdge
+	nds     []sbp.NdSbp    // id → SBP
+	ndIDs   map[string]int // SBP's key (sbp.AppendKey) → id
+	key     []byte         // scratch for id
+	names   map[string]int // a node's name → its index among the names
+	out     []int          // node index → its name's index
+	args    [][]int        // node index → its arguments' name indices
+	def     []int          // name index → the node that defines it
+	readers [][]read       // name index → where it is read
+	shapeOf []int          // name index → its shape's index: boxings are asked of sbp once per shape
+	shapeKs []string       // shape index → its spelling, with the placement's (boxMemo's keys)
+	ndKeys  []string       // SBP id → its spelling
+	trees   map[string]copyTree
+}
+
+// boxEdge is one boxing as the planner costs it: sbp's plan, or why it
+// cannot be planned.
+type boxEdge struct {
+	b   sbp.Boxing
+	err error
+}
+
+// id is nd's id (made on first sight).
+func (pl *planner) id(nd sbp.NdSbp) int {
+	pl.key = sbp.AppendKey(pl.key[:0], nd)
+	if i, ok := pl.ndIDs[string(pl.key)]; ok {
+		return i
+	}
+	pl.ndIDs[string(pl.key)] = len(pl.nds)
+	pl.nds = append(pl.nds, nd)
+	pl.ndKeys = append(pl.ndKeys, nd.String())
+	return len(pl.nds) - 1
+}
+
+// maxNames bounds the tensors of a program and its backward.
+const maxNames = 4096
+
+// newPlanner builds the graph of p and every op's candidates.
+func newPlanner(p *Program) (*planner, error) {
+	g, err := buildGraph(p)
+	if err != nil {
+		return nil, err
+	}
+	pl := &planner{g: g, p: p.Placement, cands: make([][]cand, len(g.nodes)), boxes: map[[3]int]boxEdge{},
+		ndIDs: map[string]int{}, names: map[string]int{}, trees: map[string]copyTree{}}
+	for i, n := range g.nodes {
+		if _, ok := pl.names[n.name]; !ok {
+			pl.names[n.name] = len(pl.names)
+			pl.def = append(pl.def, i)
+		}
+	}
+	if len(pl.names) > maxNames {
+		return nil, &Error{Err: fmt.Errorf("the program and its backward have %d tensors; the planner takes at most %d", len(pl.names), maxNames)}
+	}
+	pl.readers = make([][]read, len(pl.names))
+	shapes := map[string]int{}
+	for _, d := range pl.def {
+		k := g.nodes[d].shape.String()
+		if _, ok := shapes[k]; !ok {
+			shapes[k] = len(shapes)
+			pl.shapeKs = append(pl.shapeKs, p.Placement.String()+" "+k)
+		}
+		pl.shapeOf = append(pl.shapeOf, shapes[k])
+	}
+	for i, n := range g.nodes {
+		pl.out = append(pl.out, pl.names[n.name])
+		args := make([]int, len(n.args))
+		for j, a := range n.args {
+			args[j] = pl.names[a]
+			pl.readers[args[j]] = append(pl.readers[args[j]], read{i, j})
+		}
+		pl.args = append(pl.args, args)
+	}
+	for i, n := range g.nodes {
+		if n.kind != nOp {
+			continue
+		}
+		cs, err := pl.candidates(n)
+		if err != nil {
+			return nil, pl.fault(n, err)
+		}
+		pl.cands[i] = cs
+	}
+	return pl, nil
+}
+
+// NewPlan plans p with strategy s: the program's steps with every boxing
+// inserted, and the totals of both strategies. Under Exact a refusal of
+// the exact search is an error; under Greedy the exact total is a
+// comparison, computed only when its elimination is cheap (at most
+// ComparisonBound table entries in all), so that a scene rebuilt on
+// every keystroke stays quick, and ExactRefused says when it was not.
+func NewPlan(p *Program, s Strategy) (*Plan, error) {
+	return NewPlanWith(p, s, Options{CompareBound: ComparisonBound})
+}
+
+// Options adjust NewPlanWith.
+type Options struct {
+	// CompareBound bounds the exact comparison beside a greedy plan: the
+	// entries of its elimination's tables in all; 0 computes none.
+	CompareBound int
+}
+
+// NewPlanWith is NewPlan with options.
+func NewPlanWith(p *Program, s Strategy, o Options) (*Plan, error) {
+	if _, err := ParseStrategy(string(s)); err != nil {
+		return nil, err
+	}
+	pl, err := newPlanner(p)
+	if err != nil {
+		return nil, err
+	}
+	greedyChoice, err := pl.greedy()
+	if err != nil {
+		return nil, err
+	}
+	greedy, err := pl.simulate(greedyChoice)
+	if err != nil {
+		return nil, err
+	}
+	var exact *run
+	var exactChoice []int
+	refused := "not compared (Options.CompareBound is 0)"
+	if s == Exact || o.CompareBound > 0 {
+		total := math.MaxInt
+		if s != Exact {
+			total = o.CompareBound
+		}
+		exactChoice, refused = pl.exact(ExactBound, total)
+	}
+	if refused == "" {
+		if exact, err = pl.simulate(exactChoice); err != nil {
+			return nil, err
+		}
+	}
+	if s == Exact && exact == nil {
+		return nil, &Error{Err: fmt.Errorf("exact: %s", refused)}
+	}
+	chosen := greedy
+	if s == Exact {
+		chosen = exact
+	}
+	plan := &Plan{Program: p, Placement: p.Placement.String(), Strategy: s, Steps: chosen.steps,
+		TotalSendBytes: chosen.total, GreedySendBytes: greedy.total, ExactRefused: refused, Grads: map[string]string{}, graph: pl.g}
+	for name, gname := range pl.g.grads {
+		plan.Grads[name] = chosen.resolve(gname)
+	}
+	if exact != nil {
+		t := exact.total
+		plan.ExactSendBytes = &t
+		for i, gc := range greedyChoice {
+			if ec := exactChoice[i]; ec != gc {
+				n := pl.g.nodes[i]
+				plan.Differences = append(plan.Differences, Difference{Name: n.name, Pass: n.pass,
+					Greedy: greedy.picked(pl, i), Exact: exact.picked(pl, i)})
+			}
+		}
+		slices.SortStableFunc(plan.Differences, func(a, b Difference) int { return greedy.index[a.Name] - greedy.index[b.Name] })
+	}
+	return plan, nil
+}
+
+// ComparisonBound bounds the exact comparison NewPlan computes under
+// Greedy: the entries of the elimination's tables in all. 2^16 entries
+// fill in about a millisecond.
+const ComparisonBound = 1 << 16
+
+// fault names the statement behind node n in an error.
+func (pl *planner) fault(n *node, err error) error {
+	if st := pl.g.prog.Lookup(n.name); st != nil && n.pass == Forward {
+		return &Error{Line: st.Line, Col: st.Col, Stmt: st.Text, Err: err}
+	}
+	if g := pl.g.prog.Grad; g != nil {
+		return &Error{Line: g.Line, Col: g.Col, Stmt: g.Text, Err: err}
+	}
+	return &Error{Err: err}
+}
+
+// candidates lists every valid signature of n (sbp.Candidates, the full
+// space: every output each input layout allows), as the planner's ids.
+func (pl *planner) candidates(n *node) ([]cand, error) {
+	shapes := make([]tensor.Shape, len(n.args))
+	for i, a := range n.args {
+		shapes[i] = pl.g.lookup(a).shape
+	}
+	cs, err := sbp.Candidates(n.op, shapes, pl.p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]cand, len(cs))
+	for k, c := range cs {
+		ids := make([]int, len(c.In))
+		for j, nd := range c.In {
+			ids[j] = pl.id(nd)
+		}
+		out[k] = cand{in: ids, out: pl.id(c.Out), sig: c.Sig}
+	}
+	return out, nil
+}
+
+// boxing returns sbp's plan for boxing the tensor of name index x from
+// one SBP id to another (asked of sbp once per shape and pair of SBPs).
+func (pl *planner) boxing(x, from, to int) (sbp.Boxing, error) {
+	key := [3]int{pl.shapeOf[x], from, to}
+	if e, ok := pl.boxes[key]; ok {
+		return e.b, e.err
+	}
+	b, err := memoBoxing(pl.shapeKs[key[0]]+" "+pl.ndKeys[from]+" "+pl.ndKeys[to], pl.g.nodes[pl.def[x]].shape, pl.p, pl.nds[from], pl.nds[to])
+	pl.boxes[key] = boxEdge{b, err}
+	return b, err
+}
+
+// layouts returns the SBP id of every name when the ops run as choice
+// (a candidate index per op node): an input's, a boxing's target, an
+// op's output, the seed laid out as the result it seeds (seedSbp).
+func (pl *planner) layouts(choice []int) []int {
+	lay := make([]int, len(pl.names))
+	for i := range pl.g.nodes {
+		lay[pl.out[i]] = pl.layoutOf(i, choice[i], lay)
+	}
+	return lay
+}
+
+// layoutOf is the SBP id node i leaves its name in, with candidate k for
+// an op, given the layouts lay of the names before it.
+func (pl *planner) layoutOf(i, k int, lay []int) int {
+	n := pl.g.nodes[i]
+	switch n.kind {
+	case nOp:
+		return pl.cands[i][k].out
+	case nOnes:
+		return pl.id(seedSbp(pl.nds[lay[pl.names[n.seedOf]]]))
+	}
+	return pl.id(n.sbp)
+}
+
+// needs returns the layouts the readers of name x ask for when the ops
+// run as choice: each op reader's signature input, each boxing's target.
+func (pl *planner) needs(x int, choice []int) []int {
+	var need []int
+	for _, r := range pl.readers[x] {
+		need = append(need, pl.needOf(r, choice[r.node]))
+	}
+	return need
+}
+
+// needOf is the layout reader r asks for under candidate k of its node.
+func (pl *planner) needOf(r read, k int) int {
+	if pl.g.nodes[r.node].kind == nOp {
+		return pl.cands[r.node][k].in[r.pos]
+	}
+	return pl.id(pl.g.nodes[r.node].sbp)
+}
+
+// seedSbp is how the backward's seed is laid out: as the result it
+// differentiates, but B where the result is partial (the gradient of a
+// partial value reaches every device whole).
+func seedSbp(of sbp.NdSbp) sbp.NdSbp {
+	out := of.Clone()
+	for m, s := range out {
+		if s.Kind == sbp.Partial {
+			out[m] = sbp.B
+		}
+	}
+	return out
+}
