@@ -231,6 +231,7 @@ function edited(key) {
   clearTimeout(editTimer);
   editTimer = setTimeout(async () => {
     const my = ++nav;
+    performance.mark("stridelab-edit"); // the pause is over: the edit is checked from here
     document.body.dataset.state = "busy";
     const fields = fieldValues();
     const scene = $("scene").value;
@@ -247,6 +248,7 @@ function edited(key) {
     const info = await api.scene({ hash: r.hash });
     const shown = await api.frame.show(r.hash);
     if (my !== nav) return;
+    performance.measure("stridelab-edit-shown", "stridelab-edit"); // the frame holds the new scene
     onState(shown);
     await took(info, shown.step, my);
   }, 250);
