@@ -34,6 +34,14 @@ import (
 // length. OneFlow's SbpGraph reduces the same graph by eliminating nodes
 // and edges of degree one and two (sbp_graph.cpp); those are the steps
 // of this elimination whose tables have one or two ops.
+//
+// A tensor read by many ops would join them all in its factor, however
+// far apart they are; splitFactor (split.go) replaces such a factor by
+// one binary variable per layout its readers could need ("a copy in that
+// layout is made"), a hub over the source and those variables, and a
+// pair per reader and layout, wherever that is exact (the hub is
+// monotone) and smaller. The width is then the most variables one table
+// joins: ops, and the copy flags of split tensors.
 
 // factor is a table over a few ops: vars (sorted variable indices);
 // per var, the class of each of its candidates (cls) and the number of
@@ -85,6 +93,16 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 		for _, n := range f.n {
 			size *= float64(n)
 		}
+		if split, d := pl.splitFactor(x, size, varOf, dom); split != nil {
+			dom = d
+			for _, f := range split {
+				width, biggest = max(width, len(f.vars)), max(biggest, float64(len(f.tab)))
+				work += float64(len(f.tab))
+				fs = append(fs, f)
+				fills = append(fills, func() {})
+			}
+			continue
+		}
 		work += size
 		if len(f.vars) == 0 {
 			fill()
@@ -96,9 +114,9 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 		fills = append(fills, fill)
 	}
 	refuse := func() string {
-		what := fmt.Sprintf("the elimination's largest table has %.0f entries (%d ops in one table, the width of the elimination)", biggest, width)
+		what := fmt.Sprintf("the elimination's largest table has %.0f entries (%d variables in one table, the width of the elimination)", biggest, width)
 		if biggest <= float64(bound) {
-			what = fmt.Sprintf("the elimination's tables have %.0f entries in all (%d ops at most in one)", work, width)
+			what = fmt.Sprintf("the elimination's tables have %.0f entries in all (%d variables at most in one)", work, width)
 			return fmt.Sprintf("%s, more than the %d a plan rebuilt on every keystroke computes: plan with --strategy exact", what, total)
 		}
 		return fmt.Sprintf("%s, more than its bound of %d", what, bound)
@@ -109,7 +127,7 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 	order, oBiggest, oWidth, oWork, found := eliminationOrder(fs, dom, float64(total)-work)
 	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
 	if !found { // every order passed total
-		return nil, fmt.Sprintf("the elimination's tables have more than %d entries in all (%d ops at most in one), more than a plan rebuilt on every keystroke computes: plan with --strategy exact", total, width)
+		return nil, fmt.Sprintf("the elimination's tables have more than %d entries in all (%d variables at most in one), more than a plan rebuilt on every keystroke computes: plan with --strategy exact", total, width)
 	}
 	if biggest > float64(bound) || work > float64(total) {
 		return nil, refuse()
@@ -145,7 +163,7 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 	if constant >= infinite {
 		return nil, "no assignment of signatures has boxings sbp can plan"
 	}
-	value := make([]int, len(vars))
+	value := make([]int, len(dom))
 	for s := len(steps) - 1; s >= 0; s-- {
 		st := steps[s]
 		idx := 0
@@ -228,17 +246,37 @@ func eliminationOrder(fs []*factor, dom []int, stop float64) (best []int, bestBi
 const orderTries = 8
 
 // greedyOrder runs one greedy elimination on the classes of fs: try 0
-// scores by the joined table, try 1 by the new table, later tries by the
-// joined table jittered by up to ±25%. It stops (ok false) once its
-// work passes stop.
+// scores by the joined table (min-weight), try 1 by the new table, try
+// 2 by the fill (min-fill: the pairs of v's neighbours the step makes
+// neighbours, Koller & Friedman §9.4.3.2; ties by the joined table),
+// later tries alternate the first and the third with the joined table
+// jittered by up to ±25%. It stops (ok false) once its work passes
+// stop.
 func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64) ([]int, float64, int, float64, bool) {
 	fs = slices.Clone(fs)
 	done := make([]bool, len(dom))
 	score := make([]float64, len(dom))
+	primary := make([]float64, len(dom)) // compared before score
 	joined := make([]float64, len(dom))
 	stale := make([]bool, len(dom))
 	for v := range stale {
 		stale[v] = true
+	}
+	minFill := try >= 2 && try%2 == 0
+	adj := make([]map[int]bool, len(dom)) // the interaction graph, for min-fill
+	if minFill {
+		for v := range adj {
+			adj[v] = map[int]bool{}
+		}
+		for _, f := range fs {
+			for _, a := range f.vars {
+				for _, b := range f.vars {
+					if a != b {
+						adj[a][b] = true
+					}
+				}
+			}
+		}
 	}
 	var order []int
 	big, width, work := 0.0, 0, 0.0
@@ -261,17 +299,29 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 					size *= float64(n)
 				}
 				joined[v] = size * float64(vn)
+				jitter := 1.0
+				if try > 2 {
+					jitter = 0.75 + 0.5*rng.Float64()
+				}
 				switch {
 				case try == 1:
 					score[v] = size
-				case try > 1:
-					score[v] = joined[v] * (0.75 + 0.5*rng.Float64())
+				case minFill:
+					fill := 0
+					for a := range adj[v] {
+						for b := range adj[v] {
+							if a < b && !adj[a][b] {
+								fill++
+							}
+						}
+					}
+					primary[v], score[v] = float64(fill), joined[v]*jitter
 				default:
-					score[v] = joined[v]
+					score[v] = joined[v] * jitter
 				}
 				stale[v] = false
 			}
-			if best < 0 || score[v] < score[best] {
+			if best < 0 || primary[v] < primary[best] || primary[v] == primary[best] && score[v] < score[best] {
 				best = v
 			}
 		}
@@ -299,6 +349,24 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 			for _, u := range f.vars {
 				stale[u] = true
 			}
+		}
+		if minFill {
+			// v's neighbours become a clique; the fill of their
+			// neighbours changes too.
+			for a := range adj[v] {
+				delete(adj[a], v)
+				for b := range adj[v] {
+					if a != b {
+						adj[a][b] = true
+					}
+				}
+			}
+			for a := range adj[v] {
+				for b := range adj[a] {
+					stale[b] = true
+				}
+			}
+			adj[v] = nil
 		}
 		if len(nf.vars) > 0 {
 			rest = append(rest, nf)
