@@ -70,7 +70,10 @@ func (f *factor) classesOf(u int) []int32 {
 // an op) that sends the fewest bytes in all, or why it refused: when one
 // table of the elimination would pass bound entries, or all of them
 // together would pass total.
-func (pl *planner) exact(bound, total int) ([]int, string) {
+//
+// It stops with the context's error, polled by pl.poll, when that ends
+// first.
+func (pl *planner) exact(bound, total int) ([]int, string, error) {
 	var vars []int // variable → node
 	varOf := make([]int, len(pl.g.nodes))
 	for i := range pl.g.nodes {
@@ -86,26 +89,32 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 	}
 	var fs []*factor
 	constant, work, width, biggest := int64(0), 0.0, 0, 0.0
-	var fills []func()
+	var fills []func() error
 	for x := range len(pl.names) {
 		f, fill := pl.tensorFactor(x, pl.scope(x, varOf), varOf, dom)
 		size := 1.0
 		for _, n := range f.n {
 			size *= float64(n)
 		}
-		if split, d := pl.splitFactor(x, size, varOf, dom); split != nil {
+		split, d, err := pl.splitFactor(x, size, varOf, dom)
+		if err != nil {
+			return nil, "", err
+		}
+		if split != nil {
 			dom = d
 			for _, f := range split {
 				width, biggest = max(width, len(f.vars)), max(biggest, float64(len(f.tab)))
 				work += float64(len(f.tab))
 				fs = append(fs, f)
-				fills = append(fills, func() {})
+				fills = append(fills, func() error { return nil })
 			}
 			continue
 		}
 		work += size
 		if len(f.vars) == 0 {
-			fill()
+			if err := fill(); err != nil {
+				return nil, "", err
+			}
 			constant = add(constant, f.tab[0])
 			continue
 		}
@@ -122,18 +131,23 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 		return fmt.Sprintf("%s, more than its bound of %d", what, bound)
 	}
 	if biggest > float64(bound) || work > float64(total) {
-		return nil, refuse()
+		return nil, refuse(), nil
 	}
-	order, oBiggest, oWidth, oWork, found := eliminationOrder(fs, dom, float64(total)-work)
+	order, oBiggest, oWidth, oWork, found, err := eliminationOrder(fs, dom, float64(total)-work, pl.poll)
+	if err != nil {
+		return nil, "", err
+	}
 	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
 	if !found { // every order passed total
-		return nil, fmt.Sprintf("the elimination's tables have more than %d entries in all (%d variables at most in one), more than a plan rebuilt on every keystroke computes: plan with --strategy exact", total, width)
+		return nil, fmt.Sprintf("the elimination's tables have more than %d entries in all (%d variables at most in one), more than a plan rebuilt on every keystroke computes: plan with --strategy exact", total, width), nil
 	}
 	if biggest > float64(bound) || work > float64(total) {
-		return nil, refuse()
+		return nil, refuse(), nil
 	}
 	for _, fill := range fills {
-		fill()
+		if err := fill(); err != nil {
+			return nil, "", err
+		}
 	}
 	type step struct {
 		v      int
@@ -151,7 +165,10 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 				rest = append(rest, f)
 			}
 		}
-		nf, rep, argmin := eliminate(v, join, dom, true)
+		nf, rep, argmin, err := eliminate(v, join, dom, pl.poll)
+		if err != nil {
+			return nil, "", err
+		}
 		steps = append(steps, step{v: v, f: nf, rep: rep, argmin: argmin})
 		if len(nf.vars) == 0 {
 			constant = add(constant, nf.tab[0])
@@ -161,7 +178,7 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 		}
 	}
 	if constant >= infinite {
-		return nil, "no assignment of signatures has boxings sbp can plan"
+		return nil, "no assignment of signatures has boxings sbp can plan", nil
 	}
 	value := make([]int, len(dom))
 	for s := len(steps) - 1; s >= 0; s-- {
@@ -179,7 +196,7 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 			choice[i] = value[v]
 		}
 	}
-	return choice, ""
+	return choice, "", nil
 }
 
 // refine returns the classes of a var's candidates that tell apart what
@@ -223,8 +240,8 @@ func refine(parts [][]int32, dom int) ([]int32, int) {
 // width) and the entries of them all.
 //
 // An order whose work passes stop is given up; found is false when every
-// one is.
-func eliminationOrder(fs []*factor, dom []int, stop float64) (best []int, bestBig float64, bestWidth int, bestWork float64, found bool) {
+// one is. Each variable scored is a unit of work for poll.
+func eliminationOrder(fs []*factor, dom []int, stop float64, poll *poller) (best []int, bestBig float64, bestWidth int, bestWork float64, found bool, err error) {
 	bestWork = -1
 	rng := rand.New(rand.NewPCG(30, 2))
 	for try := range orderTries {
@@ -232,12 +249,15 @@ func eliminationOrder(fs []*factor, dom []int, stop float64) (best []int, bestBi
 		if bestWork >= 0 {
 			limit = min(stop, bestWork)
 		}
-		order, big, width, work, ok := greedyOrder(fs, dom, try, rng, limit)
+		order, big, width, work, ok, err := greedyOrder(fs, dom, try, rng, limit, poll)
+		if err != nil {
+			return nil, 0, 0, 0, false, err
+		}
 		if ok && (bestWork < 0 || work < bestWork) {
 			best, bestBig, bestWidth, bestWork, found = order, big, width, work, true
 		}
 	}
-	return best, bestBig, bestWidth, max(bestWork, 0), found
+	return best, bestBig, bestWidth, max(bestWork, 0), found, nil
 }
 
 // orderTries is how many greedy orders eliminationOrder compares: the
@@ -252,7 +272,7 @@ const orderTries = 8
 // later tries alternate the first and the third with the joined table
 // jittered by up to ±25%. It stops (ok false) once its work passes
 // stop.
-func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64) ([]int, float64, int, float64, bool) {
+func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64, poll *poller) ([]int, float64, int, float64, bool, error) {
 	fs = slices.Clone(fs)
 	done := make([]bool, len(dom))
 	score := make([]float64, len(dom))
@@ -292,6 +312,9 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 					if _, ok := slices.BinarySearch(f.vars, v); ok {
 						join = append(join, f)
 					}
+				}
+				if err := poll.tick(1); err != nil {
+					return nil, 0, 0, 0, false, err
 				}
 				nf, vn := symbolicJoin(v, join, dom)
 				size := 1.0
@@ -340,7 +363,7 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 		big, work = max(big, joined[v]), work+joined[v]
 		width = max(width, len(nf.vars)+1)
 		if work > stop {
-			return nil, 0, 0, 0, false
+			return nil, 0, 0, 0, false, nil
 		}
 		for _, u := range nf.vars {
 			stale[u] = true
@@ -373,13 +396,13 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 		}
 		fs = rest
 	}
-	return order, big, width, work, true
+	return order, big, width, work, true, nil
 }
 
 // symbolicJoin is eliminate without the table: the new factor's vars and
 // classes, and the number of v's classes.
 func symbolicJoin(v int, join []*factor, dom []int) (*factor, int) {
-	nf, rep, _ := eliminate(v, join, dom, false)
+	nf, rep, _, _ := eliminate(v, join, dom, nil)
 	return nf, len(rep)
 }
 
@@ -388,8 +411,9 @@ func symbolicJoin(v int, join []*factor, dom []int) (*factor, int) {
 // the first candidate of each of v's classes, and per entry the class
 // of v that is cheapest (the first on ties: the earlier candidate).
 //
-// With fill false it only works out the new factor's vars and classes.
-func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []int32) {
+// With poll nil it only works out the new factor's vars and classes;
+// else it fills the table, each entry a unit of work for poll.
+func eliminate(v int, join []*factor, dom []int, poll *poller) (*factor, []int, []int32, error) {
 	var scope []int
 	for _, f := range join {
 		for _, u := range f.vars {
@@ -449,8 +473,8 @@ func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []i
 	for k := len(vcls) - 1; k >= 0; k-- {
 		rep[vcls[k]] = k
 	}
-	if !fill {
-		return nf, rep, nil
+	if poll == nil {
+		return nf, rep, nil, nil
 	}
 	nf.tab = make([]int64, size)
 	argmin := make([]int32, size)
@@ -462,6 +486,9 @@ func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []i
 	}
 	asg := make([]int, len(scope))
 	for e := range nf.tab {
+		if err := poll.tick(vn); err != nil {
+			return nil, nil, nil, err
+		}
 		best, arg := infinite, 0
 		for c := range vn {
 			sum := int64(0)
@@ -489,7 +516,7 @@ func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []i
 			}
 		}
 	}
-	return nf, rep, argmin
+	return nf, rep, argmin, nil
 }
 
 // add is a + b, kept at infinite.
@@ -545,7 +572,7 @@ func (pl *planner) scope(x int, varOf []int) []int {
 // needs), and a func that fills, for every tuple of groups, the weight
 // of copyPlan from x's layout to its readers' needs (the table is
 // filled only once the elimination is known to fit its bounds).
-func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func()) {
+func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func() error) {
 	src := pl.srcVar(x, varOf)
 	f := &factor{vars: scope, cls: make([][]int32, len(scope)), n: make([]int, len(scope))}
 	reps := make([][]int, len(scope)) // per scope var: class → a candidate
@@ -572,12 +599,13 @@ func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func()
 		}
 		f.n[s] = len(reps[s])
 	}
-	return f, func() { pl.fillTensorFactor(f, x, src, reps, varOf) }
+	return f, func() error { return pl.fillTensorFactor(f, x, src, reps, varOf) }
 }
 
 // fillTensorFactor fills the table of x's factor f: reps[s][c] is a
-// candidate of f's scope var s in class c.
-func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf []int) {
+// candidate of f's scope var s in class c. Each entry is a unit of work
+// for pl.poll.
+func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf []int) error {
 	scope := f.vars
 	size := 1
 	for s := range scope {
@@ -586,6 +614,9 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 	f.tab = make([]int64, size)
 	k := make(map[int]int, len(scope)) // variable → candidate
 	for e := range f.tab {
+		if err := pl.poll.tick(1); err != nil {
+			return err
+		}
 		rem := e
 		for s := len(scope) - 1; s >= 0; s-- {
 			k[scope[s]] = reps[s][rem%f.n[s]]
@@ -605,4 +636,5 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 			f.tab[e] = weight(t.bytes, t.boxings)
 		}
 	}
+	return nil
 }

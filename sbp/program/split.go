@@ -47,10 +47,11 @@ var splitAlways = false
 // their tables filled) and dom with x's y variables appended, or nil
 // when x keeps its joined factor of joined entries: it has fewer than
 // two reader ops, its source op also reads it, the split is not
-// smaller, or the hub is not monotone.
-func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*factor, []int) {
+// smaller, or the hub is not monotone. Each hub entry is a unit of work
+// for pl.poll.
+func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*factor, []int, error) {
 	if joined < splitBelow && !splitAlways {
-		return nil, dom
+		return nil, dom, nil
 	}
 	src := pl.srcVar(x, varOf)
 	var readers, fixed, layouts []int
@@ -61,7 +62,7 @@ func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*fact
 			fixed = append(fixed, pl.needOf(r, 0))
 			continue
 		case v == src:
-			return nil, dom
+			return nil, dom, nil
 		case !slices.Contains(readers, v):
 			readers = append(readers, v)
 		}
@@ -72,7 +73,7 @@ func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*fact
 		}
 	}
 	if len(readers) < 2 {
-		return nil, dom
+		return nil, dom, nil
 	}
 	slices.Sort(layouts)
 	// The source's classes: its candidates by the layout they leave x in.
@@ -95,10 +96,13 @@ func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*fact
 	nl := len(layouts)
 	size := len(srcLay) << nl
 	if nl > 30 || size > maxSplitEntries || float64(size+4*nl*len(readers)) >= joined && !splitAlways {
-		return nil, dom
+		return nil, dom, nil
 	}
 	hub := make([]int64, size)
 	for e := range hub {
+		if err := pl.poll.tick(1); err != nil {
+			return nil, dom, err
+		}
 		need := slices.Clone(fixed)
 		for i, l := range layouts { // y_i is bit nl-1-i: the last var fastest
 			if e>>(nl-1-i)&1 == 1 {
@@ -113,7 +117,7 @@ func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*fact
 	for e := range hub {
 		for b := range nl {
 			if e>>b&1 == 0 && hub[e|1<<b] < hub[e] {
-				return nil, dom
+				return nil, dom, nil
 			}
 		}
 	}
@@ -162,7 +166,7 @@ func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*fact
 			out = append(out, &factor{vars: []int{v, ys[i]}, cls: [][]int32{cls, binary}, n: []int{n, 2}, tab: tab})
 		}
 	}
-	return out, dom
+	return out, dom, nil
 }
 
 func b2i(b bool) int {
