@@ -1,6 +1,7 @@
 package program
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -68,12 +69,13 @@ func (f *factor) classesOf(u int) []int32 {
 
 // exact returns the candidate of every node (-1 for a node that is not
 // an op) that sends the fewest bytes in all, or why it refused: when one
-// table of the elimination would pass bound entries, or all of them
-// together would pass total.
+// table of the elimination would pass bound entries, or filling them
+// all (Σ over the steps of the joined table's entries) would pass total,
+// the bound of a plan rebuilt on every keystroke where keystroke is set.
 //
 // It stops with the context's error, polled by pl.poll, when that ends
 // first.
-func (pl *planner) exact(bound, total int) ([]int, string, error) {
+func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error) {
 	var vars []int // variable → node
 	varOf := make([]int, len(pl.g.nodes))
 	for i := range pl.g.nodes {
@@ -122,13 +124,15 @@ func (pl *planner) exact(bound, total int) ([]int, string, error) {
 		fs = append(fs, f)
 		fills = append(fills, fill)
 	}
+	beyond := fmt.Sprintf("more than its bound of %d", total)
+	if keystroke {
+		beyond = fmt.Sprintf("more than the %d a plan rebuilt on every keystroke computes: plan with --strategy exact", total)
+	}
 	refuse := func() string {
-		what := fmt.Sprintf("the elimination's largest table has %.0f entries (%d variables in one table, the width of the elimination)", biggest, width)
 		if biggest <= float64(bound) {
-			what = fmt.Sprintf("the elimination's tables have %.0f entries in all (%d variables at most in one)", work, width)
-			return fmt.Sprintf("%s, more than the %d a plan rebuilt on every keystroke computes: plan with --strategy exact", what, total)
+			return fmt.Sprintf("the elimination's tables have %.0f entries to fill in all (%d variables at most in one), %s", work, width, beyond)
 		}
-		return fmt.Sprintf("%s, more than its bound of %d", what, bound)
+		return fmt.Sprintf("the elimination's largest table has %.0f entries (%d variables in one table, the width of the elimination), more than its bound of %d", biggest, width, bound)
 	}
 	if biggest > float64(bound) || work > float64(total) {
 		return nil, refuse(), nil
@@ -139,7 +143,10 @@ func (pl *planner) exact(bound, total int) ([]int, string, error) {
 	}
 	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
 	if !found { // every order passed total
-		return nil, fmt.Sprintf("the elimination's tables have more than %d entries in all (%d variables at most in one), more than a plan rebuilt on every keystroke computes: plan with --strategy exact", total, width), nil
+		if keystroke {
+			return nil, fmt.Sprintf("every elimination order tried fills more than the %d table entries a plan rebuilt on every keystroke computes: plan with --strategy exact", total), nil
+		}
+		return nil, fmt.Sprintf("every elimination order tried fills more than %d table entries in all, the exact search's bound", total), nil
 	}
 	if biggest > float64(bound) || work > float64(total) {
 		return nil, refuse(), nil
@@ -236,8 +243,8 @@ func refine(parts [][]int32, dom int) ([]int32, int) {
 // NP-hard), so it also tries the smallest new table first and a few
 // runs with the scores jittered (a deterministic seed), and keeps the
 // order whose tables have the fewest entries in all. It returns the
-// order, the largest joined table's entries, the most ops one joins (the
-// width) and the entries of them all.
+// order, the largest new table's entries, the most variables one step
+// joins (the width) and the joined tables' entries in all (the work).
 //
 // An order whose work passes stop is given up; found is false when every
 // one is. Each variable scored is a unit of work for poll.
@@ -278,6 +285,7 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64,
 	score := make([]float64, len(dom))
 	primary := make([]float64, len(dom)) // compared before score
 	joined := make([]float64, len(dom))
+	built := make([]float64, len(dom)) // the new table's entries
 	stale := make([]bool, len(dom))
 	for v := range stale {
 		stale[v] = true
@@ -321,7 +329,7 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64,
 				for _, n := range nf.n {
 					size *= float64(n)
 				}
-				joined[v] = size * float64(vn)
+				joined[v], built[v] = size*float64(vn), size
 				jitter := 1.0
 				if try > 2 {
 					jitter = 0.75 + 0.5*rng.Float64()
@@ -360,7 +368,7 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64,
 			}
 		}
 		nf, _ := symbolicJoin(v, join, dom)
-		big, work = max(big, joined[v]), work+joined[v]
+		big, work = max(big, built[v]), work+joined[v]
 		width = max(width, len(nf.vars)+1)
 		if work > stop {
 			return nil, 0, 0, 0, false, nil
@@ -603,37 +611,146 @@ func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func()
 }
 
 // fillTensorFactor fills the table of x's factor f: reps[s][c] is a
-// candidate of f's scope var s in class c. Each entry is a unit of work
-// for pl.poll.
+// candidate of f's scope var s in class c. An entry's value depends on
+// x's layout and the set of layouts its readers need alone, so copyPlan
+// is asked once per such set (a tensor of m readers has far fewer sets
+// than entries). Each entry is a unit of work for pl.poll.
 func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf []int) error {
 	scope := f.vars
+	// What class c of scope var s means to x: the layout it lays x out
+	// in, where s is the source (else -1), and the layouts its reads
+	// need.
+	type part struct {
+		src  int
+		need []int
+	}
+	parts := make([][]part, len(scope))
+	for s, v := range scope {
+		for _, k := range reps[s] {
+			p := part{src: -1}
+			if v == src {
+				p.src = pl.srcLayout(x, k)
+			}
+			for _, r := range pl.readers[x] {
+				if varOf[r.node] == v {
+					p.need = append(p.need, pl.needOf(r, k))
+				}
+			}
+			parts[s] = append(parts[s], p)
+		}
+	}
+	srcLay := -1
+	if src < 0 {
+		srcLay = pl.srcLayout(x, -1)
+	}
+	var fixed []int // the needs of x's readers that are not ops
+	for _, r := range pl.readers[x] {
+		if varOf[r.node] < 0 {
+			fixed = append(fixed, pl.needOf(r, 0))
+		}
+	}
+	// The bytes of boxing x between any two of the layouts it is in or
+	// read in, asked of sbp once: cost[loc[a]][loc[b]], -1 where sbp
+	// cannot plan it.
+	loc := map[int]int{}
+	var lays []int
+	for _, l := range append([]int{srcLay}, fixed...) {
+		if _, ok := loc[l]; !ok && l >= 0 {
+			loc[l] = len(lays)
+			lays = append(lays, l)
+		}
+	}
+	for _, ps := range parts {
+		for _, p := range ps {
+			for _, l := range append([]int{p.src}, p.need...) {
+				if _, ok := loc[l]; !ok && l >= 0 {
+					loc[l] = len(lays)
+					lays = append(lays, l)
+				}
+			}
+		}
+	}
+	cost := make([][]int64, len(lays))
+	for a, from := range lays {
+		cost[a] = make([]int64, len(lays))
+		for b, to := range lays {
+			cost[a][b] = -1
+			if c, ok := pl.edgeCost(x, from, to); ok && a != b {
+				cost[a][b] = c
+			}
+		}
+	}
+	w := make([][]int64, len(lays)) // the arborescence's edges, rows reused
+	for a := range w {
+		w[a] = make([]int64, len(lays))
+	}
+	// tree is copyPlan's weight for x from layout from to the distinct
+	// needs ids (from left out), on the matrix: minTree's tree is
+	// arborescence's, and its bytes copyPlan's.
+	tree := func(from int, ids []int) int64 {
+		k := len(ids)
+		nodes := append([]int{loc[from]}, ids...)
+		for a := range k + 1 {
+			for b := range k + 1 {
+				w[a][b] = -1
+				if b != 0 {
+					w[a][b] = cost[nodes[a]][nodes[b]]
+				}
+			}
+		}
+		par, missing := minTree(w[:k+1], k)
+		if missing > 0 || par == nil {
+			return infinite
+		}
+		var bytes int64
+		for b := 1; b <= k; b++ {
+			bytes += w[par[b]][b]
+		}
+		return weight(bytes, k)
+	}
 	size := 1
 	for s := range scope {
 		size *= f.n[s]
 	}
 	f.tab = make([]int64, size)
-	k := make(map[int]int, len(scope)) // variable → candidate
+	memo := map[string]int64{}
+	var ids []int
+	asg := make([]int, len(scope)) // the classes of entry e, the last fastest
+	var need []int
+	var key []byte
 	for e := range f.tab {
 		if err := pl.poll.tick(1); err != nil {
 			return err
 		}
-		rem := e
-		for s := len(scope) - 1; s >= 0; s-- {
-			k[scope[s]] = reps[s][rem%f.n[s]]
-			rem /= f.n[s]
+		from := srcLay
+		need = append(need[:0], fixed...)
+		for s, c := range asg {
+			p := parts[s][c]
+			if p.src >= 0 {
+				from = p.src
+			}
+			need = append(need, p.need...)
 		}
-		srcK := -1
-		if src >= 0 {
-			srcK = k[src]
+		slices.Sort(need)
+		key = binary.AppendUvarint(key[:0], uint64(from))
+		ids = ids[:0]
+		for i, l := range need {
+			if l != from && (i == 0 || l != need[i-1]) {
+				key = binary.AppendUvarint(key, uint64(l))
+				ids = append(ids, loc[l])
+			}
 		}
-		need := make([]int, 0, len(pl.readers[x]))
-		for _, r := range pl.readers[x] {
-			need = append(need, pl.needOf(r, k[varOf[r.node]]))
+		v, ok := memo[string(key)]
+		if !ok {
+			v = tree(from, ids)
+			memo[string(key)] = v
 		}
-		t := pl.copyPlan(x, pl.srcLayout(x, srcK), need)
-		f.tab[e] = infinite
-		if t.err == nil {
-			f.tab[e] = weight(t.bytes, t.boxings)
+		f.tab[e] = v
+		for s := len(asg) - 1; s >= 0; s-- {
+			if asg[s]++; asg[s] < f.n[s] {
+				break
+			}
+			asg[s] = 0
 		}
 	}
 	return nil

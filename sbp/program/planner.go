@@ -3,7 +3,6 @@ package program
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -178,11 +177,11 @@ func NewPlanContext(ctx context.Context, p *Program, s Strategy, o Options) (*Pl
 	var exactChoice []int
 	refused := "not compared (Options.CompareBound is 0)"
 	if s == Exact || o.CompareBound > 0 {
-		total := math.MaxInt
+		total := ExactWork
 		if s != Exact {
 			total = o.CompareBound
 		}
-		exactChoice, refused, err = pl.exact(ExactBound, total)
+		exactChoice, refused, err = pl.exact(ExactBound, total, s != Exact)
 		if err != nil {
 			return nil, stopped(err)
 		}
