@@ -684,12 +684,12 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 	for a := range w {
 		w[a] = make([]int64, len(lays))
 	}
-	// tree is copyPlan's weight for x from layout from to the distinct
-	// needs ids (from left out), on the matrix: minTree's tree is
-	// arborescence's, and its bytes copyPlan's.
+	// tree is copyPlan's weight for x from layout lays[from] to the
+	// distinct needs lays[ids] (from left out), on the matrix: minTree's
+	// tree is arborescence's, and its bytes copyPlan's.
 	tree := func(from int, ids []int) int64 {
 		k := len(ids)
-		nodes := append([]int{loc[from]}, ids...)
+		nodes := append([]int{from}, ids...)
 		for a := range k + 1 {
 			for b := range k + 1 {
 				w[a][b] = -1
@@ -713,7 +713,31 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 		size *= f.n[s]
 	}
 	f.tab = make([]int64, size)
-	memo := map[string]int64{}
+	// From here on layouts are local: indices into lays.
+	for _, ps := range parts {
+		for i := range ps {
+			if ps[i].src >= 0 {
+				ps[i].src = loc[ps[i].src]
+			}
+			for j, l := range ps[i].need {
+				ps[i].need[j] = loc[l]
+			}
+		}
+	}
+	for j, l := range fixed {
+		fixed[j] = loc[l]
+	}
+	if srcLay >= 0 {
+		srcLay = loc[srcLay]
+	}
+	// memo is per set: its key the source's index and a bit per need,
+	// or where a tensor has more than 128 layouts, their varints.
+	type set struct {
+		from int
+		need [2]uint64
+	}
+	memo := map[set]int64{}
+	wide := map[string]int64{}
 	var ids []int
 	asg := make([]int, len(scope)) // the classes of entry e, the last fastest
 	var need []int
@@ -732,18 +756,33 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 			need = append(need, p.need...)
 		}
 		slices.Sort(need)
-		key = binary.AppendUvarint(key[:0], uint64(from))
 		ids = ids[:0]
 		for i, l := range need {
 			if l != from && (i == 0 || l != need[i-1]) {
-				key = binary.AppendUvarint(key, uint64(l))
-				ids = append(ids, loc[l])
+				ids = append(ids, l)
 			}
 		}
-		v, ok := memo[string(key)]
-		if !ok {
-			v = tree(from, ids)
-			memo[string(key)] = v
+		var v int64
+		if len(lays) <= 128 {
+			k := set{from: from}
+			for _, l := range ids {
+				k.need[l/64] |= 1 << (l % 64)
+			}
+			var ok bool
+			if v, ok = memo[k]; !ok {
+				v = tree(from, ids)
+				memo[k] = v
+			}
+		} else {
+			key = binary.AppendUvarint(key[:0], uint64(from))
+			for _, l := range ids {
+				key = binary.AppendUvarint(key, uint64(l))
+			}
+			var ok bool
+			if v, ok = wide[string(key)]; !ok {
+				v = tree(from, ids)
+				wide[string(key)] = v
+			}
 		}
 		f.tab[e] = v
 		for s := len(asg) - 1; s >= 0; s-- {
