@@ -98,7 +98,7 @@ func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error
 		for _, n := range f.n {
 			size *= float64(n)
 		}
-		split, d, err := pl.splitFactor(x, size, varOf, dom)
+		split, d, err := pl.splitFactor(x, size, float64(total)-work, varOf, dom)
 		if err != nil {
 			return nil, "", err
 		}
@@ -251,12 +251,20 @@ func refine(parts [][]int32, dom int) ([]int32, int) {
 func eliminationOrder(fs []*factor, dom []int, stop float64, poll *poller) (best []int, bestBig float64, bestWidth int, bestWork float64, found bool, err error) {
 	bestWork = -1
 	rng := rand.New(rand.NewPCG(30, 2))
+	// Every try scores every variable on the same factors first: once.
+	first := make([][2]float64, len(dom))
+	for v := range dom {
+		if err := poll.tick(1); err != nil {
+			return nil, 0, 0, 0, false, err
+		}
+		first[v] = joinSize(v, fs, dom)
+	}
 	for try := range orderTries {
 		limit := stop
 		if bestWork >= 0 {
 			limit = min(stop, bestWork)
 		}
-		order, big, width, work, ok, err := greedyOrder(fs, dom, try, rng, limit, poll)
+		order, big, width, work, ok, err := greedyOrder(fs, dom, first, try, rng, limit, poll)
 		if err != nil {
 			return nil, 0, 0, 0, false, err
 		}
@@ -279,7 +287,7 @@ const orderTries = 8
 // later tries alternate the first and the third with the joined table
 // jittered by up to ±25%. It stops (ok false) once its work passes
 // stop.
-func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64, poll *poller) ([]int, float64, int, float64, bool, error) {
+func greedyOrder(fs []*factor, dom []int, first [][2]float64, try int, rng *rand.Rand, stop float64, poll *poller) ([]int, float64, int, float64, bool, error) {
 	fs = slices.Clone(fs)
 	done := make([]bool, len(dom))
 	score := make([]float64, len(dom))
@@ -308,28 +316,23 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64,
 	}
 	var order []int
 	big, width, work := 0.0, 0, 0.0
-	for range dom {
+	for step := range dom {
 		best := -1
 		for v := range dom {
 			if done[v] {
 				continue
 			}
 			if stale[v] {
-				var join []*factor
-				for _, f := range fs {
-					if _, ok := slices.BinarySearch(f.vars, v); ok {
-						join = append(join, f)
+				if step == 0 {
+					joined[v], built[v] = first[v][0], first[v][1]
+				} else {
+					if err := poll.tick(1); err != nil {
+						return nil, 0, 0, 0, false, err
 					}
+					js := joinSize(v, fs, dom)
+					joined[v], built[v] = js[0], js[1]
 				}
-				if err := poll.tick(1); err != nil {
-					return nil, 0, 0, 0, false, err
-				}
-				nf, vn := symbolicJoin(v, join, dom)
-				size := 1.0
-				for _, n := range nf.n {
-					size *= float64(n)
-				}
-				joined[v], built[v] = size*float64(vn), size
+				size := built[v]
 				jitter := 1.0
 				if try > 2 {
 					jitter = 0.75 + 0.5*rng.Float64()
@@ -405,6 +408,23 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64,
 		fs = rest
 	}
 	return order, big, width, work, true, nil
+}
+
+// joinSize returns the entries of the table that eliminating v from fs
+// joins, and of the new table it builds.
+func joinSize(v int, fs []*factor, dom []int) [2]float64 {
+	var join []*factor
+	for _, f := range fs {
+		if _, ok := slices.BinarySearch(f.vars, v); ok {
+			join = append(join, f)
+		}
+	}
+	nf, vn := symbolicJoin(v, join, dom)
+	size := 1.0
+	for _, n := range nf.n {
+		size *= float64(n)
+	}
+	return [2]float64{size * float64(vn), size}
 }
 
 // symbolicJoin is eliminate without the table: the new factor's vars and

@@ -47,9 +47,10 @@ var splitAlways = false
 // their tables filled) and dom with x's y variables appended, or nil
 // when x keeps its joined factor of joined entries: it has fewer than
 // two reader ops, its source op also reads it, the split is not
-// smaller, or the hub is not monotone. Each hub entry is a unit of work
-// for pl.poll.
-func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*factor, []int, error) {
+// smaller, its hub would pass budget entries (what is left of the
+// search's bound on the entries it fills), or the hub is not monotone.
+// Each hub entry is a unit of work for pl.poll.
+func (pl *planner) splitFactor(x int, joined, budget float64, varOf, dom []int) ([]*factor, []int, error) {
 	if joined < splitBelow && !splitAlways {
 		return nil, dom, nil
 	}
@@ -95,7 +96,7 @@ func (pl *planner) splitFactor(x int, joined float64, varOf, dom []int) ([]*fact
 	}
 	nl := len(layouts)
 	size := len(srcLay) << nl
-	if nl > 30 || size > maxSplitEntries || float64(size+4*nl*len(readers)) >= joined && !splitAlways {
+	if nl > 30 || size > maxSplitEntries || float64(size) > budget || float64(size+4*nl*len(readers)) >= joined && !splitAlways {
 		return nil, dom, nil
 	}
 	hub := make([]int64, size)
