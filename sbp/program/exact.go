@@ -514,19 +514,31 @@ func eliminate(v int, join []*factor, dom []int, poll *poller) (*factor, []int, 
 	}
 	asg := make([]int, len(scope))
 	for e := range nf.tab {
-		if err := poll.tick(vn); err != nil {
-			return nil, nil, nil, err
+		if e%pollEntries == 0 {
+			if err := poll.tick(pollEntries * vn); err != nil {
+				return nil, nil, nil, err
+			}
 		}
 		best, arg := infinite, 0
-		for c := range vn {
-			sum := int64(0)
-			for fi, f := range join {
-				if sum = add(sum, f.tab[idx[fi]+vcontrib[fi][c]]); sum >= infinite {
-					break
+		switch len(join) {
+		case 2: // the common step, unrolled: a sum of two values at most infinite does not overflow
+			t0, t1, v0, v1 := join[0].tab[idx[0]:], join[1].tab[idx[1]:], vcontrib[0], vcontrib[1]
+			for c := range vn {
+				if sum := t0[v0[c]] + t1[v1[c]]; sum < best {
+					best, arg = sum, c
 				}
 			}
-			if sum < best {
-				best, arg = sum, c
+		default:
+			for c := range vn {
+				sum := int64(0)
+				for fi, f := range join {
+					if sum = add(sum, f.tab[idx[fi]+vcontrib[fi][c]]); sum >= infinite {
+						break
+					}
+				}
+				if sum < best {
+					best, arg = sum, c
+				}
 			}
 		}
 		nf.tab[e], argmin[e] = best, int32(arg)
@@ -546,6 +558,10 @@ func eliminate(v int, join []*factor, dom []int, poll *poller) (*factor, []int, 
 	}
 	return nf, rep, argmin, nil
 }
+
+// pollEntries is how many of a new table's entries eliminate fills
+// between two reports to its poller.
+const pollEntries = 256
 
 // add is a + b, kept at infinite.
 func add(a, b int64) int64 {
@@ -733,76 +749,69 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 		size *= f.n[s]
 	}
 	f.tab = make([]int64, size)
-	// From here on layouts are local: indices into lays.
-	for _, ps := range parts {
-		for i := range ps {
-			if ps[i].src >= 0 {
-				ps[i].src = loc[ps[i].src]
+	// From here on a set of layouts is a bitset over lays, words words
+	// long: each class's needs, and the needs of x's readers that are not
+	// ops.
+	words := (len(lays) + 63) / 64
+	bits := func(ls []int) []uint64 {
+		m := make([]uint64, words)
+		for _, l := range ls {
+			m[loc[l]/64] |= 1 << (loc[l] % 64)
+		}
+		return m
+	}
+	masks := make([][][]uint64, len(parts))
+	froms := make([][]int, len(parts))
+	for s, ps := range parts {
+		for _, p := range ps {
+			masks[s] = append(masks[s], bits(p.need))
+			from := -1
+			if p.src >= 0 {
+				from = loc[p.src]
 			}
-			for j, l := range ps[i].need {
-				ps[i].need[j] = loc[l]
-			}
+			froms[s] = append(froms[s], from)
 		}
 	}
-	for j, l := range fixed {
-		fixed[j] = loc[l]
-	}
+	fixedMask := bits(fixed)
 	if srcLay >= 0 {
 		srcLay = loc[srcLay]
 	}
-	// memo is per set: its key the source's index and a bit per need,
-	// or where a tensor has more than 128 layouts, their varints.
-	type set struct {
-		from int
-		need [2]uint64
-	}
-	memo := map[set]int64{}
-	wide := map[string]int64{}
-	var ids []int
+	// memo: the source's index and the bitset of needs, as bytes → the
+	// tree's weight.
+	memo := map[string]int64{}
 	asg := make([]int, len(scope)) // the classes of entry e, the last fastest
-	var need []int
+	set := make([]uint64, words)
+	var ids []int
 	var key []byte
 	for e := range f.tab {
 		if err := pl.poll.tick(1); err != nil {
 			return err
 		}
 		from := srcLay
-		need = append(need[:0], fixed...)
+		copy(set, fixedMask)
 		for s, c := range asg {
-			p := parts[s][c]
-			if p.src >= 0 {
-				from = p.src
+			if froms[s][c] >= 0 {
+				from = froms[s][c]
 			}
-			need = append(need, p.need...)
-		}
-		slices.Sort(need)
-		ids = ids[:0]
-		for i, l := range need {
-			if l != from && (i == 0 || l != need[i-1]) {
-				ids = append(ids, l)
+			for w, m := range masks[s][c] {
+				set[w] |= m
 			}
 		}
-		var v int64
-		if len(lays) <= 128 {
-			k := set{from: from}
-			for _, l := range ids {
-				k.need[l/64] |= 1 << (l % 64)
+		set[from/64] &^= 1 << (from % 64)
+		key = binary.LittleEndian.AppendUint32(key[:0], uint32(from))
+		for _, m := range set {
+			key = binary.LittleEndian.AppendUint64(key, m)
+		}
+		v, ok := memo[string(key)]
+		if !ok {
+			ids = ids[:0]
+			for l := range lays {
+				if set[l/64]>>(l%64)&1 == 1 {
+					ids = append(ids, l)
+				}
 			}
-			var ok bool
-			if v, ok = memo[k]; !ok {
-				v = tree(from, ids)
-				memo[k] = v
-			}
-		} else {
-			key = binary.AppendUvarint(key[:0], uint64(from))
-			for _, l := range ids {
-				key = binary.AppendUvarint(key, uint64(l))
-			}
-			var ok bool
-			if v, ok = wide[string(key)]; !ok {
-				v = tree(from, ids)
-				wide[string(key)] = v
-			}
+			v = tree(from, ids)
+			memo[string(key)] = v
 		}
 		f.tab[e] = v
 		for s := len(asg) - 1; s >= 0; s-- {
