@@ -97,26 +97,14 @@ func (pl *planner) arborescence(x, src int, need []int) copyTree {
 			}
 		}
 	}
-	// The cheapest parent of each need, the root first on ties.
-	par := make([]int, k+1)
-	for b := 1; b <= k; b++ {
-		par[b] = -1
-		for a := 0; a <= k; a++ {
-			if c := w[a][b]; c != none && (par[b] < 0 || c < w[par[b]][b]) {
-				par[b] = a
-			}
-		}
-		if par[b] < 0 {
-			t.err = fmt.Errorf("no boxing makes %v from %v", pl.nds[need[b-1]], pl.nds[src])
-			return t
-		}
+	par, missing := minTree(w, k)
+	if missing > 0 {
+		t.err = fmt.Errorf("no boxing makes %v from %v", pl.nds[need[missing-1]], pl.nds[src])
+		return t
 	}
-	if !acyclic(par) {
-		par = bestParents(w, k)
-		if par == nil {
-			t.err = fmt.Errorf("no tree of boxings makes %v from %v", pl.strings(need), pl.nds[src])
-			return t
-		}
+	if par == nil {
+		t.err = fmt.Errorf("no tree of boxings makes %v from %v", pl.strings(need), pl.nds[src])
+		return t
 	}
 	for b := 1; b <= k; b++ {
 		t.parent[b-1] = nodes[par[b]]
@@ -124,6 +112,31 @@ func (pl *planner) arborescence(x, src int, need []int) copyTree {
 		t.boxings++
 	}
 	return t
+}
+
+// minTree returns the parents of the cheapest arborescence over w (w[a][b]
+// the cost of an edge from node a to node b, -1 where there is none;
+// node 0 the root, 1…k the needs): each need's cheapest parent, the
+// root first on ties, and where that leaves a cycle the cheapest
+// acyclic parent array (bestParents). missing is the first need no edge
+// reaches (0 when there is none); par is nil when no tree exists.
+func minTree(w [][]int64, k int) (par []int, missing int) {
+	par = make([]int, k+1)
+	for b := 1; b <= k; b++ {
+		par[b] = -1
+		for a := 0; a <= k; a++ {
+			if c := w[a][b]; c >= 0 && a != b && (par[b] < 0 || c < w[par[b]][b]) {
+				par[b] = a
+			}
+		}
+		if par[b] < 0 {
+			return nil, b
+		}
+	}
+	if !acyclic(par) {
+		par = bestParents(w, k)
+	}
+	return par, 0
 }
 
 // acyclic reports whether following par from every node reaches the

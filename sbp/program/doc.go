@@ -47,7 +47,8 @@
 // min-sum labelling of the program's graph (each tensor pays for the
 // boxings its readers need), solved by variable elimination. It refuses
 // only when the elimination's largest table would pass [ExactBound]
-// entries, and says how large it is. Under Greedy the exact total is
+// entries, or its tables together [ExactWork], and says how large they
+// are. Under Greedy the exact total is
 // computed beside it only when its elimination is small (a scene is
 // rebuilt on every keystroke); Plan.ExactRefused says when it was not.
 //

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -34,6 +35,14 @@ import (
 // length. OneFlow's SbpGraph reduces the same graph by eliminating nodes
 // and edges of degree one and two (sbp_graph.cpp); those are the steps
 // of this elimination whose tables have one or two ops.
+//
+// A tensor read by many ops would join them all in its factor, however
+// far apart they are; splitFactor (split.go) replaces such a factor by
+// one binary variable per layout its readers could need ("a copy in that
+// layout is made"), a hub over the source and those variables, and a
+// pair per reader and layout, wherever that is exact (the hub is
+// monotone) and smaller. The width is then the most variables one table
+// joins: ops, and the copy flags of split tensors.
 
 // factor is a table over a few ops: vars (sorted variable indices);
 // per var, the class of each of its candidates (cls) and the number of
@@ -60,9 +69,13 @@ func (f *factor) classesOf(u int) []int32 {
 
 // exact returns the candidate of every node (-1 for a node that is not
 // an op) that sends the fewest bytes in all, or why it refused: when one
-// table of the elimination would pass bound entries, or all of them
-// together would pass total.
-func (pl *planner) exact(bound, total int) ([]int, string) {
+// table of the elimination would pass bound entries, or filling them
+// all (Σ over the steps of the joined table's entries) would pass total,
+// the bound of a plan rebuilt on every keystroke where keystroke is set.
+//
+// It stops with the context's error, polled by pl.poll, when that ends
+// first.
+func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error) {
 	var vars []int // variable → node
 	varOf := make([]int, len(pl.g.nodes))
 	for i := range pl.g.nodes {
@@ -78,16 +91,32 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 	}
 	var fs []*factor
 	constant, work, width, biggest := int64(0), 0.0, 0, 0.0
-	var fills []func()
+	var fills []func() error
 	for x := range len(pl.names) {
 		f, fill := pl.tensorFactor(x, pl.scope(x, varOf), varOf, dom)
 		size := 1.0
 		for _, n := range f.n {
 			size *= float64(n)
 		}
+		split, d, err := pl.splitFactor(x, size, float64(total)-work, varOf, dom)
+		if err != nil {
+			return nil, "", err
+		}
+		if split != nil {
+			dom = d
+			for _, f := range split {
+				width, biggest = max(width, len(f.vars)), max(biggest, float64(len(f.tab)))
+				work += float64(len(f.tab))
+				fs = append(fs, f)
+				fills = append(fills, func() error { return nil })
+			}
+			continue
+		}
 		work += size
 		if len(f.vars) == 0 {
-			fill()
+			if err := fill(); err != nil {
+				return nil, "", err
+			}
 			constant = add(constant, f.tab[0])
 			continue
 		}
@@ -95,27 +124,37 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 		fs = append(fs, f)
 		fills = append(fills, fill)
 	}
+	beyond := fmt.Sprintf("more than its bound of %d", total)
+	if keystroke {
+		beyond = fmt.Sprintf("more than the %d a plan rebuilt on every keystroke computes: plan with --strategy exact", total)
+	}
 	refuse := func() string {
-		what := fmt.Sprintf("the elimination's largest table has %.0f entries (%d ops in one table, the width of the elimination)", biggest, width)
 		if biggest <= float64(bound) {
-			what = fmt.Sprintf("the elimination's tables have %.0f entries in all (%d ops at most in one)", work, width)
-			return fmt.Sprintf("%s, more than the %d a plan rebuilt on every keystroke computes: plan with --strategy exact", what, total)
+			return fmt.Sprintf("the elimination's tables have %.0f entries to fill in all (%d variables at most in one), %s", work, width, beyond)
 		}
-		return fmt.Sprintf("%s, more than its bound of %d", what, bound)
+		return fmt.Sprintf("the elimination's largest table has %.0f entries (%d variables in one table, the width of the elimination), more than its bound of %d", biggest, width, bound)
 	}
 	if biggest > float64(bound) || work > float64(total) {
-		return nil, refuse()
+		return nil, refuse(), nil
 	}
-	order, oBiggest, oWidth, oWork, found := eliminationOrder(fs, dom, float64(total)-work)
+	order, oBiggest, oWidth, oWork, found, err := eliminationOrder(fs, dom, float64(total)-work, pl.poll)
+	if err != nil {
+		return nil, "", err
+	}
 	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
 	if !found { // every order passed total
-		return nil, fmt.Sprintf("the elimination's tables have more than %d entries in all (%d ops at most in one), more than a plan rebuilt on every keystroke computes: plan with --strategy exact", total, width)
+		if keystroke {
+			return nil, fmt.Sprintf("every elimination order tried fills more than the %d table entries a plan rebuilt on every keystroke computes: plan with --strategy exact", total), nil
+		}
+		return nil, fmt.Sprintf("every elimination order tried fills more than %d table entries in all, the exact search's bound", total), nil
 	}
 	if biggest > float64(bound) || work > float64(total) {
-		return nil, refuse()
+		return nil, refuse(), nil
 	}
 	for _, fill := range fills {
-		fill()
+		if err := fill(); err != nil {
+			return nil, "", err
+		}
 	}
 	type step struct {
 		v      int
@@ -133,7 +172,10 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 				rest = append(rest, f)
 			}
 		}
-		nf, rep, argmin := eliminate(v, join, dom, true)
+		nf, rep, argmin, err := eliminate(v, join, dom, pl.poll)
+		if err != nil {
+			return nil, "", err
+		}
 		steps = append(steps, step{v: v, f: nf, rep: rep, argmin: argmin})
 		if len(nf.vars) == 0 {
 			constant = add(constant, nf.tab[0])
@@ -143,9 +185,9 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 		}
 	}
 	if constant >= infinite {
-		return nil, "no assignment of signatures has boxings sbp can plan"
+		return nil, "no assignment of signatures has boxings sbp can plan", nil
 	}
-	value := make([]int, len(vars))
+	value := make([]int, len(dom))
 	for s := len(steps) - 1; s >= 0; s-- {
 		st := steps[s]
 		idx := 0
@@ -161,7 +203,7 @@ func (pl *planner) exact(bound, total int) ([]int, string) {
 			choice[i] = value[v]
 		}
 	}
-	return choice, ""
+	return choice, "", nil
 }
 
 // refine returns the classes of a var's candidates that tell apart what
@@ -201,25 +243,36 @@ func refine(parts [][]int32, dom int) ([]int32, int) {
 // NP-hard), so it also tries the smallest new table first and a few
 // runs with the scores jittered (a deterministic seed), and keeps the
 // order whose tables have the fewest entries in all. It returns the
-// order, the largest joined table's entries, the most ops one joins (the
-// width) and the entries of them all.
+// order, the largest new table's entries, the most variables one step
+// joins (the width) and the joined tables' entries in all (the work).
 //
 // An order whose work passes stop is given up; found is false when every
-// one is.
-func eliminationOrder(fs []*factor, dom []int, stop float64) (best []int, bestBig float64, bestWidth int, bestWork float64, found bool) {
+// one is. Each variable scored is a unit of work for poll.
+func eliminationOrder(fs []*factor, dom []int, stop float64, poll *poller) (best []int, bestBig float64, bestWidth int, bestWork float64, found bool, err error) {
 	bestWork = -1
 	rng := rand.New(rand.NewPCG(30, 2))
+	// Every try scores every variable on the same factors first: once.
+	first := make([][2]float64, len(dom))
+	for v := range dom {
+		if err := poll.tick(1); err != nil {
+			return nil, 0, 0, 0, false, err
+		}
+		first[v] = joinSize(v, fs, dom)
+	}
 	for try := range orderTries {
 		limit := stop
 		if bestWork >= 0 {
 			limit = min(stop, bestWork)
 		}
-		order, big, width, work, ok := greedyOrder(fs, dom, try, rng, limit)
+		order, big, width, work, ok, err := greedyOrder(fs, dom, first, try, rng, limit, poll)
+		if err != nil {
+			return nil, 0, 0, 0, false, err
+		}
 		if ok && (bestWork < 0 || work < bestWork) {
 			best, bestBig, bestWidth, bestWork, found = order, big, width, work, true
 		}
 	}
-	return best, bestBig, bestWidth, max(bestWork, 0), found
+	return best, bestBig, bestWidth, max(bestWork, 0), found, nil
 }
 
 // orderTries is how many greedy orders eliminationOrder compares: the
@@ -228,50 +281,81 @@ func eliminationOrder(fs []*factor, dom []int, stop float64) (best []int, bestBi
 const orderTries = 8
 
 // greedyOrder runs one greedy elimination on the classes of fs: try 0
-// scores by the joined table, try 1 by the new table, later tries by the
-// joined table jittered by up to ±25%. It stops (ok false) once its
-// work passes stop.
-func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64) ([]int, float64, int, float64, bool) {
+// scores by the joined table (min-weight), try 1 by the new table, try
+// 2 by the fill (min-fill: the pairs of v's neighbours the step makes
+// neighbours, Koller & Friedman §9.4.3.2; ties by the joined table),
+// later tries alternate the first and the third with the joined table
+// jittered by up to ±25%. It stops (ok false) once its work passes
+// stop.
+func greedyOrder(fs []*factor, dom []int, first [][2]float64, try int, rng *rand.Rand, stop float64, poll *poller) ([]int, float64, int, float64, bool, error) {
 	fs = slices.Clone(fs)
 	done := make([]bool, len(dom))
 	score := make([]float64, len(dom))
+	primary := make([]float64, len(dom)) // compared before score
 	joined := make([]float64, len(dom))
+	built := make([]float64, len(dom)) // the new table's entries
 	stale := make([]bool, len(dom))
 	for v := range stale {
 		stale[v] = true
 	}
+	minFill := try >= 2 && try%2 == 0
+	adj := make([]map[int]bool, len(dom)) // the interaction graph, for min-fill
+	if minFill {
+		for v := range adj {
+			adj[v] = map[int]bool{}
+		}
+		for _, f := range fs {
+			for _, a := range f.vars {
+				for _, b := range f.vars {
+					if a != b {
+						adj[a][b] = true
+					}
+				}
+			}
+		}
+	}
 	var order []int
 	big, width, work := 0.0, 0, 0.0
-	for range dom {
+	for step := range dom {
 		best := -1
 		for v := range dom {
 			if done[v] {
 				continue
 			}
 			if stale[v] {
-				var join []*factor
-				for _, f := range fs {
-					if _, ok := slices.BinarySearch(f.vars, v); ok {
-						join = append(join, f)
+				if step == 0 {
+					joined[v], built[v] = first[v][0], first[v][1]
+				} else {
+					if err := poll.tick(1); err != nil {
+						return nil, 0, 0, 0, false, err
 					}
+					js := joinSize(v, fs, dom)
+					joined[v], built[v] = js[0], js[1]
 				}
-				nf, vn := symbolicJoin(v, join, dom)
-				size := 1.0
-				for _, n := range nf.n {
-					size *= float64(n)
+				size := built[v]
+				jitter := 1.0
+				if try > 2 {
+					jitter = 0.75 + 0.5*rng.Float64()
 				}
-				joined[v] = size * float64(vn)
 				switch {
 				case try == 1:
 					score[v] = size
-				case try > 1:
-					score[v] = joined[v] * (0.75 + 0.5*rng.Float64())
+				case minFill:
+					fill := 0
+					for a := range adj[v] {
+						for b := range adj[v] {
+							if a < b && !adj[a][b] {
+								fill++
+							}
+						}
+					}
+					primary[v], score[v] = float64(fill), joined[v]*jitter
 				default:
-					score[v] = joined[v]
+					score[v] = joined[v] * jitter
 				}
 				stale[v] = false
 			}
-			if best < 0 || score[v] < score[best] {
+			if best < 0 || primary[v] < primary[best] || primary[v] == primary[best] && score[v] < score[best] {
 				best = v
 			}
 		}
@@ -287,10 +371,10 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 			}
 		}
 		nf, _ := symbolicJoin(v, join, dom)
-		big, work = max(big, joined[v]), work+joined[v]
+		big, work = max(big, built[v]), work+joined[v]
 		width = max(width, len(nf.vars)+1)
 		if work > stop {
-			return nil, 0, 0, 0, false
+			return nil, 0, 0, 0, false, nil
 		}
 		for _, u := range nf.vars {
 			stale[u] = true
@@ -300,18 +384,53 @@ func greedyOrder(fs []*factor, dom []int, try int, rng *rand.Rand, stop float64)
 				stale[u] = true
 			}
 		}
+		if minFill {
+			// v's neighbours become a clique; the fill of their
+			// neighbours changes too.
+			for a := range adj[v] {
+				delete(adj[a], v)
+				for b := range adj[v] {
+					if a != b {
+						adj[a][b] = true
+					}
+				}
+			}
+			for a := range adj[v] {
+				for b := range adj[a] {
+					stale[b] = true
+				}
+			}
+			adj[v] = nil
+		}
 		if len(nf.vars) > 0 {
 			rest = append(rest, nf)
 		}
 		fs = rest
 	}
-	return order, big, width, work, true
+	return order, big, width, work, true, nil
+}
+
+// joinSize returns the entries of the table that eliminating v from fs
+// joins, and of the new table it builds.
+func joinSize(v int, fs []*factor, dom []int) [2]float64 {
+	var join []*factor
+	for _, f := range fs {
+		if _, ok := slices.BinarySearch(f.vars, v); ok {
+			join = append(join, f)
+		}
+	}
+	nf, vn := symbolicJoin(v, join, dom)
+	size := 1.0
+	for _, n := range nf.n {
+		size *= float64(n)
+	}
+	return [2]float64{size * float64(vn), size}
 }
 
 // symbolicJoin is eliminate without the table: the new factor's vars and
 // classes, and the number of v's classes.
 func symbolicJoin(v int, join []*factor, dom []int) (*factor, int) {
-	nf, rep, _ := eliminate(v, join, dom, false)
+	nf, rep, _, _ := eliminate(v, join, dom, nil)
 	return nf, len(rep)
 }
 
@@ -320,8 +439,9 @@ func symbolicJoin(v int, join []*factor, dom []int) (*factor, int) {
 // the first candidate of each of v's classes, and per entry the class
 // of v that is cheapest (the first on ties: the earlier candidate).
 //
-// With fill false it only works out the new factor's vars and classes.
-func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []int32) {
+// With poll nil it only works out the new factor's vars and classes;
+// else it fills the table, each entry a unit of work for poll.
+func eliminate(v int, join []*factor, dom []int, poll *poller) (*factor, []int, []int32, error) {
 	var scope []int
 	for _, f := range join {
 		for _, u := range f.vars {
@@ -381,8 +501,8 @@ func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []i
 	for k := len(vcls) - 1; k >= 0; k-- {
 		rep[vcls[k]] = k
 	}
-	if !fill {
-		return nf, rep, nil
+	if poll == nil {
+		return nf, rep, nil, nil
 	}
 	nf.tab = make([]int64, size)
 	argmin := make([]int32, size)
@@ -394,16 +514,31 @@ func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []i
 	}
 	asg := make([]int, len(scope))
 	for e := range nf.tab {
+		if e%pollEntries == 0 {
+			if err := poll.tick(pollEntries * vn); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 		best, arg := infinite, 0
-		for c := range vn {
-			sum := int64(0)
-			for fi, f := range join {
-				if sum = add(sum, f.tab[idx[fi]+vcontrib[fi][c]]); sum >= infinite {
-					break
+		switch len(join) {
+		case 2: // the common step, unrolled: a sum of two values at most infinite does not overflow
+			t0, t1, v0, v1 := join[0].tab[idx[0]:], join[1].tab[idx[1]:], vcontrib[0], vcontrib[1]
+			for c := range vn {
+				if sum := t0[v0[c]] + t1[v1[c]]; sum < best {
+					best, arg = sum, c
 				}
 			}
-			if sum < best {
-				best, arg = sum, c
+		default:
+			for c := range vn {
+				sum := int64(0)
+				for fi, f := range join {
+					if sum = add(sum, f.tab[idx[fi]+vcontrib[fi][c]]); sum >= infinite {
+						break
+					}
+				}
+				if sum < best {
+					best, arg = sum, c
+				}
 			}
 		}
 		nf.tab[e], argmin[e] = best, int32(arg)
@@ -421,8 +556,12 @@ func eliminate(v int, join []*factor, dom []int, fill bool) (*factor, []int, []i
 			}
 		}
 	}
-	return nf, rep, argmin
+	return nf, rep, argmin, nil
 }
+
+// pollEntries is how many of a new table's entries eliminate fills
+// between two reports to its poller.
+const pollEntries = 256
 
 // add is a + b, kept at infinite.
 func add(a, b int64) int64 {
@@ -477,7 +616,7 @@ func (pl *planner) scope(x int, varOf []int) []int {
 // needs), and a func that fills, for every tuple of groups, the weight
 // of copyPlan from x's layout to its readers' needs (the table is
 // filled only once the elimination is known to fit its bounds).
-func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func()) {
+func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func() error) {
 	src := pl.srcVar(x, varOf)
 	f := &factor{vars: scope, cls: make([][]int32, len(scope)), n: make([]int, len(scope))}
 	reps := make([][]int, len(scope)) // per scope var: class → a candidate
@@ -504,37 +643,183 @@ func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func()
 		}
 		f.n[s] = len(reps[s])
 	}
-	return f, func() { pl.fillTensorFactor(f, x, src, reps, varOf) }
+	return f, func() error { return pl.fillTensorFactor(f, x, src, reps, varOf) }
 }
 
 // fillTensorFactor fills the table of x's factor f: reps[s][c] is a
-// candidate of f's scope var s in class c.
-func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf []int) {
+// candidate of f's scope var s in class c. An entry's value depends on
+// x's layout and the set of layouts its readers need alone, so copyPlan
+// is asked once per such set (a tensor of m readers has far fewer sets
+// than entries). Each entry is a unit of work for pl.poll.
+func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf []int) error {
 	scope := f.vars
+	// What class c of scope var s means to x: the layout it lays x out
+	// in, where s is the source (else -1), and the layouts its reads
+	// need.
+	type part struct {
+		src  int
+		need []int
+	}
+	parts := make([][]part, len(scope))
+	for s, v := range scope {
+		for _, k := range reps[s] {
+			p := part{src: -1}
+			if v == src {
+				p.src = pl.srcLayout(x, k)
+			}
+			for _, r := range pl.readers[x] {
+				if varOf[r.node] == v {
+					p.need = append(p.need, pl.needOf(r, k))
+				}
+			}
+			parts[s] = append(parts[s], p)
+		}
+	}
+	srcLay := -1
+	if src < 0 {
+		srcLay = pl.srcLayout(x, -1)
+	}
+	var fixed []int // the needs of x's readers that are not ops
+	for _, r := range pl.readers[x] {
+		if varOf[r.node] < 0 {
+			fixed = append(fixed, pl.needOf(r, 0))
+		}
+	}
+	// The bytes of boxing x between any two of the layouts it is in or
+	// read in, asked of sbp once: cost[loc[a]][loc[b]], -1 where sbp
+	// cannot plan it.
+	loc := map[int]int{}
+	var lays []int
+	for _, l := range append([]int{srcLay}, fixed...) {
+		if _, ok := loc[l]; !ok && l >= 0 {
+			loc[l] = len(lays)
+			lays = append(lays, l)
+		}
+	}
+	for _, ps := range parts {
+		for _, p := range ps {
+			for _, l := range append([]int{p.src}, p.need...) {
+				if _, ok := loc[l]; !ok && l >= 0 {
+					loc[l] = len(lays)
+					lays = append(lays, l)
+				}
+			}
+		}
+	}
+	cost := make([][]int64, len(lays))
+	for a, from := range lays {
+		cost[a] = make([]int64, len(lays))
+		for b, to := range lays {
+			cost[a][b] = -1
+			if c, ok := pl.edgeCost(x, from, to); ok && a != b {
+				cost[a][b] = c
+			}
+		}
+	}
+	w := make([][]int64, len(lays)) // the arborescence's edges, rows reused
+	for a := range w {
+		w[a] = make([]int64, len(lays))
+	}
+	// tree is copyPlan's weight for x from layout lays[from] to the
+	// distinct needs lays[ids] (from left out), on the matrix: minTree's
+	// tree is arborescence's, and its bytes copyPlan's.
+	tree := func(from int, ids []int) int64 {
+		k := len(ids)
+		nodes := append([]int{from}, ids...)
+		for a := range k + 1 {
+			for b := range k + 1 {
+				w[a][b] = -1
+				if b != 0 {
+					w[a][b] = cost[nodes[a]][nodes[b]]
+				}
+			}
+		}
+		par, missing := minTree(w[:k+1], k)
+		if missing > 0 || par == nil {
+			return infinite
+		}
+		var bytes int64
+		for b := 1; b <= k; b++ {
+			bytes += w[par[b]][b]
+		}
+		return weight(bytes, k)
+	}
 	size := 1
 	for s := range scope {
 		size *= f.n[s]
 	}
 	f.tab = make([]int64, size)
-	k := make(map[int]int, len(scope)) // variable → candidate
-	for e := range f.tab {
-		rem := e
-		for s := len(scope) - 1; s >= 0; s-- {
-			k[scope[s]] = reps[s][rem%f.n[s]]
-			rem /= f.n[s]
+	// From here on a set of layouts is a bitset over lays, words words
+	// long: each class's needs, and the needs of x's readers that are not
+	// ops.
+	words := (len(lays) + 63) / 64
+	bits := func(ls []int) []uint64 {
+		m := make([]uint64, words)
+		for _, l := range ls {
+			m[loc[l]/64] |= 1 << (loc[l] % 64)
 		}
-		srcK := -1
-		if src >= 0 {
-			srcK = k[src]
-		}
-		need := make([]int, 0, len(pl.readers[x]))
-		for _, r := range pl.readers[x] {
-			need = append(need, pl.needOf(r, k[varOf[r.node]]))
-		}
-		t := pl.copyPlan(x, pl.srcLayout(x, srcK), need)
-		f.tab[e] = infinite
-		if t.err == nil {
-			f.tab[e] = weight(t.bytes, t.boxings)
+		return m
+	}
+	masks := make([][][]uint64, len(parts))
+	froms := make([][]int, len(parts))
+	for s, ps := range parts {
+		for _, p := range ps {
+			masks[s] = append(masks[s], bits(p.need))
+			from := -1
+			if p.src >= 0 {
+				from = loc[p.src]
+			}
+			froms[s] = append(froms[s], from)
 		}
 	}
+	fixedMask := bits(fixed)
+	if srcLay >= 0 {
+		srcLay = loc[srcLay]
+	}
+	// memo: the source's index and the bitset of needs, as bytes → the
+	// tree's weight.
+	memo := map[string]int64{}
+	asg := make([]int, len(scope)) // the classes of entry e, the last fastest
+	set := make([]uint64, words)
+	var ids []int
+	var key []byte
+	for e := range f.tab {
+		if err := pl.poll.tick(1); err != nil {
+			return err
+		}
+		from := srcLay
+		copy(set, fixedMask)
+		for s, c := range asg {
+			if froms[s][c] >= 0 {
+				from = froms[s][c]
+			}
+			for w, m := range masks[s][c] {
+				set[w] |= m
+			}
+		}
+		set[from/64] &^= 1 << (from % 64)
+		key = binary.LittleEndian.AppendUint32(key[:0], uint32(from))
+		for _, m := range set {
+			key = binary.LittleEndian.AppendUint64(key, m)
+		}
+		v, ok := memo[string(key)]
+		if !ok {
+			ids = ids[:0]
+			for l := range lays {
+				if set[l/64]>>(l%64)&1 == 1 {
+					ids = append(ids, l)
+				}
+			}
+			v = tree(from, ids)
+			memo[string(key)] = v
+		}
+		f.tab[e] = v
+		for s := len(asg) - 1; s >= 0; s-- {
+			if asg[s]++; asg[s] < f.n[s] {
+				break
+			}
+			asg[s] = 0
+		}
+	}
+	return nil
 }

@@ -20,7 +20,7 @@ const (
 	// backward) that send the fewest bytes in all: a min-sum labelling
 	// of the program's graph solved by variable elimination (exact.go);
 	// it refuses only where the elimination's largest table would pass
-	// ExactBound entries.
+	// ExactBound entries, or all its tables together ExactWork.
 	Exact Strategy = "exact"
 )
 
@@ -35,10 +35,17 @@ func ParseStrategy(s string) (Strategy, error) {
 
 // ExactBound bounds the exact search by the program's structure: the
 // entries of the largest table variable elimination builds (the product
-// of the candidate counts of the ops in one factor's scope, the width of
-// the elimination). 2^22 entries of 8 bytes is 32 MiB, and filling them
-// takes a fraction of a second.
+// of the classes of the variables in one factor's scope, exponential in
+// the width of the elimination). 2^22 entries of 12 bytes (a value and
+// its argmin) is 48 MiB.
 const ExactBound = 1 << 22
+
+// ExactWork bounds the exact search's time: the entries it fills in all,
+// each step's table times the classes of the op it minimizes out (Σ over
+// the steps of the joined table). Filling one takes about 5 ns (a
+// sum over the joined factors and a compare, on this repository's
+// benchmark machine, docs/performance.md), so 2^27 is under a second.
+const ExactWork = 1 << 27
 
 // Plan is a program planned on its placement: every step in order (the
 // inputs, each boxing, each op; the backward's after the forward's) and

@@ -9,7 +9,8 @@ import (
 // benchPrograms are the programs docs/performance.md times: every program
 // of the gallery (docs/gallery/gallery.sh), Megatron's MLP on 4 devices,
 // a two-layer MLP with biases on a 2×2 mesh (forward, and with its
-// backward) and a chain of 12 such layers with residuals on a 2×4 mesh.
+// backward) and a chain of 12 such layers with residuals on a 2×4 mesh
+// (forward, and with its backward).
 var benchPrograms = []struct{ name, src string }{
 	{"gallery/data-parallel", "placement 4; x = input 64,32 S(0); w = input 32,16 B; y = matmul x w; s = sum y 1,1; grad s"},
 	{"gallery/model-parallel", "placement 4; x = input 64,32 B; w = input 32,16 S(1); y = matmul x w; s = sum y 1,1; grad s"},
@@ -20,6 +21,7 @@ var benchPrograms = []struct{ name, src string }{
 	{"megatron-mlp-4", "placement 4; x = input 8,16 B; w1 = input 16,32 S(1); h = matmul x w1; zero = input 1 B; r = max h zero; w2 = input 32,16 S(0); y = matmul r w2; s = sum y 1,1; grad s"},
 	{"mlp-bias-2x2", mlp2x2},
 	{"mlp-bias-2x2-grad", mlp2x2 + "; s = sum yb 1,1; grad s"},
+	{"chain12-2x4", chain(12, "[[0,1,2,3],[4,5,6,7]]", "(S(0), B)", "(B, S(1))", "(B, B)")},
 	{"chain12-2x4-grad", chain(12, "[[0,1,2,3],[4,5,6,7]]", "(S(0), B)", "(B, S(1))", "(B, B)") + "; grad s"},
 }
 

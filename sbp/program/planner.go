@@ -1,8 +1,8 @@
 package program
 
 import (
+	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -41,6 +41,7 @@ type planner struct {
 	shapeKs []string       // shape index → its spelling, with the placement's (boxMemo's keys)
 	ndKeys  []string       // SBP id → its spelling
 	trees   map[string]copyTree
+	poll    *poller // the plan's context, read in the long loops (nil: never)
 }
 
 // boxEdge is one boxing as the planner costs it: sbp's plan, or why it
@@ -121,7 +122,7 @@ func newPlanner(p *Program) (*planner, error) {
 // ComparisonBound table entries in all), so that a scene rebuilt on
 // every keystroke stays quick, and ExactRefused says when it was not.
 func NewPlan(p *Program, s Strategy) (*Plan, error) {
-	return NewPlanWith(p, s, Options{CompareBound: ComparisonBound})
+	return NewPlanContext(context.Background(), p, s, Options{CompareBound: ComparisonBound})
 }
 
 // Options adjust NewPlanWith.
@@ -129,10 +130,24 @@ type Options struct {
 	// CompareBound bounds the exact comparison beside a greedy plan: the
 	// entries of its elimination's tables in all; 0 computes none.
 	CompareBound int
+
+	// onPoll, when set (by tests), is called each time the planner reads
+	// its context, with the units of work done (poller).
+	onPoll func(done int)
 }
 
 // NewPlanWith is NewPlan with options.
 func NewPlanWith(p *Program, s Strategy, o Options) (*Plan, error) {
+	return NewPlanContext(context.Background(), p, s, o)
+}
+
+// NewPlanContext is NewPlanWith under ctx: the greedy pass between ops,
+// and the exact search in its long loops (every few thousand table
+// entries, variables scored or trees of boxings costed), read ctx, and
+// once it is done the plan stops with a program error that wraps
+// ctx.Err() (errors.Is(err, context.Canceled) or
+// context.DeadlineExceeded).
+func NewPlanContext(ctx context.Context, p *Program, s Strategy, o Options) (*Plan, error) {
 	if _, err := ParseStrategy(string(s)); err != nil {
 		return nil, err
 	}
@@ -140,7 +155,17 @@ func NewPlanWith(p *Program, s Strategy, o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	stopped := func(err error) error {
+		return &Error{Err: fmt.Errorf("planning stopped: %w", err)}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, stopped(err)
+	}
+	pl.poll = &poller{ctx: ctx, onPoll: o.onPoll}
 	greedyChoice, err := pl.greedy()
+	if ctx.Err() != nil {
+		return nil, stopped(ctx.Err())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -152,11 +177,14 @@ func NewPlanWith(p *Program, s Strategy, o Options) (*Plan, error) {
 	var exactChoice []int
 	refused := "not compared (Options.CompareBound is 0)"
 	if s == Exact || o.CompareBound > 0 {
-		total := math.MaxInt
+		total := ExactWork
 		if s != Exact {
 			total = o.CompareBound
 		}
-		exactChoice, refused = pl.exact(ExactBound, total)
+		exactChoice, refused, err = pl.exact(ExactBound, total, s != Exact)
+		if err != nil {
+			return nil, stopped(err)
+		}
 	}
 	if refused == "" {
 		if exact, err = pl.simulate(exactChoice); err != nil {
