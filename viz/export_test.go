@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"context"
 	"sync/atomic"
 	"testing"
 
@@ -19,9 +20,9 @@ func CountPlans(t testing.TB) func() int {
 		plans.mu.Unlock()
 	}
 	forget()
-	newPlan = func(p *program.Program, s program.Strategy) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
 		n.Add(1)
-		return was(p, s)
+		return was(ctx, p, s)
 	}
 	t.Cleanup(func() { newPlan = was; forget() })
 	return func() int { return int(n.Load()) }

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -38,7 +39,7 @@ type indexScene struct {
 	offset  int     // the storage offset whose readers are shown, or -1
 }
 
-func buildIndexScene(spec Spec) (*Scene, error) {
+func buildIndexScene(_ context.Context, spec Spec) (*Scene, error) {
 	shape, err := tensor.ParseShape(spec.Get("shape"))
 	if err != nil {
 		return nil, onField("shape", err)

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"strings"
@@ -19,7 +20,7 @@ type SceneKind struct {
 	// Example is the worked example a menu opens: the source documents'
 	// own, small enough to read every cell.
 	Example Spec
-	build   func(Spec) (*Scene, error)
+	build   func(context.Context, Spec) (*Scene, error)
 }
 
 // Keys lists the keys k takes, required ones first, with their help.

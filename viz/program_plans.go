@@ -1,6 +1,9 @@
 package viz
 
 import (
+	"context"
+	"errors"
+	"slices"
 	"sync"
 
 	"github.com/stridelab/stridelab/sbp/program"
@@ -49,9 +52,30 @@ type planned struct {
 }
 
 // plan returns the plan of src under strategy (the strategy key's value),
-// from the memo when it holds it.
-func (m *planMemo) plan(src, strategy string) (*program.Plan, error) {
+// from the memo when it holds it, planned under ctx otherwise. A plan
+// that its context stopped is dropped from the memo; a caller that waited
+// for it while its own context is live plans again.
+func (m *planMemo) plan(ctx context.Context, src, strategy string) (*program.Plan, error) {
+	for {
+		e := m.entry(src, strategy)
+		e.once.Do(func() {
+			e.plan, e.err = planProgram(ctx, src, strategy)
+			if stopped(e.err) {
+				m.drop(e)
+			}
+		})
+		if stopped(e.err) && ctx.Err() == nil {
+			continue // another caller's context stopped it: plan under ours
+		}
+		return e.plan, e.err
+	}
+}
+
+// entry returns the memo's entry for src and strategy, made first and
+// kept most recent.
+func (m *planMemo) entry(src, strategy string) *planned {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	var e *planned
 	for i, p := range m.entries {
 		if p.src == src && p.strategy == strategy {
@@ -68,14 +92,26 @@ func (m *planMemo) plan(src, strategy string) (*program.Plan, error) {
 		copy(m.entries[1:], m.entries)
 	}
 	m.entries[0] = e
-	m.mu.Unlock()
-	e.once.Do(func() { e.plan, e.err = planProgram(src, strategy) })
-	return e.plan, e.err
+	return e
 }
 
-// planProgram parses src and plans it with strategy (greedy when ""); an
-// error is a *FieldError on the field it is about.
-func planProgram(src, s string) (*program.Plan, error) {
+// drop takes e out of the memo, if it is still there.
+func (m *planMemo) drop(e *planned) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if i := slices.Index(m.entries, e); i >= 0 {
+		m.entries = slices.Delete(m.entries, i, i+1)
+	}
+}
+
+// stopped says whether err is a plan stopped by its context.
+func stopped(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// planProgram parses src and plans it with strategy (greedy when "")
+// under ctx; an error is a *FieldError on the field it is about.
+func planProgram(ctx context.Context, src, s string) (*program.Plan, error) {
 	prog, err := program.Parse(src)
 	if err != nil {
 		return nil, onField("src", err)
@@ -86,7 +122,7 @@ func planProgram(src, s string) (*program.Plan, error) {
 			return nil, onField("strategy", err)
 		}
 	}
-	plan, err := newPlan(prog, strategy)
+	plan, err := newPlan(ctx, prog, strategy)
 	if err != nil {
 		if strategy == program.Exact {
 			return nil, onField("strategy", err, "src")
@@ -96,5 +132,8 @@ func planProgram(src, s string) (*program.Plan, error) {
 	return plan, nil
 }
 
-// newPlan is program.NewPlan; a test counts the plans made through it.
-var newPlan = program.NewPlan
+// newPlan is program.NewPlan under ctx; a test counts the plans made
+// through it.
+var newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+	return program.NewPlanContext(ctx, p, s, program.Options{CompareBound: program.ComparisonBound})
+}

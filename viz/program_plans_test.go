@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -46,11 +47,11 @@ func TestPlanMemoKeepsTheLastFew(t *testing.T) {
 	made := CountPlans(t)
 	src := func(i int) string { return fmt.Sprintf("%s # %d", memoSrc, i) }
 	for i := range planMemoSize + 1 {
-		if _, err := plans.plan(src(i), ""); err != nil {
+		if _, err := plans.plan(context.Background(), src(i), ""); err != nil {
 			t.Fatal(err)
 		}
 		if i == planMemoSize-1 { // asking again for the first makes it the most recent
-			if _, err := plans.plan(src(0), ""); err != nil {
+			if _, err := plans.plan(context.Background(), src(0), ""); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -58,10 +59,10 @@ func TestPlanMemoKeepsTheLastFew(t *testing.T) {
 	if made() != planMemoSize+1 || len(plans.entries) != planMemoSize {
 		t.Fatalf("%d sources: %d plans, %d kept; want %d and %d", planMemoSize+1, made(), len(plans.entries), planMemoSize+1, planMemoSize)
 	}
-	if _, err := plans.plan(src(0), ""); err != nil || made() != planMemoSize+1 {
+	if _, err := plans.plan(context.Background(), src(0), ""); err != nil || made() != planMemoSize+1 {
 		t.Errorf("the first source, asked for again of late: %d plans, want it kept", made())
 	}
-	if _, err := plans.plan(src(1), ""); err != nil || made() != planMemoSize+2 {
+	if _, err := plans.plan(context.Background(), src(1), ""); err != nil || made() != planMemoSize+2 {
 		t.Errorf("the second source, the oldest: %d plans, want it planned again", made())
 	}
 }
@@ -93,7 +94,7 @@ func TestPlanMemoPlansOnceAtOnce(t *testing.T) {
 	got := make([]*program.Plan, 8)
 	for i := range got {
 		wg.Go(func() {
-			p, err := plans.plan(memoSrc, "")
+			p, err := plans.plan(context.Background(), memoSrc, "")
 			if err != nil {
 				t.Error(err)
 			}
@@ -108,5 +109,61 @@ func TestPlanMemoPlansOnceAtOnce(t *testing.T) {
 	}
 	if made() != 1 {
 		t.Errorf("8 goroutines at once: %d plans, want 1", made())
+	}
+}
+
+// TestBuildContextStopsAPlan: a program scene built under a context that
+// has ended stops planning and says why (errors.Is the context's error),
+// and the stopped plan is not kept: the same program built again plans
+// it whole. Another scene kind does not plan, so it builds.
+func TestBuildContextStopsAPlan(t *testing.T) {
+	made := CountPlans(t)
+	spec := Spec{Scene: "program", Values: map[string]string{"src": memoSrc, "strategy": "exact"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := BuildContext(ctx, spec); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a program built under a cancelled context: %v; want context.Canceled", err)
+	}
+	s, err := Build(spec)
+	if err != nil || made() != 2 {
+		t.Fatalf("built again: %v after %d plans; want the plan made anew (2 plans)", err, made())
+	}
+	if s.Model().(*program.Plan).ExactSendBytes == nil {
+		t.Errorf("the plan made anew has no exact total")
+	}
+	ex, _ := Example("expand")
+	if _, err := BuildContext(ctx, ex); err != nil {
+		t.Errorf("an expand scene under a cancelled context: %v; want it built (nothing to plan)", err)
+	}
+}
+
+// TestPlanMemoOutlivesAStoppedCaller: two callers wait for one plan; the
+// first one's context ends while it plans: the second, whose context is
+// live, plans the program itself and gets the whole plan.
+func TestPlanMemoOutlivesAStoppedCaller(t *testing.T) {
+	made := CountPlans(t)
+	counted := newPlan
+	started, release := make(chan struct{}), make(chan struct{})
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+		if made() == 0 { // the first caller's plan: it waits until its context has ended
+			close(started)
+			<-release
+		}
+		return counted(ctx, p, s)
+	}
+	defer func() { newPlan = counted }()
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() { _, err := plans.plan(ctx, memoSrc, "exact"); first <- err }()
+	<-started
+	second := make(chan error, 1)
+	go func() { _, err := plans.plan(context.Background(), memoSrc, "exact"); second <- err }()
+	cancel()
+	close(release)
+	if err := <-first; !errors.Is(err, context.Canceled) {
+		t.Errorf("the stopped caller: %v; want context.Canceled", err)
+	}
+	if err := <-second; err != nil || made() != 2 {
+		t.Errorf("the caller whose context is live: %v after %d plans; want its own plan (2 plans)", err, made())
 	}
 }

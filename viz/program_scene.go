@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -32,8 +33,8 @@ type programScene struct {
 	sbps    []sbp.NdSbp     // every step's output SBP
 }
 
-func buildProgramScene(spec Spec) (*Scene, error) {
-	plan, err := plans.plan(spec.Get("src"), spec.Get("strategy"))
+func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
+	plan, err := plans.plan(ctx, spec.Get("src"), spec.Get("strategy"))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -177,12 +178,19 @@ func (s *Scene) Model() any { return s.model }
 // scene's plan comes from a memo of the last few programs planned (by
 // their source and strategy), so building one program's scene again
 // does not plan it again.
-func Build(spec Spec) (*Scene, error) {
+func Build(spec Spec) (*Scene, error) { return BuildContext(context.Background(), spec) }
+
+// BuildContext is Build under ctx: planning a program, the one part of
+// building a scene that can take long, reads ctx (program.NewPlanContext)
+// and stops once it is done, with an error that wraps ctx.Err(). A plan
+// stopped so is not kept in the memo. The server's stills build through
+// it, so a still nobody waits for any more stops drawing.
+func BuildContext(ctx context.Context, spec Spec) (*Scene, error) {
 	kind, err := kindOf(spec.Scene)
 	if err != nil {
 		return nil, err
 	}
-	s, err := kind.build(spec)
+	s, err := kind.build(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

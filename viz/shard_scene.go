@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -63,7 +64,7 @@ type shardScene struct {
 	inSbps    []sbp.NdSbp
 }
 
-func buildShardScene(spec Spec) (*Scene, error) {
+func buildShardScene(_ context.Context, spec Spec) (*Scene, error) {
 	shape, err := tensor.ParseShape(spec.Get("shape"))
 	if err != nil {
 		return nil, onField("shape", err)

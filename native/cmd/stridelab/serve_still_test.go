@@ -17,23 +17,32 @@ import (
 )
 
 // stubDraw stands in for drawStill: it counts the draws of each hash; a
-// hash that starts with "#/block" waits until gate is closed, "#/bad"
-// is a bad link and "#/panic" panics.
+// hash that starts with "#/block" waits until gate is closed (as a draw
+// that does not read its context), one that starts with "#/stop" waits
+// until its context ends and says so on stopped (as a plan that reads
+// it), "#/bad" is a bad link and "#/panic" panics.
 type stubDraw struct {
-	mu   sync.Mutex
-	n    map[string]int
-	gate chan struct{}
+	mu      sync.Mutex
+	n       map[string]int
+	gate    chan struct{}
+	stopped chan error
 }
 
-func newStubDraw() *stubDraw { return &stubDraw{n: map[string]int{}, gate: make(chan struct{})} }
+func newStubDraw() *stubDraw {
+	return &stubDraw{n: map[string]int{}, gate: make(chan struct{}), stopped: make(chan error, 8)}
+}
 
-func (d *stubDraw) draw(hash string, w, h int) (still, error) {
+func (d *stubDraw) draw(ctx context.Context, hash string, w, h int) (still, error) {
 	d.mu.Lock()
 	d.n[hash]++
 	d.mu.Unlock()
 	switch {
 	case strings.HasPrefix(hash, "#/block"):
 		<-d.gate
+	case strings.HasPrefix(hash, "#/stop"):
+		<-ctx.Done()
+		d.stopped <- ctx.Err()
+		return still{}, fmt.Errorf("scene.svg: planning stopped: %w", ctx.Err())
 	case hash == "#/bad":
 		return still{}, errors.New("scene.svg: viz: unknown scene \"bad\"")
 	case hash == "#/panic":
@@ -95,27 +104,27 @@ func askNow(t *testing.T, s http.Handler, target string, headers ...string) *htt
 	return answered(t, "GET "+target, ask(s, context.Background(), target, headers...))
 }
 
-// waitLoad waits until s has drawing draws holding a slot, queued in its
-// queue and unwanted running without a slot (a state the test brings
-// about; 10 s without it is a failure).
-func waitLoad(t *testing.T, s *stillServer, drawing, queued, unwanted int) {
+// waitLoad waits until s has drawing draws holding a slot and queued in
+// its queue (a state the test brings about; 10 s without it is a
+// failure).
+func waitLoad(t *testing.T, s *stillServer, drawing, queued int) {
 	t.Helper()
 	for start := time.Now(); ; time.Sleep(time.Millisecond) {
-		d, q, u := s.load()
-		if d == drawing && q == queued && u == unwanted {
+		d, q := s.load()
+		if d == drawing && q == queued {
 			return
 		}
 		if time.Since(start) > 10*time.Second {
-			t.Fatalf("the still server has %d drawing, %d queued, %d unwanted; want %d, %d, %d", d, q, u, drawing, queued, unwanted)
+			t.Fatalf("the still server has %d drawing, %d queued; want %d, %d", d, q, drawing, queued)
 		}
 	}
 }
 
 // testStillServer is a still server drawing with d, its site a 404, with
-// one slot and no room for unwanted draws unless a test says otherwise.
+// one slot.
 func testStillServer(d *stubDraw) *stillServer {
 	s := newStillServer(http.NotFoundHandler(), d.draw, "build1")
-	s.slots, s.orphans = 1, 0
+	s.slots = 1
 	return s
 }
 
@@ -126,7 +135,7 @@ func TestStillAbandonedNotDrawn(t *testing.T) {
 	d := newStubDraw()
 	s := testStillServer(d)
 	blocker := ask(s, context.Background(), stillURL("#/block"))
-	waitLoad(t, s, 1, 0, 0)
+	waitLoad(t, s, 1, 0)
 	ctx, leave := context.WithCancel(context.Background())
 	var left []<-chan *httptest.ResponseRecorder
 	for i := range 5 {
@@ -134,43 +143,50 @@ func TestStillAbandonedNotDrawn(t *testing.T) {
 		// A second client of the same still, who leaves too.
 		left = append(left, ask(s, ctx, stillURL(fmt.Sprintf("#/q%d", i))))
 	}
-	waitLoad(t, s, 1, 5, 0)
+	waitLoad(t, s, 1, 5)
 	leave()
 	for i, ch := range left {
 		answered(t, fmt.Sprintf("queued request %d after its client left", i), ch)
 	}
-	waitLoad(t, s, 1, 0, 0)
+	waitLoad(t, s, 1, 0)
 	close(d.gate)
 	if rec := answered(t, "the draw before the queue", blocker); rec.Code != 200 {
 		t.Errorf("GET %s: %d %q, want 200", stillURL("#/block"), rec.Code, rec.Body)
 	}
-	waitLoad(t, s, 0, 0, 0)
+	waitLoad(t, s, 0, 0)
 	if n := d.draws(); n != 1 {
 		t.Errorf("%d draws (%v), want 1: the queued stills whose clients left are never drawn", n, d.n)
 	}
 }
 
 // TestStillAbandonedDrawGivesSlot: a running draw whose client leaves
-// gives its slot to the next still while there is room for an unwanted
-// draw; it is cached when it ends, so asking again does not draw again.
+// is stopped, and gives its slot to the next still as it stops; what it
+// did not finish is not cached, so asking again draws again.
 func TestStillAbandonedDrawGivesSlot(t *testing.T) {
 	d := newStubDraw()
 	s := testStillServer(d)
-	s.orphans = 1
 	ctx, leave := context.WithCancel(context.Background())
-	heavy := ask(s, ctx, stillURL("#/block-heavy"))
-	waitLoad(t, s, 1, 0, 0)
+	heavy := ask(s, ctx, stillURL("#/stop-heavy"))
+	waitLoad(t, s, 1, 0)
+	small := ask(s, context.Background(), stillURL("#/small"))
+	waitLoad(t, s, 1, 1)
 	leave()
 	answered(t, "a drawing request after its client left", heavy)
-	waitLoad(t, s, 0, 0, 1)
-	if rec := askNow(t, s, stillURL("#/small")); rec.Code != 200 {
-		t.Errorf("GET %s while the abandoned draw runs: %d %q, want 200", stillURL("#/small"), rec.Code, rec.Body)
+	if rec := answered(t, "the still queued behind the abandoned draw", small); rec.Code != 200 {
+		t.Errorf("GET %s behind the abandoned draw: %d %q, want 200", stillURL("#/small"), rec.Code, rec.Body)
 	}
-	close(d.gate)
-	waitLoad(t, s, 0, 0, 0)
-	if rec := askNow(t, s, stillURL("#/block-heavy")); rec.Code != 200 || d.draws("#/block-heavy") != 1 {
-		t.Errorf("GET %s after its abandoned draw ended: %d, %d draws; want 200 and 1 draw (cached)", stillURL("#/block-heavy"), rec.Code, d.draws("#/block-heavy"))
+	stoppedWith(t, d)
+	waitLoad(t, s, 0, 0)
+	again := ask(s, context.Background(), stillURL("#/stop-heavy"))
+	waitLoad(t, s, 1, 0)
+	if n := d.draws("#/stop-heavy"); n != 2 {
+		t.Errorf("asked again after its draw was stopped: %d draws, want 2 (nothing cached)", n)
 	}
+	s.mu.Lock()
+	s.calls[stillQueryOf(t, stillURL("#/stop-heavy")).key()].stop() // let it go
+	s.mu.Unlock()
+	answered(t, "the draw asked again", again)
+	stoppedWith(t, d)
 }
 
 // TestStillDrawnOnce: each canonical query is drawn once while it is
@@ -216,7 +232,7 @@ func TestStillDrawnOnce(t *testing.T) {
 	for range 3 {
 		waiting = append(waiting, ask(s, context.Background(), stillURL("#/block-shared")))
 	}
-	waitLoad(t, s, 1, 0, 0)
+	waitLoad(t, s, 1, 0)
 	close(d.gate)
 	for i, ch := range waiting {
 		if rec := answered(t, "a client of a shared draw", ch); rec.Code != 200 {
@@ -288,9 +304,9 @@ func TestStillQueueFull(t *testing.T) {
 	s := testStillServer(d)
 	s.queueLen = 1
 	blocker := ask(s, context.Background(), stillURL("#/block"))
-	waitLoad(t, s, 1, 0, 0)
+	waitLoad(t, s, 1, 0)
 	queued := ask(s, context.Background(), stillURL("#/q"))
-	waitLoad(t, s, 1, 1, 0)
+	waitLoad(t, s, 1, 1)
 	rec := askNow(t, s, stillURL("#/one-too-many"))
 	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "1" || !strings.Contains(rec.Body.String(), "try again") {
 		t.Errorf("GET %s with the queue full: %d, Retry-After %q, %q; want 503, Retry-After: 1", stillURL("#/one-too-many"), rec.Code, rec.Header().Get("Retry-After"), rec.Body)
@@ -320,8 +336,72 @@ func TestStillWaitBound(t *testing.T) {
 		t.Errorf("GET %s past the wait: %d, Retry-After %q, %q; want 503, Retry-After: 1, %q", target, rec.Code, rec.Header().Get("Retry-After"), rec.Body, want)
 	}
 	close(d.gate)
-	waitLoad(t, s, 0, 0, 0)
+	waitLoad(t, s, 0, 0)
 	if rec := askNow(t, s, target); rec.Code != 200 || d.draws() != 1 {
 		t.Errorf("GET %s once its draw ended: %d, %d draws; want 200 and 1 draw", target, rec.Code, d.draws())
 	}
+}
+
+// stoppedWith waits for the stub's draw that reads its context to stop,
+// and returns its context's error.
+func stoppedWith(t *testing.T, d *stubDraw) error {
+	t.Helper()
+	select {
+	case err := <-d.stopped:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatal("the draw was not stopped within 10 s")
+		return nil
+	}
+}
+
+// TestStillStoppedWhenItsClientsLeave: a running draw whose last client
+// leaves has its context cancelled (a plan stops at its next check), and
+// what it did not finish is not cached: the next request draws again.
+func TestStillStoppedWhenItsClientsLeave(t *testing.T) {
+	d := newStubDraw()
+	s := testStillServer(d)
+	target := stillURL("#/stop-heavy")
+	ctx, leave := context.WithCancel(context.Background())
+	left := ask(s, ctx, target)
+	waitLoad(t, s, 1, 0)
+	leave()
+	answered(t, "a drawing request after its client left", left)
+	if err := stoppedWith(t, d); !errors.Is(err, context.Canceled) {
+		t.Errorf("the draw's context ended with %v; want context.Canceled", err)
+	}
+	waitLoad(t, s, 0, 0)
+	if _, ok := s.cached(stillQueryOf(t, target).key()); ok {
+		t.Errorf("the stopped draw of %s was cached", target)
+	}
+}
+
+// TestStillDrawBound: a draw that runs past the server's bound is
+// stopped, whoever waits: they get a 503 that says so, with Retry-After,
+// and nothing is cached.
+func TestStillDrawBound(t *testing.T) {
+	d := newStubDraw()
+	s := testStillServer(d)
+	s.bound = 30 * time.Millisecond
+	target := stillURL("#/stop-endless")
+	rec := askNow(t, s, target)
+	if want := "was stopped"; rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), want) {
+		t.Errorf("GET %s past the draw's bound: %d, Retry-After %q, %q; want 503, a Retry-After, %q", target, rec.Code, rec.Header().Get("Retry-After"), rec.Body, want)
+	}
+	if err := stoppedWith(t, d); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the draw's context ended with %v; want context.DeadlineExceeded", err)
+	}
+	if _, ok := s.cached(stillQueryOf(t, target).key()); ok {
+		t.Errorf("the stopped draw of %s was cached", target)
+	}
+}
+
+// stillQueryOf reads the query of a /scene.svg target.
+func stillQueryOf(t *testing.T, target string) stillQuery {
+	t.Helper()
+	q, err := parseStillQuery(strings.TrimPrefix(target, "/scene.svg?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }

@@ -178,7 +178,7 @@ func TestServeWriteStills(t *testing.T) {
 		for _, sz := range stillSizes {
 			name := fmt.Sprintf("scenes/%d-%dx%d.svg", item.N, sz[0], sz[1])
 			got, err := os.ReadFile(filepath.Join(runs[0], name))
-			want, werr := drawStill(hash, sz[0], sz[1])
+			want, werr := drawStill(context.Background(), hash, sz[0], sz[1])
 			if err != nil || werr != nil || !bytes.Equal(got, want.svg) || item.Title != want.title {
 				t.Errorf("%s (%s at %v): %v, %v; %d bytes, title %q; want drawStill's %d bytes, title %q", name, hash, sz, err, werr, len(got), item.Title, len(want.svg), want.title)
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,8 +54,9 @@ var errNoStill = errors.New("scene.svg: a lesson's link has no still: its scene 
 // fit := viz.FitViewport(w, h), the frame of fit.Size scene pixels drawn
 // fit.Scale CSS pixels each, so the SVG's width and height are w×h and
 // its viewBox fit.Size. A lesson's link (#/lesson/ID/STEP, or a scene
-// with lesson=ID) is errNoStill.
-func drawStill(hash string, w, h int) (still, error) {
+// with lesson=ID) is errNoStill. The scene is built under ctx
+// (viz.BuildContext): a draw whose context ends stops planning.
+func drawStill(ctx context.Context, hash string, w, h int) (still, error) {
 	if err := checkStillSize(w, h); err != nil {
 		return still{}, err
 	}
@@ -76,7 +78,7 @@ func drawStill(hash string, w, h int) (still, error) {
 			return still{}, errNoStill
 		}
 	}
-	s, err := viz.Build(spec)
+	s, err := viz.BuildContext(ctx, spec)
 	if err != nil {
 		return still{}, fmt.Errorf("scene.svg: %w", err)
 	}
@@ -148,7 +150,7 @@ func stillGallery(site fs.FS) (map[string][]byte, error) {
 			continue
 		}
 		for _, sz := range stillSizes {
-			st, err := drawStill(hash, sz[0], sz[1])
+			st, err := drawStill(context.Background(), hash, sz[0], sz[1])
 			if err != nil {
 				return nil, err
 			}

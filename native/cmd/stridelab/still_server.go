@@ -39,41 +39,43 @@ import (
 //   - a request waits at most wait, queue and draw together, then is a
 //     503 with Retry-After.
 //
-// A draw is Go code that cannot be pre-empted: once started it runs to
-// its end whoever still waits for it, and its answer is cached then (the
-// work is done; the next request gets it at once). When its last client
-// leaves, it gives its slot to the queue if fewer than orphans draws are
-// already running unwatched, and otherwise keeps its slot until it ends.
-// So abandoned draws cannot stall the queue (up to orphans of them), nor
-// take the machine (at most slots+orphans draws run at once).
+// A draw runs under a context of its own (viz.BuildContext: the part
+// of a still that can take long is planning its program, and the planner
+// reads the context between ops and every few thousand steps of the
+// exact search, about a millisecond apart). It is cancelled when the
+// draw's last client leaves, and it ends stillDrawBound after the draw
+// starts; a draw so stopped is answered 503 to whoever still waits and
+// is not cached. Go code is not pre-empted, so a stopped draw keeps its
+// slot until its next check, and only then does the queue move on: so
+// at most slots draws run at once, and an abandoned one for a
+// millisecond or so. (Handing a cancelled draw's slot to the queue at
+// once, while it runs on unwatched, was worse: when 200 clients hang up
+// together the server learns of each a moment apart, and every slot
+// handed on started the next heavy draw about to be abandoned;
+// BenchmarkStillAfterAbandoned measured the visitor's small still at
+// 26-34 ms on average with room for 1 or 2 such draws a slot, 8.5 ms
+// with none.)
 
 // Defaults for the stills the server draws.
 const (
 	// stillWait bounds a request's wait: the page shows a still only
 	// while its live frame starts (about 2.3 s after navigation, and
 	// the frame waits at most 2 s for the still), so a still later than
-	// 3 s is of no use to the visitor who asked. Its draw goes on and is
-	// cached for the next one.
+	// 3 s is of no use to the visitor who asked. A draw nobody waits for
+	// any more stops (see above).
 	stillWait = 3 * time.Second
 	// stillQueueLen bounds the draws waiting for a slot: 32 of the usual
 	// 5-10 ms stills wait at most about 0.3 s on one slot, and each waiting
 	// request holds a connection, a goroutine and its query.
 	stillQueueLen = 32
-	// stillOrphansPerSlot is the unwanted draws a slot makes room for.
-	// When 200 clients ask for heavy stills and hang up after 50 ms
-	// (BenchmarkStillAfterAbandoned), the server learns of the hang-ups
-	// over some milliseconds, and each slot freed meanwhile starts the
-	// next draw, whose client leaves a moment later: on 2 cores 5-7
-	// draws started so. With room for 2 of them, the rest kept both
-	// slots for their 2 s and the next visitor's still waited its 3 s
-	// out (503); with 4 a slot they all run unwanted and the visitor's
-	// still is drawn at once, sharing the cores with them (0.14 s on
-	// average and 0.26 s at worst on 2 cores, not 5 ms). At most
-	// slots×5 draws run at once.
-	stillOrphansPerSlot = 4
 	// stillRetryBusy is the Retry-After of a full queue: the usual
 	// stills drain it in well under a second.
 	stillRetryBusy = 1
+	// stillDrawBound bounds a draw's time, whoever waits for it: a still
+	// is of use for the first 3 s of a page (stillWait), and one drawn
+	// for a later visitor is worth at most a few seconds of a core. The
+	// largest plans the exact search takes run about a second here.
+	stillDrawBound = 5 * time.Second
 )
 
 // errStillBusy is stillServer.answer's error when the queue is full.
@@ -83,20 +85,19 @@ var errStillBusy = errors.New("scene.svg: the server is drawing as many stills a
 // request to site.
 type stillServer struct {
 	site  http.Handler
-	draw  func(hash string, w, h int) (still, error) // drawStill, or a test's
-	build string                                     // stillBuild(), for the ETags
-	wait  time.Duration                              // a request's wait for its still, at most
-	// slots, queueLen and orphans bound the draws that hold a slot, the
-	// draws that wait for one and the draws nobody waits for that run
-	// without one.
-	slots, queueLen, orphans int
+	draw  func(ctx context.Context, hash string, w, h int) (still, error) // drawStill, or a test's
+	build string                                                          // stillBuild(), for the ETags
+	wait  time.Duration                                                   // a request's wait for its still, at most
+	bound time.Duration                                                   // a draw's time, at most
+	// slots and queueLen bound the draws that run (each holds a slot)
+	// and the draws that wait for one.
+	slots, queueLen int
 
-	mu       sync.Mutex
-	cache    *stillCache
-	calls    map[string]*stillCall // every draw queued or running, by key
-	queue    *list.List            // of *stillCall waiting for a slot, oldest first
-	drawing  int                   // draws that hold a slot
-	unwanted int                   // draws that run without a slot, nobody waiting
+	mu      sync.Mutex
+	cache   *stillCache
+	calls   map[string]*stillCall // every draw queued or running, by key
+	queue   *list.List            // of *stillCall waiting for a slot, oldest first
+	drawing int                   // draws that hold a slot
 }
 
 // stillCall is one draw of one key: queued, then running, then done (its
@@ -104,10 +105,10 @@ type stillServer struct {
 type stillCall struct {
 	q       stillQuery
 	key     string
-	clients []context.Context // of the requests that wait for it
-	queued  *list.Element     // its place in the queue, nil once it runs or is dropped
-	slot    bool              // it holds a slot (running and wanted, or too many unwanted)
-	done    chan struct{}     // closed when answer is set
+	clients []context.Context  // of the requests that wait for it
+	queued  *list.Element      // its place in the queue, nil once it runs or is dropped
+	stop    context.CancelFunc // cancels the draw's context (set once it runs)
+	done    chan struct{}      // closed when answer is set
 	answer  *stillAnswer
 }
 
@@ -120,6 +121,7 @@ type stillAnswer struct {
 	title    string
 	err      error
 	internal bool
+	stopped  bool // the draw's context ended it: 503, never cached
 }
 
 // size is the bytes an answer holds.
@@ -139,12 +141,12 @@ func withStills(site http.Handler) http.Handler {
 
 // newStillServer is a still server with the defaults: a slot per core
 // (so a burst of requests queues instead of taking the machine), room
-// for stillOrphansPerSlot unwanted draws a slot, stillQueueLen,
-// stillWait and stillCacheBytes.
-func newStillServer(site http.Handler, draw func(hash string, w, h int) (still, error), build string) *stillServer {
+// stillQueueLen,
+// stillWait, stillDrawBound and stillCacheBytes.
+func newStillServer(site http.Handler, draw func(ctx context.Context, hash string, w, h int) (still, error), build string) *stillServer {
 	n := runtime.GOMAXPROCS(0)
-	return &stillServer{site: site, draw: draw, build: build, wait: stillWait,
-		slots: n, queueLen: stillQueueLen, orphans: stillOrphansPerSlot * n,
+	return &stillServer{site: site, draw: draw, build: build, wait: stillWait, bound: stillDrawBound,
+		slots: n, queueLen: stillQueueLen,
 		cache: newStillCache(stillCacheBytes), calls: map[string]*stillCall{}, queue: list.New()}
 }
 
@@ -194,13 +196,16 @@ func (s *stillServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Context().Err() != nil:
 		return // the client has left: nobody to answer
 	case err != nil:
-		// The wait is over; the draw, if it started, goes on and is
-		// cached for the next request.
+		// The wait is over; the draw stops if nobody else waits for it.
 		h.Set("Retry-After", strconv.Itoa(int((s.wait+time.Second-1)/time.Second)))
 		http.Error(w, fmt.Sprintf("scene.svg: the still of %s was not drawn within %v (the server is busy, or the scene is large); try again later", key, s.wait), http.StatusServiceUnavailable)
 		return
 	case errors.Is(a.err, errNoStill):
 		w.WriteHeader(http.StatusNoContent)
+		return
+	case a.stopped:
+		h.Set("Retry-After", strconv.Itoa(int((s.wait+time.Second-1)/time.Second)))
+		http.Error(w, a.err.Error(), http.StatusServiceUnavailable)
 		return
 	case a.internal:
 		http.Error(w, a.err.Error(), http.StatusInternalServerError)
@@ -267,8 +272,8 @@ func (s *stillServer) answer(ctx context.Context, q stillQuery, key string) (*st
 }
 
 // leave takes the request whose context is ctx off c. The last one to
-// leave drops c from the queue if it is there; if c is running, c gives
-// its slot up when fewer than s.orphans draws run unwanted.
+// leave drops c from the queue if it is there, and if c is running,
+// cancels its draw (which gives its slot up when it returns).
 func (s *stillServer) leave(c *stillCall, ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -278,17 +283,16 @@ func (s *stillServer) leave(c *stillCall, ctx context.Context) {
 	if len(c.clients) > 0 || c.answer != nil {
 		return
 	}
-	switch {
-	case c.queued != nil:
+	if c.queued != nil {
 		s.queue.Remove(c.queued)
 		c.queued = nil
 		delete(s.calls, c.key)
-	case c.slot && s.unwanted < s.orphans:
-		c.slot = false
-		s.drawing--
-		s.unwanted++
-		s.next()
+		return
 	}
+	if c.stop == nil {
+		return // dropped from the queue by next, never run
+	}
+	c.stop() // running: it stops at its next check
 }
 
 // next starts the queue's oldest draws while slots are free, dropping
@@ -304,29 +308,27 @@ func (s *stillServer) next() {
 			delete(s.calls, c.key)
 			continue
 		}
-		c.slot = true
 		s.drawing++
-		go s.run(c)
+		ctx, stop := context.WithTimeout(context.Background(), s.bound)
+		c.stop = stop
+		go s.run(ctx, c)
 	}
 }
 
-// run draws c, caches its answer unless the draw failed, wakes its
-// waiters and frees its slot for the queue.
-func (s *stillServer) run(c *stillCall) {
-	a := s.drawAnswer(c)
+// run draws c under ctx, caches its answer unless the draw failed or was
+// stopped, wakes its waiters and frees its slot for the queue.
+func (s *stillServer) run(ctx context.Context, c *stillCall) {
+	a := s.drawAnswer(ctx, c)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !a.internal {
+	c.stop()
+	if !a.internal && !a.stopped {
 		s.cache.add(c.key, a)
 	}
 	c.answer = a
 	close(c.done)
 	delete(s.calls, c.key)
-	if c.slot {
-		s.drawing--
-	} else {
-		s.unwanted--
-	}
+	s.drawing--
 	s.next()
 }
 
@@ -334,13 +336,18 @@ func (s *stillServer) run(c *stillCall) {
 // files: drawn once and cached, the level past BestSpeed costs a
 // fraction of the draw), or says why not; a panic in the draw is an
 // internal error, not the end of the server.
-func (s *stillServer) drawAnswer(c *stillCall) (a *stillAnswer) {
+// A draw that its context ended (its clients left, or it passed
+// s.bound) is stopped.
+func (s *stillServer) drawAnswer(ctx context.Context, c *stillCall) (a *stillAnswer) {
 	defer func() {
 		if p := recover(); p != nil {
 			a = &stillAnswer{err: fmt.Errorf("scene.svg: drawing %s failed: %v", c.key, p), internal: true}
 		}
 	}()
-	st, err := s.draw(c.q.hash, c.q.w, c.q.h)
+	st, err := s.draw(ctx, c.q.hash, c.q.w, c.q.h)
+	if err != nil && ctx.Err() != nil {
+		return &stillAnswer{err: fmt.Errorf("scene.svg: the still of %s was stopped (it took longer than %v, or nobody waited for it); try again later", c.key, s.bound), stopped: true}
+	}
 	if err != nil {
 		return &stillAnswer{err: err}
 	}
@@ -351,12 +358,12 @@ func (s *stillServer) drawAnswer(c *stillCall) (a *stillAnswer) {
 	return &stillAnswer{svg: st.svg, gz: b.Bytes(), title: st.title}
 }
 
-// load says how many draws hold a slot, wait for one, and run unwanted
-// without one (for tests and benchmarks).
-func (s *stillServer) load() (drawing, queued, unwanted int) {
+// load says how many draws hold a slot and how many wait for one (for
+// tests and benchmarks).
+func (s *stillServer) load() (drawing, queued int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.drawing, s.queue.Len(), s.unwanted
+	return s.drawing, s.queue.Len()
 }
 
 // stillQuery is a /scene.svg query: the frame's CSS size and the URL
