@@ -25,9 +25,13 @@ const Tolerance = 1e-5
 //	a or b ±Inf    agree when both are the same infinity
 //	otherwise      |a − b| ≤ tol·max(1, |a|, |b|)
 //
-// The 1 makes tol an absolute tolerance near zero. With tol = 0 two
-// finite values agree only when a == b, so −0 agrees with +0; a
-// negative tol agrees with nothing finite.
+// The 1 makes tol an absolute tolerance near zero: values smaller than
+// tol in size (1e-5 for Tolerance) agree with 0, so the rule does not
+// tell apart results that small; the arange inputs the front ends run
+// keep results away from them. With tol = 0 two finite values agree
+// only when a == b, so −0 agrees with +0; a negative tol agrees with
+// nothing finite (Agree still calls bit-equal tensors Equal, and Equal
+// tensors agree whatever tol is).
 func AgreeValues(a, b, tol float64) bool {
 	switch {
 	case math.IsNaN(a) || math.IsNaN(b):

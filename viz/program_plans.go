@@ -3,6 +3,7 @@ package viz
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -42,28 +43,36 @@ type planMemo struct {
 
 // planned is a program's source and strategy (the key's value as given,
 // "" for the default), planned once: its plan, or why it does not plan
-// (an error on the field it is about).
+// (an error on the field it is about), set before done is closed.
 type planned struct {
 	src      string
 	strategy string
-	once     sync.Once
+	done     chan struct{}
 	plan     *program.Plan
 	err      error
 }
 
 // plan returns the plan of src under strategy (the strategy key's value),
-// from the memo when it holds it, planned under ctx otherwise. A plan
-// that its context stopped is dropped from the memo; a caller that waited
-// for it while its own context is live plans again.
+// from the memo when it holds it, planned under ctx otherwise. A caller
+// that waits for another's plan stops waiting when its own ctx is done.
+// A plan that its context stopped, or whose planning panicked, is
+// dropped from the memo; a caller that waited for it while its own
+// context is live plans again.
 func (m *planMemo) plan(ctx context.Context, src, strategy string) (*program.Plan, error) {
 	for {
-		e := m.entry(src, strategy)
-		e.once.Do(func() {
-			e.plan, e.err = planProgram(ctx, src, strategy)
-			if stopped(e.err) {
-				m.drop(e)
+		e, mine := m.entry(src, strategy)
+		if mine {
+			m.make(ctx, e)
+		}
+		select {
+		case <-e.done:
+		default: // another caller plans it: wait while ctx lives
+			select {
+			case <-e.done:
+			case <-ctx.Done():
+				return nil, onField("src", fmt.Errorf("program: planning stopped: %w", ctx.Err()))
 			}
-		})
+		}
 		if stopped(e.err) && ctx.Err() == nil {
 			continue // another caller's context stopped it: plan under ours
 		}
@@ -71,9 +80,26 @@ func (m *planMemo) plan(ctx context.Context, src, strategy string) (*program.Pla
 	}
 }
 
-// entry returns the memo's entry for src and strategy, made first and
-// kept most recent.
-func (m *planMemo) entry(src, strategy string) *planned {
+// make plans e under ctx and closes e.done; a plan stopped by ctx, or a
+// panic, takes e out of the memo (the panic goes on, e.err says it).
+func (m *planMemo) make(ctx context.Context, e *planned) {
+	defer close(e.done)
+	defer func() {
+		if p := recover(); p != nil {
+			e.plan, e.err = nil, fmt.Errorf("viz: planning %q panicked: %v", e.src, p)
+			m.drop(e)
+			panic(p)
+		}
+	}()
+	e.plan, e.err = planProgram(ctx, e.src, e.strategy)
+	if stopped(e.err) {
+		m.drop(e)
+	}
+}
+
+// entry returns the memo's entry for src and strategy, kept most
+// recent, and whether it is new: its caller then plans it.
+func (m *planMemo) entry(src, strategy string) (*planned, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var e *planned
@@ -84,15 +110,16 @@ func (m *planMemo) entry(src, strategy string) *planned {
 			break
 		}
 	}
-	if e == nil {
-		e = &planned{src: src, strategy: strategy}
+	mine := e == nil
+	if mine {
+		e = &planned{src: src, strategy: strategy, done: make(chan struct{})}
 		if len(m.entries) < planMemoSize {
 			m.entries = append(m.entries, nil)
 		}
 		copy(m.entries[1:], m.entries)
 	}
 	m.entries[0] = e
-	return e
+	return e, mine
 }
 
 // drop takes e out of the memo, if it is still there.

@@ -167,3 +167,56 @@ func TestPlanMemoOutlivesAStoppedCaller(t *testing.T) {
 		t.Errorf("the caller whose context is live: %v after %d plans; want its own plan (2 plans)", err, made())
 	}
 }
+
+// TestPlanMemoWaiterKeepsItsContext: a caller waiting for another's plan
+// stops waiting when its own context ends, and the plan goes on for the
+// one who makes it.
+func TestPlanMemoWaiterKeepsItsContext(t *testing.T) {
+	made := CountPlans(t)
+	counted := newPlan
+	started, release := make(chan struct{}), make(chan struct{})
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+		close(started)
+		<-release
+		return counted(ctx, p, s)
+	}
+	defer func() { newPlan = counted }()
+	first := make(chan error, 1)
+	go func() { _, err := plans.plan(context.Background(), memoSrc, ""); first <- err }()
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := plans.plan(ctx, memoSrc, ""); !errors.Is(err, context.Canceled) {
+		t.Errorf("a waiter whose context ended: %v; want context.Canceled at once", err)
+	}
+	close(release)
+	if err := <-first; err != nil || made() != 1 {
+		t.Errorf("the caller who plans: %v after %d plans; want its plan, made once", err, made())
+	}
+}
+
+// TestPlanMemoForgetsAPanic: a plan whose planning panicked is not kept:
+// the panic goes on to the caller, and the next caller plans again.
+func TestPlanMemoForgetsAPanic(t *testing.T) {
+	made := CountPlans(t)
+	counted := newPlan
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+		if made() == 0 {
+			counted(ctx, p, s)
+			panic("planned off the edge")
+		}
+		return counted(ctx, p, s)
+	}
+	defer func() { newPlan = counted }()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("the panic did not reach the caller")
+			}
+		}()
+		plans.plan(context.Background(), memoSrc, "")
+	}()
+	if p, err := plans.plan(context.Background(), memoSrc, ""); p == nil || err != nil || made() != 2 {
+		t.Errorf("after a panic: plan %v, %v after %d plans; want a plan made anew (2 plans)", p != nil, err, made())
+	}
+}

@@ -64,15 +64,26 @@ func TestExecuteDoneContext(t *testing.T) {
 func TestCancelledInTheProbe(t *testing.T) {
 	dir := t.TempDir()
 	py := filepath.Join(dir, "python3")
-	script := "#!/bin/sh\n[ \"$1\" = -c ] && exec sleep 30\necho $$ > " + dir + "/started.$$\nexec sleep 30\n"
+	probing := filepath.Join(dir, "probing")
+	script := "#!/bin/sh\n[ \"$1\" = -c ] && { touch " + probing + "; exec sleep 30; }\necho $$ > " + dir + "/started.$$\nexec sleep 30\n"
 	if err := os.WriteFile(py, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
+	go func() { // cancel once the probe runs, not before
+		for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(5 * time.Millisecond) {
+			if _, err := os.Stat(probing); err == nil {
+				break
+			}
+		}
+		cancel()
+	}()
 	_, err := New(Options{Python: py}).Run(ctx, planOf(t, faultProgram, program.Greedy), nil)
 	if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v; want ErrCancelled wrapping context.Canceled", err)
+	}
+	if _, err := os.Stat(probing); err != nil {
+		t.Errorf("the probe never ran: %v", err)
 	}
 	if started, _ := filepath.Glob(filepath.Join(dir, "started.*")); len(started) != 0 {
 		t.Errorf("workers started: %v", started)

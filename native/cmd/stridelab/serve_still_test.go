@@ -324,8 +324,10 @@ func TestStillQueueFull(t *testing.T) {
 }
 
 // TestStillWaitBound: a still not drawn within the server's wait is a
-// 503 that says so, with Retry-After; the draw goes on and is cached, so
-// asking again answers without drawing again.
+// 503 that says so, with Retry-After. The stub's draw does not read its
+// context (as rendering a frame does not), so it goes on once its client
+// left and is cached: asking again answers without drawing again. (A
+// draw that reads it stops: TestStillStoppedWhenItsClientsLeave.)
 func TestStillWaitBound(t *testing.T) {
 	d := newStubDraw()
 	s := testStillServer(d)
@@ -404,4 +406,32 @@ func stillQueryOf(t *testing.T, target string) stillQuery {
 		t.Fatal(err)
 	}
 	return q
+}
+
+// TestStillAskedAgainAfterItsClientLeft: a request that comes while an
+// abandoned draw of the same still is stopping starts a draw of its own
+// (it does not get the stopped draw's 503).
+func TestStillAskedAgainAfterItsClientLeft(t *testing.T) {
+	d := newStubDraw()
+	s := testStillServer(d)
+	s.slots = 2
+	target := stillURL("#/stop-reload")
+	ctx, leave := context.WithCancel(context.Background())
+	left := ask(s, ctx, target)
+	waitLoad(t, s, 1, 0)
+	leave()
+	answered(t, "the request that left", left)
+	again := ask(s, context.Background(), target)
+	stoppedWith(t, d) // the first draw
+	waitLoad(t, s, 1, 0)
+	if n := d.draws("#/stop-reload"); n != 2 {
+		t.Errorf("asked again while the abandoned draw stopped: %d draws, want 2", n)
+	}
+	s.mu.Lock()
+	s.calls[stillQueryOf(t, target).key()].stop() // let the second go
+	s.mu.Unlock()
+	if rec := answered(t, "the request asked again", again); !strings.Contains(rec.Body.String(), "was stopped") {
+		t.Errorf("the second request got %d %q; want its own draw's answer", rec.Code, rec.Body)
+	}
+	stoppedWith(t, d)
 }

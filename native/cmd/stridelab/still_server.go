@@ -45,7 +45,9 @@ import (
 // exact search, about a millisecond apart). It is cancelled when the
 // draw's last client leaves, and it ends stillDrawBound after the draw
 // starts; a draw so stopped is answered 503 to whoever still waits and
-// is not cached. Go code is not pre-empted, so a stopped draw keeps its
+// is not cached. (So a still that takes longer to draw than its visitor
+// waits, stillWait, is never cached: the live frame draws it.) Go code
+// is not pre-empted, so a stopped draw keeps its
 // slot until its next check, and only then does the queue move on: so
 // at most slots draws run at once, and an abandoned one for a
 // millisecond or so. (Handing a cancelled draw's slot to the queue at
@@ -292,7 +294,10 @@ func (s *stillServer) leave(c *stillCall, ctx context.Context) {
 	if c.stop == nil {
 		return // dropped from the queue by next, never run
 	}
-	c.stop() // running: it stops at its next check
+	c.stop() // running: it stops at its next check, holding its slot till then
+	if s.calls[c.key] == c {
+		delete(s.calls, c.key) // a request that comes now starts a draw of its own
+	}
 }
 
 // next starts the queue's oldest draws while slots are free, dropping
@@ -327,7 +332,9 @@ func (s *stillServer) run(ctx context.Context, c *stillCall) {
 	}
 	c.answer = a
 	close(c.done)
-	delete(s.calls, c.key)
+	if s.calls[c.key] == c {
+		delete(s.calls, c.key)
+	}
 	s.drawing--
 	s.next()
 }
