@@ -161,9 +161,26 @@ func bestParents(w [][]int64, k int) []int {
 	par := make([]int, k+1)
 	var best []int
 	bestCost := int64(-1)
+	// rest[b]: the cheapest edges into needs b…k, a bound on what
+	// completing a prefix costs; a prefix whose cost and bound reach
+	// the best is not walked (it cannot beat it, so the first tree
+	// enumerated among ties is kept).
+	rest := make([]int64, k+2)
+	for b := k; b >= 1; b-- {
+		low := int64(-1)
+		for a := 0; a <= k; a++ {
+			if c := w[a][b]; c >= 0 && a != b && (low < 0 || c < low) {
+				low = c
+			}
+		}
+		if low < 0 {
+			return nil
+		}
+		rest[b] = rest[b+1] + low
+	}
 	var walk func(b int, cost int64)
 	walk = func(b int, cost int64) {
-		if bestCost >= 0 && cost >= bestCost {
+		if bestCost >= 0 && cost+rest[b] >= bestCost {
 			return
 		}
 		if b > k {

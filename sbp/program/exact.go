@@ -156,6 +156,7 @@ func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error
 			return nil, "", err
 		}
 	}
+	prune(fs, dom)
 	type step struct {
 		v      int
 		f      *factor // the new factor's vars and classes
@@ -779,24 +780,9 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 	// memo: the source's index and the bitset of needs, as bytes → the
 	// tree's weight.
 	memo := map[string]int64{}
-	asg := make([]int, len(scope)) // the classes of entry e, the last fastest
-	set := make([]uint64, words)
 	var ids []int
 	var key []byte
-	for e := range f.tab {
-		if err := pl.poll.tick(1); err != nil {
-			return err
-		}
-		from := srcLay
-		copy(set, fixedMask)
-		for s, c := range asg {
-			if froms[s][c] >= 0 {
-				from = froms[s][c]
-			}
-			for w, m := range masks[s][c] {
-				set[w] |= m
-			}
-		}
+	entry := func(from int, set []uint64) int64 {
 		set[from/64] &^= 1 << (from % 64)
 		key = binary.LittleEndian.AppendUint32(key[:0], uint32(from))
 		for _, m := range set {
@@ -813,7 +799,61 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 			v = tree(from, ids)
 			memo[string(key)] = v
 		}
-		f.tab[e] = v
+		return v
+	}
+	set := make([]uint64, words)
+	if len(scope) == 0 {
+		if err := pl.poll.tick(1); err != nil {
+			return err
+		}
+		copy(set, fixedMask)
+		f.tab[0] = entry(srcLay, set)
+		return nil
+	}
+	// The table row by row (the classes of the last var): rows whose
+	// other vars lay x out from the same layout and need the same set
+	// are the same row, memoized by that pair (rowMemo), so that the
+	// entry memo is asked once per distinct row and last class.
+	last := len(scope) - 1
+	nLast := f.n[last]
+	rowMemo := map[string][]int64{}
+	var rowKey []byte
+	asg := make([]int, last) // the classes of the row's other vars, the last fastest
+	pre := make([]uint64, words)
+	for e := 0; e < len(f.tab); e += nLast {
+		if err := pl.poll.tick(nLast); err != nil {
+			return err
+		}
+		from := srcLay
+		copy(pre, fixedMask)
+		for s, c := range asg {
+			if froms[s][c] >= 0 {
+				from = froms[s][c]
+			}
+			for w, m := range masks[s][c] {
+				pre[w] |= m
+			}
+		}
+		rowKey = binary.LittleEndian.AppendUint32(rowKey[:0], uint32(from+1))
+		for _, m := range pre {
+			rowKey = binary.LittleEndian.AppendUint64(rowKey, m)
+		}
+		row, ok := rowMemo[string(rowKey)]
+		if !ok {
+			row = make([]int64, nLast)
+			for c := range nLast {
+				at := from
+				if froms[last][c] >= 0 {
+					at = froms[last][c]
+				}
+				for w, m := range masks[last][c] {
+					set[w] = pre[w] | m
+				}
+				row[c] = entry(at, set)
+			}
+			rowMemo[string(rowKey)] = row
+		}
+		copy(f.tab[e:e+nLast], row)
 		for s := len(asg) - 1; s >= 0; s-- {
 			if asg[s]++; asg[s] < f.n[s] {
 				break
@@ -822,4 +862,139 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 		}
 	}
 	return nil
+}
+
+// prune merges dominated candidates into the candidates that dominate
+// them: a class C of var v's candidates (the tuple of its classes in
+// the factors that hold v) is dominated by an earlier class D (D's first
+// candidate before C's) when, in every factor that holds v, D's row is
+// at most C's everywhere. Then no argmin of the elimination picks C (D
+// is as cheap in every context and comes first), so C's candidates may
+// take D's classes in every factor: the plan and its total are the
+// same, and the factors lose the classes of v no candidate keeps.
+// Rows grow equal or comparable as others shrink, so it runs rounds
+// until nothing merges.
+func prune(fs []*factor, dom []int) {
+	holds := make([][]*factor, len(dom))
+	for _, f := range fs {
+		for _, u := range f.vars {
+			holds[u] = append(holds[u], f)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for v := range dom {
+			if len(holds[v]) == 0 {
+				continue
+			}
+			parts := make([][]int32, len(holds[v]))
+			pos := make([]int, len(holds[v]))
+			for i, f := range holds[v] {
+				pos[i], _ = slices.BinarySearch(f.vars, v)
+				parts[i] = f.cls[pos[i]]
+			}
+			gcls, g := refine(parts, dom[v])
+			if g < 2 {
+				continue
+			}
+			rep := make([]int, g)
+			for k := len(gcls) - 1; k >= 0; k-- {
+				rep[gcls[k]] = k
+			}
+			// below[i][a*n+b]: in holds[v][i], v's class a is at most
+			// class b everywhere (0 unknown, 1 yes, 2 no).
+			below := make([][]int8, len(holds[v]))
+			for i, f := range holds[v] {
+				below[i] = make([]int8, f.n[pos[i]]*f.n[pos[i]])
+			}
+			leq := func(i, a, b int) bool {
+				f, j := holds[v][i], pos[i]
+				n := f.n[j]
+				if a == b {
+					return true
+				}
+				if below[i][a*n+b] == 0 {
+					st := 1
+					for t := j + 1; t < len(f.vars); t++ {
+						st *= f.n[t]
+					}
+					below[i][a*n+b] = 1
+				scan:
+					for o := 0; o < len(f.tab); o += n * st {
+						ra, rb := f.tab[o+a*st:o+a*st+st], f.tab[o+b*st:o+b*st+st]
+						for t := range ra {
+							if ra[t] > rb[t] {
+								below[i][a*n+b] = 2
+								break scan
+							}
+						}
+					}
+				}
+				return below[i][a*n+b] == 1
+			}
+			alias := make([]int, g) // class → the class whose candidates' classes it takes
+			merged := false
+			for c := range g {
+				alias[c] = c
+				for d := range c {
+					if alias[d] != d {
+						continue
+					}
+					ok := true
+					for i := range holds[v] {
+						if !leq(i, int(parts[i][rep[d]]), int(parts[i][rep[c]])) {
+							ok = false
+							break
+						}
+					}
+					if ok {
+						alias[c], merged = d, true
+						break
+					}
+				}
+			}
+			if !merged {
+				continue
+			}
+			// Every factor: v's candidates take their alias's classes;
+			// the classes none keeps are dropped from the table.
+			for i, f := range holds[v] {
+				j, old := pos[i], parts[i]
+				n := f.n[j]
+				keep := make([]int32, n) // old class → new, -1 if dropped
+				for a := range keep {
+					keep[a] = -1
+				}
+				cls := make([]int32, dom[v])
+				nn := int32(0)
+				for k := range cls {
+					a := old[rep[alias[gcls[k]]]]
+					if keep[a] < 0 {
+						keep[a] = nn
+						nn++
+					}
+					cls[k] = keep[a]
+				}
+				if int(nn) == n && slices.Equal(cls, old) {
+					continue
+				}
+				changed = true
+				st := 1
+				for t := j + 1; t < len(f.vars); t++ {
+					st *= f.n[t]
+				}
+				tab := make([]int64, len(f.tab)/n*int(nn))
+				for o, p := 0, 0; o < len(f.tab); o, p = o+n*st, p+int(nn)*st {
+					for a := range n {
+						if b := keep[a]; b >= 0 {
+							copy(tab[p+int(b)*st:p+int(b)*st+st], f.tab[o+a*st:o+a*st+st])
+						}
+					}
+				}
+				f.cls = slices.Clone(f.cls)
+				f.n = slices.Clone(f.n)
+				f.cls[j], f.n[j], f.tab = cls, int(nn), tab
+			}
+		}
+	}
 }
