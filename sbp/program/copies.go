@@ -199,3 +199,109 @@ func bestParents(w [][]int64, k int) []int {
 	walk(1, 0)
 	return best
 }
+
+// treeCost returns the cost of the cheapest arborescence over w (as
+// minTree reads it: node 0 the root, 1…k the needs, -1 where there is
+// no edge), or -1 when there is none: each need's cheapest parent where
+// that leaves no cycle, else Chu–Liu/Edmonds, O(k³), not minTree's
+// enumeration. For where only the cost is needed (the exact search's
+// tables): the cheapest tree's cost is one, whichever tree minTree
+// breaks ties to.
+func treeCost(w [][]int64, k int) int64 {
+	var cheap [9]int
+	par := cheap[:0]
+	if k < len(cheap) {
+		par = cheap[:k+1]
+	} else {
+		par = make([]int, k+1)
+	}
+	total := int64(0)
+	for b := 1; b <= k; b++ {
+		par[b] = -1
+		for a := 0; a <= k; a++ {
+			if c := w[a][b]; c >= 0 && a != b && (par[b] < 0 || c < w[par[b]][b]) {
+				par[b] = a
+			}
+		}
+		if par[b] < 0 {
+			return -1
+		}
+		total += w[par[b]][b]
+	}
+	if acyclic(par) {
+		return total
+	}
+	return edmonds(w, k)
+}
+
+// edmonds is treeCost's contraction of cycles (Chu–Liu/Edmonds).
+func edmonds(w [][]int64, k int) int64 {
+	type edge struct {
+		u, v int
+		c    int64
+	}
+	n, root := k+1, 0
+	var es []edge
+	for a := range n {
+		for b := 1; b < n; b++ {
+			if a != b && w[a][b] >= 0 {
+				es = append(es, edge{a, b, w[a][b]})
+			}
+		}
+	}
+	in, pre := make([]int64, n), make([]int, n)
+	id, vis := make([]int, n), make([]int, n)
+	total := int64(0)
+	for {
+		for i := range n {
+			in[i] = -1
+		}
+		for _, e := range es {
+			if e.u != e.v && (in[e.v] < 0 || e.c < in[e.v]) {
+				in[e.v], pre[e.v] = e.c, e.u
+			}
+		}
+		for i := range n {
+			if i != root && in[i] < 0 {
+				return -1
+			}
+		}
+		cycles := 0
+		for i := range n {
+			id[i], vis[i] = -1, -1
+		}
+		in[root] = 0
+		for i := range n {
+			total += in[i]
+			v := i
+			for vis[v] != i && id[v] == -1 && v != root {
+				vis[v] = i
+				v = pre[v]
+			}
+			if v != root && id[v] == -1 { // v is on a new cycle
+				for u := pre[v]; u != v; u = pre[u] {
+					id[u] = cycles
+				}
+				id[v] = cycles
+				cycles++
+			}
+		}
+		if cycles == 0 {
+			return total
+		}
+		for i := range n {
+			if id[i] == -1 {
+				id[i] = cycles
+				cycles++
+			}
+		}
+		j := 0
+		for _, e := range es {
+			if u, v := id[e.u], id[e.v]; u != v {
+				es[j] = edge{u, v, e.c - in[e.v]}
+				j++
+			}
+		}
+		es, n, root = es[:j], cycles, id[root]
+	}
+}

@@ -529,6 +529,13 @@ func eliminate(v int, join []*factor, dom []int, poll *poller) (*factor, []int, 
 					best, arg = sum, c
 				}
 			}
+		case 3: // likewise: three values at most infinite do not overflow
+			t0, t1, t2, v0, v1, v2 := join[0].tab[idx[0]:], join[1].tab[idx[1]:], join[2].tab[idx[2]:], vcontrib[0], vcontrib[1], vcontrib[2]
+			for c := range vn {
+				if sum := t0[v0[c]] + t1[v1[c]] + t2[v2[c]]; sum < best {
+					best, arg = sum, c
+				}
+			}
 		default:
 			for c := range vn {
 				sum := int64(0)
@@ -722,8 +729,9 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 		w[a] = make([]int64, len(lays))
 	}
 	// tree is copyPlan's weight for x from layout lays[from] to the
-	// distinct needs lays[ids] (from left out), on the matrix: minTree's
-	// tree is arborescence's, and its bytes copyPlan's.
+	// distinct needs lays[ids] (from left out), on the matrix: the
+	// cheapest tree's cost (treeCost) is copyPlan's bytes, whichever
+	// tree copyPlan's ties pick.
 	tree := func(from int, ids []int) int64 {
 		k := len(ids)
 		nodes := append([]int{from}, ids...)
@@ -735,13 +743,9 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 				}
 			}
 		}
-		par, missing := minTree(w[:k+1], k)
-		if missing > 0 || par == nil {
+		bytes := treeCost(w[:k+1], k)
+		if bytes < 0 {
 			return infinite
-		}
-		var bytes int64
-		for b := 1; b <= k; b++ {
-			bytes += w[par[b]][b]
 		}
 		return weight(bytes, k)
 	}
@@ -782,8 +786,30 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 	memo := map[string]int64{}
 	var ids []int
 	var key []byte
+	// With at most 64 layouts (words 1, the common case) the memos are
+	// keyed by the pair itself, not by its bytes.
+	type smallKey struct {
+		from int32
+		set  uint64
+	}
+	small := map[smallKey]int64{}
 	entry := func(from int, set []uint64) int64 {
 		set[from/64] &^= 1 << (from % 64)
+		if words == 1 {
+			sk := smallKey{int32(from), set[0]}
+			v, ok := small[sk]
+			if !ok {
+				ids = ids[:0]
+				for l := range lays {
+					if set[0]>>l&1 == 1 {
+						ids = append(ids, l)
+					}
+				}
+				v = tree(from, ids)
+				small[sk] = v
+			}
+			return v
+		}
 		key = binary.LittleEndian.AppendUint32(key[:0], uint32(from))
 		for _, m := range set {
 			key = binary.LittleEndian.AppendUint64(key, m)
@@ -817,6 +843,7 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 	last := len(scope) - 1
 	nLast := f.n[last]
 	rowMemo := map[string][]int64{}
+	smallRows := map[smallKey][]int64{}
 	var rowKey []byte
 	asg := make([]int, last) // the classes of the row's other vars, the last fastest
 	pre := make([]uint64, words)
@@ -834,11 +861,17 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 				pre[w] |= m
 			}
 		}
-		rowKey = binary.LittleEndian.AppendUint32(rowKey[:0], uint32(from+1))
-		for _, m := range pre {
-			rowKey = binary.LittleEndian.AppendUint64(rowKey, m)
+		var row []int64
+		var ok bool
+		if words == 1 {
+			row, ok = smallRows[smallKey{int32(from), pre[0]}]
+		} else {
+			rowKey = binary.LittleEndian.AppendUint32(rowKey[:0], uint32(from+1))
+			for _, m := range pre {
+				rowKey = binary.LittleEndian.AppendUint64(rowKey, m)
+			}
+			row, ok = rowMemo[string(rowKey)]
 		}
-		row, ok := rowMemo[string(rowKey)]
 		if !ok {
 			row = make([]int64, nLast)
 			for c := range nLast {
@@ -851,7 +884,11 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 				}
 				row[c] = entry(at, set)
 			}
-			rowMemo[string(rowKey)] = row
+			if words == 1 {
+				smallRows[smallKey{int32(from), pre[0]}] = row
+			} else {
+				rowMemo[string(rowKey)] = row
+			}
 		}
 		copy(f.tab[e:e+nLast], row)
 		for s := len(asg) - 1; s >= 0; s-- {
