@@ -241,7 +241,11 @@ func edmonds(w [][]int64, k int) int64 {
 		c    int64
 	}
 	n, root := k+1, 0
-	var es []edge
+	// Buffers on the stack for the common few needs.
+	var esBuf [72]edge
+	var inBuf [9]int64
+	var intBuf [27]int
+	es := esBuf[:0]
 	for a := range n {
 		for b := 1; b < n; b++ {
 			if a != b && w[a][b] >= 0 {
@@ -249,8 +253,13 @@ func edmonds(w [][]int64, k int) int64 {
 			}
 		}
 	}
-	in, pre := make([]int64, n), make([]int, n)
-	id, vis := make([]int, n), make([]int, n)
+	var in []int64
+	var pre, id, vis []int
+	if n <= len(inBuf) {
+		in, pre, id, vis = inBuf[:n], intBuf[:n], intBuf[9:9+n], intBuf[18:18+n]
+	} else {
+		in, pre, id, vis = make([]int64, n), make([]int, n), make([]int, n), make([]int, n)
+	}
 	total := int64(0)
 	for {
 		for i := range n {

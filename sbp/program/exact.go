@@ -786,17 +786,16 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 	memo := map[string]int64{}
 	var ids []int
 	var key []byte
-	// With at most 64 layouts (words 1, the common case) the memos are
-	// keyed by the pair itself, not by its bytes.
-	type smallKey struct {
-		from int32
-		set  uint64
-	}
-	small := map[smallKey]int64{}
+	// With fewer than 58 layouts (the common case) the memos are keyed
+	// by the pair in one word (the source's index above the needs'
+	// bits), not by its bytes.
+	packed := len(lays) < 58
+	pack := func(from int, set uint64) uint64 { return set | uint64(from+1)<<58 }
+	small := map[uint64]int64{}
 	entry := func(from int, set []uint64) int64 {
 		set[from/64] &^= 1 << (from % 64)
-		if words == 1 {
-			sk := smallKey{int32(from), set[0]}
+		if packed {
+			sk := pack(from, set[0])
 			v, ok := small[sk]
 			if !ok {
 				ids = ids[:0]
@@ -843,7 +842,7 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 	last := len(scope) - 1
 	nLast := f.n[last]
 	rowMemo := map[string][]int64{}
-	smallRows := map[smallKey][]int64{}
+	smallRows := map[uint64][]int64{}
 	var rowKey []byte
 	asg := make([]int, last) // the classes of the row's other vars, the last fastest
 	pre := make([]uint64, words)
@@ -863,8 +862,8 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 		}
 		var row []int64
 		var ok bool
-		if words == 1 {
-			row, ok = smallRows[smallKey{int32(from), pre[0]}]
+		if packed {
+			row, ok = smallRows[pack(from, pre[0])]
 		} else {
 			rowKey = binary.LittleEndian.AppendUint32(rowKey[:0], uint32(from+1))
 			for _, m := range pre {
@@ -884,8 +883,8 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 				}
 				row[c] = entry(at, set)
 			}
-			if words == 1 {
-				smallRows[smallKey{int32(from), pre[0]}] = row
+			if packed {
+				smallRows[pack(from, pre[0])] = row
 			} else {
 				rowMemo[string(rowKey)] = row
 			}
