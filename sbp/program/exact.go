@@ -841,8 +841,8 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 	// entry memo is asked once per distinct row and last class.
 	last := len(scope) - 1
 	nLast := f.n[last]
-	rowMemo := map[string][]int64{}
-	smallRows := map[uint64][]int64{}
+	rowMemo := map[string]int{} // → where in f.tab the row was first filled
+	smallRows := map[uint64]int{}
 	var rowKey []byte
 	asg := make([]int, last) // the classes of the row's other vars, the last fastest
 	pre := make([]uint64, words)
@@ -860,19 +860,21 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 				pre[w] |= m
 			}
 		}
-		var row []int64
+		var at int
 		var ok bool
 		if packed {
-			row, ok = smallRows[pack(from, pre[0])]
+			at, ok = smallRows[pack(from, pre[0])]
 		} else {
 			rowKey = binary.LittleEndian.AppendUint32(rowKey[:0], uint32(from+1))
 			for _, m := range pre {
 				rowKey = binary.LittleEndian.AppendUint64(rowKey, m)
 			}
-			row, ok = rowMemo[string(rowKey)]
+			at, ok = rowMemo[string(rowKey)]
 		}
-		if !ok {
-			row = make([]int64, nLast)
+		if ok {
+			copy(f.tab[e:e+nLast], f.tab[at:at+nLast])
+		} else {
+			row := f.tab[e : e+nLast]
 			for c := range nLast {
 				at := from
 				if froms[last][c] >= 0 {
@@ -884,12 +886,11 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 				row[c] = entry(at, set)
 			}
 			if packed {
-				smallRows[pack(from, pre[0])] = row
+				smallRows[pack(from, pre[0])] = e
 			} else {
-				rowMemo[string(rowKey)] = row
+				rowMemo[string(rowKey)] = e
 			}
 		}
-		copy(f.tab[e:e+nLast], row)
 		for s := len(asg) - 1; s >= 0; s-- {
 			if asg[s]++; asg[s] < f.n[s] {
 				break
