@@ -34,7 +34,10 @@ import (
 // elimination (the most ops one table joins), linear in the program's
 // length. OneFlow's SbpGraph reduces the same graph by eliminating nodes
 // and edges of degree one and two (sbp_graph.cpp); those are the steps
-// of this elimination whose tables have one or two ops.
+// of this elimination whose tables have one or two ops. Before it, once
+// the tables are filled, prune merges every class of an op's candidates
+// that an earlier class dominates into it: the argmins, and so the
+// plan, are the same, over smaller tables.
 //
 // A tensor read by many ops would join them all in its factor, however
 // far apart they are; splitFactor (split.go) replaces such a factor by
