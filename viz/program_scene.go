@@ -66,7 +66,11 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 		}
 		s.sbps, s.shards = append(s.sbps, nd), append(s.shards, sh)
 	}
-	s.title = fmt.Sprintf("a program on %v, %s: %s send %s", prog.Placement, strategy, fmt.Sprintf("%d boxing%s", boxings, plural(boxings)), tensor.FormatBytes(total))
+	verb := "send"
+	if boxings == 1 {
+		verb = "sends"
+	}
+	s.title = fmt.Sprintf("a program on %v, %s: %d boxing%s %s %s", prog.Placement, strategy, boxings, plural(boxings), verb, tensor.FormatBytes(total))
 	exact := "exact: not compared, its search is bigger than a scene rebuilt on every keystroke allows (the report says how big; --strategy exact plans it)"
 	if plan.ExactSendBytes != nil {
 		exact = fmt.Sprintf("exact sends %s, greedy %s", tensor.FormatBytes(*plan.ExactSendBytes), tensor.FormatBytes(plan.GreedySendBytes))
