@@ -3,7 +3,7 @@ package program
 import (
 	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 )
 
 // A tensor's readers may need it in several layouts. Every distinct
@@ -53,16 +53,19 @@ func (pl *planner) copyPlan(x, src int, need []int) copyTree {
 		}
 	}
 	slices.Sort(ids)
-	var key strings.Builder
-	fmt.Fprint(&key, x, ":", src)
+	key := strconv.AppendInt(pl.treeKey[:0], int64(pl.shapeOf[x]), 10) // tensors of one shape box alike
+	key = append(key, ':')
+	key = strconv.AppendInt(key, int64(src), 10)
 	for _, id := range ids {
-		fmt.Fprint(&key, ",", id)
+		key = append(key, ',')
+		key = strconv.AppendInt(key, int64(id), 10)
 	}
-	if t, ok := pl.trees[key.String()]; ok {
+	pl.treeKey = key
+	if t, ok := pl.trees[string(key)]; ok {
 		return t
 	}
 	t := pl.arborescence(x, src, ids)
-	pl.trees[key.String()] = t
+	pl.trees[string(key)] = t
 	return t
 }
 

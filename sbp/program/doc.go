@@ -45,10 +45,14 @@
 // in stridelab's bytes. [Exact] picks the signatures of the whole
 // program, forward and backward, that send the fewest bytes in all: a
 // min-sum labelling of the program's graph (each tensor pays for the
-// boxings its readers need), solved by variable elimination. It refuses
-// only when the elimination's largest table would pass [ExactBound]
-// entries, or its tables together [ExactWork], and says how large they
-// are. Under Greedy the exact total is
+// boxings its readers need), solved by variable elimination. Where the
+// whole program's elimination is wide (a deep program with its
+// backward), the LP relaxation's bound (sequential reweighted message
+// passing) first drops every candidate that is in no optimal plan, and
+// the elimination runs on the rest: the optimum over the full space all
+// the same. It refuses only when the elimination's largest table would
+// pass [ExactBound] entries, or its tables together [ExactWork], and
+// says how large they are and how many candidates the bound kept. Under Greedy the exact total is
 // computed beside it only when its elimination is small (a scene is
 // rebuilt on every keystroke); Plan.ExactRefused says when it was not.
 //

@@ -57,6 +57,16 @@ type factor struct {
 	tab  []int64
 }
 
+// directWork is the most table entries the elimination fills on the
+// whole space before tighten bounds it first: below it the elimination
+// is quicker than the bound.
+const directWork = 1 << 20
+
+// tightenAlways makes exact bound every program first, however cheap its
+// elimination: the tests set it to check tighten against enumeration on
+// programs small enough to enumerate.
+var tightenAlways = false
+
 // infinite marks a table entry no boxing can make.
 const infinite = int64(math.MaxInt64 / 4)
 
@@ -75,10 +85,14 @@ func (f *factor) classesOf(u int) []int32 {
 // table of the elimination would pass bound entries, or filling them
 // all (Σ over the steps of the joined table's entries) would pass total,
 // the bound of a plan rebuilt on every keystroke where keystroke is set.
+// Where the whole space's elimination would fill more than directWork
+// entries (and not on a keystroke), tighten first drops the candidates
+// in no optimal plan, starting from upper (a candidate per node:
+// greedy's plan), and the elimination runs on the rest.
 //
 // It stops with the context's error, polled by pl.poll, when that ends
 // first.
-func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error) {
+func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, string, error) {
 	var vars []int // variable → node
 	varOf := make([]int, len(pl.g.nodes))
 	for i := range pl.g.nodes {
@@ -95,8 +109,9 @@ func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error
 	var fs []*factor
 	constant, work, width, biggest := int64(0), 0.0, 0, 0.0
 	var fills []func() error
+	var tensorOf []int // per factor, the tensor whose joined factor it is (-1: a split's part)
 	for x := range len(pl.names) {
-		f, fill := pl.tensorFactor(x, pl.scope(x, varOf), varOf, dom)
+		f, fill := pl.tensorFactor(x, pl.scope(x, varOf), varOf, dom, nil)
 		size := 1.0
 		for _, n := range f.n {
 			size *= float64(n)
@@ -112,6 +127,7 @@ func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error
 				work += float64(len(f.tab))
 				fs = append(fs, f)
 				fills = append(fills, func() error { return nil })
+				tensorOf = append(tensorOf, -1)
 			}
 			continue
 		}
@@ -126,6 +142,7 @@ func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error
 		width, biggest = max(width, len(f.vars)), max(biggest, size)
 		fs = append(fs, f)
 		fills = append(fills, fill)
+		tensorOf = append(tensorOf, x)
 	}
 	beyond := fmt.Sprintf("more than its bound of %d", total)
 	if keystroke {
@@ -140,26 +157,73 @@ func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error
 	if biggest > float64(bound) || work > float64(total) {
 		return nil, refuse(), nil
 	}
-	order, oBiggest, oWidth, oWork, found, err := eliminationOrder(fs, dom, float64(total)-work, pl.poll)
-	if err != nil {
-		return nil, "", err
+	fill := func() error {
+		for _, fill := range fills {
+			if err := fill(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Directly where the whole space's elimination is cheap; else (not
+	// on a keystroke) the relaxation's bound drops the candidates in no
+	// optimal plan first, and the elimination runs on the rest.
+	direct := float64(total) - work
+	if !keystroke {
+		direct = min(direct, directWork)
+		if tightenAlways || work > directWork/2 { // its factors alone are most of the budget
+			direct = -1
+		}
+	}
+	var order []int
+	var oBiggest, oWork float64
+	var oWidth int
+	found, err := false, error(nil)
+	if direct >= 0 {
+		if order, oBiggest, oWidth, oWork, found, err = eliminationOrder(fs, dom, direct, pl.poll); err != nil {
+			return nil, "", err
+		}
+	}
+	var kept [][]int // per variable, the candidates tighten kept (nil: all)
+	note := ""       // what tighten did, for a refusal
+	if (!found || oBiggest > float64(bound)) && !keystroke {
+		before := 0
+		for _, d := range dom {
+			before += d
+		}
+		if fs, dom, kept, err = pl.tightenStaged(fs, fills, tensorOf, dom, constant, varOf, vars, slices.Clone(upper)); err != nil {
+			return nil, "", err
+		}
+		var fixed int64
+		fs, fixed = fixSingles(fs, dom)
+		constant, fills = add(constant, fixed), nil
+		after := 0
+		for _, d := range dom {
+			after += d
+		}
+		note = fmt.Sprintf("after the LP bound kept %d of %d candidates, ", after, before)
+		width, biggest, work = 0, 0, 0 // the rest's own
+		for _, f := range fs {
+			width, biggest, work = max(width, len(f.vars)), max(biggest, float64(len(f.tab))), work+float64(len(f.tab))
+		}
+		if order, oBiggest, oWidth, oWork, found, err = eliminationOrder(fs, dom, float64(total)-work, pl.poll); err != nil {
+			return nil, "", err
+		}
 	}
 	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
 	if !found { // every order passed total
 		if keystroke {
 			return nil, fmt.Sprintf("every elimination order tried fills more than the %d table entries a plan rebuilt on every keystroke computes: plan with --strategy exact", total), nil
 		}
-		return nil, fmt.Sprintf("every elimination order tried fills more than %d table entries in all, the exact search's bound", total), nil
+		return nil, fmt.Sprintf("%severy elimination order tried fills more than %d table entries in all, the exact search's bound", note, total), nil
 	}
 	if biggest > float64(bound) || work > float64(total) {
-		return nil, refuse(), nil
+		return nil, note + refuse(), nil
 	}
-	for _, fill := range fills {
-		if err := fill(); err != nil {
-			return nil, "", err
-		}
+	if err := fill(); err != nil {
+		return nil, "", err
 	}
-	prune(fs, dom)
+	prune(fs, dom, nil)
 	type step struct {
 		v      int
 		f      *factor // the new factor's vars and classes
@@ -205,6 +269,9 @@ func (pl *planner) exact(bound, total int, keystroke bool) ([]int, string, error
 		choice[i] = -1
 		if v := varOf[i]; v >= 0 {
 			choice[i] = value[v]
+			if kept != nil {
+				choice[i] = kept[v][value[v]]
+			}
 		}
 	}
 	return choice, "", nil
@@ -622,19 +689,24 @@ func (pl *planner) scope(x int, varOf []int) []int {
 	return s
 }
 
-// tensorFactor builds x's factor: its ops' candidates grouped by what
-// they mean to x (the layout the source lays out, the layouts a reader
+// tensorFactor builds x's factor: its ops' candidates (those kept, where
+// kept is not nil: kept[v][k'] is the candidate k' of var v stands for)
+// grouped by what they mean to x (the layout the source lays out, the layouts a reader
 // needs), and a func that fills, for every tuple of groups, the weight
 // of copyPlan from x's layout to its readers' needs (the table is
 // filled only once the elimination is known to fit its bounds).
-func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func() error) {
+func (pl *planner) tensorFactor(x int, scope, varOf, dom []int, kept [][]int) (*factor, func() error) {
 	src := pl.srcVar(x, varOf)
 	f := &factor{vars: scope, cls: make([][]int32, len(scope)), n: make([]int, len(scope))}
 	reps := make([][]int, len(scope)) // per scope var: class → a candidate
 	for s, v := range scope {
 		f.cls[s] = make([]int32, dom[v])
 		seen := map[string]int32{}
-		for k := range dom[v] {
+		for k2 := range dom[v] {
+			k := k2
+			if kept != nil {
+				k = kept[v][k2]
+			}
 			key := ""
 			if v == src {
 				key = fmt.Sprint("s", pl.srcLayout(x, k))
@@ -650,7 +722,7 @@ func (pl *planner) tensorFactor(x int, scope, varOf, dom []int) (*factor, func()
 				seen[key] = g
 				reps[s] = append(reps[s], k)
 			}
-			f.cls[s][k] = g
+			f.cls[s][k2] = g
 		}
 		f.n[s] = len(reps[s])
 	}
@@ -802,12 +874,23 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 			v, ok := small[sk]
 			if !ok {
 				ids = ids[:0]
+				global, fits := uint64(0), lays[from] < 64
 				for l := range lays {
 					if set[0]>>l&1 == 1 {
 						ids = append(ids, l)
+						global |= 1 << lays[l]
+						fits = fits && lays[l] < 64
 					}
 				}
-				v = tree(from, ids)
+				// Tensors of one shape box alike: a tree is worked out
+				// once per planner (treeMemo), not once per factor.
+				tk := treeKey{shape: int32(pl.shapeOf[x]), from: int32(lays[from]), set: global}
+				if v, ok = pl.treeMemo[tk]; !ok || !fits {
+					v = tree(from, ids)
+					if fits {
+						pl.treeMemo[tk] = v
+					}
+				}
 				small[sk] = v
 			}
 			return v
@@ -914,7 +997,10 @@ func (pl *planner) fillTensorFactor(f *factor, x, src int, reps [][]int, varOf [
 // same, and the factors lose the classes of v no candidate keeps.
 // Rows grow equal or comparable as others shrink, so it runs rounds
 // until nothing merges.
-func prune(fs []*factor, dom []int) {
+//
+// A var with skip[v] set is left alone (skip may be nil): fs need not be
+// every factor that holds it.
+func prune(fs []*factor, dom []int, skip []bool) {
 	holds := make([][]*factor, len(dom))
 	for _, f := range fs {
 		for _, u := range f.vars {
@@ -924,7 +1010,7 @@ func prune(fs []*factor, dom []int) {
 	for changed := true; changed; {
 		changed = false
 		for v := range dom {
-			if len(holds[v]) == 0 {
+			if len(holds[v]) == 0 || skip != nil && skip[v] {
 				continue
 			}
 			parts := make([][]int32, len(holds[v]))

@@ -229,11 +229,7 @@ func (e *enumerator) minimum() int64 {
 // assignment of signatures, its steps send what it says, and it runs to
 // the single-device result.
 func TestExactEqualsEnumeration(t *testing.T) {
-	want, limit := 500, 20000
-	if testing.Short() || runtime.GOOS == "js" {
-		want, limit = 60, 4000
-	}
-	checkExactEqualsEnumeration(t, rand.New(rand.NewPCG(30, 1)), want, limit)
+	checkExactEqualsEnumeration(t, 1, 500)
 }
 
 // TestExactSplitEqualsEnumeration is TestExactEqualsEnumeration with
@@ -244,15 +240,39 @@ func TestExactEqualsEnumeration(t *testing.T) {
 func TestExactSplitEqualsEnumeration(t *testing.T) {
 	splitAlways = true
 	defer func() { splitAlways = false }()
-	want, limit := 200, 20000
-	if testing.Short() || runtime.GOOS == "js" {
-		want, limit = 40, 4000
-	}
-	checkExactEqualsEnumeration(t, rand.New(rand.NewPCG(30, 2)), want, limit)
+	checkExactEqualsEnumeration(t, 2, 200)
 }
 
-func checkExactEqualsEnumeration(t *testing.T, r *rand.Rand, want, limit int) {
+// TestExactTightenedEqualsEnumeration is TestExactEqualsEnumeration with
+// the relaxation's bound run first on every program (bound.go: the
+// candidates it drops, the factors restricted to the rest, the plans it
+// rounds and improves) against the same exhaustive search, on 300 other
+// programs.
+func TestExactTightenedEqualsEnumeration(t *testing.T) {
+	tightenAlways = true
+	defer func() { tightenAlways = false }()
+	checkExactEqualsEnumeration(t, 3, 300)
+}
+
+// TestExactStagedEqualsEnumeration is TestExactTightenedEqualsEnumeration
+// with every factor of more than 8 entries left out of tighten's first
+// stage and filled over what it keeps (tightenStaged), on 200 other
+// programs.
+func TestExactStagedEqualsEnumeration(t *testing.T) {
+	tightenAlways, deferAbove = true, 8
+	defer func() { tightenAlways, deferAbove = false, 1<<15 }()
+	checkExactEqualsEnumeration(t, 4, 200)
+}
+
+// checkExactEqualsEnumeration checks want random programs of random
+// stream stream, each of at most 20,000 assignments (in -short and
+// under wasm, an eighth of them, at least 40, of at most 4,000).
+func checkExactEqualsEnumeration(t *testing.T, stream uint64, want int) {
 	t.Helper()
+	r, limit := rand.New(rand.NewPCG(30, stream)), 20000
+	if testing.Short() || runtime.GOOS == "js" {
+		want, limit = max(40, want/8), 4000
+	}
 	meshes := []string{"2", "3", "4", "5", "[[0,1],[2,3]]", "[[0,1,2],[3,4,5]]"}
 	checked, grads, meshes2d, differ := 0, 0, 0, 0
 	for tries := 0; checked < want && tries < 50*want; tries++ {
@@ -367,5 +387,44 @@ func TestExactSplitsAConstantEveryLayerReads(t *testing.T) {
 	}
 	if p := plan(12, false); p.TotalSendBytes > p.GreedySendBytes {
 		t.Errorf("12 layers: exact sends %d > greedy %d", p.TotalSendBytes, p.GreedySendBytes)
+	}
+}
+
+// TestExactPlansADeepChain: exact plans the 12-layer chain (matmul, add
+// bias, max 0, a residual add) with its backward on a 2×4 mesh, which
+// the elimination alone could not (its best order is 11 ops wide, ~10^12
+// entries): the relaxation's bound meets the plan it finds, 255,016
+// bytes against greedy's 675,920, and the plan runs to the single-device
+// result.
+func TestExactPlansADeepChain(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("a second of planning")
+	}
+	src := chain(12, "[[0,1,2,3],[4,5,6,7]]", "(S(0), B)", "(B, S(1))", "(B, B)") + "; grad s"
+	p, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlan(p, Exact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.TotalSendBytes != 255016 || plan.GreedySendBytes != 675920 {
+		t.Errorf("exact sends %d and greedy %d; want 255016 and 675920", plan.TotalSendBytes, plan.GreedySendBytes)
+	}
+	checkBoxingBytes(t, plan, src)
+	vals := smallValues(rand.New(rand.NewPCG(30, 5)), p)
+	got, err := plan.Run(tensor.CPU{}, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := plan.Reference(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, w := range ref {
+		if d := diff(got[name], w); d > 1e-4*(1+maxAbs(w)) {
+			t.Errorf("%s differs from one device by %g", name, d)
+		}
 	}
 }

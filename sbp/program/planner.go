@@ -41,7 +41,19 @@ type planner struct {
 	shapeKs []string       // shape index → its spelling, with the placement's (boxMemo's keys)
 	ndKeys  []string       // SBP id → its spelling
 	trees   map[string]copyTree
-	poll    *poller // the plan's context, read in the long loops (nil: never)
+	treeKey []byte // scratch for copyPlan's keys
+	// treeMemo is the weight of the cheapest tree of boxings of a tensor
+	// of one shape from a layout to a set of layouts (their ids, all
+	// below 64), as fillTensorFactor works it out.
+	treeMemo map[treeKey]int64
+	poll     *poller // the plan's context, read in the long loops (nil: never)
+}
+
+// treeKey keys planner.treeMemo: a shape's index, the source layout's id
+// and the set of the needs' ids as bits.
+type treeKey struct {
+	shape, from int32
+	set         uint64
 }
 
 // boxEdge is one boxing as the planner costs it: sbp's plan, or why it
@@ -73,7 +85,7 @@ func newPlanner(p *Program) (*planner, error) {
 		return nil, err
 	}
 	pl := &planner{g: g, p: p.Placement, cands: make([][]cand, len(g.nodes)), boxes: map[[3]int]boxEdge{},
-		ndIDs: map[string]int{}, names: map[string]int{}, trees: map[string]copyTree{}}
+		ndIDs: map[string]int{}, names: map[string]int{}, trees: map[string]copyTree{}, treeMemo: map[treeKey]int64{}}
 	for i, n := range g.nodes {
 		if _, ok := pl.names[n.name]; !ok {
 			pl.names[n.name] = len(pl.names)
@@ -181,7 +193,7 @@ func NewPlanContext(ctx context.Context, p *Program, s Strategy, o Options) (*Pl
 		if s != Exact {
 			total = o.CompareBound
 		}
-		exactChoice, refused, err = pl.exact(ExactBound, total, s != Exact)
+		exactChoice, refused, err = pl.exact(ExactBound, total, s != Exact, greedyChoice)
 		if err != nil {
 			return nil, stopped(err)
 		}
