@@ -22,18 +22,25 @@ type heldStep struct {
 // on4 is the same count on each of 4 devices.
 func on4(b int64) []int64 { return []int64{b, b, b, b} }
 
-// checkHeld plans src greedily and compares every step's HeldBytes, and
-// the peak, with the hand count want.
-func checkHeld(t *testing.T, src string, want []heldStep, peakStep int) {
+// planned parses src and plans it with s, or fails the test.
+func planned(t *testing.T, src string, s Strategy) *Plan {
 	t.Helper()
 	p, err := Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := NewPlan(p, Greedy)
+	plan, err := NewPlan(p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return plan
+}
+
+// checkHeld plans src greedily and compares every step's HeldBytes, and
+// the peak, with the hand count want.
+func checkHeld(t *testing.T, src string, want []heldStep, peakStep int) {
+	t.Helper()
+	plan := planned(t, src, Greedy)
 	var got, listed []string
 	for _, s := range plan.Steps {
 		got = append(got, s.Name+" "+s.Out())
@@ -299,19 +306,7 @@ func TestHeldMesh(t *testing.T) {
 // statement, the device holding the most at the peak, the step, its
 // largest values and the capacity; it passes a plan that fits exactly.
 func TestCapacity(t *testing.T) {
-	plan := func(src string) *Plan {
-		t.Helper()
-		p, err := Parse(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl, err := NewPlan(p, Greedy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pl
-	}
-	dp := plan("placement 4; x = input 64,32 S(0); w = input 32,16 B; y = matmul x w; s = sum y 1,1; grad s")
+	dp := planned(t, "placement 4; x = input 64,32 S(0); w = input 32,16 B; y = matmul x w; s = sum y 1,1; grad s", Greedy)
 	if err := dp.Capacity(20480, "H100"); err != nil {
 		t.Errorf("20480 bytes hold the data-parallel plan's peak: %v", err)
 	}
@@ -330,7 +325,7 @@ func TestCapacity(t *testing.T) {
 	}
 	// Uneven: the device holding the most is named by its rank (ranks 4,
 	// 5, 6 here), and a forward step names its own statement.
-	uneven := plan("placement 4-6; x = input 10,4 S(0); y = add x x")
+	uneven := planned(t, "placement 4-6; x = input 10,4 S(0); y = add x x", Greedy)
 	err = uneven.Capacity(100, "")
 	const want2 = "program: line 1, column 37: y = add x x: rank 4 holds 128 B at step 2 (x as S(0) 64 B, y as S(0) 64 B); the capacity is 100 B"
 	if err == nil || err.Error() != want2 {
@@ -344,14 +339,7 @@ func TestCapacity(t *testing.T) {
 // The JSON of a plan carries held_bytes on every step and the peak
 // after the plan's fields, and escapes nothing an encoder told not to.
 func TestHeldJSON(t *testing.T) {
-	p, err := Parse("placement 3; x = input 10,4 S(0); w = input 4,2 B; y = matmul x w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := NewPlan(p, Exact)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planned(t, "placement 3; x = input 10,4 S(0); w = input 4,2 B; y = matmul x w", Exact)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
