@@ -36,6 +36,17 @@ func planned(t *testing.T, src string, s Strategy) *Plan {
 	return plan
 }
 
+// perDevice sums per-device counts of one length, device by device.
+func perDevice(parts ...[]int64) []int64 {
+	out := make([]int64, len(parts[0]))
+	for _, p := range parts {
+		for i, b := range p {
+			out[i] += b
+		}
+	}
+	return out
+}
+
 // checkHeld plans src greedily and compares every step's HeldBytes, and
 // the peak, with the hand count want.
 func checkHeld(t *testing.T, src string, want []heldStep, peakStep int) {
@@ -208,20 +219,11 @@ func TestHeldMegatronMLP(t *testing.T) {
 // more of every split tensor.
 func TestHeldUnevenSplit(t *testing.T) {
 	split := func(perRow int64) []int64 { return []int64{4 * perRow, 3 * perRow, 3 * perRow} } // S(0) of 10 rows
-	add := func(parts ...[]int64) []int64 {
-		out := make([]int64, 3)
-		for _, p := range parts {
-			for i, b := range p {
-				out[i] += b
-			}
-		}
-		return out
-	}
 	whole := func(b int64) []int64 { return []int64{b, b, b} }
 	var (
 		x      = split(4 * 4)                 // [10 4] S(0): 64, 48, 48
 		w      = whole(4 * 2 * 4)             // [4 2] B: 32
-		inputs = add(x, w)                    // 96, 80, 80
+		inputs = perDevice(x, w)              // 96, 80, 80
 		y      = split(2 * 4)                 // [10 2] S(0): 32, 24, 24
 		one    = whole(4)                     // s P(sum), grad_s B
 		gradY  = whole(10 * 2 * 4)            // [10 2] B: 80
@@ -234,19 +236,19 @@ func TestHeldUnevenSplit(t *testing.T) {
 		gradW  = whole(4 * 2 * 4)             // [4 2] B: 32
 	)
 	checkHeld(t, "placement 3; x = input 10,4 S(0); w = input 4,2 B; y = matmul x w; s = sum y 1,1; grad s", []heldStep{
-		{"x", "S(0)", inputs},                                          // 96, 80, 80
-		{"w", "B", inputs},                                             // 96, 80, 80
-		{"y", "S(0)", add(inputs, y)},                                  // 128, 104, 104
-		{"s", "P(sum)", add(inputs, y, one)},                           // 132, 108, 108
-		{"grad_s", "B", add(inputs, one)},                              // 100, 84, 84
-		{"grad_y", "B", add(inputs, one, gradY)},                       // 180, 164, 164
-		{"w.T", "B", add(inputs, gradY, wT)},                           // 208, 192, 192
-		{"grad_x.y", "B", add(inputs, gradY, wT, gradXY)},              // 368, 352, 352
-		{"x.T", "S(1)", add(inputs, gradY, gradXY, xT)},                // 400, 368, 368
-		{"x.T@S(0)", "S(0)", add(inputs, gradY, gradXY, xT, xTS0)},     // 480, 408, 408: the peak
-		{"grad_w.y", "S(0)", add(inputs, gradY, gradXY, xTS0, gradWY)}, // 432, 368, 368
-		{"grad_x", "S(0)", add(inputs, gradXY, gradWY, gradX)},         // 336, 296, 296
-		{"grad_w", "B", add(inputs, gradWY, gradX, gradW)},             // 208, 168, 168
+		{"x", "S(0)", inputs},                                                // 96, 80, 80
+		{"w", "B", inputs},                                                   // 96, 80, 80
+		{"y", "S(0)", perDevice(inputs, y)},                                  // 128, 104, 104
+		{"s", "P(sum)", perDevice(inputs, y, one)},                           // 132, 108, 108
+		{"grad_s", "B", perDevice(inputs, one)},                              // 100, 84, 84
+		{"grad_y", "B", perDevice(inputs, one, gradY)},                       // 180, 164, 164
+		{"w.T", "B", perDevice(inputs, gradY, wT)},                           // 208, 192, 192
+		{"grad_x.y", "B", perDevice(inputs, gradY, wT, gradXY)},              // 368, 352, 352
+		{"x.T", "S(1)", perDevice(inputs, gradY, gradXY, xT)},                // 400, 368, 368
+		{"x.T@S(0)", "S(0)", perDevice(inputs, gradY, gradXY, xT, xTS0)},     // 480, 408, 408: the peak
+		{"grad_w.y", "S(0)", perDevice(inputs, gradY, gradXY, xTS0, gradWY)}, // 432, 368, 368
+		{"grad_x", "S(0)", perDevice(inputs, gradXY, gradWY, gradX)},         // 336, 296, 296
+		{"grad_w", "B", perDevice(inputs, gradWY, gradX, gradW)},             // 208, 168, 168
 	}, 9)
 }
 
@@ -255,19 +257,10 @@ func TestHeldUnevenSplit(t *testing.T) {
 // coordinates (0,0) (0,1) (1,0) (1,1) hold 2, 1, 1, 1 rows.
 func TestHeldMesh(t *testing.T) {
 	v := func(a, b, c, d int64) []int64 { return []int64{a, b, c, d} }
-	add := func(parts ...[]int64) []int64 {
-		out := make([]int64, 4)
-		for _, p := range parts {
-			for i, b := range p {
-				out[i] += b
-			}
-		}
-		return out
-	}
 	var (
 		x      = v(2*16, 16, 16, 16) // [5 4] (S(0), S(0)): rows 2, 1, 1, 1 of 16 bytes: 32, 16, 16, 16
 		w      = on4(4 * 3 * 4)      // [4 6] (B, S(1)): 3 of the 6 columns: 48
-		inputs = add(x, w)           // 80, 64, 64, 64
+		inputs = perDevice(x, w)     // 80, 64, 64, 64
 		xBox   = v(24, 24, 16, 16)   // x@(S(0), S(1)) [5 4]: rows 3, 3, 2, 2 by 2 columns: 24, 24, 16, 16
 		wBox   = on4(2 * 6 * 4)      // w@(B, S(0)) [4 6]: 2 rows: 48
 		y      = v(72, 72, 48, 48)   // [5 6] (S(0), P(sum)): rows 3, 3, 2, 2 of 24 bytes, partial along dim 1
@@ -283,22 +276,22 @@ func TestHeldMesh(t *testing.T) {
 		gradW  = on4(4 * 3 * 4)      // [4 6] (B, S(1)): 48
 	)
 	checkHeld(t, "placement [[0,1],[2,3]]; x = input 5,4 (S(0), S(0)); w = input 4,6 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s", []heldStep{
-		{"x", "(S(0), S(0))", inputs},                                                   // 80, 64, 64, 64
-		{"w", "(B, S(1))", inputs},                                                      // 80, 64, 64, 64
-		{"x@(S(0), S(1))", "(S(0), S(1))", add(inputs, xBox)},                           // 104, 88, 80, 80
-		{"w@(B, S(0))", "(B, S(0))", add(inputs, xBox, wBox)},                           // 152, 136, 128, 128
-		{"y", "(S(0), P(sum))", add(inputs, xBox, wBox, y)},                             // 224, 208, 176, 176; both copies go
-		{"s", "(P(sum), P(sum))", add(inputs, y, one)},                                  // 156, 140, 116, 116; y and s go
-		{"grad_s", "(B, B)", add(inputs, one)},                                          // 84, 68, 68, 68
-		{"grad_y", "(B, B)", add(inputs, one, gradY)},                                   // 204, 188, 188, 188; grad_s goes
-		{"w.T", "(B, S(0))", add(inputs, gradY, wT)},                                    // 248, 232, 232, 232
-		{"grad_y@(B, S(1))", "(B, S(1))", add(inputs, gradY, wT, gradYC)},               // 308, 292, 292, 292
-		{"grad_x.y", "(B, P(sum))", add(inputs, gradY, wT, gradYC, gradXY)},             // 388, 372, 372, 372: the peak; w.T and the copy go
-		{"x.T", "(S(1), S(1))", add(inputs, gradY, gradXY, xT)},                         // 312, 280, 280, 280
-		{"grad_y@(S(0), S(0))", "(S(0), S(0))", add(inputs, gradY, gradXY, xT, gradYR)}, // 360, 304, 304, 304; grad_y goes
-		{"grad_w.y", "(P(sum), P(sum))", add(inputs, gradXY, xT, gradYR, gradWY)},       // 336, 280, 280, 280
-		{"grad_x", "(S(0), S(0))", add(inputs, gradXY, gradWY, gradX)},                  // 288, 256, 256, 256; grad_x.y goes
-		{"grad_w", "(B, S(1))", add(inputs, gradWY, gradX, gradW)},                      // 256, 224, 224, 224
+		{"x", "(S(0), S(0))", inputs},                                                         // 80, 64, 64, 64
+		{"w", "(B, S(1))", inputs},                                                            // 80, 64, 64, 64
+		{"x@(S(0), S(1))", "(S(0), S(1))", perDevice(inputs, xBox)},                           // 104, 88, 80, 80
+		{"w@(B, S(0))", "(B, S(0))", perDevice(inputs, xBox, wBox)},                           // 152, 136, 128, 128
+		{"y", "(S(0), P(sum))", perDevice(inputs, xBox, wBox, y)},                             // 224, 208, 176, 176; both copies go
+		{"s", "(P(sum), P(sum))", perDevice(inputs, y, one)},                                  // 156, 140, 116, 116; y and s go
+		{"grad_s", "(B, B)", perDevice(inputs, one)},                                          // 84, 68, 68, 68
+		{"grad_y", "(B, B)", perDevice(inputs, one, gradY)},                                   // 204, 188, 188, 188; grad_s goes
+		{"w.T", "(B, S(0))", perDevice(inputs, gradY, wT)},                                    // 248, 232, 232, 232
+		{"grad_y@(B, S(1))", "(B, S(1))", perDevice(inputs, gradY, wT, gradYC)},               // 308, 292, 292, 292
+		{"grad_x.y", "(B, P(sum))", perDevice(inputs, gradY, wT, gradYC, gradXY)},             // 388, 372, 372, 372: the peak; w.T and the copy go
+		{"x.T", "(S(1), S(1))", perDevice(inputs, gradY, gradXY, xT)},                         // 312, 280, 280, 280
+		{"grad_y@(S(0), S(0))", "(S(0), S(0))", perDevice(inputs, gradY, gradXY, xT, gradYR)}, // 360, 304, 304, 304; grad_y goes
+		{"grad_w.y", "(P(sum), P(sum))", perDevice(inputs, gradXY, xT, gradYR, gradWY)},       // 336, 280, 280, 280
+		{"grad_x", "(S(0), S(0))", perDevice(inputs, gradXY, gradWY, gradX)},                  // 288, 256, 256, 256; grad_x.y goes
+		{"grad_w", "(B, S(1))", perDevice(inputs, gradWY, gradX, gradW)},                      // 256, 224, 224, 224
 	}, 10)
 }
 
