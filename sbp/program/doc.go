@@ -71,6 +71,18 @@
 // weight this is the all-reduce of data parallelism. An input the result
 // does not depend on gets a zero gradient.
 //
+// # Memory
+//
+// Every step says what each device holds while it runs
+// (Step.HeldBytes): its shard of every live value (a split's balanced
+// part, B whole, a partial's full-size buffer), the inputs from the
+// start to the end, the inputs' gradients from where they are made to
+// the end, and every other value, boxed copies included, from its step
+// to its last reader (so the backward keeps the forward values it
+// reads). [Plan.Peak] is the most each device holds and where, and
+// [Plan.Capacity] refuses a plan some device cannot hold, naming the
+// device, the step and the largest values held there.
+//
 // # Running
 //
 // [Plan.Run] runs a plan on simulated devices (sbp.Global) on any

@@ -48,8 +48,9 @@ const ExactBound = 1 << 22
 const ExactWork = 1 << 27
 
 // Plan is a program planned on its placement: every step in order (the
-// inputs, each boxing, each op; the backward's after the forward's) and
-// the bytes the boxings send.
+// inputs, each boxing, each op; the backward's after the forward's),
+// the bytes the boxings send and what each device holds at each step
+// (Step.HeldBytes; its JSON adds the peak, Plan.Peak).
 type Plan struct {
 	Program   *Program `json:"-"`
 	Placement string   `json:"placement"`
@@ -112,6 +113,13 @@ type Step struct {
 
 	// Why says why the step is there, in a learner's words.
 	Why string `json:"why,omitempty"`
+
+	// HeldBytes is what each device holds while the step runs, by
+	// position in the placement: its shard of every value live then,
+	// the inputs throughout, the inputs' gradients from where they are
+	// made, every other value until its last reader (heldBytes in
+	// memory.go gives the rule).
+	HeldBytes []int64 `json:"held_bytes"`
 
 	op    sbp.Op
 	args  []string // op: the names it reads (the boxed copies where boxed); boxing: the source

@@ -45,7 +45,8 @@ func (r *run) picked(pl *planner, i int) Choice {
 // each the boxings its inputs need. The copies of each tensor are made
 // along its copyPlan tree, so a boxing starts from the tensor or from a
 // copy made for an earlier reader, whichever the tree says is cheaper,
-// and a copy made once serves every later reader.
+// and a copy made once serves every later reader. Last it writes what
+// each device holds at each step (hold).
 func (pl *planner) simulate(choice []int) (*run, error) {
 	r := newRun()
 	lay := pl.layouts(choice)
@@ -58,6 +59,9 @@ func (pl *planner) simulate(choice []int) (*run, error) {
 		if err := pl.advance(i, choice[i], lay, trees, made, r); err != nil {
 			return nil, pl.fault(n, err)
 		}
+	}
+	if err := pl.hold(r); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

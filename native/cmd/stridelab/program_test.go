@@ -86,9 +86,11 @@ func TestProgramJSONContract(t *testing.T) {
 			}
 		}
 	}
+	isHeld := func(v any) bool { l, ok := v.([]any); return ok && len(l) == 4 && isList(v, isNumber) } // one per device
 	check("plan", plan, map[string]func(any) bool{
 		"placement": isString, "strategy": isString, "total_send_bytes": isNumber, "greedy_send_bytes": isNumber,
 		"exact_send_bytes": func(v any) bool { return v == nil || isNumber(v) }, "steps": func(v any) bool { _, ok := v.([]any); return ok },
+		"peak_held_bytes": isHeld, "peak_step": isNumber,
 	})
 	if plan["placement"] != "cpu:[0, 1, 2, 3]" || plan["strategy"] != "greedy" {
 		t.Errorf("placement %v, strategy %v", plan["placement"], plan["strategy"])
@@ -107,6 +109,7 @@ func TestProgramJSONContract(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	var sum float64
+	peak, most, peakStep := make([]any, 4), -1.0, -1 // held_bytes' largest per device; the largest of all, and where it is first
 	for i, v := range plan["steps"].([]any) {
 		step, ok := v.(map[string]any)
 		if !ok {
@@ -118,6 +121,17 @@ func TestProgramJSONContract(t *testing.T) {
 			t.Fatalf("step %d: kind %q", i, kind)
 		}
 		check(fmt.Sprintf("step %d (%s)", i+1, kind), step, fields)
+		if !isHeld(step["held_bytes"]) {
+			t.Fatalf("step %d: held_bytes %#v, want a number per device", i+1, step["held_bytes"])
+		}
+		for d, b := range step["held_bytes"].([]any) {
+			if peak[d] == nil || b.(float64) > peak[d].(float64) {
+				peak[d] = b
+			}
+			if b.(float64) > most {
+				most, peakStep = b.(float64), i
+			}
+		}
 		pass := step["pass"]
 		if pass != "forward" && pass != "backward" {
 			t.Errorf("step %d: pass %v", i+1, pass)
@@ -134,6 +148,9 @@ func TestProgramJSONContract(t *testing.T) {
 		if !seen[want] {
 			t.Errorf("no %s step in the plan", want)
 		}
+	}
+	if !slices.Equal(plan["peak_held_bytes"].([]any), peak) || plan["peak_step"] != float64(peakStep) {
+		t.Errorf("peak_held_bytes %v at peak_step %v; the steps' held_bytes peak at %v, the largest first at %d", plan["peak_held_bytes"], plan["peak_step"], peak, peakStep)
 	}
 	if sum != plan["total_send_bytes"].(float64) || sum == 0 {
 		t.Errorf("the boxing steps send %v bytes, total_send_bytes is %v", sum, plan["total_send_bytes"])
@@ -153,6 +170,23 @@ func TestProgramJSONContract(t *testing.T) {
 	}
 	if v, ok := refused["exact_send_bytes"]; !ok || v != nil || !strings.Contains(fmt.Sprint(refused["exact_refused"]), "entries") {
 		t.Errorf("a refused exact search: exact_send_bytes %#v, exact_refused %v", v, refused["exact_refused"])
+	}
+}
+
+// TestProgramPeakLine: the report prints the most each device holds at
+// any step, devices of one figure together, and the step of the largest:
+// 10 rows on 3 devices split 4, 3, 3 (the hand count of
+// sbp/program's TestHeldUnevenSplit), and on ranks 4-7 the ranks named.
+func TestProgramPeakLine(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"placement 3; x = input 10,4 S(0); w = input 4,2 B; y = matmul x w; s = sum y 1,1; grad s",
+			"\npeak held: 480 bytes on rank 0, 408 bytes on ranks 1-2 (the most at step 10)\n"},
+		{"placement 4-7; x = input 8,4 S(0); y = add x x", // x and y, 2 rows of 16 bytes each
+			"\npeak held: 64 bytes on ranks 4-7 (the most at step 2)\n"},
+	} {
+		if out := runCLI(t, "sbp", "program", "--src", c.src); !strings.Contains(out, c.want) {
+			t.Errorf("%s: the report lacks %q:\n%s", c.src, c.want, out)
+		}
 	}
 }
 

@@ -298,6 +298,9 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 		exact = fmt.Sprintf("exact %d bytes", *plan.ExactSendBytes)
 	}
 	fmt.Fprintf(w, "\nsent: %d bytes in %s (%s); greedy %d bytes, %s\n", plan.TotalSendBytes, count(boxings, "boxing"), plan.Strategy, plan.GreedySendBytes, exact)
+	if line := peakLine(plan); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if len(plan.Differences) > 0 {
 		fmt.Fprintln(w, "where exact and greedy differ:")
 		for _, d := range plan.Differences {
@@ -305,6 +308,33 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 				d.Name, d.Pass, d.Greedy.Signature, d.Greedy.SendBytes, d.Exact.Signature, d.Exact.SendBytes)
 		}
 	}
+}
+
+// peakLine spells the most each device holds at any step (Plan.Peak),
+// devices of consecutive ranks that hold the same run together, and the
+// step (numbered as the table is) where the largest is reached:
+//
+//	peak held: 400 bytes on rank 0, 336 bytes on ranks 1-2 (the most at step 3)
+func peakLine(plan *program.Plan) string {
+	peak, step := plan.Peak()
+	if step < 0 {
+		return ""
+	}
+	p := plan.Program.Placement
+	var parts []string
+	for i := 0; i < len(peak); {
+		j := i + 1
+		for j < len(peak) && peak[j] == peak[i] && p.Rank(j) == p.Rank(j-1)+1 {
+			j++
+		}
+		ranks := fmt.Sprintf("rank %d", p.Rank(i))
+		if j-i > 1 {
+			ranks = fmt.Sprintf("ranks %d-%d", p.Rank(i), p.Rank(j-1))
+		}
+		parts = append(parts, fmt.Sprintf("%d bytes on %s", peak[i], ranks))
+		i = j
+	}
+	return fmt.Sprintf("peak held: %s (the most at step %d)", strings.Join(parts, ", "), step+1)
 }
 
 // count spells n things: 1 op, 2 ops.
