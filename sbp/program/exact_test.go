@@ -344,15 +344,8 @@ func TestSplitKeepsANonMonotoneTensor(t *testing.T) {
 	splitAlways = true
 	defer func() { splitAlways = false }()
 	src := "placement [[0,1,2],[3,4,5]]\nin1 = input 1 (B, P)\nin2 = input 1 (P, B)\nv0 = mul in1 in2\ngrad v0"
-	p, err := Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := NewPlan(p, Exact)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := newEnumerator(t, p).minimum(); plan.TotalSendBytes != m {
+	plan := planned(t, src, Exact)
+	if m := newEnumerator(t, plan.Program).minimum(); plan.TotalSendBytes != m {
 		t.Errorf("exact sends %d, the minimum is %d\n%s", plan.TotalSendBytes, m, src)
 	}
 }
@@ -401,19 +394,12 @@ func TestExactPlansADeepChain(t *testing.T) {
 		t.Skip("a second of planning")
 	}
 	src := chain(12, "[[0,1,2,3],[4,5,6,7]]", "(S(0), B)", "(B, S(1))", "(B, B)") + "; grad s"
-	p, err := Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := NewPlan(p, Exact)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planned(t, src, Exact)
 	if plan.TotalSendBytes != 255016 || plan.GreedySendBytes != 675920 {
 		t.Errorf("exact sends %d and greedy %d; want 255016 and 675920", plan.TotalSendBytes, plan.GreedySendBytes)
 	}
 	checkBoxingBytes(t, plan, src)
-	vals := smallValues(rand.New(rand.NewPCG(30, 5)), p)
+	vals := smallValues(rand.New(rand.NewPCG(30, 5)), plan.Program)
 	got, err := plan.Run(tensor.CPU{}, vals)
 	if err != nil {
 		t.Fatal(err)

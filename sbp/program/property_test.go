@@ -288,14 +288,8 @@ func TestGradientsByFiniteDifferences(t *testing.T) {
 		"placement [[0,1],[2,3]]\na = input 4,1 (S(0), B)\nb = input 1,3 (B, S(1))\nc = div a b\nd = repeat c 2,1\ne = expand d 3,8,3\ngrad e",
 		"placement 3\nx = input 6,2 S(0)\nb = input 2 B\ny = sub x b\nt = box y B\nu = add t x\ngrad u",
 	} {
-		p, err := Parse(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan, err := NewPlan(p, Greedy)
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := planned(t, src, Greedy)
+		p := plan.Program
 		r := rand.New(rand.NewPCG(1, 2))
 		vals := Values{}
 		for _, in := range p.Inputs() {
