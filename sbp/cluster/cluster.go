@@ -111,8 +111,11 @@ func checkNumber(source, path string, f field, v float64) error {
 	return nil
 }
 
-// checkName refuses an empty name or one with control characters (a
-// name appears in one-line errors and reports).
+// CheckName refuses a name a cluster cannot have: an empty one or one
+// with control characters (a name appears in one-line errors and
+// reports).
+func CheckName(name string) error { return checkName("", name) }
+
 func checkName(source, name string) error {
 	if strings.TrimSpace(name) == "" {
 		return newError(ErrInvalid, source, "name", "must be a non-empty string")
