@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -179,5 +180,24 @@ func TestResolve(t *testing.T) {
 		if err == nil || err.Error() != k.want || !errors.Is(err, k.kind) {
 			t.Errorf("Resolve(%q) = %v, want %q", k.arg, err, k.want)
 		}
+	}
+}
+
+// TestLoopbackIsTheCalibration: the loopback preset is the file
+// `stridelab calibrate --engine torch --runs 9` wrote on this project's
+// machine (testdata/loopback.json, docs/performance.md), number for
+// number.
+func TestLoopbackIsTheCalibration(t *testing.T) {
+	raw, err := os.ReadFile("testdata/loopback.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := Parse("testdata/loopback.json", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preset, _ := Preset("loopback")
+	if !equal(file, preset) {
+		t.Fatalf("the loopback preset %+v is not the calibration %+v", preset, file)
 	}
 }

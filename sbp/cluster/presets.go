@@ -24,6 +24,9 @@ import (
 //	                  Google's TPU v5e page; ICI 45 GB/s one way per link,
 //	                  90 GB/s both ways on a ring with wraparound, 1 µs per hop:
 //	                  the JAX scaling book's TPU chapter
+//	loopback          gloo over 127.0.0.1, 4 processes on this project's
+//	                  2-core machine: `stridelab calibrate --engine torch
+//	                  --runs 9`, November 2026 (docs/performance.md)
 var (
 	h100 = Device{FLOPs: 6.7e13, MemBytes: 3.35e12, MemCapacity: 8e10}
 	// nvlink is NVLink 4 inside an 8-GPU H100 node, through its NVSwitches.
@@ -33,6 +36,10 @@ var (
 	// ici is one axis of a TPU v5e slice's 2-D torus, with its wraparound
 	// (a full axis of 16 chips): both directions of the ring carry data.
 	ici = Link{Alpha: 1e-6, Beta: 9e10}
+	// loopback is the file `stridelab calibrate` wrote, as written: the
+	// middle of three runs in α and β (docs/performance.md has all three).
+	loopback = Cluster{Name: "loopback", Links: []Link{{Alpha: 0.000232, Beta: 5.23e8}},
+		Device: Device{FLOPs: 1.45e9, MemBytes: 5.3e9, MemCapacity: 6.32e9}}
 )
 
 // presets is the one table of named clusters; a new preset is a row.
@@ -40,6 +47,7 @@ var presets = []Cluster{
 	{Name: "h100-node", Links: []Link{nvlink}, Device: h100},
 	{Name: "two-h100-nodes", Links: []Link{ndr, nvlink}, Device: h100},
 	{Name: "tpu-v5e", Links: []Link{ici, ici}, Device: Device{FLOPs: 1.97e14, MemBytes: 8.19e11, MemCapacity: 1.6e10}},
+	loopback,
 }
 
 // Presets returns the built-in clusters, in the order the docs list them.
