@@ -137,47 +137,24 @@ func Calibrate(ctx context.Context, opts CalibrateOptions) (*Calibration, error)
 	if timeout <= 0 {
 		timeout = CalibrateTimeout
 	}
-	if err := notStarted(ctx, p); err != nil {
-		return nil, err
-	}
-	python, err := findPython(ctx, opts.Python, p)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp("", "stridelab-torch-")
-	if err != nil {
-		return nil, fmt.Errorf("torch engine: %w", err)
-	}
-	defer os.RemoveAll(dir)
 	job := calibrateJob{Mesh: p.Hierarchy(), Sizes: sizes, Runs: runs, TimeoutS: timeout.Seconds()}
 	for m := range p.MeshRank() {
-		job.Groups = append(job.Groups, groupsOf(p, m))
+		job.Groups = append(job.Groups, p.Groups(m))
 	}
 	for _, c := range Collectives {
 		job.Collectives = append(job.Collectives, string(c))
 	}
-	raw, err := json.Marshal(job)
-	if err == nil {
-		err = writeBytes(filepath.Join(dir, "job.json"), raw)
-	}
-	if err == nil {
-		err = writeBytes(filepath.Join(dir, "calibrate.py"), calibratePy)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("torch engine: writing the calibration's job: %w", err)
-	}
-	port := opts.Port
-	if port == 0 {
-		if port, err = freePort(); err != nil {
-			return nil, fmt.Errorf("torch engine: no free port on 127.0.0.1: %w", err)
-		}
-	}
-	runCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	g := &gang{python: python, dir: dir, port: port, placement: p, timeout: timeout, script: "calibrate.py"}
+	run := jobRun{python: opts.Python, port: opts.Port, p: p, timeout: timeout, script: "calibrate.py",
+		write: func(dir string) error {
+			raw, err := json.Marshal(job)
+			if err != nil {
+				return err
+			}
+			return writeBytes(filepath.Join(dir, "job.json"), raw)
+		}}
 	if opts.Progress != nil {
 		var mu sync.Mutex
-		g.onStatus = func(pos int, where string) {
+		run.onStatus = func(pos int, where string) {
 			if done, total, ok := progressOf(where); ok && pos == 0 {
 				mu.Lock()
 				defer mu.Unlock()
@@ -185,24 +162,27 @@ func Calibrate(ctx context.Context, opts CalibrateOptions) (*Calibration, error)
 			}
 		}
 	}
-	if err := g.run(runCtx, ctx); err != nil {
-		return nil, err
-	}
 	reports := make([]calibrateReport, p.Size())
-	for pos := range reports {
-		raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("report.%d.json", pos)))
-		if err == nil {
-			err = json.Unmarshal(raw, &reports[pos])
+	st, err := runJob(ctx, run, func(dir string) error {
+		for pos := range reports {
+			raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("report.%d.json", pos)))
+			if err == nil {
+				err = json.Unmarshal(raw, &reports[pos])
+			}
+			if err != nil {
+				return fmt.Errorf("torch engine: rank %d's calibration report: %w", p.Rank(pos), err)
+			}
 		}
-		if err != nil {
-			return nil, fmt.Errorf("torch engine: rank %d's calibration report: %w", p.Rank(pos), err)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	cal, err := combine(p, reports, runs)
 	if err != nil {
 		return nil, err
 	}
-	cal.Python, cal.Wall = python, time.Since(start)
+	cal.Python, cal.Wall = st.python, time.Since(start)
 	return cal, nil
 }
 

@@ -30,30 +30,13 @@ so stridelab can draw its progress. A failure writes JOB/error.RANK and
 exits with status 1.
 """
 
-import datetime
 import json
 import os
-import sys
 import time
-import traceback
 
-JOB = sys.argv[1] if len(sys.argv) > 1 else "."
-RANK = int(os.environ.get("RANK", "0"))
-WORLD = int(os.environ.get("WORLD_SIZE", "1"))
-STATUS = {"where": "start"}
-
-
-def atomic_write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
-def status(where):
-    STATUS["where"] = where
-    sys.stderr.write("stridelab-status: %s\n" % where)
-    sys.stderr.flush()
+# worker.py, written beside this file: the job folder, the rank, status
+# lines, whole-file writes, joining the mesh's groups and the exit.
+from worker import JOB, RANK, WORLD, atomic_write, join, run, status
 
 
 def size_name(n):
@@ -71,18 +54,9 @@ def main():
     with open(os.path.join(JOB, "job.json")) as f:
         job = json.load(f)
     torch.set_num_threads(1)
-    status("init: joining torch.distributed (gloo) at %s:%s" % (os.environ.get("MASTER_ADDR"), os.environ.get("MASTER_PORT")))
-    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=job["timeout_s"]))
-    mine = {}
-    for m, groups in enumerate(job["groups"]):
-        for g in groups:
-            pg = None
-            if len(job["mesh"]) > 1 and len(g) > 1:
-                pg = dist.new_group(g)
-            if RANK in g:
-                mine[m] = (g, pg)
+    mine = join(dist, job)
 
-    def run(kind, buf, pg, n, ci):
+    def collective(kind, buf, pg, n, ci):
         if kind == "all-gather":
             out = [torch.empty_like(buf["shard"]) for _ in range(n)]
             dist.all_gather(out, buf["shard"], group=pg)
@@ -114,7 +88,7 @@ def main():
                 for r in range(job["runs"] + 1):
                     dist.barrier()
                     t0 = time.perf_counter()
-                    run(kind, buf, pg, n, ci)
+                    collective(kind, buf, pg, n, ci)
                     t = time.perf_counter() - t0
                     dist.barrier()
                     if r > 0:
@@ -151,18 +125,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except BaseException as exc:  # one line for stridelab, the traceback for stderr
-        traceback.print_exc()
-        text = str(exc).strip()
-        line = type(exc).__name__ + (": " + text.splitlines()[-1] if text else "")
-        try:
-            atomic_write(os.path.join(JOB, "error.%d" % RANK), "%s\t%s\n" % (STATUS["where"], line))
-        except OSError:
-            pass
-        sys.stderr.flush()
-        os._exit(1)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
+    run(main)

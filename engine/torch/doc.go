@@ -58,8 +58,10 @@
 // collective with its mesh dim, the SBPs it goes between along it, and
 // every device's shard shape before and after. JOB/in/POS.npz holds the
 // input shards of the device at position POS (INDEX.npy for the input
-// step INDEX), written by npyfile.EncodeNpz; JOB/worker.py and JOB/ops.py
-// are the embedded scripts. Every file is written whole
+// step INDEX), written by npyfile.EncodeNpz; JOB/worker.py, JOB/ops.py
+// and JOB/calibrate.py are the embedded scripts (every job folder gets
+// all three; calibrate.py imports worker.py's helpers). Every file is
+// written whole
 // (internal/atomicfile) before a worker starts.
 //
 // Each worker prints a line "stridelab-status: WHERE" to its stderr

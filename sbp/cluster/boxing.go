@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -50,7 +49,7 @@ func TimeBoxing(c Cluster, b sbp.Boxing) (BoxingTime, error) {
 	}
 	out := BoxingTime{Steps: []StepTime{}}
 	for _, st := range b.Steps {
-		s, err := timeStep(c, st, int64(dt.Size()))
+		s, err := timeStep(c, b.Placement, st, int64(dt.Size()))
 		if err != nil {
 			return BoxingTime{}, err
 		}
@@ -61,13 +60,16 @@ func TimeBoxing(c Cluster, b sbp.Boxing) (BoxingTime, error) {
 }
 
 // timeStep times one step of a boxing whose elements are e bytes.
-func timeStep(c Cluster, st sbp.Step, e int64) (StepTime, error) {
+func timeStep(c Cluster, p sbp.Placement, st sbp.Step, e int64) (StepTime, error) {
 	m := st.MeshDim
-	if m < 0 || m >= len(c.Links) || m >= len(st.From) || m >= len(st.To) {
+	if len(st.Ranks) != p.Size() || m < 0 || m >= p.MeshRank() || m >= len(st.From) || m >= len(st.To) {
+		return StepTime{}, newError(ErrUnsupported, c.Name, "", "a %s step on mesh dim %d for %d devices does not fit the boxing's placement %v", st.Collective, m, len(st.Ranks), p)
+	}
+	if m >= len(c.Links) {
 		return StepTime{}, newError(ErrMesh, c.Name, "links", "a %s step on mesh dim %d, but the cluster has %s", st.Collective, m, plural(len(c.Links), "link"))
 	}
 	l := c.Links[m]
-	groups := groupsAlong(st.Ranks, m)
+	groups := p.Groups(m)
 	out := StepTime{MeshDim: m, Collective: st.Collective, Alpha: l.Alpha, Beta: l.Beta}
 	for _, g := range groups {
 		var sum, one float64
@@ -96,31 +98,6 @@ func timeStep(c Cluster, st sbp.Step, e int64) (StepTime, error) {
 		}
 	}
 	return out, nil
-}
-
-// groupsAlong returns the positions of the devices that differ only in
-// mesh dim m, one group per setting of the other coordinates, in the
-// order their first device appears.
-func groupsAlong(ranks []sbp.Traffic, m int) [][]int {
-	index := map[string]int{}
-	var groups [][]int
-	for i, r := range ranks {
-		key := make([]int, 0, len(r.Coord))
-		for d, c := range r.Coord {
-			if d != m {
-				key = append(key, c)
-			}
-		}
-		k := fmt.Sprint(key)
-		g, ok := index[k]
-		if !ok {
-			g = len(groups)
-			index[k] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], i)
-	}
-	return groups
 }
 
 // shapeBytes is the bytes of a shard of shape s with e-byte elements

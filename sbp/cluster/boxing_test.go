@@ -177,3 +177,21 @@ func TestTimeBoxingRefuses(t *testing.T) {
 		t.Fatalf("TimeBoxing of a float64 boxing = %v, want ErrUnsupported", err)
 	}
 }
+
+// TestTimeBoxingMalformed: a boxing edited by hand whose steps do not fit
+// its placement is an error, not a panic.
+func TestTimeBoxingMalformed(t *testing.T) {
+	c, _ := Preset("h100-node")
+	for name, edit := range map[string]func(*sbp.Boxing){
+		"mesh dim 3":  func(b *sbp.Boxing) { b.Steps[0].MeshDim = 3 },
+		"mesh dim -1": func(b *sbp.Boxing) { b.Steps[0].MeshDim = -1 },
+		"no ranks":    func(b *sbp.Boxing) { b.Steps[0].Ranks = nil },
+		"no SBPs":     func(b *sbp.Boxing) { b.Steps[0].From = nil },
+	} {
+		b := plan(t, tensor.Shape{8}, "4", "S(0)", "B")
+		edit(&b)
+		if _, err := TimeBoxing(c, b); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s: TimeBoxing = %v, want ErrUnsupported", name, err)
+		}
+	}
+}
