@@ -54,6 +54,11 @@
 // element, and expand, repeat and transpose none (they only copy). Every
 // device runs at once, so the slowest decides ([TimeOp]).
 //
+// [Fit] goes the other way: from measured times of collectives (a
+// [Point] each) to the link whose ring times match them best, by least
+// squares on relative residuals. `stridelab calibrate` fits this
+// machine's gloo with it; the loopback preset is such a fit.
+//
 // The model has no overlap of communication with compute, no contention
 // between the groups of two mesh dims, and no protocol overhead beyond α:
 // it is the model of DTensor's redistribute_cost and of the JAX scaling
