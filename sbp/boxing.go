@@ -244,7 +244,7 @@ func planStep(shape tensor.Shape, dt tensor.DType, p Placement, cur, next NdSbp,
 	for i := range st.Ranks {
 		st.Ranks[i] = Traffic{Rank: p.Rank(i), Coord: p.Coord(i), Before: before[i].Shape, After: after[i].Shape}
 	}
-	for _, g := range p.groups(m) {
+	for _, g := range p.Groups(m) {
 		k := int64(len(g))
 		for ri, r := range g {
 			s, t := elements(before[r]), elements(after[r])

@@ -17,7 +17,7 @@ func (g *Global) step(st Step) (*Global, Moved, error) {
 	}
 	out := &Global{shape: g.shape, dtype: g.dtype, placement: g.placement, nd: st.To.Clone(), shards: shards, be: g.be, locals: make([]tensor.Tensor, len(shards))}
 	x, y := st.From[st.MeshDim], st.To[st.MeshDim]
-	for _, grp := range g.placement.groups(st.MeshDim) {
+	for _, grp := range g.placement.Groups(st.MeshDim) {
 		in := make([]tensor.Tensor, len(grp))
 		for c, i := range grp {
 			in[c] = g.locals[i]

@@ -286,10 +286,13 @@ func (p Placement) Nested() string {
 	return b.String()
 }
 
-// groups returns the positions of the devices that differ only in mesh
+// Groups returns the positions of the devices that differ only in mesh
 // dim m, one group per setting of the other coordinates, each ordered by
 // its coordinate along m: the devices a collective along m runs among.
-func (p Placement) groups(m int) [][]int {
+// On a 2×3 mesh, Groups(0) is [[0 3] [1 4] [2 5]] and Groups(1) is
+// [[0 1 2] [3 4 5]]. m must be a mesh dim, 0 <= m < MeshRank() (a
+// programmer's error otherwise: it panics).
+func (p Placement) Groups(m int) [][]int {
 	inner := 1
 	for _, h := range p.hierarchy[m+1:] {
 		inner *= h

@@ -44,7 +44,7 @@ func TestPlacementMesh(t *testing.T) {
 	if got := fmt.Sprint(p.Coord(4)); got != "[1 1]" {
 		t.Errorf("Coord(4) = %s, want [1 1]", got)
 	}
-	if got := fmt.Sprint(p.groups(0), p.groups(1)); got != "[[0 3] [1 4] [2 5]] [[0 1 2] [3 4 5]]" {
+	if got := fmt.Sprint(p.Groups(0), p.Groups(1)); got != "[[0 3] [1 4] [2 5]] [[0 1 2] [3 4 5]]" {
 		t.Errorf("groups along mesh dims 0 and 1 = %s", got)
 	}
 }

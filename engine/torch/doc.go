@@ -58,8 +58,10 @@
 // collective with its mesh dim, the SBPs it goes between along it, and
 // every device's shard shape before and after. JOB/in/POS.npz holds the
 // input shards of the device at position POS (INDEX.npy for the input
-// step INDEX), written by npyfile.EncodeNpz; JOB/worker.py and JOB/ops.py
-// are the embedded scripts. Every file is written whole
+// step INDEX), written by npyfile.EncodeNpz; JOB/worker.py, JOB/ops.py
+// and JOB/calibrate.py are the embedded scripts (every job folder gets
+// all three; calibrate.py imports worker.py's helpers). Every file is
+// written whole
 // (internal/atomicfile) before a worker starts.
 //
 // Each worker prints a line "stridelab-status: WHERE" to its stderr
@@ -89,6 +91,21 @@
 // worker is killed and the error says which step each rank was in; the
 // caller's ctx ending does the same (the CLI ends it on Ctrl-C and on
 // SIGTERM). No worker and no job folder outlives Run.
+//
+// # Calibrating
+//
+// [Calibrate] starts the same workers (the embedded calibrate.py in
+// place of worker.py) to measure this machine's gloo: along each mesh
+// dim of the placement, each of all-gather, reduce-scatter (all_reduce +
+// slice, as a run does it), all-reduce and all-to-all at sizes of 64 B to
+// 64 MiB ([DefaultSizes]), [DefaultRuns] runs each after a warm-up, every
+// run timed alone between two barriers of all the workers; a run's time
+// is its slowest rank's and a size's the median run. Each worker also
+// times a float32 torch.mm and a 64 MiB copy for its device.
+// [Calibration.Fit] fits α and β per mesh dim by cluster.Fit, over every
+// collective and over each alone, and returns the cluster file's
+// cluster. Rank 0's status lines ("measure K/TOTAL: …") drive
+// CalibrateOptions.Progress.
 //
 // # Emitting a program for torchrun
 //

@@ -111,6 +111,12 @@ type gang struct {
 	fault     string
 	timeout   time.Duration
 	workers   []*worker
+	// script is the file in dir each worker runs: worker.py when empty
+	// (calibrate runs calibrate.py).
+	script string
+	// onStatus, when set, hears every status line a worker prints (its
+	// position and the line's text), as it prints it.
+	onStatus func(pos int, where string)
 }
 
 // worker is one process.
@@ -278,10 +284,17 @@ func (g *gang) statuses() []RankStatus {
 
 // start starts the worker at position pos in a process group of its own.
 func (g *gang) start(pos int) (*worker, error) {
-	cmd := exec.Command(g.python, "-u", filepath.Join(g.dir, "worker.py"), g.dir)
+	script := g.script
+	if script == "" {
+		script = "worker.py"
+	}
+	cmd := exec.Command(g.python, "-u", filepath.Join(g.dir, script), g.dir)
 	cmd.Dir = g.dir
 	cmd.Env = g.env(pos)
 	out := &tail{max: tailBytes}
+	if g.onStatus != nil {
+		out.onStatus = func(where string) { g.onStatus(pos, where) }
+	}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = sysProcAttr()
 	cmd.WaitDelay = waitDelay
@@ -361,9 +374,17 @@ type tail struct {
 	buf     []byte
 	partial []byte // a line not yet ended
 	status  string
+	// onStatus hears each status line, after Write has let go of mu.
+	onStatus func(where string)
 }
 
 func (t *tail) Write(p []byte) (int, error) {
+	var heard []string
+	defer func() {
+		for _, where := range heard {
+			t.onStatus(where)
+		}
+	}()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.partial = append(t.partial, p...)
@@ -375,6 +396,9 @@ func (t *tail) Write(p []byte) (int, error) {
 		line := t.partial[:i+1]
 		if rest, ok := bytes.CutPrefix(line, []byte(statusPrefix)); ok {
 			t.status = strings.TrimSpace(string(rest))
+			if t.onStatus != nil {
+				heard = append(heard, t.status)
+			}
 		} else {
 			t.buf = append(t.buf, line...)
 		}

@@ -91,26 +91,3 @@ func ints(s []int) []int {
 	}
 	return s
 }
-
-// groupsOf returns the positions of the devices that differ only in mesh
-// dim m, one group per setting of the other coordinates, each in mesh
-// order: the devices a collective along m runs among (sbp's groups).
-func groupsOf(p sbp.Placement, m int) [][]int {
-	h := p.Hierarchy()
-	inner := 1
-	for _, n := range h[m+1:] {
-		inner *= n
-	}
-	var out [][]int
-	for i := range p.Size() {
-		if (i/inner)%h[m] != 0 {
-			continue
-		}
-		g := make([]int, h[m])
-		for c := range g {
-			g[c] = i + c*inner
-		}
-		out = append(out, g)
-	}
-	return out
-}

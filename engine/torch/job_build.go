@@ -30,7 +30,7 @@ func newBuilder(p sbp.Placement, timeoutS float64) *builder {
 	b.job = job{Version: 1, World: p.Size(), Backend: "gloo", Device: "cpu", DType: "float32",
 		Mesh: p.Hierarchy(), Ranks: p.Ranks(), TimeoutS: timeoutS, Save: []int{}}
 	for m := range p.MeshRank() {
-		b.job.Groups = append(b.job.Groups, groupsOf(p, m))
+		b.job.Groups = append(b.job.Groups, p.Groups(m))
 	}
 	return b
 }

@@ -142,40 +142,20 @@ func (ex *execution) release() {
 // ended already it starts nothing: the error wraps ErrCancelled (or
 // ErrTimeout, for a deadline) and ctx's error.
 func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
-	if err := notStarted(ctx, b.p); err != nil {
+	ex := &execution{shards: map[int][]tensor.Tensor{}}
+	run := jobRun{python: e.opts.Python, port: e.opts.Port, p: b.p, timeout: e.timeout(), script: "worker.py", write: b.write, fault: e.opts.fault}
+	st, err := runJob(ctx, run, func(dir string) error { return ex.read(dir, b) })
+	if err != nil {
+		ex.release()
 		return nil, err
 	}
-	python, err := findPython(ctx, e.opts.Python, b.p)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp("", "stridelab-torch-")
-	if err != nil {
-		return nil, fmt.Errorf("torch engine: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	if err := b.write(dir); err == nil {
-		err = writeBytes(filepath.Join(dir, "worker.py"), workerPy)
-	}
-	if err == nil {
-		err = writeBytes(filepath.Join(dir, "ops.py"), opsPy)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("torch engine: writing the job: %w", err)
-	}
-	port := e.opts.Port
-	if port == 0 {
-		if port, err = freePort(); err != nil {
-			return nil, fmt.Errorf("torch engine: no free port on 127.0.0.1: %w", err)
-		}
-	}
-	runCtx, cancel := context.WithTimeout(ctx, e.timeout())
-	defer cancel()
-	g := &gang{python: python, dir: dir, port: port, placement: b.p, fault: e.opts.fault, timeout: e.timeout()}
-	if err := g.run(runCtx, ctx); err != nil {
-		return nil, err
-	}
-	ex := &execution{python: python, port: port, shards: map[int][]tensor.Tensor{}}
+	ex.python, ex.port = st.python, st.port
+	return ex, nil
+}
+
+// read reads every worker's report and the saved steps' shards from the
+// job folder dir. On an error the caller releases what it read.
+func (ex *execution) read(dir string, b *builder) error {
 	for pos := range b.p.Size() {
 		raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("report.%d.json", pos)))
 		var wr workerReport
@@ -183,15 +163,14 @@ func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
 			err = json.Unmarshal(raw, &wr)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("torch engine: rank %d's report: %w", b.p.Rank(pos), err)
+			return fmt.Errorf("torch engine: rank %d's report: %w", b.p.Rank(pos), err)
 		}
 		ex.reports = append(ex.reports, wr)
 	}
 	for pos := range b.p.Size() {
 		arrays, _, err := npyfile.ReadNpz(filepath.Join(dir, "out", fmt.Sprintf("%d.npz", pos)), npyfile.Options{})
 		if err != nil {
-			ex.release()
-			return nil, fmt.Errorf("torch engine: rank %d's shards: %w", b.p.Rank(pos), err)
+			return fmt.Errorf("torch engine: rank %d's shards: %w", b.p.Rank(pos), err)
 		}
 		for _, i := range b.job.Save {
 			if ex.shards[i] == nil {
@@ -205,19 +184,17 @@ func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
 			err = fmt.Errorf("torch engine: rank %d wrote a shard %s the job did not ask for", b.p.Rank(pos), name)
 		}
 		if err != nil {
-			ex.release()
-			return nil, err
+			return err
 		}
 	}
 	for _, i := range b.job.Save {
 		for pos, t := range ex.shards[i] {
 			if !t.Valid() {
-				ex.release()
-				return nil, fmt.Errorf("torch engine: rank %d wrote no shard of %s", b.p.Rank(pos), b.job.Steps[i].Name)
+				return fmt.Errorf("torch engine: rank %d wrote no shard of %s", b.p.Rank(pos), b.job.Steps[i].Name)
 			}
 		}
 	}
-	return ex, nil
+	return nil
 }
 
 // wanted maps every value a run returns (the program's names, grad_NAME

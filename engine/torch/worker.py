@@ -70,6 +70,25 @@ def fault_at(index):
             time.sleep(1)
 
 
+def join(dist, job):
+    """Joins torch.distributed (gloo) and makes one process group per group
+    of devices along each mesh dim of an n-D mesh, made by every rank in
+    the same order (a 1-D mesh uses the world). Returns, per mesh dim, this
+    rank's group (its positions) and its process group (None: the world).
+    calibrate.py joins the same way."""
+    status("init: joining torch.distributed (gloo) at %s:%s" % (os.environ.get("MASTER_ADDR"), os.environ.get("MASTER_PORT")))
+    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=job["timeout_s"]))
+    mine = {}
+    for m, groups in enumerate(job["groups"]):
+        for g in groups:
+            pg = None
+            if len(job["mesh"]) > 1 and len(g) > 1:
+                pg = dist.new_group(g)
+            if RANK in g:
+                mine[m] = (g, pg)
+    return mine
+
+
 def main():
     t_start = time.perf_counter()
     status("importing torch")
@@ -86,20 +105,8 @@ def main():
     reduce_op = {"sum": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX, "min": dist.ReduceOp.MIN}
     torch.set_num_threads(1)
 
-    status("init: joining torch.distributed (gloo) at %s:%s" % (os.environ.get("MASTER_ADDR"), os.environ.get("MASTER_PORT")))
     t0 = time.perf_counter()
-    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=job["timeout_s"]))
-    # One process group per group of devices along each mesh dim of an
-    # n-D mesh, made by every rank in the same order; a 1-D mesh uses the
-    # world.
-    mine = {}
-    for m, groups in enumerate(job["groups"]):
-        for g in groups:
-            pg = None
-            if len(job["mesh"]) > 1 and len(g) > 1:
-                pg = dist.new_group(g)
-            if RANK in g:
-                mine[m] = (g, pg)
+    mine = join(dist, job)
     report = {"position": RANK, "pid": os.getpid(), "import_seconds": t0 - t_start, "init_seconds": time.perf_counter() - t0, "steps": []}
 
     def run_op(step, ins, a):
@@ -287,7 +294,10 @@ def main():
     dist.destroy_process_group()
 
 
-if __name__ == "__main__":
+def run(main):
+    """Runs main and exits: 0 when it returns, else 1 after writing
+    JOB/error.RANK (where the worker was, a tab, the exception's last
+    line) and the traceback to stderr. calibrate.py exits the same way."""
     try:
         main()
     except BaseException as exc:  # one line for stridelab, the traceback for stderr
@@ -303,3 +313,7 @@ if __name__ == "__main__":
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
+
+
+if __name__ == "__main__":
+    run(main)

@@ -17,6 +17,8 @@
 //	stridelab draw program --file P -o p.svg
 //	stridelab serve [--addr 127.0.0.1:8080] [--write DIR]       the browser page, embedded
 //	stridelab lessons -o DIR [--from FOLDER]   the lessons as HTML pages with SVG and GIF figures
+//	stridelab calibrate --engine torch [--placement 4] [-o FILE]   fit α and β to this machine's gloo collectives
+//	stridelab cluster NAME|FILE [--placement P]   a preset (h100-node, two-h100-nodes, tpu-v5e, …) or a checked file, as JSON
 //	stridelab demo     walk through the worked examples
 //	stridelab bench    time the kernels beside NumPy
 //
@@ -43,19 +45,21 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"expand":  {"materialize X expanded to a size (stride 0 on broadcast dims)", expandCommand.run},
-		"repeat":  {"tile X along each dim (PyTorch repeat, NumPy tile)", repeatCommand.run},
-		"reduce":  {"sum, max or min X down to a broadcast-compatible shape", reduceCommand.run},
-		"binary":  {"an elementwise op of two broadcast tensors", binaryCommand.run},
-		"grad":    {"backward of expand or repeat: sum the gradient over the copies", runGrad},
-		"layout":  {"show shapes, strides, the repeat plan and an index trace", runLayout},
-		"demo":    {"walk through the worked examples of expand and repeat", runDemo},
-		"bench":   {"time the kernels on the benchmark cases beside NumPy", runBench},
-		"devices": {"list the WebGPU adapters found, with their limits", runDevices},
-		"sbp":     {"global tensors on simulated devices: plan an op, plan a boxing, run; plan and run a whole program (sbp program)", runSbp},
-		"serve":   {"serve the browser page built into this binary (make run), or --write it to a folder", runServe},
-		"draw":    {"draw a scene (expand, repeat, binary, reduce, view, placement, plan, boxing, program, …) as SVG, PNG, GIF or JSON", runDraw},
-		"lessons": {"write the lessons as HTML pages with SVG figures and GIF animations", runLessons},
+		"expand":    {"materialize X expanded to a size (stride 0 on broadcast dims)", expandCommand.run},
+		"repeat":    {"tile X along each dim (PyTorch repeat, NumPy tile)", repeatCommand.run},
+		"reduce":    {"sum, max or min X down to a broadcast-compatible shape", reduceCommand.run},
+		"binary":    {"an elementwise op of two broadcast tensors", binaryCommand.run},
+		"grad":      {"backward of expand or repeat: sum the gradient over the copies", runGrad},
+		"layout":    {"show shapes, strides, the repeat plan and an index trace", runLayout},
+		"demo":      {"walk through the worked examples of expand and repeat", runDemo},
+		"bench":     {"time the kernels on the benchmark cases beside NumPy", runBench},
+		"devices":   {"list the WebGPU adapters found, with their limits", runDevices},
+		"sbp":       {"global tensors on simulated devices: plan an op, plan a boxing, run; plan and run a whole program (sbp program)", runSbp},
+		"serve":     {"serve the browser page built into this binary (make run), or --write it to a folder", runServe},
+		"draw":      {"draw a scene (expand, repeat, binary, reduce, view, placement, plan, boxing, program, …) as SVG, PNG, GIF or JSON", runDraw},
+		"lessons":   {"write the lessons as HTML pages with SVG figures and GIF animations", runLessons},
+		"calibrate": {"measure this machine's collectives (torch.distributed, gloo) and fit a cluster file's α and β", runCalibrate},
+		"cluster":   {"print a cluster preset, or check a cluster file, as the JSON --cluster reads", runCluster},
 	}
 }
 
@@ -113,7 +117,7 @@ func usage(w io.Writer, cmds map[string]command) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
 	}
 }
 

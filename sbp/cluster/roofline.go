@@ -1,0 +1,167 @@
+package cluster
+
+import (
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// Work is what one device does for one op on its shards: the FLOPs it
+// computes and the bytes it reads and writes in its own memory.
+type Work struct {
+	FLOPs float64 `json:"flops"`
+	Bytes float64 `json:"mem_bytes"`
+}
+
+// Bound names the side of the roofline an op is on.
+type Bound string
+
+const (
+	// ComputeBound: FLOPs / peak is the larger time.
+	ComputeBound Bound = "compute"
+	// MemoryBound: bytes / bandwidth is the larger time, or they are equal.
+	MemoryBound Bound = "memory"
+)
+
+// Roof is an op's time on one device by the roofline.
+type Roof struct {
+	ComputeS float64 `json:"compute_s"` // FLOPs / flops_per_s
+	MemoryS  float64 `json:"memory_s"`  // bytes / mem_bytes_per_s
+	TimeS    float64 `json:"time_s"`    // the larger of the two
+	Bound    Bound   `json:"bound"`     // which one it is
+}
+
+// Roofline returns the time of w on d, the larger of its compute time
+// and its memory time (the JAX scaling book's roofline):
+//
+//	T = max(FLOPs / flops_per_s, bytes / mem_bytes_per_s)
+//
+// Bound is ComputeBound when the compute time is strictly the larger,
+// else MemoryBound. d must be valid (Cluster.Validate).
+func (d Device) Roofline(w Work) Roof {
+	r := Roof{ComputeS: w.FLOPs / d.FLOPs, MemoryS: w.Bytes / d.MemBytes, Bound: MemoryBound}
+	r.TimeS = r.MemoryS
+	if r.ComputeS > r.MemoryS {
+		r.TimeS, r.Bound = r.ComputeS, ComputeBound
+	}
+	return r
+}
+
+// flopCounts is the one table of FLOP counts per op, for one device's
+// input shards in and output shard out: a new op is a row. Names are
+// sbp's Op.Name; the binary ops (add … eq) share one row.
+var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
+	// matmul of an [m, k] shard by a [k, n] shard: m·n dot products of
+	// length k, a multiply and an add each: 2·m·k·n.
+	"matmul": func(in []tensor.Shape, out tensor.Shape) float64 {
+		return 2 * float64(in[0][0]) * float64(in[0][1]) * float64(in[1][1])
+	},
+	// elementwise: one per output element.
+	"binary": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(out) },
+	"scale":  func(in []tensor.Shape, out tensor.Shape) float64 { return elems(out) },
+	// reductions: one per input element (each is combined once).
+	"reduce":      func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
+	"repeat_grad": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
+	// copies compute nothing; their time is their bytes.
+	"expand":    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"repeat":    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"transpose": func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+}
+
+// OpWork returns the work of op on one device whose input shards have
+// the shapes in and whose output shard has shape out, elements of dt:
+//
+//	FLOPs  matmul 2·m·k·n; add … eq and scale one per output element;
+//	       reduce and repeat_grad one per input element; expand, repeat
+//	       and transpose 0
+//	bytes  dt.Size() · (Σ input shard elements + output shard elements):
+//	       each input read once and the output written once, the least
+//	       traffic any kernel needs
+//
+// An op without a row in the table, a wrong number of shapes or a
+// matmul's shards that are not [m, k] and [k, n] is an error wrapping
+// ErrUnsupported.
+func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Work, error) {
+	name := op.Name()
+	row := name
+	if sbp.Params(op).Binary != 0 {
+		row = "binary"
+	}
+	count, ok := flopCounts[row]
+	if !ok {
+		return Work{}, newError(ErrUnsupported, "", "", "no FLOP count for the op %q", name)
+	}
+	if !dt.Valid() {
+		return Work{}, newError(ErrUnsupported, "", "", "%s: unknown dtype %v", name, dt)
+	}
+	if len(in) != op.Arity() {
+		return Work{}, newError(ErrUnsupported, "", "", "%s takes %d inputs, got %d shapes", name, op.Arity(), len(in))
+	}
+	for _, s := range append(append([]tensor.Shape{}, in...), out) {
+		for _, d := range s {
+			if d < 0 {
+				return Work{}, newError(ErrUnsupported, "", "", "%s: the shard shape %v has a negative size", name, s)
+			}
+		}
+	}
+	if name == "matmul" && (len(in[0]) != 2 || len(in[1]) != 2 || in[0][1] != in[1][0]) {
+		return Work{}, newError(ErrUnsupported, "", "", "matmul of shards %v and %v: they must be [m, k] and [k, n]", in[0], in[1])
+	}
+	bytes := elems(out)
+	for _, s := range in {
+		bytes += elems(s)
+	}
+	return Work{FLOPs: count(in, out), Bytes: bytes * float64(dt.Size())}, nil
+}
+
+// elems is the number of elements of s, as a float64 (no overflow).
+func elems(s tensor.Shape) float64 {
+	n := 1.0
+	for _, d := range s {
+		n *= float64(d)
+	}
+	return n
+}
+
+// RankTime is an op's work and roofline time on one device.
+type RankTime struct {
+	Rank int `json:"rank"`
+	Work
+	Roof
+}
+
+// OpTime is an op's time on a cluster: every device's, and the slowest,
+// which decides the step (the devices run at once).
+type OpTime struct {
+	RankTime            // the slowest device (the first of the slowest on a tie)
+	Ranks    []RankTime `json:"ranks"`
+}
+
+// TimeOp times the op of plan (sbp.PlanOp's physical rewrite of op) on
+// c's device: each device's OpWork on its own shards and its Roofline,
+// the slowest device deciding,
+//
+//	T = max_ranks max(FLOPs_r / flops_per_s, bytes_r / mem_bytes_per_s)
+//
+// c must fit the plan's placement (Cluster.Check).
+func TimeOp(c Cluster, op sbp.Op, plan sbp.OpPlan, dt tensor.DType) (OpTime, error) {
+	if err := c.Check(plan.Placement); err != nil {
+		return OpTime{}, err
+	}
+	var out OpTime
+	for i, r := range plan.Ranks {
+		in := []tensor.Shape{r.InShape}
+		if op.Arity() > 1 {
+			in = append(in, r.BShape)
+		}
+		w, err := OpWork(op, in, r.OutShape, dt)
+		if err != nil {
+			return OpTime{}, err
+		}
+		rt := RankTime{Rank: r.Rank, Work: w, Roof: c.Device.Roofline(w)}
+		out.Ranks = append(out.Ranks, rt)
+		if i == 0 || rt.TimeS > out.TimeS {
+			out.RankTime = rt
+		}
+	}
+	return out, nil
+}
