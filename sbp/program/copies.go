@@ -70,14 +70,15 @@ func (pl *planner) copyPlan(x, src int, need []int) copyTree {
 }
 
 // edgeCost is the cost of boxing x from one layout to another, in the
-// planner's units: bytes, then boxings. ok is false when sbp cannot plan
+// planner's unit (boxingCost: bytes, or picoseconds under Cost Time). ok is false when sbp cannot plan
 // it.
 func (pl *planner) edgeCost(x, from, to int) (int64, bool) {
 	b, err := pl.boxing(x, from, to)
 	if err != nil {
 		return 0, false
 	}
-	return b.SendBytes, true
+	c, err := pl.boxingCost(b)
+	return c, err == nil
 }
 
 func (pl *planner) arborescence(x, src int, need []int) copyTree {

@@ -144,6 +144,28 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 		fills = append(fills, fill)
 		tensorOf = append(tensorOf, x)
 	}
+	if pl.cost == Time {
+		// Each op's own time under each candidate: a factor over the op.
+		for v, i := range vars {
+			f := &factor{vars: []int{v}, cls: [][]int32{make([]int32, dom[v])}}
+			seen := map[int64]int32{}
+			for k := range dom[v] {
+				t := weight(pl.opCost(i, k), 0)
+				c, ok := seen[t]
+				if !ok {
+					c = int32(len(f.tab))
+					seen[t] = c
+					f.tab = append(f.tab, t)
+				}
+				f.cls[0][k] = c
+			}
+			f.n = []int{len(f.tab)}
+			work += float64(len(f.tab))
+			fs = append(fs, f)
+			fills = append(fills, func() error { return nil })
+			tensorOf = append(tensorOf, -1)
+		}
+	}
 	beyond := fmt.Sprintf("more than its bound of %d", total)
 	if keystroke {
 		beyond = fmt.Sprintf("more than the %d a plan rebuilt on every keystroke computes: plan with --strategy exact", total)

@@ -2,12 +2,14 @@ package program
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -23,6 +25,9 @@ type enumerator struct {
 	g     *graph
 	sigs  [][]enumSig // per node; nil for a node that is not an op
 	boxes map[string]int64
+	// clu, when set, costs in time on it (picoseconds, each boxing's
+	// and each op's time rounded), every op's own time added.
+	clu *cluster.Cluster
 }
 
 type enumSig struct {
@@ -105,6 +110,11 @@ func (e *enumerator) box(shape tensor.Shape, from, to sbp.NdSbp) int64 {
 	}
 	b, err := sbp.PlanBoxing(shape, tensor.Float32, e.p, from, to)
 	c := b.SendBytes
+	if err == nil && e.clu != nil {
+		var t cluster.BoxingTime
+		t, err = cluster.TimeBoxing(*e.clu, b)
+		c = picoseconds(t.TimeS)
+	}
 	if err != nil {
 		c = -1
 	}
@@ -112,10 +122,14 @@ func (e *enumerator) box(shape tensor.Shape, from, to sbp.NdSbp) int64 {
 	return c
 }
 
-// cost is the bytes of one assignment, or -1.
+// picoseconds is t seconds, rounded.
+func picoseconds(t float64) int64 { return int64(math.Round(t * 1e12)) }
+
+// cost is the bytes of one assignment (with clu, its time), or -1.
 func (e *enumerator) cost(pick []int) int64 {
 	lay := map[string]sbp.NdSbp{}
 	need := map[string][]sbp.NdSbp{}
+	var total int64
 	for i, n := range e.g.nodes {
 		switch n.kind {
 		case nOp:
@@ -124,6 +138,13 @@ func (e *enumerator) cost(pick []int) int64 {
 				need[a] = append(need[a], s.in[j])
 			}
 			lay[n.name] = s.out
+			if e.clu != nil {
+				t := e.opTime(n, s)
+				if t < 0 {
+					return -1
+				}
+				total += t
+			}
 		case nOnes:
 			nd := lay[n.seedOf].Clone()
 			for m := range nd {
@@ -139,7 +160,6 @@ func (e *enumerator) cost(pick []int) int64 {
 			lay[n.name] = n.sbp
 		}
 	}
-	var total int64
 	for name, needs := range need {
 		src := lay[name]
 		var distinct []sbp.NdSbp
@@ -155,6 +175,23 @@ func (e *enumerator) cost(pick []int) int64 {
 		total += c
 	}
 	return total
+}
+
+// opTime is op node n's time under s on clu, in picoseconds, or -1.
+func (e *enumerator) opTime(n *node, s enumSig) int64 {
+	shapes := make([]tensor.Shape, len(n.args))
+	for j, a := range n.args {
+		shapes[j] = e.g.lookup(a).shape
+	}
+	plan, err := sbp.PlanOpAs(n.op, shapes, e.p, s.in, s.out)
+	if err != nil {
+		return -1
+	}
+	t, err := cluster.TimeOp(*e.clu, n.op, plan, tensor.Float32)
+	if err != nil {
+		return -1
+	}
+	return picoseconds(t.TimeS)
 }
 
 // tree is the cheapest parent array over targets (0 is the source).
@@ -269,6 +306,15 @@ func TestExactStagedEqualsEnumeration(t *testing.T) {
 // under wasm, an eighth of them, at least 40, of at most 4,000).
 func checkExactEqualsEnumeration(t *testing.T, stream uint64, want int) {
 	t.Helper()
+	checkExactEqualsEnumerationOn(t, stream, want, nil)
+}
+
+// checkExactEqualsEnumerationOn is checkExactEqualsEnumeration, with
+// on (when not nil) naming the cluster a program's placement is timed
+// on: exact then minimises time (Cost Time), and its time (each step's
+// rounded to picoseconds) must equal the enumeration's least.
+func checkExactEqualsEnumerationOn(t *testing.T, stream uint64, want int, on func(sbp.Placement) *cluster.Cluster) {
+	t.Helper()
 	r, limit := rand.New(rand.NewPCG(30, stream)), 20000
 	if testing.Short() || runtime.GOOS == "js" {
 		want, limit = max(40, want/8), 4000
@@ -285,6 +331,9 @@ func checkExactEqualsEnumeration(t *testing.T, stream uint64, want int) {
 		if e.assignments() > limit {
 			continue
 		}
+		if on != nil {
+			e.clu = on(p.Placement)
+		}
 		checked++
 		if p.Grad != nil {
 			grads++
@@ -292,22 +341,30 @@ func checkExactEqualsEnumeration(t *testing.T, stream uint64, want int) {
 		if p.Placement.MeshRank() > 1 {
 			meshes2d++
 		}
-		plan, err := NewPlan(p, Exact)
+		plan, err := NewPlanWith(p, Exact, Options{Cluster: e.clu})
 		if err != nil {
 			t.Fatalf("exact: %v\n%s", err, src)
 		}
-		if m := e.minimum(); m != plan.TotalSendBytes {
-			t.Errorf("exact sends %d, the minimum over %d assignments is %d\n%s", plan.TotalSendBytes, e.assignments(), m, src)
+		got, greedy := plan.TotalSendBytes, plan.GreedySendBytes
+		if e.clu != nil {
+			gp, err := NewPlanWith(p, Greedy, Options{Cluster: e.clu})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, greedy = stepPicoseconds(plan), stepPicoseconds(gp)
 		}
-		if plan.TotalSendBytes > plan.GreedySendBytes {
-			t.Errorf("exact sends %d > greedy %d\n%s", plan.TotalSendBytes, plan.GreedySendBytes, src)
+		if m := e.minimum(); m != got {
+			t.Errorf("exact costs %d, the minimum over %d assignments is %d\n%s", got, e.assignments(), m, src)
 		}
-		if plan.TotalSendBytes < plan.GreedySendBytes {
+		if got > greedy {
+			t.Errorf("exact costs %d > greedy %d\n%s", got, greedy, src)
+		}
+		if got < greedy {
 			differ++
 		}
 		checkBoxingBytes(t, plan, src)
 		vals := smallValues(r, p)
-		got, err := plan.Run(tensor.CPU{}, vals)
+		out, err := plan.Run(tensor.CPU{}, vals)
 		if err != nil {
 			t.Fatalf("runs: %v\n%s", err, src)
 		}
@@ -316,11 +373,11 @@ func checkExactEqualsEnumeration(t *testing.T, stream uint64, want int) {
 			t.Fatal(err)
 		}
 		for name, w := range ref {
-			if d := diff(got[name], w); d > 1e-4*(1+maxAbs(w)) {
+			if d := diff(out[name], w); d > 1e-4*(1+maxAbs(w)) {
 				t.Errorf("%s differs from one device by %g under exact\n%s", name, d, src)
 			}
 		}
-		got.Release()
+		out.Release()
 		ref.Release()
 		vals.Release()
 	}
@@ -331,6 +388,33 @@ func checkExactEqualsEnumeration(t *testing.T, stream uint64, want int) {
 	if grads < checked/4 || meshes2d < checked/10 {
 		t.Errorf("too few backward (%d) or 2-D (%d) programs among %d", grads, meshes2d, checked)
 	}
+}
+
+// stepPicoseconds is a plan's time as the exact search counts it: each
+// step's rounded to picoseconds, summed.
+func stepPicoseconds(p *Plan) int64 {
+	var total int64
+	for _, s := range p.Steps {
+		total += picoseconds(s.TimeS)
+	}
+	return total
+}
+
+// TestExactTimeEqualsEnumeration is TestExactEqualsEnumeration under
+// Cost Time, on clusters whose links differ per mesh dim (dim 0 slow and
+// far, dim 1 fast and near) and whose device is slow enough that ops
+// weigh against boxings: exact's time equals the least time over every
+// assignment, on 200 other programs.
+func TestExactTimeEqualsEnumeration(t *testing.T) {
+	slow, fast := cluster.Link{Alpha: 2e-5, Beta: 1e9}, cluster.Link{Alpha: 1e-6, Beta: 5e10}
+	dev := cluster.Device{FLOPs: 1e9, MemBytes: 2e9, MemCapacity: 1e9}
+	checkExactEqualsEnumerationOn(t, 6, 200, func(p sbp.Placement) *cluster.Cluster {
+		c := cluster.Cluster{Name: "test", Links: []cluster.Link{slow}, Device: dev}
+		if p.MeshRank() == 2 {
+			c.Links = append(c.Links, fast)
+		}
+		return &c
+	})
 }
 
 // TestSplitKeepsANonMonotoneTensor: in this program one tensor's hub is

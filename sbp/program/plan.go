@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -70,7 +71,13 @@ type Plan struct {
 	// Grads maps every name that has a gradient to the step name that
 	// holds it (grad_NAME for the inputs).
 	Grads map[string]string `json:"grads,omitempty"`
-	graph *graph
+	// Cost is what the exact search minimised; Cluster the cluster the
+	// steps are timed on (nil: none, and no times), and Timing the
+	// plan's time there.
+	Cost    Cost             `json:"cost"`
+	Cluster *cluster.Cluster `json:"cluster,omitempty"`
+	*Timing `json:",omitempty"`
+	graph   *graph
 }
 
 // StepKind is what a step does.
@@ -113,6 +120,16 @@ type Step struct {
 
 	// Why says why the step is there, in a learner's words.
 	Why string `json:"why,omitempty"`
+
+	// TimeS is the step's time on the plan's cluster (0 without one):
+	// a boxing's collectives (BoxingTime: each step's mesh dim, link and
+	// ring time), an op's roofline on its slowest device (FLOPs and
+	// MemBytes there, Bound the side of the roofline it is on).
+	TimeS      float64             `json:"time_s,omitempty"`
+	BoxingTime *cluster.BoxingTime `json:"boxing_time,omitempty"`
+	FLOPs      float64             `json:"flops,omitempty"`
+	MemBytes   float64             `json:"mem_bytes,omitempty"`
+	Bound      string              `json:"bound,omitempty"`
 
 	// HeldBytes is what each device holds while the step runs, by
 	// position in the placement: its shard of every value live then,
@@ -194,4 +211,6 @@ type Choice struct {
 	Signature string   `json:"signature"`
 	InSbp     []string `json:"in_sbp"`
 	SendBytes int64    `json:"send_bytes"`
+	// TimeS is, on a cluster, the op's time and its boxings' before it.
+	TimeS float64 `json:"time_s,omitempty"`
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -46,7 +47,10 @@ type planner struct {
 	// of one shape from a layout to a set of layouts (their ids, all
 	// below 64), as fillTensorFactor works it out.
 	treeMemo map[treeKey]int64
-	poll     *poller // the plan's context, read in the long loops (nil: never)
+	poll     *poller          // the plan's context, read in the long loops (nil: never)
+	clu      *cluster.Cluster // the cluster the steps are timed on, or nil
+	cost     Cost             // what exact minimises
+	opPs     [][]int64        // node → candidate → its time in ps (opCost), filled on first use
 }
 
 // treeKey keys planner.treeMemo: a shape's index, the source layout's id
@@ -142,6 +146,12 @@ type Options struct {
 	// CompareBound bounds the exact comparison beside a greedy plan: the
 	// entries of its elimination's tables in all; 0 computes none.
 	CompareBound int
+	// Cluster, when set, times every step on it (it must have a link
+	// per mesh dim of the program's placement).
+	Cluster *cluster.Cluster
+	// Cost is what exact minimises: "" is Time with a Cluster, else
+	// Bytes; Time needs a Cluster.
+	Cost Cost
 
 	// onPoll, when set (by tests), is called each time the planner reads
 	// its context, with the units of work done (poller).
@@ -174,6 +184,9 @@ func NewPlanContext(ctx context.Context, p *Program, s Strategy, o Options) (*Pl
 		return nil, stopped(err)
 	}
 	pl.poll = &poller{ctx: ctx, onPoll: o.onPoll}
+	if err := pl.onCluster(o); err != nil {
+		return nil, err
+	}
 	greedyChoice, err := pl.greedy()
 	if ctx.Err() != nil {
 		return nil, stopped(ctx.Err())
@@ -211,7 +224,12 @@ func NewPlanContext(ctx context.Context, p *Program, s Strategy, o Options) (*Pl
 		chosen = exact
 	}
 	plan := &Plan{Program: p, Placement: p.Placement.String(), Strategy: s, Steps: chosen.steps,
-		TotalSendBytes: chosen.total, GreedySendBytes: greedy.total, ExactRefused: refused, Grads: map[string]string{}, graph: pl.g}
+		TotalSendBytes: chosen.total, GreedySendBytes: greedy.total, ExactRefused: refused, Grads: map[string]string{}, graph: pl.g,
+		Cost: pl.cost, Cluster: pl.clu}
+	if pl.clu != nil {
+		t := timing(chosen.steps)
+		plan.Timing = &t
+	}
 	for name, gname := range pl.g.grads {
 		plan.Grads[name] = chosen.resolve(gname)
 	}

@@ -11,17 +11,18 @@ import (
 // run is one way through the graph: the steps it writes, the choice of
 // signature at each op, and the bytes its boxings send.
 type run struct {
-	steps   []Step
-	total   int64
-	choice  map[int]int   // node index → candidate
-	spent   map[int]int64 // node index → bytes boxed before it
-	index   map[string]int
-	aliases map[string]string // a name that is another's values (a gradient already laid out as its input)
-	copies  map[string]string // "name@SBP" → the name of the boxed copy
+	steps     []Step
+	total     int64
+	choice    map[int]int     // node index → candidate
+	spent     map[int]int64   // node index → bytes boxed before it
+	spentTime map[int]float64 // node index → on a cluster, the time of its boxings and itself
+	index     map[string]int
+	aliases   map[string]string // a name that is another's values (a gradient already laid out as its input)
+	copies    map[string]string // "name@SBP" → the name of the boxed copy
 }
 
 func newRun() *run {
-	return &run{choice: map[int]int{}, spent: map[int]int64{}, index: map[string]int{}, aliases: map[string]string{}, copies: map[string]string{}}
+	return &run{choice: map[int]int{}, spent: map[int]int64{}, spentTime: map[int]float64{}, index: map[string]int{}, aliases: map[string]string{}, copies: map[string]string{}}
 }
 
 // resolve follows aliases to the step that holds name's values.
@@ -37,7 +38,7 @@ func (r *run) resolve(name string) string {
 
 func (r *run) picked(pl *planner, i int) Choice {
 	c := pl.cands[i][r.choice[i]]
-	return Choice{Signature: sigString(c.sig), InSbp: pl.strings(c.in), SendBytes: r.spent[i]}
+	return Choice{Signature: sigString(c.sig), InSbp: pl.strings(c.in), SendBytes: r.spent[i], TimeS: r.spentTime[i]}
 }
 
 // simulate walks the graph with the ops running as choice (a candidate
@@ -119,6 +120,9 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 			return err
 		}
 		s := boxingStep(n.name, n.args[0], for_, n.pass, b, n.why)
+		if err := pl.timeBoxingStep(&s, b); err != nil {
+			return err
+		}
 		s.args = []string{r.resolve(made[src][from])}
 		if from != lay[src] {
 			s.FromCopy = s.args[0]
@@ -141,7 +145,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		}
 		cands = append(cands, Candidate{InSbp: pl.strings(o.in), OutSbp: pl.nds[o.out].String(), Signature: sigString(o.sig), SendBytes: b, Boxings: nb})
 	}
-	before := r.total
+	before, first := r.total, len(r.steps)
 	names := make([]string, len(args))
 	var reuses []string
 	for j, x := range args {
@@ -174,9 +178,16 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 	if why == "" {
 		why = fmt.Sprintf("%s = %s", n.name, opText(n))
 	}
-	write(Step{Kind: StepOp, Name: n.name, Shape: n.shape, Pass: n.pass, Op: n.word, Inputs: slices.Clone(n.args),
+	step := Step{Kind: StepOp, Name: n.name, Shape: n.shape, Pass: n.pass, Op: n.word, Inputs: slices.Clone(n.args),
 		InSbp: pl.strings(c.in), OutSbp: pl.nds[c.out].String(), Signature: sigString(c.sig), Reuses: reuses, Candidates: cands, Why: why,
-		op: n.op, args: names})
+		op: n.op, args: names}
+	if err := pl.timeOpStep(&step, i, c); err != nil {
+		return err
+	}
+	write(step)
+	for _, s := range r.steps[first:] {
+		r.spentTime[i] += s.TimeS
+	}
 	return nil
 }
 
@@ -218,6 +229,9 @@ func (pl *planner) writeCopy(x, from, to int, name, for_ string, pass Pass, made
 	}
 	cn := copyName(name, pl.nds[to])
 	s := boxingStep(cn, name, for_, pass, b, why(b))
+	if err := pl.timeBoxingStep(&s, b); err != nil {
+		return err
+	}
 	s.args = []string{r.resolve(made[x][from])}
 	if src := made[x][from]; src != name {
 		s.FromCopy = s.args[0]

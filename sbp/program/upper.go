@@ -8,12 +8,18 @@ import "slices"
 // planCost is the total of the plan that runs the ops as choice (a
 // candidate per op node, -1 elsewhere), in the exact search's weight:
 // per tensor the cheapest tree of boxings from its layout to its
-// readers' needs (copyPlan), summed; infinite where a boxing cannot be
-// planned. It equals the sum of the search's factors on that choice.
+// readers' needs (copyPlan), summed, and under Cost Time every op's own
+// time (opCost); infinite where a boxing cannot be planned. It equals
+// the sum of the search's factors on that choice.
 func (pl *planner) planCost(choice []int) int64 {
 	total := int64(0)
 	for x := range len(pl.names) {
 		total = add(total, pl.tensorCost(x, choice))
+	}
+	for i, k := range choice {
+		if k >= 0 {
+			total = add(total, weight(pl.opCost(i, k), 0))
+		}
 	}
 	return total
 }
@@ -54,7 +60,7 @@ func (pl *planner) improve(choice []int, vars []int, kept [][]int) int64 {
 		}
 	}
 	local := func(i int) int64 {
-		s := int64(0)
+		s := weight(pl.opCost(i, choice[i]), 0)
 		for _, x := range touch[i] {
 			s = add(s, pl.tensorCost(x, choice))
 		}
