@@ -283,7 +283,7 @@ type workerReport struct {
 	Position      int     `json:"position"`
 	Pid           int     `json:"pid"`
 	ImportSeconds float64 `json:"import_seconds"` // import torch
-	InitSeconds   float64 `json:"init_seconds"`   // init_process_group and the mesh's groups
+	InitSeconds   float64 `json:"init_seconds"`   // init_process_group, the mesh's groups and the collectives' warm-up
 	WriteSeconds  float64 `json:"write_seconds"`  // writing the saved shards
 	Steps         []struct {
 		Index       int     `json:"index"`
