@@ -30,13 +30,14 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	emitTo := emitFlag(fs)
 	backend := computeFlags(fs, stderr)
 	eng := defineEngineFlags(fs)
+	clusterArg := fs.String("cluster", "", "time every step on this cluster (a preset, or a cluster file; stridelab cluster NAME|FILE); with --engine torch, each boxing's predicted time beside the measured one")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := checkEmit(*emitTo); err != nil {
 		return err
 	}
-	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *emitTo != ""}); err != nil {
+	if err := eng.check(map[string]bool{"emit": *emitTo != ""}); err != nil {
 		return err
 	}
 	source, dir, err := programSource(*file, *src)
@@ -55,7 +56,7 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	plan, err := program.NewPlan(prog, strat)
+	plan, err := planOnCluster(prog, strat, *clusterArg)
 	if err != nil {
 		return err
 	}
@@ -89,13 +90,16 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, plan)
+		return writeProgramJSON(stdout, plan, res)
 	}
 	writeProgramPlan(stdout, plan)
 	if res != nil {
 		if err := writeReport(stdout, res); err != nil {
 			return err
 		}
+	}
+	if err := writeTimes(stdout, plan, res); err != nil {
+		return err
 	}
 	if ran {
 		what := "every tensor"
