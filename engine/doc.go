@@ -53,8 +53,10 @@
 // devices wait at a barrier, then each runs the collective and takes
 // the time from the barrier to the collective's return (gloo's calls on
 // CPU tensors return once the tensor is whole, so nothing is left in
-// flight). A collective's measured time is its slowest device's, and a
-// boxing's is the sum of its collectives' (the barriers keep them
+// flight), and the part of it spent in the library's call alone
+// (CallTime: the rest is the device's own padding, slicing and joining
+// of shards). A collective's measured time is its slowest device's, and
+// a boxing's is the sum of its collectives' (the barriers keep them
 // apart), as calibrate times the collectives it fits the cluster's
 // links to. [Times] sets each boxing beside the time the plan predicts
 // for it on its cluster (program.Step.TimeS, cluster.TimeBoxing's ring

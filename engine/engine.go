@@ -90,6 +90,11 @@ type CollectiveReport struct {
 	// times only the whole run. The slowest device's is the collective's
 	// time (Times).
 	Time time.Duration
+	// CallTime is the part of Time spent in the library's call alone
+	// (torch: all_gather, all_reduce, all_to_all_single), without the
+	// device's own padding, slicing and joining around it; 0 for a local
+	// step, a group of one device, and sim.
+	CallTime time.Duration
 	// Note says where the engine differs from the plan, or "".
 	Note string
 }

@@ -23,6 +23,7 @@ type Timed struct {
 	// MeasuredS / PredictedS (absent when nothing is predicted).
 	PredictedS float64 `json:"predicted_s"`
 	MeasuredS  float64 `json:"measured_s"`
+	CallS      float64 `json:"call_s"` // the boxings' CallS summed
 	Ratio      float64 `json:"ratio,omitempty"`
 }
 
@@ -38,6 +39,7 @@ type TimedBoxing struct {
 	SendBytes   int64             `json:"send_bytes"` // the plan's, all devices together
 	PredictedS  float64           `json:"predicted_s"`
 	MeasuredS   float64           `json:"measured_s"`
+	CallS       float64           `json:"call_s"`          // its collectives' CallS summed
 	Ratio       float64           `json:"ratio,omitempty"` // MeasuredS / PredictedS
 	Collectives []TimedCollective `json:"collectives"`
 }
@@ -55,7 +57,11 @@ type TimedCollective struct {
 	// the same barrier), RankS each device's, by position.
 	MeasuredS float64   `json:"measured_s"`
 	RankS     []float64 `json:"rank_s"`
-	Ratio     float64   `json:"ratio,omitempty"`
+	// CallS is the slowest device's time in the library's call alone
+	// (CollectiveReport.CallTime): MeasuredS less the device's own
+	// padding, slicing and joining around it.
+	CallS float64 `json:"call_s"`
+	Ratio float64 `json:"ratio,omitempty"`
 }
 
 // Times pairs plan's boxings, as predicted on its cluster, with r's
@@ -101,6 +107,7 @@ func Times(plan *program.Plan, r *Result) (Timed, error) {
 				tc := &b.Collectives[j]
 				tc.RankS[pos] = c.Time.Seconds()
 				tc.MeasuredS = max(tc.MeasuredS, c.Time.Seconds())
+				tc.CallS = max(tc.CallS, c.CallTime.Seconds())
 			}
 		}
 		if bt := s.BoxingTime; bt != nil {
@@ -114,11 +121,13 @@ func Times(plan *program.Plan, r *Result) (Timed, error) {
 		}
 		for _, c := range b.Collectives {
 			b.MeasuredS += c.MeasuredS
+			b.CallS += c.CallS
 		}
 		b.Ratio = ratio(b.MeasuredS, b.PredictedS)
 		out.Boxings = append(out.Boxings, b)
 		out.PredictedS += b.PredictedS
 		out.MeasuredS += b.MeasuredS
+		out.CallS += b.CallS
 	}
 	out.Ratio = ratio(out.MeasuredS, out.PredictedS)
 	return out, nil

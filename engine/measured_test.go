@@ -32,7 +32,8 @@ func planOn(t *testing.T, src, name string) *program.Plan {
 
 // timedResult is the report skeleton of pl (engine.Planned) with every
 // collective of step k on position pos timed at (k+1)·100 µs + pos·10 µs
-// + j µs, j its index in the boxing: the slowest device is the last.
+// + j µs, j its index in the boxing, half of it in the call: the slowest
+// device is the last.
 func timedResult(t *testing.T, pl *program.Plan) *engine.Result {
 	t.Helper()
 	ranks, err := engine.Planned(pl)
@@ -42,7 +43,9 @@ func timedResult(t *testing.T, pl *program.Plan) *engine.Result {
 	for pos := range ranks {
 		for k := range ranks[pos].Steps {
 			for j := range ranks[pos].Steps[k].Collectives {
-				ranks[pos].Steps[k].Collectives[j].Time = time.Duration((k+1)*100+pos*10+j) * time.Microsecond
+				c := &ranks[pos].Steps[k].Collectives[j]
+				c.Time = time.Duration((k+1)*100+pos*10+j) * time.Microsecond
+				c.CallTime = c.Time / 2
 			}
 		}
 	}
@@ -71,7 +74,7 @@ func TestTimes(t *testing.T) {
 			t.Errorf("%s: engine %q, %d processes, cluster %q", tc.src, got.Engine, got.Processes, got.Cluster)
 		}
 		var boxings, collectives int
-		var predicted, measured float64
+		var predicted, measured, called float64
 		for k, s := range pl.Steps {
 			if s.Kind != program.StepBoxing {
 				continue
@@ -84,7 +87,7 @@ func TestTimes(t *testing.T) {
 			if b.Step != k || b.Name != s.Name || b.From != s.From || b.To != s.To || b.SendBytes != s.SendBytes || b.PredictedS != s.TimeS {
 				t.Errorf("%s: boxing %+v, want step %d %s %s -> %s, %d bytes, %g s", tc.src, b, k, s.Name, s.From, s.To, s.SendBytes, s.TimeS)
 			}
-			var sum float64
+			var sum, calls float64
 			for j, c := range b.Collectives {
 				collectives++
 				slowest := float64((k+1)*100+(n-1)*10+j) * 1e-6
@@ -94,17 +97,20 @@ func TestTimes(t *testing.T) {
 				if want := s.BoxingTime.Steps[j].TimeS; c.PredictedS != want || !near(c.Ratio, slowest/want) {
 					t.Errorf("%s: step %s collective %d predicted %g (ratio %g), want %g", tc.src, s.Name, j, c.PredictedS, c.Ratio, want)
 				}
-				sum += slowest
+				if !near(c.CallS, slowest/2) {
+					t.Errorf("%s: step %s collective %d: %g s in the call, want %g", tc.src, s.Name, j, c.CallS, slowest/2)
+				}
+				sum, calls = sum+slowest, calls+slowest/2
 			}
-			if !near(b.MeasuredS, sum) || !near(b.Ratio, sum/s.TimeS) {
+			if !near(b.MeasuredS, sum) || !near(b.CallS, calls) || !near(b.Ratio, sum/s.TimeS) {
 				t.Errorf("%s: step %s measured %g (ratio %g), want %g over %g", tc.src, s.Name, b.MeasuredS, b.Ratio, sum, s.TimeS)
 			}
-			predicted, measured = predicted+s.TimeS, measured+sum
+			predicted, measured, called = predicted+s.TimeS, measured+sum, called+calls
 		}
 		if boxings != len(got.Boxings) || collectives == 0 {
 			t.Errorf("%s: %d boxings timed (%d collectives); the plan has %d", tc.src, len(got.Boxings), collectives, boxings)
 		}
-		if !near(got.PredictedS, predicted) || !near(got.MeasuredS, measured) || !near(got.Ratio, measured/predicted) {
+		if !near(got.PredictedS, predicted) || !near(got.MeasuredS, measured) || !near(got.CallS, called) || !near(got.Ratio, measured/predicted) {
 			t.Errorf("%s: totals %g predicted, %g measured, ratio %g; want %g, %g", tc.src, got.PredictedS, got.MeasuredS, got.Ratio, predicted, measured)
 		}
 	}

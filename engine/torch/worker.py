@@ -172,7 +172,7 @@ def main():
         g, pg = mine[c["mesh_dim"]]
         k, ci = len(g), g.index(RANK)
         before = [c["before"][q] for q in g]
-        rec = {"ran": "local", "handed": 0, "send": 0, "recv": 0, "note": ""}
+        rec = {"ran": "local", "handed": 0, "send": 0, "recv": 0, "note": "", "call_seconds": 0.0}
         e = t.element_size()
         if kind == "all-gather":
             a = x["axis"]
@@ -188,7 +188,9 @@ def main():
                 pad[a] = big - sizes[ci]
                 padded = torch.cat([t, full(pad, 0.0)], dim=a) if pad[a] else t.contiguous()
                 got = [torch.empty_like(padded) for _ in g]
+                c0 = time.perf_counter()
                 dist.all_gather(got, padded, group=pg)
+                rec["call_seconds"] = time.perf_counter() - c0
                 pieces = [p.narrow(a, 0, n) for p, n in zip(got, sizes)]
                 out = torch.cat(pieces, dim=a).contiguous()
                 rec["handed"] = padded.numel() * e
@@ -201,7 +203,9 @@ def main():
             out = t.clone()
             s = out.numel()
             if k > 1 and s > 0:
+                c0 = time.perf_counter()
                 dist.all_reduce(out, op=reduce_op[x["op"]], group=pg)
+                rec["call_seconds"] = time.perf_counter() - c0
                 # The plan counts an all-reduce as a ring: a reduce-scatter
                 # of BalancedSplit(s, k) parts, then an all-gather of them.
                 p = part_range(s, k, ci)
@@ -235,7 +239,9 @@ def main():
                 inp = torch.cat(pieces)
                 got = torch.empty(sum(out_splits), dtype=f32)
                 if sum(numel(s) for s in before) > 0:  # the same on every rank of the group
+                    c0 = time.perf_counter()
                     dist.all_to_all_single(got, inp, out_splits, in_splits, group=pg)
+                    rec["call_seconds"] = time.perf_counter() - c0
                 rec["handed"] = inp.numel() * e
                 rec["send"] = sum(n for q, n in enumerate(in_splits) if q != ci) * e
                 rec["recv"] = sum(n for q, n in enumerate(out_splits) if q != ci) * e

@@ -24,7 +24,7 @@ func timedRun(t *testing.T, pl *program.Plan) *engine.Result {
 	for _, r := range ranks {
 		for _, s := range r.Steps {
 			for j := range s.Collectives {
-				s.Collectives[j].Time = time.Millisecond
+				s.Collectives[j].Time, s.Collectives[j].CallTime = time.Millisecond, time.Millisecond/2
 			}
 		}
 	}
@@ -63,17 +63,17 @@ func TestWriteTimesTable(t *testing.T) {
 		if clusterArg == "" && !strings.Contains(lines[0], "--cluster NAME|FILE") {
 			t.Errorf("no cluster: the first line does not say how to name one: %s", lines[0])
 		}
-		if f := strings.Fields(lines[1]); strings.Join(f, " ") != "step boxing shape from -> to collectives sent predicted measured measured/predicted" {
+		if f := strings.Fields(lines[1]); strings.Join(f, " ") != "step boxing shape from -> to collectives sent predicted measured in the call measured/predicted" {
 			t.Errorf("column heads %q", lines[1])
 		}
 		// y: two all-gathers, 2 ms measured (1 ms each, on the slowest
 		// device); then a row per mesh dim; z: one all-gather along dim 0.
 		rows := []struct{ prefix, measured string }{
-			{"2 y [8 6] (S(0), S(1)) -> (B, B) all-gather + all-gather 576 B", "2 ms"},
-			{"mesh dim 1 all-gather", "1 ms"},
-			{"mesh dim 0 all-gather", "1 ms"},
-			{"4 z [8 6] (S(0), B) -> (B, B) all-gather", "1 ms"},
-			{"total 2 boxings", "3 ms"},
+			{"2 y [8 6] (S(0), S(1)) -> (B, B) all-gather + all-gather 576 B", "2 ms 1 ms"},
+			{"mesh dim 1 all-gather", "1 ms 500 µs"},
+			{"mesh dim 0 all-gather", "1 ms 500 µs"},
+			{"4 z [8 6] (S(0), B) -> (B, B) all-gather", "1 ms 500 µs"},
+			{"total 2 boxings", "3 ms 1.5 ms"},
 		}
 		for i, want := range rows {
 			line := strings.Join(strings.Fields(lines[2+i]), " ")
@@ -81,7 +81,7 @@ func TestWriteTimesTable(t *testing.T) {
 				t.Errorf("--cluster %q row %d: %q, want %q … %s …", clusterArg, i, line, want.prefix, want.measured)
 			}
 			f := strings.Fields(line)
-			ratio, pred := f[len(f)-1], f[len(f)-5]+" "+f[len(f)-4]
+			ratio, pred := f[len(f)-1], f[len(f)-7]+" "+f[len(f)-6]
 			if clusterArg == "" && (ratio != "-" || !strings.HasSuffix(line, " - "+want.measured+" -")) {
 				t.Errorf("no cluster, row %d: %q, want - for the prediction and the ratio", i, line)
 			}
@@ -135,7 +135,7 @@ func TestProgramTimesTorch(t *testing.T) {
 		t.Errorf("measured: %+v", *m)
 	}
 	for _, b := range m.Boxings {
-		if b.PredictedS <= 0 || b.MeasuredS <= 0 || b.Ratio <= 0 || len(b.Collectives) != 1 || plan.Steps[b.Step]["name"] != b.Name {
+		if b.PredictedS <= 0 || b.MeasuredS <= 0 || b.CallS <= 0 || b.CallS > b.MeasuredS || b.Ratio <= 0 || len(b.Collectives) != 1 || plan.Steps[b.Step]["name"] != b.Name {
 			t.Errorf("boxing %+v", b)
 			continue
 		}
