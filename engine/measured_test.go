@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
@@ -120,12 +119,7 @@ func TestTimes(t *testing.T) {
 // ratio is given; Sim's run times no collective, so every measured time
 // is 0.
 func TestTimesWithoutCluster(t *testing.T) {
-	pl := plan(t, "placement 4; x = input 16,8 S(0); w = input 8,4 S(0); y = matmul x w")
-	res, err := engine.Sim{}.Run(context.Background(), pl, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Values.Release()
+	pl, res := simRun(t, "placement 4; x = input 16,8 S(0); w = input 8,4 S(0); y = matmul x w")
 	got, err := engine.Times(pl, res)
 	if err != nil {
 		t.Fatal(err)
