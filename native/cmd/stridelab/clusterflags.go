@@ -12,6 +12,7 @@ import (
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
+	"github.com/stridelab/stridelab/viz"
 )
 
 // clusterFlags are --cluster and --cost: the cluster a plan is timed on
@@ -42,10 +43,11 @@ func (f *clusterFlags) options() (program.Options, error) {
 
 // planOptions returns the planner's options that --cluster name and
 // --cost cost ("" when not given) ask for: the cluster (nil without
-// one) and the cost, beside NewPlan's comparison bound. An unknown
-// cost and cost time without a cluster are usage errors; a cluster
-// that is neither a preset nor a cluster file is cluster.Resolve's
-// one line.
+// one) and the cost, beside NewPlan's comparison bound. name is a
+// preset, a cluster file or a cluster's JSON itself (starting with
+// "{"). An unknown cost and cost time without a cluster are usage
+// errors; a cluster that is neither a preset nor a cluster file is
+// cluster.Resolve's one line.
 func planOptions(name, cost string) (program.Options, error) {
 	o := program.Options{CompareBound: program.ComparisonBound}
 	if cost != "" {
@@ -62,12 +64,19 @@ func planOptions(name, cost string) (program.Options, error) {
 		return o, nil
 	}
 	c, err := cluster.Resolve(name, os.ReadFile)
+	if inline(name) {
+		c, err = viz.ParseCluster(name)
+	}
 	if err != nil {
 		return o, err
 	}
 	o.Cluster = &c
 	return o, nil
 }
+
+// inline says whether a --cluster value is a cluster's JSON itself, as
+// a scene's command line spells one (viz.ParseCluster), not a name.
+func inline(name string) bool { return strings.HasPrefix(strings.TrimSpace(name), "{") }
 
 // fits refuses a cluster (when there is one) without a link per mesh dim
 // of p: cluster.Check's line.

@@ -272,8 +272,9 @@ func TestSbpPlanCluster(t *testing.T) {
 	}
 }
 
-// TestDrawProgramCluster: draw program --cluster (a preset, or a file)
-// draws the plan sbp program --cluster prints.
+// TestDrawProgramCluster: draw program --cluster (a preset, a file, or
+// a cluster's JSON as a scene's command line spells it) draws the plan
+// sbp program --cluster prints.
 func TestDrawProgramCluster(t *testing.T) {
 	dir := t.TempDir()
 	c, _ := cluster.Preset("two-h100-nodes")
@@ -281,7 +282,7 @@ func TestDrawProgramCluster(t *testing.T) {
 	file, _ := c.File()
 	path := filepath.Join(dir, "mine.json")
 	os.WriteFile(path, file, 0o644)
-	for _, name := range []string{"two-h100-nodes", path} {
+	for _, name := range []string{"two-h100-nodes", path, string(file)} {
 		out := filepath.Join(dir, "p.json")
 		runCLI(t, "draw", "program", "--src", meshSrc, "--cluster", name, "-o", out)
 		drawn, _ := os.ReadFile(out)
@@ -327,6 +328,7 @@ func TestClusterFlagsRefuse(t *testing.T) {
 		{with(draw, "--cost", "time"), 2, "stridelab draw: --cost time needs --cluster"},
 		{with(draw, "--cluster", "h100-node"), 1, "stridelab draw: " + noLink},
 		{with(draw, "--cluster", bad), 1, "stridelab draw: cluster " + bad + ": links[1].beta_bytes_per_s"},
+		{with(program, "--cluster", `{"name": "two", "links": [{"alpha_s": 1e-5}]}`), 1, "stridelab sbp program: cluster: links[0].beta_bytes_per_s: missing"},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer

@@ -89,13 +89,13 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 // clusterKey checks the program scene's cluster and cost keys as sbp
 // program checks --cluster and --cost (planOptions), and puts a cluster
 // read from a file in the key as its JSON: the scene model reads no
-// files (viz.ParseCluster).
+// files (viz.ParseCluster). A preset's name, or JSON, stays as given.
 func clusterKey(keys map[string]string) error {
 	o, err := planOptions(keys["cluster"], keys["cost"])
 	if err != nil || o.Cluster == nil {
 		return err
 	}
-	if _, preset := cluster.Preset(keys["cluster"]); preset {
+	if _, preset := cluster.Preset(keys["cluster"]); preset || inline(keys["cluster"]) {
 		return nil
 	}
 	b, err := json.Marshal(o.Cluster)
