@@ -78,9 +78,9 @@ func planOptions(name, cost string) (program.Options, error) {
 // a scene's command line spells one (viz.ParseCluster), not a name.
 func inline(name string) bool { return strings.HasPrefix(strings.TrimSpace(name), "{") }
 
-// fits refuses a cluster (when there is one) without a link per mesh dim
+// fitsMesh refuses a cluster (when there is one) without a link per mesh dim
 // of p: cluster.Check's line.
-func fits(o program.Options, p sbp.Placement) error {
+func fitsMesh(o program.Options, p sbp.Placement) error {
 	if o.Cluster == nil {
 		return nil
 	}
@@ -166,7 +166,7 @@ func meshDims(t *cluster.BoxingTime) string {
 	var dims []string
 	for _, st := range t.Steps {
 		d := strconv.Itoa(st.MeshDim)
-		if !local(st.Collective) && !slices.Contains(dims, d) {
+		if !localStep(st.Collective) && !slices.Contains(dims, d) {
 			dims = append(dims, d)
 		}
 	}
@@ -179,8 +179,8 @@ func meshDims(t *cluster.BoxingTime) string {
 	return "mesh dims " + strings.Join(dims, ", ")
 }
 
-// local says whether a boxing step moves nothing between devices.
-func local(c sbp.Collective) bool {
+// localStep says whether a boxing step moves nothing between devices.
+func localStep(c sbp.Collective) bool {
 	return c == sbp.LocalSlice || c == sbp.LocalZero || c == sbp.LocalPad
 }
 
@@ -191,7 +191,7 @@ func local(c sbp.Collective) bool {
 //
 //	on 2 devices: S 4.00 KiB, α 10.0 µs, β 50 GB/s: 10.1 µs
 func stepTime(st cluster.StepTime) string {
-	if local(st.Collective) {
+	if localStep(st.Collective) {
 		return "local: 0"
 	}
 	return fmt.Sprintf("on %d devices: S %s, α %s, β %s: %s", st.Devices, formatBytes(st.Bytes), seconds(st.Alpha), rate(st.Beta), seconds(st.TimeS))

@@ -172,19 +172,14 @@ func TestProgramCostTime(t *testing.T) {
 func TestProgramClusterReport(t *testing.T) {
 	out := runCLI(t, "sbp", "program", "--src", meshSrc, "--cluster", "two-h100-nodes", "--strategy", "exact")
 	out = regexp.MustCompile(`  +`).ReplaceAllString(out, "  ") // the table's columns two spaces apart
-	for _, want := range []string{
+	contains(t, "the report on two-h100-nodes", out,
 		"send bytes  time  bound or link\n",
 		"  y = matmul x w  [64 16]  (S(0), S(0)) x (B, B) -> (S(0), S(0))  S(0) x B -> S(0); S(0) x B -> S(0)  1.53 ns  memory\n",
 		"  box x for y  [64 32]  (S(0), B) -> (S(0), S(0))  local-slice  0  0  local\n",
 		"  box x.T for grad_w.y  [32 64]  (S(1), B) -> (B, B)  all-gather  16384  10.1 µs  mesh dim 0\n",
 		"\ntime on two-h100-nodes: compute 13.5 ns + communication 10.1 µs = 10.1 µs (summed: no overlap)\n",
 		"\noverlapped: 10.1 µs (each boxing beside the compute that does not wait for it); exact minimises time (--cost)\n",
-		"grad_w.y (backward): greedy S(1) x S(0) -> P(sum); B x B -> B, boxing 0 bytes before it, 2.45 ns in all; exact B x B -> B; B x B -> B, boxing 16384 bytes, 10.1 µs in all\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the report on two-h100-nodes lacks %q:\n%s", want, out)
-		}
-	}
+		"grad_w.y (backward): greedy S(1) x S(0) -> P(sum); B x B -> B, boxing 0 bytes before it, 2.45 ns in all; exact B x B -> B; B x B -> B, boxing 16384 bytes, 10.1 µs in all\n")
 	plain := runCLI(t, "sbp", "program", "--src", meshSrc, "--strategy", "exact")
 	for _, not := range []string{"time", "bound or link", "overlapped", " ns", "µs", " in all"} {
 		if strings.Contains(plain, not) {
@@ -216,15 +211,10 @@ func TestSbpBoxingCluster(t *testing.T) {
 	// all-gather of 1 MiB over 2 devices along InfiniBand: 10 µs + 1/2·1 MiB/50 GB/s.
 	rs := 3*3e-6 + 0.75*(2<<20)/4.5e11
 	ag := 1e-5 + 0.5*(1<<20)/5e10
-	for _, want := range []string{
-		"  step 1: reduce-scatter along mesh dim 1, (S(0), P(sum)) -> (S(0), S(1))\n          on 4 devices: S 2.00 MiB, α 3.00 µs, β 450 GB/s: " + seconds(rs) + "\n",
-		"  step 2: all-gather along mesh dim 0, (S(0), S(1)) -> (B, S(1))\n          on 2 devices: S 1.00 MiB, α 10.0 µs, β 50 GB/s: " + seconds(ag) + "\n",
-		"time on two-h100-nodes: " + seconds(rs+ag) + " (the steps one after another)\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("sbp boxing --cluster lacks %q:\n%s", want, out)
-		}
-	}
+	contains(t, "sbp boxing --cluster", out,
+		"  step 1: reduce-scatter along mesh dim 1, (S(0), P(sum)) -> (S(0), S(1))\n          on 4 devices: S 2.00 MiB, α 3.00 µs, β 450 GB/s: "+seconds(rs)+"\n",
+		"  step 2: all-gather along mesh dim 0, (S(0), S(1)) -> (B, S(1))\n          on 2 devices: S 1.00 MiB, α 10.0 µs, β 50 GB/s: "+seconds(ag)+"\n",
+		"time on two-h100-nodes: "+seconds(rs+ag)+" (the steps one after another)\n")
 	var timed struct {
 		Cluster    *cluster.Cluster    `json:"cluster"`
 		BoxingTime *cluster.BoxingTime `json:"boxing_time"`
@@ -310,11 +300,7 @@ func TestClusterFlagsRefuse(t *testing.T) {
 	draw := []string{"draw", "program", "--src", meshSrc, "-o", filepath.Join(dir, "p.svg")}
 	with := func(cmd []string, more ...string) []string { return append(append([]string{}, cmd...), more...) }
 	const noLink = "cluster h100-node: links: 1 link for cpu:[[0, 1], [2, 3]], a 2-D mesh; give one link per mesh dim"
-	cases := []struct {
-		args []string
-		code int
-		want string
-	}{
+	refuses(t, []refused{
 		{with(program, "--cost", "time"), 2, "stridelab sbp program: --cost time needs --cluster NAME|FILE to time the steps on (the presets are h100-node, two-h100-nodes, tpu-v5e, loopback)"},
 		{with(program, "--cost", "speed"), 2, `stridelab sbp program: --cost "speed": choose bytes or time`},
 		{with(program, "--cluster", "h200"), 1, "stridelab sbp program: cluster h200: no preset of that name and no such file; the presets are h100-node, two-h100-nodes, tpu-v5e and loopback"},
@@ -329,15 +315,7 @@ func TestClusterFlagsRefuse(t *testing.T) {
 		{with(draw, "--cluster", "h100-node"), 1, "stridelab draw: " + noLink},
 		{with(draw, "--cluster", bad), 1, "stridelab draw: cluster " + bad + ": links[1].beta_bytes_per_s"},
 		{with(program, "--cluster", `{"name": "two", "links": [{"alpha_s": 1e-5}]}`), 1, "stridelab sbp program: cluster: links[0].beta_bytes_per_s: missing"},
-	}
-	for _, c := range cases {
-		var stdout, stderr bytes.Buffer
-		code := run(c.args, &stdout, &stderr)
-		msg := stderr.String()
-		if code != c.code || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, c.want) || stdout.Len() != 0 {
-			t.Errorf("stridelab %q: exit %d, stderr %q, stdout %q; want exit %d and one line starting %q", c.args, code, msg, stdout.String(), c.code, c.want)
-		}
-	}
+	})
 }
 
 // TestProgramCapacity: a plan whose peak passes the cluster's device

@@ -60,7 +60,7 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := fits(opts, prog.Placement); err != nil {
+	if err := fitsMesh(opts, prog.Placement); err != nil {
 		return err
 	}
 	plan, err := program.NewPlanWith(prog, strat, opts)

@@ -75,7 +75,7 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := fits(opts, p); err != nil {
+	if err := fitsMesh(opts, p); err != nil {
 		return err
 	}
 	plan, err := sbp.PlanBoxing(shape, dt, p, fromNd, toNd)

@@ -55,7 +55,7 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := fits(opts, p); err != nil {
+	if err := fitsMesh(opts, p); err != nil {
 		return err
 	}
 	plan, err := sbp.PlanOp(op, shapes, p, nds)
