@@ -79,8 +79,13 @@ type Plan struct {
 	// plan's time there.
 	Cost    Cost             `json:"cost"`
 	Cluster *cluster.Cluster `json:"cluster,omitempty"`
-	*Timing `json:",omitempty"`
-	graph   *graph
+	// GreedyTimeS and ExactTimeS are, on a cluster, the two strategies'
+	// times (compute and communication summed); ExactTimeS is nil where
+	// ExactSendBytes is.
+	GreedyTimeS float64  `json:"greedy_time_s,omitempty"`
+	ExactTimeS  *float64 `json:"exact_time_s,omitempty"`
+	*Timing     `json:",omitempty"`
+	graph       *graph
 }
 
 // StepKind is what a step does.

@@ -179,6 +179,7 @@ func TestProgramClusterReport(t *testing.T) {
 		"  box x.T for grad_w.y  [32 64]  (S(1), B) -> (B, B)  all-gather  16384  10.1 µs  mesh dim 0\n",
 		"\ntime on two-h100-nodes: compute 13.5 ns + communication 10.1 µs = 10.1 µs (summed: no overlap)\n",
 		"\noverlapped: 10.1 µs (each boxing beside the compute that does not wait for it); exact minimises time (--cost)\n",
+		"\ngreedy takes 20.1 µs, exact 10.1 µs\n",
 		"grad_w.y (backward): greedy S(1) x S(0) -> P(sum); B x B -> B, boxing 0 bytes before it, 2.45 ns in all; exact B x B -> B; B x B -> B, boxing 16384 bytes, 10.1 µs in all\n")
 	plain := runCLI(t, "sbp", "program", "--src", meshSrc, "--strategy", "exact")
 	for _, not := range []string{"time", "bound or link", "overlapped", " ns", "µs", " in all"} {

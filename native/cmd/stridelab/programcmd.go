@@ -350,12 +350,18 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 //
 //	time on two-h100-nodes: compute 14.7 ns + communication 20.0 µs = 20.1 µs (summed: no overlap)
 //	overlapped: 20.1 µs (each boxing beside the compute that does not wait for it); exact minimises time (--cost)
+//	greedy takes 20.1 µs, exact 20.1 µs
 func writeTiming(w io.Writer, plan *program.Plan) {
 	t := plan.Timing
 	fmt.Fprintf(w, "time on %s: compute %s + communication %s = %s (summed: no overlap)\n",
 		plan.Cluster.Name, seconds(t.ComputeTimeS), seconds(t.CommTimeS), seconds(t.TimeS))
 	fmt.Fprintf(w, "overlapped: %s (each boxing beside the compute that does not wait for it); exact minimises %s (--cost)\n",
 		seconds(t.OverlapTimeS), plan.Cost)
+	exact := "exact refused"
+	if plan.ExactTimeS != nil {
+		exact = "exact " + seconds(*plan.ExactTimeS)
+	}
+	fmt.Fprintf(w, "greedy takes %s, %s\n", seconds(plan.GreedyTimeS), exact)
 }
 
 // peakLine spells the most each device holds at any step (Plan.Peak),
