@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -17,8 +19,8 @@ import (
 // builds its steps' scenes again as it checks and opens them. Planning
 // is by far the dearest part of building a program scene, so Build takes
 // the plan from a small memo of the last programs planned, keyed by the
-// source as typed and the strategy: the same text plans to the same
-// plan, which every scene of it then shares (its layout at each size,
+// source as typed, the strategy, the cluster and the cost (planKey): the
+// same text plans to the same plan, which every scene of it then shares (its layout at each size,
 // its hot regions, report and words, and results.Compute through
 // ProgramWork) and nobody changes.
 
@@ -41,26 +43,34 @@ type planMemo struct {
 	entries []*planned
 }
 
-// planned is a program's source and strategy (the key's value as given,
-// "" for the default), planned once: its plan, or why it does not plan
-// (an error on the field it is about), set before done is closed.
-type planned struct {
-	src      string
-	strategy string
-	done     chan struct{}
-	plan     *program.Plan
-	err      error
+// planKey is what a program scene's plan is made from: the values of
+// the keys src, strategy, cluster and cost as given ("" for a default).
+type planKey struct {
+	src, strategy, cluster, cost string
 }
 
-// plan returns the plan of src under strategy (the strategy key's value),
-// from the memo when it holds it, planned under ctx otherwise. A caller
-// that waits for another's plan stops waiting when its own ctx is done.
-// A plan that its context stopped, or whose planning panicked, is
-// dropped from the memo; a caller that waited for it while its own
-// context is live plans again.
-func (m *planMemo) plan(ctx context.Context, src, strategy string) (*program.Plan, error) {
+// planKeyOf is spec's planKey.
+func planKeyOf(spec Spec) planKey {
+	return planKey{src: spec.Get("src"), strategy: spec.Get("strategy"), cluster: spec.Get("cluster"), cost: spec.Get("cost")}
+}
+
+// planned is a program's key, planned once: its plan, or why it does not
+// plan (an error on the field it is about), set before done is closed.
+type planned struct {
+	key  planKey
+	done chan struct{}
+	plan *program.Plan
+	err  error
+}
+
+// plan returns the plan of key's program, from the memo when it holds
+// it, planned under ctx otherwise. A caller that waits for another's
+// plan stops waiting when its own ctx is done. A plan that its context
+// stopped, or whose planning panicked, is dropped from the memo; a
+// caller that waited for it while its own context is live plans again.
+func (m *planMemo) plan(ctx context.Context, key planKey) (*program.Plan, error) {
 	for {
-		e, mine := m.entry(src, strategy)
+		e, mine := m.entry(key)
 		if mine {
 			m.make(ctx, e)
 		}
@@ -86,25 +96,25 @@ func (m *planMemo) make(ctx context.Context, e *planned) {
 	defer close(e.done)
 	defer func() {
 		if p := recover(); p != nil {
-			e.plan, e.err = nil, fmt.Errorf("viz: planning %q panicked: %v", e.src, p)
+			e.plan, e.err = nil, fmt.Errorf("viz: planning %q panicked: %v", e.key.src, p)
 			m.drop(e)
 			panic(p)
 		}
 	}()
-	e.plan, e.err = planProgram(ctx, e.src, e.strategy)
+	e.plan, e.err = planProgram(ctx, e.key)
 	if stopped(e.err) {
 		m.drop(e)
 	}
 }
 
-// entry returns the memo's entry for src and strategy, kept most
-// recent, and whether it is new: its caller then plans it.
-func (m *planMemo) entry(src, strategy string) (*planned, bool) {
+// entry returns the memo's entry for key, kept most recent, and whether
+// it is new: its caller then plans it.
+func (m *planMemo) entry(key planKey) (*planned, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var e *planned
 	for i, p := range m.entries {
-		if p.src == src && p.strategy == strategy {
+		if p.key == key {
 			e = p
 			copy(m.entries[1:i+1], m.entries[:i])
 			break
@@ -112,7 +122,7 @@ func (m *planMemo) entry(src, strategy string) (*planned, bool) {
 	}
 	mine := e == nil
 	if mine {
-		e = &planned{src: src, strategy: strategy, done: make(chan struct{})}
+		e = &planned{key: key, done: make(chan struct{})}
 		if len(m.entries) < planMemoSize {
 			m.entries = append(m.entries, nil)
 		}
@@ -136,20 +146,40 @@ func stopped(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// planProgram parses src and plans it with strategy (greedy when "")
-// under ctx; an error is a *FieldError on the field it is about.
-func planProgram(ctx context.Context, src, s string) (*program.Plan, error) {
-	prog, err := program.Parse(src)
+// planProgram parses k's src and plans it with its strategy (greedy
+// when "") on its cluster (none when "") under its cost (program.Cost's
+// default when "") under ctx; an error is a *FieldError on the field it
+// is about.
+func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
+	prog, err := program.Parse(k.src)
 	if err != nil {
 		return nil, onField("src", err)
 	}
 	strategy := program.Greedy
-	if s != "" {
-		if strategy, err = program.ParseStrategy(s); err != nil {
+	if k.strategy != "" {
+		if strategy, err = program.ParseStrategy(k.strategy); err != nil {
 			return nil, onField("strategy", err)
 		}
 	}
-	plan, err := newPlan(ctx, prog, strategy)
+	o := program.Options{CompareBound: program.ComparisonBound}
+	if k.cost != "" {
+		if o.Cost, err = program.ParseCost(k.cost); err != nil {
+			return nil, onField("cost", err)
+		}
+	}
+	if k.cluster != "" {
+		c, err := ParseCluster(k.cluster)
+		if err != nil {
+			return nil, onField("cluster", err)
+		}
+		if err := c.Check(prog.Placement); err != nil {
+			return nil, onField("cluster", err, "src")
+		}
+		o.Cluster = &c
+	} else if o.Cost == program.Time {
+		return nil, onField("cost", fmt.Errorf("viz: cost time needs a cluster to time the steps on"), "cluster")
+	}
+	plan, err := newPlan(ctx, prog, strategy, o)
 	if err != nil {
 		if strategy == program.Exact {
 			return nil, onField("strategy", err, "src")
@@ -159,8 +189,19 @@ func planProgram(ctx context.Context, src, s string) (*program.Plan, error) {
 	return plan, nil
 }
 
-// newPlan is program.NewPlan under ctx; a test counts the plans made
+// ParseCluster reads the cluster key's value: a preset's name
+// (cluster.Preset), or a cluster in the file form when it starts with
+// "{" (cluster.Parse). The scene model reads no files: a front end that
+// takes a file's path (stridelab draw --cluster FILE) passes its text.
+func ParseCluster(v string) (cluster.Cluster, error) {
+	if strings.HasPrefix(strings.TrimSpace(v), "{") {
+		return cluster.Parse("", []byte(v))
+	}
+	return cluster.Resolve(v, nil)
+}
+
+// newPlan is program.NewPlanContext; a test counts the plans made
 // through it.
-var newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
-	return program.NewPlanContext(ctx, p, s, program.Options{CompareBound: program.ComparisonBound})
+var newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
+	return program.NewPlanContext(ctx, p, s, o)
 }

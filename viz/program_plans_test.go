@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -41,17 +42,53 @@ func TestPlanMemoSharesAPlan(t *testing.T) {
 	}
 }
 
+// TestPlanMemoKeysClusterAndCost: the cluster and the cost are part of
+// the memo's key: a program on a cluster is timed there, under each cost
+// a plan of its own; a preset and its JSON plan alike.
+func TestPlanMemoKeysClusterAndCost(t *testing.T) {
+	made := CountPlans(t)
+	build := func(kv ...string) *program.Plan {
+		t.Helper()
+		spec := example("program", append([]string{"src", memoSrc}, kv...)...)
+		s, err := Build(spec)
+		if err != nil {
+			t.Fatalf("%v: %v", spec.Values, err)
+		}
+		return s.Work().(*ProgramWork).Plan
+	}
+	plain := build()
+	if plain.Cluster != nil || plain.Timing != nil || plain.Cost != program.Bytes {
+		t.Errorf("no cluster: cluster %v, timing %v, cost %q; want none and bytes", plain.Cluster, plain.Timing, plain.Cost)
+	}
+	timed := build("cluster", "h100-node")
+	if timed.Cluster == nil || timed.Cluster.Name != "h100-node" || timed.Timing == nil || timed.Cost != program.Time {
+		t.Errorf("on h100-node: cluster %v, timing %v, cost %q; want h100-node, a timing and time", timed.Cluster, timed.Timing, timed.Cost)
+	}
+	byBytes := build("cluster", "h100-node", "cost", "bytes")
+	if byBytes == timed || byBytes.Cost != program.Bytes || byBytes.Timing == nil {
+		t.Errorf("on h100-node under bytes: the time plan's %v, cost %q, timing %v", byBytes == timed, byBytes.Cost, byBytes.Timing)
+	}
+	if build("cluster", "h100-node") != timed || made() != 3 {
+		t.Errorf("the three asked again: %d plans in all, want 3", made())
+	}
+	c, _ := cluster.Preset("h100-node")
+	file, _ := c.File()
+	if asJSON := build("cluster", string(file)); asJSON.Cluster.Name != "h100-node" || *asJSON.Timing != *timed.Timing {
+		t.Errorf("h100-node as JSON: %+v, want the preset's timing %+v", asJSON.Timing, timed.Timing)
+	}
+}
+
 // TestPlanMemoKeepsTheLastFew: the memo holds planMemoSize plans, the
 // most recently asked for; an older one is planned again.
 func TestPlanMemoKeepsTheLastFew(t *testing.T) {
 	made := CountPlans(t)
 	src := func(i int) string { return fmt.Sprintf("%s # %d", memoSrc, i) }
 	for i := range planMemoSize + 1 {
-		if _, err := plans.plan(context.Background(), src(i), ""); err != nil {
+		if _, err := plans.plan(context.Background(), planKey{src: src(i)}); err != nil {
 			t.Fatal(err)
 		}
 		if i == planMemoSize-1 { // asking again for the first makes it the most recent
-			if _, err := plans.plan(context.Background(), src(0), ""); err != nil {
+			if _, err := plans.plan(context.Background(), planKey{src: src(0)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -59,10 +96,10 @@ func TestPlanMemoKeepsTheLastFew(t *testing.T) {
 	if made() != planMemoSize+1 || len(plans.entries) != planMemoSize {
 		t.Fatalf("%d sources: %d plans, %d kept; want %d and %d", planMemoSize+1, made(), len(plans.entries), planMemoSize+1, planMemoSize)
 	}
-	if _, err := plans.plan(context.Background(), src(0), ""); err != nil || made() != planMemoSize+1 {
+	if _, err := plans.plan(context.Background(), planKey{src: src(0)}); err != nil || made() != planMemoSize+1 {
 		t.Errorf("the first source, asked for again of late: %d plans, want it kept", made())
 	}
-	if _, err := plans.plan(context.Background(), src(1), ""); err != nil || made() != planMemoSize+2 {
+	if _, err := plans.plan(context.Background(), planKey{src: src(1)}); err != nil || made() != planMemoSize+2 {
 		t.Errorf("the second source, the oldest: %d plans, want it planned again", made())
 	}
 }
@@ -94,7 +131,7 @@ func TestPlanMemoPlansOnceAtOnce(t *testing.T) {
 	got := make([]*program.Plan, 8)
 	for i := range got {
 		wg.Go(func() {
-			p, err := plans.plan(context.Background(), memoSrc, "")
+			p, err := plans.plan(context.Background(), planKey{src: memoSrc})
 			if err != nil {
 				t.Error(err)
 			}
@@ -144,20 +181,23 @@ func TestPlanMemoOutlivesAStoppedCaller(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
 	started, release := make(chan struct{}), make(chan struct{})
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
 		if made() == 0 { // the first caller's plan: it waits until its context has ended
 			close(started)
 			<-release
 		}
-		return counted(ctx, p, s)
+		return counted(ctx, p, s, o)
 	}
 	defer func() { newPlan = counted }()
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
-	go func() { _, err := plans.plan(ctx, memoSrc, "exact"); first <- err }()
+	go func() { _, err := plans.plan(ctx, planKey{src: memoSrc, strategy: "exact"}); first <- err }()
 	<-started
 	second := make(chan error, 1)
-	go func() { _, err := plans.plan(context.Background(), memoSrc, "exact"); second <- err }()
+	go func() {
+		_, err := plans.plan(context.Background(), planKey{src: memoSrc, strategy: "exact"})
+		second <- err
+	}()
 	cancel()
 	close(release)
 	if err := <-first; !errors.Is(err, context.Canceled) {
@@ -175,18 +215,18 @@ func TestPlanMemoWaiterKeepsItsContext(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
 	started, release := make(chan struct{}), make(chan struct{})
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
 		close(started)
 		<-release
-		return counted(ctx, p, s)
+		return counted(ctx, p, s, o)
 	}
 	defer func() { newPlan = counted }()
 	first := make(chan error, 1)
-	go func() { _, err := plans.plan(context.Background(), memoSrc, ""); first <- err }()
+	go func() { _, err := plans.plan(context.Background(), planKey{src: memoSrc}); first <- err }()
 	<-started
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := plans.plan(ctx, memoSrc, ""); !errors.Is(err, context.Canceled) {
+	if _, err := plans.plan(ctx, planKey{src: memoSrc}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a waiter whose context ended: %v; want context.Canceled at once", err)
 	}
 	close(release)
@@ -200,12 +240,12 @@ func TestPlanMemoWaiterKeepsItsContext(t *testing.T) {
 func TestPlanMemoForgetsAPanic(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
 		if made() == 0 {
-			counted(ctx, p, s)
+			counted(ctx, p, s, o)
 			panic("planned off the edge")
 		}
-		return counted(ctx, p, s)
+		return counted(ctx, p, s, o)
 	}
 	defer func() { newPlan = counted }()
 	func() {
@@ -214,9 +254,9 @@ func TestPlanMemoForgetsAPanic(t *testing.T) {
 				t.Errorf("the panic did not reach the caller")
 			}
 		}()
-		plans.plan(context.Background(), memoSrc, "")
+		plans.plan(context.Background(), planKey{src: memoSrc})
 	}()
-	if p, err := plans.plan(context.Background(), memoSrc, ""); p == nil || err != nil || made() != 2 {
+	if p, err := plans.plan(context.Background(), planKey{src: memoSrc}); p == nil || err != nil || made() != 2 {
 		t.Errorf("after a panic: plan %v, %v after %d plans; want a plan made anew (2 plans)", p != nil, err, made())
 	}
 }

@@ -34,7 +34,7 @@ type programScene struct {
 }
 
 func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
-	plan, err := plans.plan(ctx, spec.Get("src"), spec.Get("strategy"))
+	plan, err := plans.plan(ctx, planKeyOf(spec))
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,9 @@ var Keys = []Key{
 	{Name: "reduce", Help: "plan with op reduce: sum|max|min"},
 	{Name: "offset", Help: "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
 	{Name: "src", Help: "program: the statements, one a line or separated by ';', '#' starts a comment (placement 4; x = input 8,4 S(0); …)", Rows: 8},
-	{Name: "strategy", Help: "program: greedy (OneFlow's eager rule, the default) or exact (the fewest bytes in all)", Choices: []string{"greedy", "exact"}},
+	{Name: "strategy", Help: "program: greedy (OneFlow's eager rule, the default) or exact (the least cost in all: bytes, or time on a cluster)", Choices: []string{"greedy", "exact"}},
+	{Name: "cluster", Help: "program: time the plan on a cluster: a preset (h100-node, two-h100-nodes, tpu-v5e, loopback) or a cluster's JSON (stridelab cluster NAME prints it; stridelab draw also reads a file)"},
+	{Name: "cost", Help: "program: what exact minimises: time (the default with a cluster) or bytes (the default without)"},
 }
 
 // ParseSpec checks that scene exists and that values hold its required

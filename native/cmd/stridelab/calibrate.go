@@ -159,31 +159,3 @@ func percent(r float64) float64 {
 	}
 	return p
 }
-
-// seconds spells s in µs, ms or s with 3 significant digits.
-func seconds(s float64) string {
-	switch a := math.Abs(s); {
-	case a < 1e-3:
-		return fmt.Sprintf("%.3g µs", s*1e6)
-	case a < 1:
-		return fmt.Sprintf("%.3g ms", s*1e3)
-	}
-	return fmt.Sprintf("%.3g s", s)
-}
-
-// rate spells bytes per second in MB/s or GB/s (decimal, as links are
-// quoted).
-func rate(b float64) string {
-	if b < 1e9 {
-		return fmt.Sprintf("%.3g MB/s", b/1e6)
-	}
-	return fmt.Sprintf("%.3g GB/s", b/1e9)
-}
-
-// flops spells FLOP/s in GFLOP/s or TFLOP/s.
-func flops(f float64) string {
-	if f < 1e12 {
-		return fmt.Sprintf("%.3g GFLOP/s", f/1e9)
-	}
-	return fmt.Sprintf("%.3g TFLOP/s", f/1e12)
-}

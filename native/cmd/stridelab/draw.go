@@ -1,12 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
 )
@@ -14,7 +16,8 @@ import (
 // runDraw exports a scene: stridelab draw SCENE [the scene's flags]
 // [--step N] [--width W] [--height H] [--hide-answers] -o FILE
 // [--format svg|png|gif|json];
-// the program scene also reads its src from --file.
+// the program scene also reads its src from --file, and its --cluster
+// from a file when it names no preset.
 // The file is written by render.WriteFileAtomic, so a failure leaves
 // nothing behind.
 func runDraw(args []string, stdout, stderr io.Writer) error {
@@ -60,6 +63,11 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		}
 		keys["src"] = src
 	}
+	if scene == "program" {
+		if err := clusterKey(keys); err != nil {
+			return err
+		}
+	}
 	spec, err := viz.ParseSpec(scene, keys, *step)
 	if err != nil {
 		return usagef("%v", err)
@@ -75,5 +83,25 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	return nil
+}
+
+// clusterKey checks the program scene's cluster and cost keys as sbp
+// program checks --cluster and --cost (planOptions), and puts a cluster
+// read from a file in the key as its JSON: the scene model reads no
+// files (viz.ParseCluster). A preset's name, or JSON, stays as given.
+func clusterKey(keys map[string]string) error {
+	o, err := planOptions(keys["cluster"], keys["cost"])
+	if err != nil || o.Cluster == nil {
+		return err
+	}
+	if _, preset := cluster.Preset(keys["cluster"]); preset || inline(keys["cluster"]) {
+		return nil
+	}
+	b, err := json.Marshal(o.Cluster)
+	if err != nil {
+		return err
+	}
+	keys["cluster"] = string(b)
 	return nil
 }

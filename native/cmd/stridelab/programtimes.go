@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/engine"
-	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -20,21 +18,6 @@ import (
 // the time the torch engine's workers measured (engine.Times), as a
 // table after the per-rank report, and as the plan JSON's "measured"
 // field with --json.
-
-// planOnCluster plans prog by strat; on the cluster clusterArg names (a
-// preset or a cluster file, cluster.Resolve), when it names one, so
-// that every step is timed there (program.Options.Cluster; exact then
-// minimises the time).
-func planOnCluster(prog *program.Program, strat program.Strategy, clusterArg string) (*program.Plan, error) {
-	if clusterArg == "" {
-		return program.NewPlan(prog, strat)
-	}
-	c, err := cluster.Resolve(clusterArg, os.ReadFile)
-	if err != nil {
-		return nil, usagef("--cluster: %v", err)
-	}
-	return program.NewPlanWith(prog, strat, program.Options{CompareBound: program.ComparisonBound, Cluster: &c})
-}
 
 // writeTimes prints, for every boxing of plan, the time predicted on its
 // cluster beside the time res measured (and the part of it spent in the

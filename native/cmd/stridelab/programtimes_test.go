@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +42,11 @@ func TestWriteTimesTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, err := planOnCluster(prog, program.Greedy, clusterArg)
+		opts, err := planOptions(clusterArg, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := program.NewPlanWith(prog, program.Greedy, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,11 +71,11 @@ func TestWriteTimesTable(t *testing.T) {
 		// y: two all-gathers, 2 ms measured (1 ms each, on the slowest
 		// device); then a row per mesh dim; z: one all-gather along dim 0.
 		rows := []struct{ prefix, measured string }{
-			{"2 y [8 6] (S(0), S(1)) -> (B, B) all-gather + all-gather 576 B", "2 ms 1 ms"},
-			{"mesh dim 1 all-gather", "1 ms 500 µs"},
-			{"mesh dim 0 all-gather", "1 ms 500 µs"},
-			{"4 z [8 6] (S(0), B) -> (B, B) all-gather", "1 ms 500 µs"},
-			{"total 2 boxings", "3 ms 1.5 ms"},
+			{"2 y [8 6] (S(0), S(1)) -> (B, B) all-gather + all-gather 576 B", "2.00 ms 1.00 ms"},
+			{"mesh dim 1 all-gather", "1.00 ms 500 µs"},
+			{"mesh dim 0 all-gather", "1.00 ms 500 µs"},
+			{"4 z [8 6] (S(0), B) -> (B, B) all-gather", "1.00 ms 500 µs"},
+			{"total 2 boxings", "3.00 ms 1.50 ms"},
 		}
 		for i, want := range rows {
 			line := strings.Join(strings.Fields(lines[2+i]), " ")
@@ -143,31 +145,6 @@ func TestProgramTimesTorch(t *testing.T) {
 			if s <= 0 {
 				t.Errorf("boxing %s: device %d measured %g s", b.Name, pos, s)
 			}
-		}
-	}
-}
-
-// TestProgramClusterErrors: a --cluster that is no preset and no file, a
-// cluster file missing a field, and a cluster without a link for each
-// mesh dim are one line each.
-func TestProgramClusterErrors(t *testing.T) {
-	bad := filepath.Join(t.TempDir(), "bad.json")
-	if err := os.WriteFile(bad, []byte(`{"name": "x"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	src := "placement [[0,1],[2,3]]; x = input 8,6 (S(0), S(1)); y = box x (B, B)"
-	for _, tc := range []struct {
-		cluster string
-		code    int
-		want    string
-	}{
-		{"nope", 2, "--cluster: cluster nope: no preset of that name and no such file"},
-		{bad, 2, "links: missing"},
-		{"loopback", 1, "1 link for cpu:[[0, 1], [2, 3]], a 2-D mesh"},
-	} {
-		code, msg := runFails(t, "sbp", "program", "--src", src, "--cluster", tc.cluster)
-		if code != tc.code || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) {
-			t.Errorf("--cluster %s: exit %d, %q; want %d and %q in one line", tc.cluster, code, msg, tc.code, tc.want)
 		}
 	}
 }
