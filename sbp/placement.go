@@ -244,11 +244,16 @@ func (p Placement) Rank(i int) int { return p.ranks[i] }
 // i = Σ_m coord[m]·Π_{m'>m} hierarchy[m'].
 func (p Placement) Coord(i int) []int {
 	c := make([]int, len(p.hierarchy))
+	p.coord(c, i)
+	return c
+}
+
+// coord writes Coord(i) into c (len(c) is the mesh's rank).
+func (p Placement) coord(c []int, i int) {
 	for m := len(p.hierarchy) - 1; m >= 0; m-- {
 		c[m] = i % p.hierarchy[m]
 		i /= p.hierarchy[m]
 	}
-	return c
 }
 
 // Equal reports whether p and q are the same devices on the same mesh.
