@@ -99,13 +99,15 @@ func PlanBoxing(shape tensor.Shape, dt tensor.DType, p Placement, from, to NdSbp
 	// takes a few allocations, not a few for every device of every
 	// step: the layouts the tensor passes through (from, then each
 	// move's) share one buffer with b.From and b.To; the shape, the
-	// devices' coordinates and every layout's spans (each computed once:
-	// a step's After is the next step's Before) share another; every
-	// step's traffic and the whole boxing's a third.
+	// devices' coordinates and every layout's shard shapes (each
+	// computed once: a step's After is the next step's Before) share
+	// another; every step's traffic and the whole boxing's a third. The
+	// shards' ranges, which only the steps' counts read, live on the
+	// stack, two layouts at a time.
 	mr, r, n := len(from), len(shape), p.Size()
 	nds := make(NdSbp, (len(moves)+3)*mr)
 	layout := func(k int) NdSbp { return nds[k*mr : (k+1)*mr : (k+1)*mr] }
-	ints := make([]int, r+n*mr+(len(moves)+1)*n*3*r)
+	ints := make([]int, r+n*mr+(len(moves)+1)*n*r)
 	b := Boxing{Shape: ints[:r:r], DType: dt.String(), Placement: p, From: layout(0), To: layout(1)}
 	copy(b.Shape, shape)
 	copy(b.From, from)
@@ -114,17 +116,26 @@ func PlanBoxing(shape tensor.Shape, dt tensor.DType, p Placement, from, to NdSbp
 	for i := range n {
 		p.coord(coords[i*mr:(i+1)*mr], i)
 	}
-	spanBuf := ints[r+n*mr:]
-	spansAt := func(nd NdSbp) spans {
-		s := spansOf(shape, p, nd, coords, spanBuf[:n*3*r])
-		spanBuf = spanBuf[n*3*r:]
-		return s
+	shapes := ints[r+n*mr:]
+	var small [256]int // two layouts' ranges: 8 devices of a rank-8 tensor
+	bounds := small[:]
+	if 4*n*r > len(small) {
+		bounds = make([]int, 4*n*r)
+	}
+	spansAt := func(k int, nd NdSbp) spans {
+		half := bounds[k%2*2*n*r : (k%2+1)*2*n*r]
+		return spansOf(shape, p, nd, coords, shapes[k*n*r:(k+1)*n*r], half)
+	}
+	// trafficAt is device i's Traffic, its shard's shape under the
+	// layout k0 before and k1 after (capped slices), no bytes counted.
+	trafficAt := func(i, k0, k1 int) Traffic {
+		shapeAt := func(k int) tensor.Shape { return shapes[(k*n+i)*r : (k*n+i+1)*r : (k*n+i+1)*r] }
+		return Traffic{Rank: p.Rank(i), Coord: coords[i*mr : (i+1)*mr : (i+1)*mr], Before: shapeAt(k0), After: shapeAt(k1)}
 	}
 	traffic := make([]Traffic, (len(moves)+1)*n)
 	cur := layout(2)
 	copy(cur, from)
-	before := spansAt(cur)
-	first := before
+	before := spansAt(0, cur)
 	if len(moves) > 0 {
 		b.Steps = make([]Step, len(moves))
 	}
@@ -137,8 +148,13 @@ func PlanBoxing(shape tensor.Shape, dt tensor.DType, p Placement, from, to NdSbp
 		if err := Validate(shape, p, next); err != nil {
 			return Boxing{}, err
 		}
-		after := spansAt(next)
-		b.Steps[k] = planStep(dt, p, cur, next, mv.dim, coords, before, after, traffic[k*n:(k+1)*n:(k+1)*n])
+		after := spansAt(k+1, next)
+		ranks := traffic[k*n : (k+1)*n : (k+1)*n]
+		for i := range ranks {
+			ranks[i] = trafficAt(i, k, k+1)
+		}
+		b.Steps[k] = Step{MeshDim: mv.dim, Collective: collectiveFor(cur[mv.dim], next[mv.dim]), From: cur, To: next, Ranks: ranks}
+		countStep(b.Steps[k], dt, p, before, after)
 		if k > 0 {
 			joined = append(joined, " + "...)
 		}
@@ -151,7 +167,7 @@ func PlanBoxing(shape tensor.Shape, dt tensor.DType, p Placement, from, to NdSbp
 	}
 	b.Ranks = traffic[len(moves)*n:]
 	for i := range b.Ranks {
-		t := Traffic{Rank: p.Rank(i), Coord: coords[i*mr : (i+1)*mr : (i+1)*mr], Before: first.shape(i), After: before.shape(i)}
+		t := trafficAt(i, 0, len(moves))
 		for _, st := range b.Steps {
 			t.SendBytes += st.Ranks[i].SendBytes
 			t.RecvBytes += st.Ranks[i].RecvBytes
@@ -163,42 +179,38 @@ func PlanBoxing(shape tensor.Shape, dt tensor.DType, p Placement, from, to NdSbp
 }
 
 // spans is what every device of a placement holds of a tensor under one
-// layout, as Shards says, in one buffer: per device its shard's logical
-// range [lo, hi) and its shape hi - lo, r ints each (r the tensor's
-// rank).
+// layout, as Shards says: device i's shard's logical range [lo, hi), 2·r
+// ints from 2·i·r in bounds (r the tensor's rank).
 type spans struct {
-	r   int
-	buf []int
+	r      int
+	bounds []int
 }
 
-// spansOf is the spans of a tensor of the shape laid out on p by nd
-// (validated), written into buf (3·r ints a device); coords holds every
-// device's mesh coordinate in a row.
-func spansOf(shape tensor.Shape, p Placement, nd NdSbp, coords, buf []int) spans {
+// spansOf writes into bounds (2·n·r ints) the spans of a tensor of the
+// shape laid out on p by nd (validated), and into shapes (n·r) its
+// shards' shapes; coords holds every device's mesh coordinate in a row.
+func spansOf(shape tensor.Shape, p Placement, nd NdSbp, coords, shapes, bounds []int) spans {
 	r, mr := len(shape), len(nd)
-	s := spans{r, buf}
+	s := spans{r, bounds}
 	for i := range p.Size() {
-		lo, hi, sh := s.lo(i), s.hi(i), s.shape(i)
+		lo, hi := s.lo(i), s.hi(i)
 		splitRange(shape, p, nd, coords[i*mr:(i+1)*mr], lo, hi)
-		for d := range sh {
-			sh[d] = hi[d] - lo[d]
+		for d := range r {
+			shapes[i*r+d] = hi[d] - lo[d]
 		}
 	}
 	return s
 }
 
-func (s spans) lo(i int) []int { return s.buf[3*i*s.r : (3*i+1)*s.r : (3*i+1)*s.r] }
-func (s spans) hi(i int) []int { return s.buf[(3*i+1)*s.r : (3*i+2)*s.r : (3*i+2)*s.r] }
-
-// shape is device i's shard's shape (capped: an append copies).
-func (s spans) shape(i int) tensor.Shape { return s.buf[(3*i+2)*s.r : (3*i+3)*s.r : (3*i+3)*s.r] }
+func (s spans) lo(i int) []int { return s.bounds[2*i*s.r : (2*i+1)*s.r] }
+func (s spans) hi(i int) []int { return s.bounds[(2*i+1)*s.r : (2*i+2)*s.r] }
 
 // elements counts device i's shard's elements (its layout was
 // validated, so the count fits).
 func (s spans) elements(i int) int64 {
 	n := int64(1)
-	for _, d := range s.shape(i) {
-		n *= int64(d)
+	for d, hi := range s.hi(i) {
+		n *= int64(hi - s.lo(i)[d])
 	}
 	return n
 }
@@ -307,27 +319,22 @@ func collectiveFor(x, y SBP) Collective {
 	}
 }
 
-// planStep plans the change of mesh dim m from cur to next, under which
-// the devices (at coords, mr ints each) hold before and after, and
-// counts every device's bytes in ranks (one Traffic a device). Within a group of k devices whose shards
-// hold s_r elements before and t_r after (e bytes each):
+// countStep counts every device's bytes in step st (its Ranks), which
+// changes mesh dim st.MeshDim from layouts under which the devices hold
+// before to those under which they hold after. Within a group of k
+// devices whose shards hold s_r elements before and t_r after (e bytes
+// each):
 //
 //	all-gather      send s_r·(k-1)         recv Σ_{q≠r} s_q
 //	all-reduce      send (s-p_r) + (k-1)·p_r = recv, p = BalancedSplit(s, k)
 //	reduce-scatter  send s - t_r           recv (k-1)·t_r
 //	all-to-all      send Σ_{q≠r} |s_r ∩ t_q|  recv Σ_{q≠r} |s_q ∩ t_r|
 //	local-*         0
-func planStep(dt tensor.DType, p Placement, cur, next NdSbp, m int, coords []int, before, after spans, ranks []Traffic) Step {
-	x, y := cur[m], next[m]
-	mr := len(cur)
-	st := Step{MeshDim: m, Collective: collectiveFor(x, y), From: cur, To: next, Ranks: ranks}
-	e := int64(dt.Size())
-	for i := range st.Ranks {
-		st.Ranks[i] = Traffic{Rank: p.Rank(i), Coord: coords[i*mr : (i+1)*mr : (i+1)*mr], Before: before.shape(i), After: after.shape(i)}
-	}
+func countStep(st Step, dt tensor.DType, p Placement, before, after spans) {
+	m, e := st.MeshDim, int64(dt.Size())
 	switch st.Collective {
 	case LocalSlice, LocalZero, LocalPad:
-		return st // nothing moves
+		return // nothing moves
 	}
 	// The groups along m, as Placement.groups lists them: each device
 	// whose coordinate along m is 0, with the k-1 after it along m.
@@ -378,5 +385,4 @@ func planStep(dt tensor.DType, p Placement, cur, next NdSbp, m int, coords []int
 			st.Ranks[r].SendBytes, st.Ranks[r].RecvBytes = send*e, recv*e
 		}
 	}
-	return st
 }
