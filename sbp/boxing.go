@@ -336,26 +336,13 @@ func countStep(st Step, dt tensor.DType, p Placement, before, after spans) {
 	case LocalSlice, LocalZero, LocalPad:
 		return // nothing moves
 	}
-	// The groups along m, as Placement.groups lists them: each device
-	// whose coordinate along m is 0, with the k-1 after it along m.
-	inner := 1
-	for _, h := range p.hierarchy[m+1:] {
-		inner *= h
-	}
-	k := p.hierarchy[m]
 	var small [16]int // a group's devices, on the stack for the meshes people draw
-	g := small[:0]
-	if k > len(small) {
-		g = make([]int, 0, k)
+	g := small[:]
+	if k := p.hierarchy[m]; k > len(small) {
+		g = make([]int, k)
 	}
-	g = g[:k]
-	for head := range st.Ranks {
-		if (head/inner)%k != 0 {
-			continue
-		}
-		for c := range g {
-			g[c] = head + c*inner
-		}
+	p.eachGroup(m, g[:p.hierarchy[m]], func(g []int) {
+		k := len(g)
 		for ri, r := range g {
 			s, t := before.elements(r), after.elements(r)
 			var send, recv int64
@@ -384,5 +371,5 @@ func countStep(st Step, dt tensor.DType, p Placement, before, after spans) {
 			}
 			st.Ranks[r].SendBytes, st.Ranks[r].RecvBytes = send*e, recv*e
 		}
-	}
+	})
 }

@@ -295,23 +295,29 @@ func (p Placement) Nested() string {
 // dim m, one group per setting of the other coordinates, each ordered by
 // its coordinate along m: the devices a collective along m runs among.
 func (p Placement) groups(m int) [][]int {
+	var out [][]int
+	p.eachGroup(m, make([]int, p.hierarchy[m]), func(g []int) { out = append(out, slices.Clone(g)) })
+	return out
+}
+
+// eachGroup calls fn with each of groups(m) in turn, written into g
+// (hierarchy[m] ints, reused), so that a caller who only reads them
+// allocates nothing.
+func (p Placement) eachGroup(m int, g []int, fn func(g []int)) {
 	inner := 1
 	for _, h := range p.hierarchy[m+1:] {
 		inner *= h
 	}
 	k := p.hierarchy[m]
-	var out [][]int
 	for i := range p.ranks {
 		if (i/inner)%k != 0 {
 			continue
 		}
-		g := make([]int, k)
 		for c := range g {
 			g[c] = i + c*inner
 		}
-		out = append(out, g)
+		fn(g)
 	}
-	return out
 }
 
 // MarshalText writes p as String does, so JSON shows "cpu:[[0, 1], [2, 3]]".
