@@ -274,7 +274,7 @@ func gatherThenScatter(from, to NdSbp) []move {
 	for first < len(from) && from[first] == to[first] {
 		first++
 	}
-	var moves []move
+	moves := make([]move, 0, 2*len(from)) // at most one move to B and one from it a mesh dim
 	for m := len(from) - 1; m >= first; m-- {
 		moves = append(moves, moves1D(m, from[m], B)...)
 	}
