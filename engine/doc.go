@@ -55,10 +55,18 @@
 // CPU tensors return once the tensor is whole, so nothing is left in
 // flight), and the part of it spent in the library's call alone
 // (CallTime: the rest is the device's own padding, slicing and joining
-// of shards). A collective's measured time is its slowest device's, and
-// a boxing's is the sum of its collectives' (the barriers keep them
-// apart), as calibrate times the collectives it fits the cluster's
-// links to. [Times] sets each boxing beside the time the plan predicts
+// of shards). That first call (FirstTime) is the one whose output the
+// plan goes on with, and it is cold: the library's first call at that
+// size, into tensors just made. So that a boxing is measured as
+// `stridelab calibrate` measures the points its cluster is fitted to,
+// the engine then runs the same collective again on the same input a
+// few times (torch.Options.TimeRuns, 5 by default), each alone after a
+// barrier, and drops their outputs (the values and bytes stay the first
+// call's); each device's Time is the median of its runs (Runs). A
+// collective's measured time is, run by run, the slowest device's, then
+// the median of the runs (without runs, the slowest device's first
+// call), and a boxing's is the sum of its collectives' (the barriers
+// keep them apart). [Times] sets each boxing beside the time the plan predicts
 // for it on its cluster (program.Step.TimeS, cluster.TimeBoxing's ring
 // times), collective by collective, with their ratio and the totals.
 // Sim times only the whole run: its collectives' times are 0.

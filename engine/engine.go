@@ -87,14 +87,27 @@ type CollectiveReport struct {
 	// Time is the collective on this device alone: from the barrier that
 	// every device leaves together to the collective's return (torch,
 	// whose gloo calls return with the tensor whole); 0 for sim, which
-	// times only the whole run. The slowest device's is the collective's
-	// time (Times).
+	// times only the whole run. Where the engine ran it again to time it
+	// warm (Runs), Time is the median of those runs; else it is the
+	// run's own call, FirstTime. Times makes the collective's time of
+	// the devices' (the slowest device's, run by run).
 	Time time.Duration
 	// CallTime is the part of Time spent in the library's call alone
 	// (torch: all_gather, all_reduce, all_to_all_single), without the
 	// device's own padding, slicing and joining around it; 0 for a local
-	// step, a group of one device, and sim.
+	// step, a group of one device, and sim. Like Time, it is the median
+	// of Runs' calls where there are Runs.
 	CallTime time.Duration
+	// FirstTime and FirstCallTime are the run's own call of the
+	// collective, the one whose output the plan goes on with: the first
+	// at its size on tensors just made (torch), so it pays for faulting
+	// in fresh memory and whatever the library does on a first call.
+	FirstTime, FirstCallTime time.Duration
+	// Runs are the times of the collective run again on the same input
+	// after the run's own call, each alone after a barrier of every
+	// device, their outputs dropped (torch: Options.TimeRuns), as
+	// `stridelab calibrate` times its points: warm. None for sim.
+	Runs []time.Duration
 	// Note says where the engine differs from the plan, or "".
 	Note string
 }

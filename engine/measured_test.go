@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +112,71 @@ func TestTimes(t *testing.T) {
 		}
 		if !near(got.PredictedS, predicted) || !near(got.MeasuredS, measured) || !near(got.CallS, called) || !near(got.Ratio, measured/predicted) {
 			t.Errorf("%s: totals %g predicted, %g measured, ratio %g; want %g, %g", tc.src, got.PredictedS, got.MeasuredS, got.Ratio, predicted, measured)
+		}
+	}
+}
+
+// TestTimesRuns: with timed runs, a collective's measured time is taken
+// as calibrate takes a point — run by run the slowest device's time,
+// then their median — not the slowest device's median; its first call
+// is the slowest device's first call, summed per boxing and in total.
+// On 2 devices with runs (1, 5, 9) µs and (6, 2, 3) µs the slowest runs
+// are 6, 5 and 9 µs, so the time is 6 µs (the slowest median is 5 µs).
+func TestTimesRuns(t *testing.T) {
+	pl := planOn(t, "placement 2; x = input 16,8 S(0); y = box x B; z = box x S(1)", "loopback")
+	res := timedResult(t, pl)
+	us := func(v ...int) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x)*time.Microsecond)
+		}
+		return d
+	}
+	runs := [][]time.Duration{us(1, 5, 9), us(6, 2, 3)}
+	for pos := range res.Ranks {
+		for k := range res.Ranks[pos].Steps {
+			for j := range res.Ranks[pos].Steps[k].Collectives {
+				c := &res.Ranks[pos].Steps[k].Collectives[j]
+				c.Runs, c.Time = runs[pos], time.Duration(5-2*pos)*time.Microsecond // each device's own median
+				c.FirstTime = time.Duration(100*(pos+1)) * time.Microsecond
+			}
+		}
+	}
+	got, err := engine.Times(pl, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Boxings) != 2 {
+		t.Fatalf("%d boxings, want 2", len(got.Boxings))
+	}
+	for _, b := range got.Boxings {
+		c := b.Collectives[0]
+		if c.Runs != 3 || !near(c.MeasuredS, 6e-6) || !near(c.FirstS, 200e-6) || !near(b.MeasuredS, 6e-6) || !near(b.FirstS, 200e-6) {
+			t.Errorf("boxing %s: %d runs, measured %g s, first %g s (boxing %g, %g); want 3, 6 µs, 200 µs", b.Name, c.Runs, c.MeasuredS, c.FirstS, b.MeasuredS, b.FirstS)
+		}
+		if !near(c.RankS[0], 5e-6) || !near(c.RankS[1], 3e-6) {
+			t.Errorf("boxing %s: per device %v, want each device's own time", b.Name, c.RankS)
+		}
+	}
+	if !near(got.MeasuredS, 12e-6) || !near(got.FirstS, 400e-6) {
+		t.Errorf("totals: measured %g s, first %g s; want 12 µs, 400 µs", got.MeasuredS, got.FirstS)
+	}
+	res.Ranks[1].Steps[1].Collectives[0].Runs = us(1, 2)
+	if _, err := engine.Times(pl, res); err == nil || !strings.Contains(err.Error(), "device 1 timed 2 runs") {
+		t.Errorf("devices with different runs: %v", err)
+	}
+}
+
+// TestMedian: the middle value, or the mean of the two middles; the
+// slice is left as it was.
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		v    []float64
+		want float64
+	}{{[]float64{3}, 3}, {[]float64{9, 1, 5}, 5}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		in := slices.Clone(tc.v)
+		if got := engine.Median(tc.v); got != tc.want || !slices.Equal(in, tc.v) {
+			t.Errorf("Median(%v) = %g (slice now %v), want %g", in, got, tc.v, tc.want)
 		}
 	}
 }

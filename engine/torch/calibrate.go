@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/tensor"
@@ -240,21 +240,10 @@ func combine(p sbp.Placement, reports []calibrateReport, runs int) (*Calibration
 				m.Runs[j] = max(m.Runs[j], t)
 			}
 		}
-		m.Seconds = median(m.Runs)
+		m.Seconds = engine.Median(m.Runs)
 		cal.Measurements = append(cal.Measurements, m)
 	}
 	return cal, nil
-}
-
-// median is the middle of v (the mean of the two middles for an even
-// count).
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // progressOf reads "measure K/TOTAL: …".

@@ -32,7 +32,10 @@
 //	boxing  each collective of sbp.PlanBoxing along its mesh dim, within
 //	        the group of devices that differ only there: every worker
 //	        waits at a barrier of all of them, then runs the collective
-//	        and times it alone, to its return
+//	        and times it alone, to its return; then it runs the same
+//	        collective on the same input Options.TimeRuns more times
+//	        (DefaultTimeRuns), each after a barrier, timed the same way,
+//	        their outputs dropped: the warm time calibrate measures
 //
 // The collectives map to torch.distributed (Debian's torch 1.13 gloo has
 // all_gather, all_reduce, all_to_all_single and broadcast, but no
@@ -46,10 +49,12 @@
 //
 // A group of one device calls nothing. Each worker measures the tensors
 // it hands each collective (package engine's doc says what is counted),
-// times each step and each collective (CollectiveReport.Time: from the
-// barrier to the collective's return, gloo's calls on CPU tensors being
-// synchronous; the slowest worker's is the collective's time, and
-// engine.Times sets it beside the plan's prediction), writes the shards of the steps whose values come back
+// times each step and each collective (CollectiveReport.FirstTime: from
+// the barrier to the collective's return, gloo's calls on CPU tensors
+// being synchronous; CollectiveReport.Time, the median of the timed runs
+// after it; engine.Times takes the collective's time of the workers' and
+// sets it beside the plan's prediction; a step's own time leaves the
+// timed runs out), writes the shards of the steps whose values come back
 // (every program name and gradient) as .npy files and its report as
 // JSON, each to a temporary name renamed when whole. Go reads them,
 // assembles the logical values with sbp's shard ranges (partial values

@@ -23,6 +23,7 @@ type job struct {
 	TimeoutS float64   `json:"timeout_s"`  // init_process_group's timeout
 	Steps    []jobStep `json:"steps"`      // the plan's steps, in order
 	Save     []int     `json:"save"`       // the steps whose shards the workers write to JOB/out/POS.npz (INDEX.npy each)
+	TimeRuns int       `json:"time_runs"`  // how many more timed runs of each collective after its own (Options.TimeRuns)
 }
 
 // jobStep is one plan step, with what every device needs to run it.

@@ -30,6 +30,12 @@ var opsPy []byte
 // DefaultTimeout bounds a run when Options.Timeout is 0.
 const DefaultTimeout = 120 * time.Second
 
+// DefaultTimeRuns is Options.TimeRuns when it is 0: as many timed runs
+// as `stridelab calibrate` gives each of its points (DefaultRuns), so a
+// boxing's time and the calibration it is predicted on are medians of
+// the same number of warm runs.
+const DefaultTimeRuns = DefaultRuns
+
 // Options configure the torch engine.
 type Options struct {
 	// Python is the interpreter (a path, or a name looked up on PATH);
@@ -40,6 +46,16 @@ type Options struct {
 	Timeout time.Duration
 	// Port is MASTER_PORT on 127.0.0.1; 0 picks a free one.
 	Port int
+	// TimeRuns is how many more times each collective of a boxing runs,
+	// timed, after the run's own call: on the same input, each after a
+	// barrier of every worker, their outputs dropped, so the values and
+	// bytes are the run's own call's. A collective's time is then their
+	// median (CollectiveReport.Runs), as `stridelab calibrate` measures
+	// its points, and the run's own call, gloo's first at that size on
+	// tensors just made, is CollectiveReport.FirstTime. 0 means
+	// DefaultTimeRuns; a negative number runs none, and the run's own
+	// call is the time.
+	TimeRuns int
 
 	// fault is handed to the workers as STRIDELAB_TORCH_TEST_FAULT
 	// (KIND:RANK:STEP with KIND raise, kill or hang): the tests' way to
@@ -74,7 +90,7 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	if err := plan.CheckBudget(); err != nil {
 		return nil, err
 	}
-	if err := checkRanks(plan); err != nil {
+	if err := checkRanks(plan, e.timeRuns() > 0); err != nil {
 		return nil, err
 	}
 	if _, err := findPython(ctx, e.opts.Python, p); err != nil {
@@ -89,6 +105,7 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	if err != nil {
 		return nil, err
 	}
+	b.job.TimeRuns = e.timeRuns()
 	defer b.release()
 	ex, err := e.execute(ctx, b)
 	if err != nil {
@@ -108,6 +125,17 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	}
 	res.Wall = time.Since(start)
 	return res, nil
+}
+
+// timeRuns is Options.TimeRuns with its default: 0 for none.
+func (e *Engine) timeRuns() int {
+	switch {
+	case e.opts.TimeRuns == 0:
+		return DefaultTimeRuns
+	case e.opts.TimeRuns < 0:
+		return 0
+	}
+	return e.opts.TimeRuns
 }
 
 func (e *Engine) timeout() time.Duration {
@@ -229,10 +257,13 @@ func wanted(plan *program.Plan) (map[string]int, []int) {
 
 // checkRanks asks the result budget whether each rank's process can hold
 // its part of the run: every step's output shard and every collective's
-// receive buffer on that rank, all at once (a worker keeps them all).
-func checkRanks(plan *program.Plan) error {
+// receive buffer on that rank, all at once (a worker keeps them all),
+// and with timed runs (again) one more of its largest receive buffers,
+// the output of a run that is dropped.
+func checkRanks(plan *program.Plan, again bool) error {
 	p := plan.Program.Placement
 	per := make([]int64, p.Size())
+	largest := make([]int64, p.Size()) // per rank, its largest receive buffer's bytes
 	add := func(pos int, shape tensor.Shape) error {
 		b, err := tensor.ResultBytes(tensor.Float32, shape)
 		if err == nil {
@@ -266,7 +297,18 @@ func checkRanks(plan *program.Plan) error {
 				if err := add(pos, t.After); err != nil {
 					return err
 				}
+				n, _ := tensor.ResultBytes(tensor.Float32, t.After) // add has checked it
+				largest[pos] = max(largest[pos], n)
 			}
+		}
+	}
+	for pos, n := range largest {
+		var err error
+		if again {
+			per[pos], err = tensor.AddBytes("torch engine", per[pos], n)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	for pos, b := range per {
@@ -289,13 +331,16 @@ type workerReport struct {
 		Index       int     `json:"index"`
 		Seconds     float64 `json:"seconds"`
 		Collectives []struct {
-			Ran     string  `json:"ran"`
-			Handed  int64   `json:"handed"`
-			Send    int64   `json:"send"`
-			Recv    int64   `json:"recv"`
-			Seconds float64 `json:"seconds"`
-			Call    float64 `json:"call_seconds"`
-			Note    string  `json:"note"`
+			Ran     string    `json:"ran"`
+			Handed  int64     `json:"handed"`
+			Send    int64     `json:"send"`
+			Recv    int64     `json:"recv"`
+			Seconds float64   `json:"seconds"` // the median of Runs, else First
+			Call    float64   `json:"call_seconds"`
+			First   float64   `json:"first_seconds"` // the run's own call
+			FirstC  float64   `json:"first_call_seconds"`
+			Runs    []float64 `json:"runs"` // the timed runs after it (Options.TimeRuns)
+			Note    string    `json:"note"`
 		} `json:"collectives"`
 	} `json:"steps"`
 }
@@ -319,6 +364,11 @@ func fillReports(reports []workerReport, res *engine.Result) error {
 			for j, wc := range ws.Collectives {
 				c := &s.Collectives[j]
 				c.Ran, c.HandedBytes, c.SendBytes, c.RecvBytes, c.Time, c.CallTime, c.Note = wc.Ran, wc.Handed, wc.Send, wc.Recv, seconds(wc.Seconds), seconds(wc.Call), wc.Note
+				c.FirstTime, c.FirstCallTime = seconds(wc.First), seconds(wc.FirstC)
+				c.Runs = nil
+				for _, r := range wc.Runs {
+					c.Runs = append(c.Runs, seconds(r))
+				}
 				note := ranNotes[wc.Ran]
 				if wc.Ran == "all_gather" && wc.Note == "" {
 					note = ""

@@ -16,7 +16,11 @@ process group per group of devices along each mesh dim of an n-D mesh
             as sbp's Local (float32 products, float64 sums)
     boxing  runs each collective of the boxing plan (sbp.PlanBoxing) along
             its mesh dim, on real tensors, each after a barrier of every
-            rank and timed alone from the barrier to its return
+            rank and timed alone from the barrier to its return; then
+            job["time_runs"] more times on the same input, timed the same
+            way, their outputs dropped (time_again): a collective's time
+            is their median, as calibrate.py measures, and the first
+            call's is first_seconds
 
 and writes the shards of the steps in job["save"] to JOB/out/RANK.npz
 (INDEX.npy each) and its report to JOB/report.RANK.json, each to a
@@ -88,6 +92,14 @@ def join(dist, job):
             if RANK in g:
                 mine[m] = (g, pg)
     return mine
+
+
+def median(v):
+    """The middle of v (the mean of the two middles for an even count), as
+    stridelab's calibration takes a point."""
+    s = sorted(v)
+    h = len(s) // 2
+    return s[h] if len(s) % 2 else (s[h - 1] + s[h]) / 2
 
 
 def warm_up(torch, dist, mine):
@@ -263,6 +275,23 @@ def main():
             raise RuntimeError("%s ended with shape %s but the plan's shard is %s" % (kind, list(out.shape), want))
         return out, rec
 
+    def time_again(c, t):
+        """Times collective c on t job["time_runs"] more times, as
+        calibrate.py times its points: each run after a barrier of the
+        whole world, alone, to its return. collective never writes t, and
+        these runs' outputs are dropped, so the step's value and bytes are
+        the first call's. Returns each run's time and its time in the
+        library's call."""
+        runs, calls = [], []
+        for _ in range(job.get("time_runs", 0)):
+            dist.barrier()
+            c0 = time.perf_counter()
+            dropped, again = collective(c, t)
+            runs.append(time.perf_counter() - c0)
+            calls.append(again["call_seconds"])
+            del dropped  # freed before the next run, as calibrate.py's buffers are
+        return runs, calls
+
     inputs = np.load(os.path.join(JOB, "in", "%d.npz" % RANK))
     vals = {}
     for step in job["steps"]:
@@ -301,8 +330,16 @@ def main():
                 dist.barrier()
                 c0 = time.perf_counter()
                 waited += c0 - b0
-                out, crec = collective(c, out)
-                crec["seconds"] = time.perf_counter() - c0
+                t = out
+                out, crec = collective(c, t)
+                crec["seconds"] = crec["first_seconds"] = time.perf_counter() - c0
+                crec["first_call_seconds"] = crec["call_seconds"]
+                r0 = time.perf_counter()
+                crec["runs"], crec["call_runs"] = time_again(c, t)
+                waited += time.perf_counter() - r0
+                if crec["runs"]:
+                    crec["seconds"] = median(crec["runs"])
+                    crec["call_seconds"] = median(crec["call_runs"])
                 rec["collectives"].append(crec)
         else:
             raise ValueError("unknown step kind %r" % kind)

@@ -131,7 +131,7 @@ func TestEngineTorchCLI(t *testing.T) {
 }
 
 // TestEngineFlagErrors: a bad --engine, --engine torch with --json or
-// --emit, a timeout of 0, --emit torch on sbp plan, and an interpreter
+// --emit, a timeout of 0, a negative --time-runs, --emit torch on sbp plan, and an interpreter
 // without torch are one line each, and no --out file is left. None needs
 // torch.
 func TestEngineFlagErrors(t *testing.T) {
@@ -147,6 +147,7 @@ func TestEngineFlagErrors(t *testing.T) {
 		append(boxing, "--engine", "torch", "--json"),
 		append(boxing, "--engine", "torch", "--emit", "pytorch"),
 		append(boxing, "--engine", "torch", "--timeout", "0s"),
+		append(boxing, "--engine", "torch", "--time-runs", "-1"),
 	} {
 		if code, msg := runFails(t, args...); code != 2 || strings.Count(msg, "\n") != 1 {
 			t.Errorf("%v: exit %d, %q; want a usage error in one line", args, code, msg)

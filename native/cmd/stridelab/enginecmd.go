@@ -25,13 +25,15 @@ import (
 type engineFlags struct {
 	name, python *string
 	timeout      *time.Duration
+	timeRuns     *int
 }
 
 func defineEngineFlags(fs *flagSet) *engineFlags {
 	return &engineFlags{
-		name:    fs.String("engine", "sim", "where the plan runs: sim (simulated devices in this process) or torch (one torch.distributed process per device, gloo on this machine's CPUs)"),
-		python:  fs.String("python", "", "--engine torch: the interpreter its workers run (default: the first python3 that imports torch, else /usr/bin/python3)"),
-		timeout: fs.Duration("timeout", torch.DefaultTimeout, "--engine torch: the longest a run may take; past it every worker is killed"),
+		name:     fs.String("engine", "sim", "where the plan runs: sim (simulated devices in this process) or torch (one torch.distributed process per device, gloo on this machine's CPUs)"),
+		python:   fs.String("python", "", "--engine torch: the interpreter its workers run (default: the first python3 that imports torch, else /usr/bin/python3)"),
+		timeout:  fs.Duration("timeout", torch.DefaultTimeout, "--engine torch: the longest a run may take; past it every worker is killed"),
+		timeRuns: fs.Int("time-runs", torch.DefaultTimeRuns, "--engine torch: after each collective's own call, run it this many more times on the same input, each timed after a barrier, and report their median, as calibrate measures (0: the own call's time alone)"),
 	}
 }
 
@@ -45,6 +47,9 @@ func (f *engineFlags) check(others map[string]bool) error {
 	}
 	if *f.timeout <= 0 {
 		return usagef("--timeout %v: give a positive duration, e.g. 120s", *f.timeout)
+	}
+	if *f.timeRuns < 0 {
+		return usagef("--time-runs %d: give 0 or more", *f.timeRuns)
 	}
 	if f.torch() {
 		for _, name := range []string{"json", "emit"} {
@@ -83,7 +88,11 @@ func (f *engineFlags) run(plan *program.Plan, be tensor.Backend, inputs program.
 		return nil, nil, err
 	}
 	defer sim.Values.Release()
-	res, err := torch.New(torch.Options{Python: *f.python, Timeout: *f.timeout}).Run(ctx, plan, inputs)
+	runs := *f.timeRuns
+	if runs == 0 {
+		runs = -1 // torch.Options: none
+	}
+	res, err := torch.New(torch.Options{Python: *f.python, Timeout: *f.timeout, TimeRuns: runs}).Run(ctx, plan, inputs)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-const programSynopsis = "(--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu|gpu|auto] [--max-bytes N] [--engine sim|torch] [--python PATH] [--timeout 120s]"
+const programSynopsis = "(--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu|gpu|auto] [--max-bytes N] [--engine sim|torch] [--python PATH] [--timeout 120s] [--time-runs 5]"
 
 // sbpProgram plans a program (package sbp/program) and prints the plan as
 // a table, or as JSON, or as a program for OneFlow or PyTorch; with --out

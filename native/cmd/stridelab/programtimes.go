@@ -22,14 +22,14 @@ import (
 // writeTimes prints, for every boxing of plan, the time predicted on its
 // cluster beside the time res measured (and the part of it spent in the
 // library's calls, without the workers' own padding, slicing and
-// joining), their ratio, and the totals; a
-// boxing of several collectives (one per mesh dim it crosses) has a row
-// for each under its own. res nil prints nothing.
+// joining; and the run's own first call, cold), their ratio, and the
+// totals; a boxing of several collectives (one per mesh dim it crosses)
+// has a row for each under its own. res nil prints nothing.
 //
-//	predicted on loopback against measured on 4 torch.distributed processes (each collective alone after a barrier of all of them, its slowest process's time):
-//	step   boxing    shape    from -> to  collectives  sent      predicted  measured  in the call  measured/predicted
-//	3      w@B       [32 16]  S(0) -> B   all-gather   6.00 KiB  699 µs     1.91 ms   1.6 ms       2.73
-//	total  1 boxing                                    6.00 KiB  699 µs     1.91 ms   1.6 ms       2.73
+//	predicted on loopback against measured on 4 torch.distributed processes (each collective's median of 5 timed runs after its own call, each run alone after a barrier of all of them, its slowest process's time):
+//	step   boxing    shape    from -> to  collectives  sent      predicted  measured  in the call  first call  measured/predicted
+//	3      w@B       [32 16]  S(0) -> B   all-gather   6.00 KiB  699 µs     1.91 ms   1.6 ms       8.2 ms      2.73
+//	total  1 boxing                                    6.00 KiB  699 µs     1.91 ms   1.6 ms       8.2 ms      2.73
 func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
 	if res == nil {
 		return nil
@@ -39,6 +39,9 @@ func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
 		return err
 	}
 	how := "each collective alone after a barrier of all of them, its slowest process's time"
+	if runs := timedRuns(tm); runs > 0 {
+		how = fmt.Sprintf("each collective's median of %s after its own call, each run alone after a barrier of all of them, its slowest process's time", count(runs, "timed run"))
+	}
 	if tm.Cluster == "" {
 		fmt.Fprintf(w, "\nmeasured on %d %s processes (%s); --cluster NAME|FILE predicts each boxing's time beside it:\n", tm.Processes, engineWords(tm.Engine), how)
 	} else {
@@ -46,7 +49,7 @@ func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
 	}
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "step\tboxing\tshape\tfrom -> to\tcollectives\tsent\tpredicted\tmeasured\tin the call\tmeasured/predicted")
+	fmt.Fprintln(tw, "step\tboxing\tshape\tfrom -> to\tcollectives\tsent\tpredicted\tmeasured\tin the call\tfirst call\tmeasured/predicted")
 	var sent int64
 	for _, b := range tm.Boxings {
 		var names []string
@@ -57,8 +60,8 @@ func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
 			names = []string{"none"}
 		}
 		sent += b.SendBytes
-		fmt.Fprintf(tw, "%d\t%s\t%v\t%s -> %s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Step+1, b.Name, b.Shape, b.From, b.To, strings.Join(names, " + "),
-			tensor.FormatBytes(b.SendBytes), predicted(b.PredictedS, tm.Cluster), seconds(b.MeasuredS), seconds(b.CallS), ratioWords(b.Ratio))
+		fmt.Fprintf(tw, "%d\t%s\t%v\t%s -> %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Step+1, b.Name, b.Shape, b.From, b.To, strings.Join(names, " + "),
+			tensor.FormatBytes(b.SendBytes), predicted(b.PredictedS, tm.Cluster), seconds(b.MeasuredS), seconds(b.CallS), seconds(b.FirstS), ratioWords(b.Ratio))
 		if len(b.Collectives) < 2 {
 			continue
 		}
@@ -67,12 +70,12 @@ func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
 			if c.Ran != "" {
 				ran += " (" + c.Ran + ")"
 			}
-			fmt.Fprintf(tw, "\t  mesh dim %d\t\t\t%s\t\t%s\t%s\t%s\t%s\n", c.MeshDim, ran,
-				predicted(c.PredictedS, tm.Cluster), seconds(c.MeasuredS), seconds(c.CallS), ratioWords(c.Ratio))
+			fmt.Fprintf(tw, "\t  mesh dim %d\t\t\t%s\t\t%s\t%s\t%s\t%s\t%s\n", c.MeshDim, ran,
+				predicted(c.PredictedS, tm.Cluster), seconds(c.MeasuredS), seconds(c.CallS), seconds(c.FirstS), ratioWords(c.Ratio))
 		}
 	}
-	fmt.Fprintf(tw, "total\t%s\t\t\t\t%s\t%s\t%s\t%s\t%s\n", count(len(tm.Boxings), "boxing"), tensor.FormatBytes(sent),
-		predicted(tm.PredictedS, tm.Cluster), seconds(tm.MeasuredS), seconds(tm.CallS), ratioWords(tm.Ratio))
+	fmt.Fprintf(tw, "total\t%s\t\t\t\t%s\t%s\t%s\t%s\t%s\t%s\n", count(len(tm.Boxings), "boxing"), tensor.FormatBytes(sent),
+		predicted(tm.PredictedS, tm.Cluster), seconds(tm.MeasuredS), seconds(tm.CallS), seconds(tm.FirstS), ratioWords(tm.Ratio))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -82,6 +85,19 @@ func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
 		}
 	}
 	return nil
+}
+
+// timedRuns is the number of timed runs tm's collectives are the median
+// of: the most any has (local steps and groups of one are timed the same
+// way); 0 when every time is a run's own call.
+func timedRuns(tm engine.Timed) int {
+	runs := 0
+	for _, b := range tm.Boxings {
+		for _, c := range b.Collectives {
+			runs = max(runs, c.Runs)
+		}
+	}
+	return runs
 }
 
 // engineWords names an engine's processes: torch's are torch.distributed's.

@@ -12,7 +12,8 @@ import (
 )
 
 // timedRun is pl's report skeleton (engine.Planned) with every
-// collective timed 1 ms on every device: what writeTimes reads of a run.
+// collective timed 1 ms on every device, half of it in the call, and
+// its first call 4 ms: what writeTimes reads of a run.
 func timedRun(t *testing.T, pl *program.Plan) *engine.Result {
 	t.Helper()
 	ranks, err := engine.Planned(pl)
@@ -22,7 +23,7 @@ func timedRun(t *testing.T, pl *program.Plan) *engine.Result {
 	for _, r := range ranks {
 		for _, s := range r.Steps {
 			for j := range s.Collectives {
-				s.Collectives[j].Time, s.Collectives[j].CallTime = time.Millisecond, time.Millisecond/2
+				s.Collectives[j].Time, s.Collectives[j].CallTime, s.Collectives[j].FirstTime = time.Millisecond, time.Millisecond/2, 4*time.Millisecond
 			}
 		}
 	}
@@ -65,17 +66,17 @@ func TestWriteTimesTable(t *testing.T) {
 		if clusterArg == "" && !strings.Contains(lines[0], "--cluster NAME|FILE") {
 			t.Errorf("no cluster: the first line does not say how to name one: %s", lines[0])
 		}
-		if f := strings.Fields(lines[1]); strings.Join(f, " ") != "step boxing shape from -> to collectives sent predicted measured in the call measured/predicted" {
+		if f := strings.Fields(lines[1]); strings.Join(f, " ") != "step boxing shape from -> to collectives sent predicted measured in the call first call measured/predicted" {
 			t.Errorf("column heads %q", lines[1])
 		}
 		// y: two all-gathers, 2 ms measured (1 ms each, on the slowest
 		// device); then a row per mesh dim; z: one all-gather along dim 0.
 		rows := []struct{ prefix, measured string }{
-			{"2 y [8 6] (S(0), S(1)) -> (B, B) all-gather + all-gather 576 B", "2.00 ms 1.00 ms"},
-			{"mesh dim 1 all-gather", "1.00 ms 500 µs"},
-			{"mesh dim 0 all-gather", "1.00 ms 500 µs"},
-			{"4 z [8 6] (S(0), B) -> (B, B) all-gather", "1.00 ms 500 µs"},
-			{"total 2 boxings", "3.00 ms 1.50 ms"},
+			{"2 y [8 6] (S(0), S(1)) -> (B, B) all-gather + all-gather 576 B", "2.00 ms 1.00 ms 8.00 ms"},
+			{"mesh dim 1 all-gather", "1.00 ms 500 µs 4.00 ms"},
+			{"mesh dim 0 all-gather", "1.00 ms 500 µs 4.00 ms"},
+			{"4 z [8 6] (S(0), B) -> (B, B) all-gather", "1.00 ms 500 µs 4.00 ms"},
+			{"total 2 boxings", "3.00 ms 1.50 ms 12.0 ms"},
 		}
 		for i, want := range rows {
 			line := strings.Join(strings.Fields(lines[2+i]), " ")
@@ -83,7 +84,7 @@ func TestWriteTimesTable(t *testing.T) {
 				t.Errorf("--cluster %q row %d: %q, want %q … %s …", clusterArg, i, line, want.prefix, want.measured)
 			}
 			f := strings.Fields(line)
-			ratio, pred := f[len(f)-1], f[len(f)-7]+" "+f[len(f)-6]
+			ratio, pred := f[len(f)-1], f[len(f)-9]+" "+f[len(f)-8]
 			if clusterArg == "" && (ratio != "-" || !strings.HasSuffix(line, " - "+want.measured+" -")) {
 				t.Errorf("no cluster, row %d: %q, want - for the prediction and the ratio", i, line)
 			}

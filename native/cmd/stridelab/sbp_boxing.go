@@ -14,7 +14,7 @@ import (
 )
 
 func sbpBoxing(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sbp boxing", "--shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--dtype float32] [--cluster NAME|FILE] [--json] [--emit oneflow|pytorch] [--in X.npy] [--out Y.npy] [--engine sim|torch] [--python PATH] [--timeout 120s]", stderr)
+	fs := newFlags("sbp boxing", "--shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--dtype float32] [--cluster NAME|FILE] [--json] [--emit oneflow|pytorch] [--in X.npy] [--out Y.npy] [--engine sim|torch] [--python PATH] [--timeout 120s] [--time-runs 5]", stderr)
 	shapeFlag := fs.String("shape", "", "the logical shape (with --in, the file's when not given)")
 	from := fs.String("from", "", "the SBP now, one per mesh dim")
 	to := fs.String("to", "", "the SBP wanted")

@@ -10,7 +10,7 @@ import (
 )
 
 func sbpRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sbp run", "--op OP --in X.npy [--b B.npy] [op args] --sbp S [--b-sbp S] --placement P [--out Y.npy] [--backend cpu] [--json] [--emit oneflow|pytorch] [--engine sim|torch] [--python PATH] [--timeout 120s]", stderr)
+	fs := newFlags("sbp run", "--op OP --in X.npy [--b B.npy] [op args] --sbp S [--b-sbp S] --placement P [--out Y.npy] [--backend cpu] [--json] [--emit oneflow|pytorch] [--engine sim|torch] [--python PATH] [--timeout 120s] [--time-runs 5]", stderr)
 	ops := defineOpFlags(fs)
 	inPath := fs.String("in", "", "the (first) input .npy file")
 	bPath := fs.String("b", "", "the second input .npy file (binary ops, matmul)")
