@@ -17,6 +17,8 @@ type StepTime struct {
 	// whole: the sum of its shards on the split side (S(i) -> B, P ->
 	// S(i), S(i) -> S(j)), else one device's (P -> B).
 	Bytes float64 `json:"bytes"`
+	// Alpha and Beta are the link's for this collective (Link.For: its
+	// own where the link carries them).
 	Alpha float64 `json:"alpha_s"`
 	Beta  float64 `json:"beta_bytes_per_s"`
 	TimeS float64 `json:"time_s"` // Steps·α + Fraction·S/β of the slowest group (RingTerms)
@@ -31,9 +33,10 @@ type BoxingTime struct {
 
 // TimeBoxing times boxing b on cluster c: every step along its mesh dim
 // m takes, in each group of n devices along m, the ring time of its
-// collective over c.Links[m] (RingTerms) for the group's tensor of S
-// bytes; the groups run at once, so the slowest decides the step, and
-// the boxing takes the sum of its steps:
+// collective over c.Links[m] (RingTerms, at the link's α and β for that
+// collective: Link.For) for the group's tensor of S bytes; the groups
+// run at once, so the slowest decides the step, and the boxing takes the
+// sum of its steps:
 //
 //	T = Σ_steps max_groups (steps(n)·α_m + fraction(n)·S_group/β_m)
 //
@@ -70,7 +73,8 @@ func timeStep(c Cluster, p sbp.Placement, st sbp.Step, e int64) (StepTime, error
 	}
 	l := c.Links[m]
 	groups := p.Groups(m)
-	out := StepTime{MeshDim: m, Collective: st.Collective, Alpha: l.Alpha, Beta: l.Beta}
+	out := StepTime{MeshDim: m, Collective: st.Collective}
+	out.Alpha, out.Beta = l.For(st.Collective)
 	for _, g := range groups {
 		var sum, one float64
 		splitBefore, splitAfter := st.From[m].Kind == sbp.Split, st.To[m].Kind == sbp.Split

@@ -29,6 +29,11 @@ type Link struct {
 	// Beta (β) is the bandwidth one device sends at along the link, per
 	// direction, in bytes per second.
 	Beta float64
+	// Collectives holds, optionally, a collective's own α and β along
+	// this link, measured, which replace Alpha and Beta in its formula
+	// (own.go says when and why); in OwnCollectives' order, the zero Own
+	// where a collective has none. The presets have none.
+	Collectives [len(ownCollectives)]Own
 }
 
 // Device is one position of the mesh: one GPU, TPU chip or process.
@@ -147,6 +152,9 @@ func (c Cluster) Validate() error {
 				return err
 			}
 		}
+		if err := checkOwn(src, fmt.Sprintf("links[%d]", i), l); err != nil {
+			return err
+		}
 	}
 	for _, n := range []struct {
 		f field
@@ -196,6 +204,8 @@ type (
 	linkForm struct {
 		Alpha json.Number `json:"alpha_s"`
 		Beta  json.Number `json:"beta_bytes_per_s"`
+		// Collectives is ownForm's object, absent when the link has none.
+		Collectives json.RawMessage `json:"collectives,omitempty"`
 	}
 	deviceForm struct {
 		FLOPs       json.Number `json:"flops_per_s"`
@@ -214,7 +224,11 @@ func (c Cluster) MarshalJSON() ([]byte, error) {
 	}
 	f := fileForm{Name: c.Name, Links: []linkForm{}, Device: deviceForm{number(c.Device.FLOPs), number(c.Device.MemBytes), number(c.Device.MemCapacity)}}
 	for _, l := range c.Links {
-		f.Links = append(f.Links, linkForm{number(l.Alpha), number(l.Beta)})
+		own, err := ownForm(l)
+		if err != nil {
+			return nil, err
+		}
+		f.Links = append(f.Links, linkForm{number(l.Alpha), number(l.Beta), own})
 	}
 	return json.Marshal(f)
 }

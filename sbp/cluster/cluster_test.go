@@ -94,14 +94,14 @@ func TestJSON(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) || err.Error() != "cluster: links: must list 1 to 8 links, one per mesh dim; got 0" {
 		t.Fatalf("json.Unmarshal of a bad cluster = %v", err)
 	}
-	if _, err := json.Marshal(Cluster{Name: "nan", Links: []Link{{math.NaN(), 1}}, Device: Device{1, 1, 1}}); err == nil {
+	if _, err := json.Marshal(Cluster{Name: "nan", Links: []Link{{Alpha: math.NaN(), Beta: 1}}, Device: Device{1, 1, 1}}); err == nil {
 		t.Fatal("json.Marshal of a NaN α succeeded")
 	}
 }
 
 // TestValidate: a cluster built in Go is checked as a file is.
 func TestValidate(t *testing.T) {
-	ok := Cluster{Name: "ok", Links: []Link{{1e-6, 1e9}}, Device: Device{1, 1, 1}}
+	ok := Cluster{Name: "ok", Links: []Link{{Alpha: 1e-6, Beta: 1e9}}, Device: Device{1, 1, 1}}
 	cases := []struct {
 		edit func(*Cluster)
 		want string

@@ -66,7 +66,8 @@ func (t Terms) Time(l Link, s float64) float64 { return t.Steps*l.Alpha + t.Frac
 
 // Time returns the seconds collective c takes along link l on a ring of
 // n devices, for a group tensor of s bytes (RingTerms gives the
-// formulas). s must be finite and >= 0.
+// formulas), at the α and β l has for c (Link.For: its own where l
+// carries them, else the link's). s must be finite and >= 0.
 func (l Link) Time(c sbp.Collective, n int, s float64) (float64, error) {
 	t, err := RingTerms(c, n)
 	if err != nil {
@@ -75,5 +76,6 @@ func (l Link) Time(c sbp.Collective, n int, s float64) (float64, error) {
 	if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
 		return 0, newError(ErrUnsupported, "", "", "%s of %v bytes: the size must be finite and >= 0", c, s)
 	}
-	return t.Time(l, s), nil
+	alpha, beta := l.For(c)
+	return t.Time(Link{Alpha: alpha, Beta: beta}, s), nil
 }

@@ -44,6 +44,15 @@
 // A boxing ([TimeBoxing]) is the sum of its steps, each along its own
 // mesh dim and link, a step's time that of its slowest group.
 //
+// A link may also carry, optionally, a collective's own α and β
+// ([Link.Collectives], [Own]; "collectives" in the file form:
+// {"reduce-scatter": {"alpha_s": …, "beta_bytes_per_s": …}, …}): that
+// collective is then timed by its own formula above with them in place of
+// the link's ([Link.For]). `stridelab calibrate` writes them for a library
+// that runs collectives another way than the ring (gloo's reduce-scatter
+// is an all-reduce and a slice); the presets and hand-written files of
+// real clusters have none, and are timed by the ring formulas alone.
+//
 // An op's time on one device is the roofline ([Device.Roofline]):
 //
 //	T = max(FLOPs / flops_per_s, bytes read and written / mem_bytes_per_s)

@@ -12,9 +12,11 @@ import (
 
 // Parse reads a cluster in the file form (the package doc shows it).
 // It is strict: the top level and every link and the device must be
-// objects with exactly their fields, every number a JSON number (not a
-// string) that is finite and positive, the name a non-empty string, and
-// there must be 1 to 8 links. The first problem found is the error, one
+// objects with exactly their fields (a link may also have its optional
+// "collectives", own.go's form: only the collectives of OwnCollectives,
+// each with exactly alpha_s and beta_bytes_per_s), every number a JSON
+// number (not a string) that is finite and positive, the name a
+// non-empty string, and there must be 1 to 8 links. The first problem found is the error, one
 // line that names source (the file, as the user gave it) and the field:
 //
 //	cluster two.json: links[1].beta_bytes_per_s: must be a positive number of bytes per second, got 0
@@ -66,13 +68,16 @@ func Parse(source string, data []byte) (Cluster, error) {
 	}
 	for i, raw := range links {
 		path := fmt.Sprintf("links[%d]", i)
-		obj, err := object(source, path, raw, `a link {"alpha_s": …, "beta_bytes_per_s": …}`, []string{alphaField.name, betaField.name})
+		obj, err := object(source, path, raw, `a link {"alpha_s": …, "beta_bytes_per_s": …}`, []string{alphaField.name, betaField.name, "collectives"})
 		if err != nil {
 			return Cluster{}, err
 		}
 		var l Link
 		if l.Alpha, err = numberField(source, path, obj, alphaField); err == nil {
 			l.Beta, err = numberField(source, path, obj, betaField)
+		}
+		if own, ok := obj["collectives"]; ok && err == nil {
+			err = parseOwn(source, path, own, &l)
 		}
 		if err != nil {
 			return Cluster{}, err
@@ -133,14 +138,19 @@ func object(source, path string, raw []byte, what string, allowed []string) (map
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
-		where := "a cluster file has"
+		where, fields := "a cluster file has", listWords(allowed)
 		switch {
+		case strings.HasSuffix(path, ".collectives"):
+			where = "a link's own α and β are for"
+		case strings.Contains(path, ".collectives."):
+			where = "a collective's own α and β are"
 		case strings.HasPrefix(path, "links"):
-			where = "a link has"
+			// The optional field after the two every link has.
+			where, fields = "a link has", listWords(allowed[:2])+", and may have "+allowed[2]
 		case path == "device":
 			where = "the device has"
 		}
-		return nil, newError(ErrInvalid, source, path, "unknown field %q; %s %s", unknown[0], where, listWords(allowed))
+		return nil, newError(ErrInvalid, source, path, "unknown field %q; %s %s", unknown[0], where, fields)
 	}
 	return m, nil
 }

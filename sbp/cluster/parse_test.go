@@ -14,7 +14,7 @@ func TestParseIssueForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Cluster{Name: "two-h100-nodes", Links: []Link{{1e-5, 5e10}, {3e-6, 4.5e11}}, Device: Device{6.7e13, 3.35e12, 8e10}}
+	want := Cluster{Name: "two-h100-nodes", Links: []Link{{Alpha: 1e-5, Beta: 5e10}, {Alpha: 3e-6, Beta: 4.5e11}}, Device: Device{6.7e13, 3.35e12, 8e10}}
 	if !equal(c, want) {
 		t.Fatalf("Parse(issue's file) = %+v, want %+v", c, want)
 	}
@@ -119,6 +119,7 @@ func TestParseTolerates(t *testing.T) {
 // to a file it reads as the same cluster.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(issueFile))
+	f.Add([]byte(ownFile))
 	f.Add([]byte(file(`"x"`, `[`+okLink+`]`, okDev)))
 	f.Add([]byte(`{"name": "x", "links": [{"alpha_s": "1"}]}`))
 	f.Add([]byte(`[]`))

@@ -106,7 +106,7 @@ func TestRoofline(t *testing.T) {
 // TestTimeOp: a matmul whose rows split unevenly over 4 devices (10 rows:
 // 3, 3, 2, 2): the first device has the most work and decides.
 func TestTimeOp(t *testing.T) {
-	c := Cluster{Name: "slow", Links: []Link{{1e-6, 1e9}}, Device: Device{FLOPs: 1e9, MemBytes: 1e9, MemCapacity: 1e9}}
+	c := Cluster{Name: "slow", Links: []Link{{Alpha: 1e-6, Beta: 1e9}}, Device: Device{FLOPs: 1e9, MemBytes: 1e9, MemCapacity: 1e9}}
 	p, _ := sbp.ParsePlacement("4")
 	plan, err := sbp.PlanOp(sbp.Matmul(), []tensor.Shape{{10, 8}, {8, 6}}, p, []sbp.NdSbp{{sbp.S(0)}, {sbp.B}})
 	if err != nil {
