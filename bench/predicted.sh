@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Predicted against measured (issue 31, docs/performance.md): calibrates
-# this machine's gloo on 2 and 4 processes (`stridelab calibrate`), then
-# runs each program below on that many torch.distributed processes with
+# this machine's gloo on 2 and 4 processes (`stridelab calibrate`: each
+# collective's own α and β in the file, besides the link's), then runs
+# each program below on that many torch.distributed processes with
 # --cluster set to that calibration, RUNS times each (`sbp program
-# --engine torch --cluster FILE --json`), and prints the table
-# docs/performance.md records: per boxing the predicted time, the median
-# of the measured ones (each the slowest process's, every collective
-# timed alone between barriers) with their range, and the ratio; per
-# program the totals; then whether every boxing of 1 MiB or more is
-# within a factor of 2 of its prediction.
+# --engine torch --cluster FILE --json`; every collective timed warm, the
+# median of 5 runs after its own call), and prints the table
+# docs/performance.md records: per boxing the predicted time (each
+# collective on its own α and β) and the ring's on the link's one α and β
+# (the same file without "collectives"), the median of the measured ones
+# (each the slowest process's) with their range, the first, cold call,
+# and the ratios; per program the totals; then how many boxings of 1 MiB
+# or more are within a factor of 2 of each prediction. Every program is
+# planned by bytes (--cost bytes), so both predictions price the same
+# boxings, the gallery's.
 #
 # Usage: bench/predicted.sh BIN OUTDIR [RUNS]   (RUNS: 3 by default)
-# OUTDIR keeps the calibrations (loopN.json) and every run's JSON
-# (NAME.N.RUN.json), each reused when present: delete them to measure
-# again, keep them to print the table again.
+# OUTDIR keeps the calibrations (loopN.json, loopN.plain.json) and every
+# run's JSON (NAME.N.RUN.json, NAME.N.plain.json), each reused when
+# present: delete them to measure again, keep them to print the table
+# again.
 set -euo pipefail
 bin=$1 out=$2 runs=${3:-3}
 mkdir -p "$out"
@@ -26,6 +32,12 @@ for n in 2 4; do
     "$bin" calibrate --engine torch --placement "$n" --name "loop$n" -o "$out/loop$n.json" >"$out/loop$n.txt"
     echo "predicted: calibrated $n processes: $out/loop$n.json" >&2
   fi
+  # The same calibration with one α and β per link: the ring formulas alone.
+  python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+for l in c["links"]:
+    l.pop("collectives", None)
+json.dump(c, open(sys.argv[2], "w"), indent=2)' "$out/loop$n.json" "$out/loop$n.plain.json"
 done
 : >"$out/order.txt"
 # name | strategy | program (@N: the processes)
@@ -36,9 +48,14 @@ while IFS='|' read -r name strategy src; do
       f="$out/$name.$n.$r.json"
       [ -s "$f" ] && continue
       [ "$r" = 1 ] && load "$name on $n"
-      "$bin" sbp program --src "${src//@N/$n}" --strategy "$strategy" --engine torch --cluster "$out/loop$n.json" --json >"$f.tmp"
+      "$bin" sbp program --src "${src//@N/$n}" --strategy "$strategy" --cost bytes --engine torch --cluster "$out/loop$n.json" --json >"$f.tmp"
       mv "$f.tmp" "$f"
     done
+    f="$out/$name.$n.plain.json"
+    if [ ! -s "$f" ]; then
+      "$bin" sbp program --src "${src//@N/$n}" --strategy "$strategy" --cost bytes --cluster "$out/loop$n.plain.json" --json >"$f.tmp"
+      mv "$f.tmp" "$f"
+    fi
     echo "$name $n" >>"$out/order.txt"
     echo "predicted: $name on $n processes, $runs runs" >&2
   done
@@ -77,37 +94,60 @@ def size(b):
 
 
 names = [(line.split()[0], int(line.split()[1])) for line in open(os.path.join(out, "order.txt")) if line.strip()]
-print("| program | processes | step | boxing | collectives | tensor | predicted | measured: median (range) | in the call | measured / predicted |")
-print("|---|---:|---:|---|---|---:|---:|---:|---:|---:|")
-big, within = 0, 0
+print("| program | processes | step | boxing | collectives | tensor | predicted | ring on one link | measured: median (range) | in the call | first call | measured / predicted | measured / one link |")
+print("|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+big, within, within_plain = 0, 0, 0
+worst = []
+
+
+def ratio(m, p, large):
+    if p <= 0:
+        return "-"
+    r = "%.2f" % (m / p)
+    return "**%s**" % r if large else r
+
+
 for name, n in names:
     plans = [json.load(open(os.path.join(out, "%s.%d.%d.json" % (name, n, r)))) for r in range(1, runs + 1)]
+    plain = json.load(open(os.path.join(out, "%s.%d.plain.json" % (name, n))))
     m0 = plans[0]["measured"]
+    tot_plain = 0
     for i, b in enumerate(m0["boxings"]):
         got = [p["measured"]["boxings"][i]["measured_s"] for p in plans]
         med = statistics.median(got)
         call = statistics.median(p["measured"]["boxings"][i]["call_s"] for p in plans)
+        first = statistics.median(p["measured"]["boxings"][i]["first_s"] for p in plans)
+        step = plain["steps"][b["step"]]
+        if step["name"] != b["name"]:
+            sys.exit("%s on %d: step %d is %s in the plain plan, %s in the run" % (name, n, b["step"], step["name"], b["name"]))
+        ring = step.get("time_s", 0)
+        tot_plain += ring
         tensor = 4
         for d in b["shape"]:
             tensor *= d
-        ratio = "%.2f" % (med / b["predicted_s"]) if b["predicted_s"] > 0 else "-"
-        if tensor >= 1 << 20 and b["predicted_s"] > 0:
+        large = tensor >= 1 << 20 and b["predicted_s"] > 0
+        if large:
             big += 1
             within += 0.5 <= med / b["predicted_s"] <= 2
-            ratio = "**%s**" % ratio
+            within_plain += ring > 0 and 0.5 <= med / ring <= 2
+            worst.append((med / b["predicted_s"], "%s on %d, step %d (%s, %s)" % (name, n, b["step"] + 1, b["collectives"][0]["collective"], size(tensor))))
         ran = " + ".join(c["collective"] + ("" if c["ran"] in ("local", c["collective"].replace("-", "_")) else " (%s)" % c["ran"]) for c in b["collectives"]) or "none"
-        print("| %s | %d | %d | %s: %s -> %s | %s | %s | %s | %s (%s-%s) | %s | %s |" % (
-            name, n, b["step"] + 1, b["name"], b["from"], b["to"], ran, size(tensor), secs(b["predicted_s"]),
-            secs(med), secs(min(got)), secs(max(got)), secs(call), ratio))
+        print("| %s | %d | %d | %s: %s -> %s | %s | %s | %s | %s | %s (%s-%s) | %s | %s | %s | %s |" % (
+            name, n, b["step"] + 1, b["name"], b["from"], b["to"], ran, size(tensor), secs(b["predicted_s"]), secs(ring),
+            secs(med), secs(min(got)), secs(max(got)), secs(call), secs(first), ratio(med, b["predicted_s"], large), ratio(med, ring, large)))
     tot = [p["measured"]["measured_s"] for p in plans]
     med = statistics.median(tot)
     call = statistics.median(p["measured"]["call_s"] for p in plans)
-    ratio = "%.2f" % (med / m0["predicted_s"]) if m0["predicted_s"] > 0 else "-"
+    first = statistics.median(p["measured"]["first_s"] for p in plans)
     k = len(m0["boxings"])
-    print("| %s | %d | | total: %d boxing%s | | | %s | %s (%s-%s) | %s | %s |" % (
-        name, n, k, "" if k == 1 else "s", secs(m0["predicted_s"]), secs(med), secs(min(tot)), secs(max(tot)), secs(call), ratio))
+    print("| %s | %d | | total: %d boxing%s | | | %s | %s | %s (%s-%s) | %s | %s | %s | %s |" % (
+        name, n, k, "" if k == 1 else "s", secs(m0["predicted_s"]), secs(tot_plain), secs(med), secs(min(tot)), secs(max(tot)), secs(call), secs(first),
+        ratio(med, m0["predicted_s"], False), ratio(med, tot_plain, False)))
 print()
-print("boxings of 1 MiB or more within a factor of 2 of the prediction: %d of %d" % (within, big))
+print("boxings of 1 MiB or more within a factor of 2 of the prediction: %d of %d (of the ring's on one link: %d of %d)" % (within, big, within_plain, big))
+outside = sorted((r, w) for r, w in worst if not 0.5 <= r <= 2)
+for r, w in outside:
+    print("  outside: %s: measured / predicted %.2f" % (w, r))
 loads = [line.rsplit(":", 1)[1].split() for line in open(os.path.join(out, "load.txt"))]
 ones = [float(l[0]) for l in loads]
 print("load average (1 minute) before each stage: %.1f to %.1f, median %.1f" % (min(ones), max(ones), statistics.median(ones)))

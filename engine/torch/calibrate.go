@@ -84,10 +84,13 @@ type Calibration struct {
 // Calibrate measures this machine's gloo: one process per device of
 // opts.Placement (started as Engine.Run starts its workers, running the
 // embedded calibrate.py), and along each mesh dim each of Collectives at
-// each size, opts.Runs times after a warm-up, each run timed alone
-// between two barriers of all the processes. Reduce-scatter is run as
-// the engine runs it (gloo in torch 1.13 has none): all_reduce, then the
-// rank's slice. Each process also measures its device: a 512×512 float32
+// each size, opts.Runs times after a warm-up, each run timed alone after
+// a barrier of all the processes. Each run is the engine's own boxing
+// step (worker.py's code: the torch.distributed call and the padding,
+// slicing and joining of shards around it, into tensors made for the
+// run), so a point measures what a run's collective measures; a
+// reduce-scatter is therefore an all_reduce and the rank's slice (gloo in
+// torch 1.13 has none). Each process also measures its device: a 512×512 float32
 // torch.mm for FLOP/s, a copy of 64 MiB for memory bytes/s, and the
 // machine's memory over the processes for capacity.
 //
@@ -286,7 +289,11 @@ type CollectiveFit struct {
 
 // Fit fits a link per mesh dim to the measurements (cluster.Fit over
 // every collective, and over each alone) and returns the cluster named
-// name: those links, and the measured device.
+// name: per mesh dim the link fitted over every collective, carrying
+// each collective's own fit as that collective's own α and β
+// (cluster.Link.Collectives; a collective whose own fit failed has none
+// and goes at the link's), and the measured device. Link.Plain drops the
+// own ones: the plain form.
 func (cal *Calibration) Fit(name string) (cluster.Cluster, []DimFit, error) {
 	c := cluster.Cluster{Name: name, Device: cal.Device}
 	var fits []DimFit
@@ -304,13 +311,19 @@ func (cal *Calibration) Fit(name string) (cluster.Cluster, []DimFit, error) {
 			return cluster.Cluster{}, nil, fmt.Errorf("torch engine: calibrate: mesh dim %d: %w", m, err)
 		}
 		df.All = all
+		link := all.Link
 		for _, col := range Collectives {
 			if pts := byCollective[col]; len(pts) > 0 {
 				f, err := cluster.Fit(pts)
 				df.Each = append(df.Each, CollectiveFit{Collective: col, Fitted: f, Err: err})
+				if err == nil {
+					if link, err = link.WithOwn(col, cluster.Own{Alpha: f.Link.Alpha, Beta: f.Link.Beta}); err != nil {
+						return cluster.Cluster{}, nil, fmt.Errorf("torch engine: calibrate: %w", err)
+					}
+				}
 			}
 		}
-		c.Links = append(c.Links, all.Link)
+		c.Links = append(c.Links, link)
 		fits = append(fits, df)
 	}
 	if err := c.Validate(); err != nil {

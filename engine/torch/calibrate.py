@@ -8,17 +8,22 @@ process per device of the placement, as for a run:
 The worker reads JOB/job.json ({"mesh", "groups", "sizes", "runs",
 "collectives", "timeout_s"}), joins torch.distributed (gloo), makes the
 mesh's groups as worker.py does, and along each mesh dim, for each
-collective and each size S (the bytes of the group's whole tensor), runs
-the collective runs + 1 times (the first a warm-up, not kept), each timed
-alone between two barriers of the whole world:
+collective and each size S (the bytes of the group's whole tensor, a
+float32 [n·r, c] whose shards are [r, c], r·c = S/4/n), runs the
+collective runs + 1 times (the first a warm-up, not kept), each timed
+alone after a barrier of the whole world. It runs each through the torch
+engine's own code for a boxing step (worker.py's make_collective: the
+same torch.distributed call, and the same padding, slicing and joining of
+shards around it, into tensors made for each run), so a point is what a
+run measures of that collective:
 
-    all-gather      all_gather of a float32 shard of S/n bytes
-    reduce-scatter  all_reduce of S bytes, then this rank's slice: gloo
-                    in torch 1.13 has no reduce_scatter, and this is how
-                    the engine runs one (worker.py)
-    all-reduce      all_reduce of S bytes
-    all-to-all      all_to_all_single of a shard of S/n bytes, in n equal
-                    pieces
+    all-gather      S(0) -> B: all_gather of the [r, c] shards, joined
+    reduce-scatter  P -> S(0): all_reduce of a copy of the [n·r, c]
+                    tensor, then this rank's rows: gloo in torch 1.13 has
+                    no reduce_scatter, and this is how the engine runs one
+    all-reduce      P -> B: all_reduce of a copy of the [n·r, c] tensor
+    all-to-all      S(0) -> S(1): all_to_all_single of the [r, c] shard's
+                    n column blocks, joined into [n·r, c/n]
 
 Then it measures its device: a float32 matmul (torch.mm of two 512x512
 matrices, one thread) for FLOP/s, a copy of 64 MiB for memory bytes/s
@@ -35,8 +40,9 @@ import os
 import time
 
 # worker.py, written beside this file: the job folder, the rank, status
-# lines, whole-file writes, joining the mesh's groups and the exit.
-from worker import JOB, RANK, WORLD, atomic_write, join, run, status
+# lines, whole-file writes, joining the mesh's groups, a boxing step's
+# collective, timed runs and the exit.
+from worker import JOB, RANK, WORLD, atomic_write, join, make_collective, run, status, timed
 
 
 def size_name(n):
@@ -56,45 +62,53 @@ def main():
     torch.set_num_threads(1)
     mine = join(dist, job)
 
-    def collective(kind, buf, pg, n, ci):
-        if kind == "all-gather":
-            out = [torch.empty_like(buf["shard"]) for _ in range(n)]
-            dist.all_gather(out, buf["shard"], group=pg)
-        elif kind == "reduce-scatter":
-            dist.all_reduce(buf["whole"], group=pg)
-            s = buf["whole"].numel() // n
-            buf["whole"].narrow(0, ci * s, s).contiguous()
-        elif kind == "all-reduce":
-            dist.all_reduce(buf["whole"], group=pg)
-        elif kind == "all-to-all":
-            dist.all_to_all_single(buf["out"], buf["shard"], group=pg)
-        else:
-            raise ValueError("no collective %r" % kind)
+    collective = make_collective(torch, dist, mine)
+    # The boxing step each collective is, as sbp plans it along one mesh
+    # dim (x: the SBP before, y: after; worker.py's job form).
+    steps = {
+        "all-gather": ({"kind": "S", "axis": 0, "op": ""}, {"kind": "B", "axis": 0, "op": ""}),
+        "reduce-scatter": ({"kind": "P", "axis": 0, "op": "sum"}, {"kind": "S", "axis": 0, "op": ""}),
+        "all-reduce": ({"kind": "P", "axis": 0, "op": "sum"}, {"kind": "B", "axis": 0, "op": ""}),
+        "all-to-all": ({"kind": "S", "axis": 0, "op": ""}, {"kind": "S", "axis": 1, "op": ""}),
+    }
+
+    def split(n, k, i):
+        """Part i of n cut in k, balanced (ops.part_range's length)."""
+        q, rem = divmod(n, k)
+        return q + (1 if i < rem else 0)
+
+    def shapes(sbp, n, r, c, i):
+        """The [n·r, c] tensor's shard on the member i of a group of n."""
+        if sbp["kind"] != "S":
+            return [n * r, c]
+        if sbp["axis"] == 0:
+            return [split(n * r, n, i), c]
+        return [n * r, split(c, n, i)]
 
     total = len(job["mesh"]) * len(job["collectives"]) * len(job["sizes"]) + 1
     done = 0
     samples = []
+    # index[m][q]: position q's place in its group along mesh dim m.
+    index = [{q: i for grp in groups for i, q in enumerate(grp)} for groups in job["groups"]]
     for m in range(len(job["mesh"])):
-        g, pg = mine[m]
-        n, ci = len(g), g.index(RANK)
+        n = len(mine[m][0])
         for kind in job["collectives"]:
             for size in job["sizes"]:
                 done += 1
                 status("measure %d/%d: %s of %s along mesh dim %d" % (done, total, kind, size_name(size), m))
                 shard = max(1, size // 4 // n)  # float32 elements of one device's shard
-                whole = shard * n
-                buf = {"shard": torch.zeros(shard), "whole": torch.zeros(whole), "out": torch.zeros(shard)}
-                times = []
-                for r in range(job["runs"] + 1):
-                    dist.barrier()
-                    t0 = time.perf_counter()
-                    collective(kind, buf, pg, n, ci)
-                    t = time.perf_counter() - t0
-                    dist.barrier()
-                    if r > 0:
-                        times.append(t)
-                samples.append({"mesh_dim": m, "collective": kind, "devices": n, "bytes": whole * 4, "seconds": times})
-                del buf
+                c = 1  # its columns: the largest power of 2 up to its square root
+                while 4 * c * c <= shard:
+                    c *= 2
+                r = shard // c
+                x, y = steps[kind]
+                step = {"collective": kind, "mesh_dim": m, "x": x, "y": y,
+                        "before": [shapes(x, n, r, c, index[m][q]) for q in range(WORLD)],
+                        "after": [shapes(y, n, r, c, index[m][q]) for q in range(WORLD)]}
+                t = torch.zeros(step["before"][RANK])
+                runs = timed(dist, lambda: collective(step, t)[1], job["runs"] + 1)[1:]  # the first is a warm-up
+                samples.append({"mesh_dim": m, "collective": kind, "devices": n, "bytes": n * r * c * 4, "seconds": [s for s, _ in runs]})
+                del t
 
     done += 1
     status("measure %d/%d: this device's matmul and copy" % (done, total))

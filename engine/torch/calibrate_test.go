@@ -14,7 +14,8 @@ import (
 // TestCalibrate runs a small calibration on 2 processes (three sizes,
 // two runs each) and checks its shape, not its numbers: every collective
 // at every size, positive times, the slowest rank's run as each run's
-// time, progress heard up to the end, and a cluster that validates.
+// time, progress heard up to the end, and a cluster that validates,
+// whose link carries each collective's own fit.
 func TestCalibrate(t *testing.T) {
 	py := needTorch(t)
 	p, _ := sbp.ParsePlacement("2")
@@ -59,7 +60,19 @@ func TestCalibrate(t *testing.T) {
 		return
 	}
 	if err := c.Validate(); err != nil || len(c.Links) != 1 || len(fits) != 1 || len(fits[0].Each) != len(Collectives) {
-		t.Errorf("Fit = %+v, %d fits, %v", c, len(fits), err)
+		t.Fatalf("Fit = %+v, %d fits, %v", c, len(fits), err)
+	}
+	// The link is the fit over every collective; each collective whose
+	// own fit succeeded carries it as its own α and β.
+	l := c.Links[0]
+	if l.Alpha != fits[0].All.Link.Alpha || l.Beta != fits[0].All.Link.Beta {
+		t.Errorf("link %+v, want the fit over every collective %+v", l, fits[0].All.Link)
+	}
+	for _, e := range fits[0].Each {
+		own, ok := l.Own(e.Collective)
+		if ok != (e.Err == nil) || (ok && (own.Alpha != e.Fitted.Link.Alpha || own.Beta != e.Fitted.Link.Beta)) {
+			t.Errorf("%s: own %+v (%v), want its own fit %+v (err %v)", e.Collective, own, ok, e.Fitted.Link, e.Err)
+		}
 	}
 }
 

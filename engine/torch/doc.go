@@ -111,12 +111,15 @@
 // dim of the placement, each of all-gather, reduce-scatter (all_reduce +
 // slice, as a run does it), all-reduce and all-to-all at sizes of 64 B to
 // 64 MiB ([DefaultSizes]), [DefaultRuns] runs each after a warm-up, every
-// run timed alone between two barriers of all the workers; a run's time
+// run the engine's own boxing step (worker.py's make_collective, the
+// function a run calls) timed alone after a barrier of all the workers,
+// as a run times its collectives again (Options.TimeRuns); a run's time
 // is its slowest rank's and a size's the median run. Each worker also
 // times a float32 torch.mm and a 64 MiB copy for its device.
 // [Calibration.Fit] fits α and β per mesh dim by cluster.Fit, over every
 // collective and over each alone, and returns the cluster file's
-// cluster. Rank 0's status lines ("measure K/TOTAL: …") drive
+// cluster: the link over every collective, carrying each collective's own
+// fit as its own α and β (cluster.Link.Collectives). Rank 0's status lines ("measure K/TOTAL: …") drive
 // CalibrateOptions.Progress.
 //
 // # Emitting a program for torchrun

@@ -94,87 +94,15 @@ def join(dist, job):
     return mine
 
 
-def median(v):
-    """The middle of v (the mean of the two middles for an even count), as
-    stridelab's calibration takes a point."""
-    s = sorted(v)
-    h = len(s) // 2
-    return s[h] if len(s) % 2 else (s[h - 1] + s[h]) / 2
-
-
-def warm_up(torch, dist, mine):
-    """Runs each collective a boxing may call once on a tiny tensor, in
-    this rank's group along every mesh dim, then a barrier: the first
-    call of each pays costs of its own (calibrate.py discards its first
-    run for the same reason), and they belong to the setup, not to the
-    plan's first boxing of that kind."""
-    status("init: warming up the collectives")
-    for m in sorted(mine):
-        g, pg = mine[m]
-        k = len(g)
-        if k < 2:
-            continue
-        one = torch.zeros(1)
-        dist.all_gather([torch.empty_like(one) for _ in g], one, group=pg)
-        dist.all_reduce(one, group=pg)
-        dist.all_to_all_single(torch.empty(k), torch.zeros(k), group=pg)
-    dist.barrier()
-
-
-def main():
-    t_start = time.perf_counter()
-    status("importing torch")
-    import numpy as np
-    import torch
-    import torch.distributed as dist
-    from ops import IDENTITY as identity, full, matmul, numel, pad_part, part_range, reduce_to  # beside this file
-
-    with open(os.path.join(JOB, "job.json")) as f:
-        job = json.load(f)
-    if job["dtype"] != "float32":
-        raise ValueError("this worker runs float32 plans, not %s" % job["dtype"])
+def make_collective(torch, dist, mine):
+    """Returns collective(c, t): one boxing step c along its mesh dim
+    c["mesh_dim"], as sbp's simulated collective does it, on this rank's
+    tensor t, in this rank's group of mine (join's). calibrate.py times
+    its points through the same function, so a calibration measures what
+    a run does."""
+    from ops import IDENTITY as identity, full, numel, pad_part, part_range  # beside this file
     f32 = torch.float32
     reduce_op = {"sum": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX, "min": dist.ReduceOp.MIN}
-    torch.set_num_threads(1)
-
-    t0 = time.perf_counter()
-    mine = join(dist, job)
-    warm_up(torch, dist, mine)
-    report = {"position": RANK, "pid": os.getpid(), "import_seconds": t0 - t_start, "init_seconds": time.perf_counter() - t0, "steps": []}
-
-    def run_op(step, ins, a):
-        op = step["op"]
-        x = ins[0]
-        if op == "expand":
-            return x.expand(tuple(a["expand_size"])).contiguous()
-        if op == "repeat":
-            return x.repeat(tuple(a["repeat_times"]))
-        if op == "reduce":
-            return reduce_to(x, step["reduce"], a["reduce_to"])
-        if op == "repeat_grad":  # tensor.RepeatBackward: view as the repeat's expand, sum the copies
-            return reduce_to(x.reshape(tuple(a["view"])), "sum", a["view_to"]).reshape(tuple(a["reduce_to"]))
-        if op == "transpose":
-            return x.t().contiguous()
-        if op == "scale":
-            return x * torch.tensor(step["factor"], dtype=f32)
-        y = ins[1]
-        if op == "matmul":
-            return matmul(x, y)
-        if op == "add":
-            return x + y
-        if op == "sub":
-            return x - y
-        if op == "mul":
-            return x * y
-        if op == "div":
-            return x / y
-        if op == "max":
-            return torch.maximum(x, y)
-        if op == "min":
-            return torch.minimum(x, y)
-        if op == "eq":
-            return (x == y).to(f32)
-        raise ValueError("no torch op for %r" % op)
 
     def collective(c, t):
         """One boxing step along mesh dim c["mesh_dim"], as sbp's simulated
@@ -275,22 +203,114 @@ def main():
             raise RuntimeError("%s ended with shape %s but the plan's shard is %s" % (kind, list(out.shape), want))
         return out, rec
 
+    return collective
+
+
+def timed(dist, run, times):
+    """Calls run() times times, each after a barrier of the whole world,
+    timed alone from the barrier to its return, and returns each call's
+    seconds and what it returned. The worker times a boxing's collective
+    again this way, calibrate.py its points."""
+    out = []
+    for _ in range(times):
+        dist.barrier()
+        c0 = time.perf_counter()
+        got = run()
+        out.append((time.perf_counter() - c0, got))
+    return out
+
+
+def median(v):
+    """The middle of v (the mean of the two middles for an even count), as
+    stridelab's calibration takes a point."""
+    s = sorted(v)
+    h = len(s) // 2
+    return s[h] if len(s) % 2 else (s[h - 1] + s[h]) / 2
+
+
+def warm_up(torch, dist, mine):
+    """Runs each collective a boxing may call once on a tiny tensor, in
+    this rank's group along every mesh dim, then a barrier: the first
+    call of each pays costs of its own (calibrate.py discards its first
+    run for the same reason), and they belong to the setup, not to the
+    plan's first boxing of that kind."""
+    status("init: warming up the collectives")
+    for m in sorted(mine):
+        g, pg = mine[m]
+        k = len(g)
+        if k < 2:
+            continue
+        one = torch.zeros(1)
+        dist.all_gather([torch.empty_like(one) for _ in g], one, group=pg)
+        dist.all_reduce(one, group=pg)
+        dist.all_to_all_single(torch.empty(k), torch.zeros(k), group=pg)
+    dist.barrier()
+
+
+def main():
+    t_start = time.perf_counter()
+    status("importing torch")
+    import numpy as np
+    import torch
+    import torch.distributed as dist
+    from ops import matmul, reduce_to  # beside this file
+
+    with open(os.path.join(JOB, "job.json")) as f:
+        job = json.load(f)
+    if job["dtype"] != "float32":
+        raise ValueError("this worker runs float32 plans, not %s" % job["dtype"])
+    f32 = torch.float32
+    torch.set_num_threads(1)
+
+    t0 = time.perf_counter()
+    mine = join(dist, job)
+    warm_up(torch, dist, mine)
+    report = {"position": RANK, "pid": os.getpid(), "import_seconds": t0 - t_start, "init_seconds": time.perf_counter() - t0, "steps": []}
+
+    def run_op(step, ins, a):
+        op = step["op"]
+        x = ins[0]
+        if op == "expand":
+            return x.expand(tuple(a["expand_size"])).contiguous()
+        if op == "repeat":
+            return x.repeat(tuple(a["repeat_times"]))
+        if op == "reduce":
+            return reduce_to(x, step["reduce"], a["reduce_to"])
+        if op == "repeat_grad":  # tensor.RepeatBackward: view as the repeat's expand, sum the copies
+            return reduce_to(x.reshape(tuple(a["view"])), "sum", a["view_to"]).reshape(tuple(a["reduce_to"]))
+        if op == "transpose":
+            return x.t().contiguous()
+        if op == "scale":
+            return x * torch.tensor(step["factor"], dtype=f32)
+        y = ins[1]
+        if op == "matmul":
+            return matmul(x, y)
+        if op == "add":
+            return x + y
+        if op == "sub":
+            return x - y
+        if op == "mul":
+            return x * y
+        if op == "div":
+            return x / y
+        if op == "max":
+            return torch.maximum(x, y)
+        if op == "min":
+            return torch.minimum(x, y)
+        if op == "eq":
+            return (x == y).to(f32)
+        raise ValueError("no torch op for %r" % op)
+
+    collective = make_collective(torch, dist, mine)
+
     def time_again(c, t):
         """Times collective c on t job["time_runs"] more times, as
-        calibrate.py times its points: each run after a barrier of the
-        whole world, alone, to its return. collective never writes t, and
-        these runs' outputs are dropped, so the step's value and bytes are
-        the first call's. Returns each run's time and its time in the
-        library's call."""
-        runs, calls = [], []
-        for _ in range(job.get("time_runs", 0)):
-            dist.barrier()
-            c0 = time.perf_counter()
-            dropped, again = collective(c, t)
-            runs.append(time.perf_counter() - c0)
-            calls.append(again["call_seconds"])
-            del dropped  # freed before the next run, as calibrate.py's buffers are
-        return runs, calls
+        calibrate.py times its points (timed). collective never writes t,
+        and these runs' outputs are dropped at once, so the step's value
+        and bytes are the first call's. Returns each run's time and its
+        time in the library's call."""
+        runs = timed(dist, lambda: collective(c, t)[1], job.get("time_runs", 0))
+        return [s for s, _ in runs], [rec["call_seconds"] for _, rec in runs]
 
     inputs = np.load(os.path.join(JOB, "in", "%d.npz" % RANK))
     vals = {}

@@ -21,19 +21,22 @@ import (
 
 // runCalibrate measures this machine's collectives and writes a cluster
 // file: stridelab calibrate --engine torch [--placement N] [-o FILE]
-// [--name NAME] [--runs R]. The workers are the torch engine's
-// (torch.Calibrate); the fit is cluster.Fit over every collective, each
-// collective's own fit beside it. The cluster file goes to -o (written
+// [--name NAME] [--runs R] [--per-collective=false]. The workers are the
+// torch engine's (torch.Calibrate); the fit is cluster.Fit over every
+// collective, each collective's own fit beside it, and the file's link
+// carries each collective's own α and β (cluster.Link.Collectives) unless
+// --per-collective=false asks for the plain link. The cluster file goes to -o (written
 // whole by internal/atomicfile) or, without it, to stdout, and the
 // report to stdout with -o, else to stderr, so that stdout is the file
 // alone. A progress bar runs on stderr.
 func runCalibrate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("calibrate", "--engine torch [--placement 4] [-o FILE] [--name loopback] [--runs 5] [--python PATH] [--timeout 10m]", stderr)
+	fs := newFlags("calibrate", "--engine torch [--placement 4] [-o FILE] [--name loopback] [--runs 5] [--per-collective=true] [--python PATH] [--timeout 10m]", stderr)
 	engineName := fs.String("engine", "torch", "the engine whose collectives are measured: torch (one torch.distributed process per device, gloo over 127.0.0.1)")
 	placement := fs.String("placement", "4", "the processes and their mesh: 4, [[0,1],[2,3]] (each mesh dim gets its own link)")
 	out := fs.String("o", "", "write the cluster file here (default: stdout)")
 	name := fs.String("name", "loopback", "the cluster's name in the file")
 	runs := fs.Int("runs", torch.DefaultRuns, "timed runs of each collective at each size (after one warm-up)")
+	perCollective := fs.Bool("per-collective", true, "give each collective of the file's links its own α and β, its own fit (\"collectives\"): gloo runs a reduce-scatter as an all-reduce and a slice; false writes one α and β per link")
 	python := fs.String("python", "", "the interpreter the workers run (default: the first python3 that imports torch, else /usr/bin/python3)")
 	timeout := fs.Duration("timeout", torch.CalibrateTimeout, "the longest the whole calibration may take; past it every worker is killed")
 	if err := fs.parse(args); err != nil {
@@ -77,6 +80,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if !*perCollective {
+		for i, l := range c.Links {
+			c.Links[i] = l.Plain()
+		}
+	}
 	file, err := rounded(c).File()
 	if err != nil {
 		return err
@@ -103,6 +111,11 @@ func rounded(c cluster.Cluster) cluster.Cluster {
 	c = c.Clone()
 	for i, l := range c.Links {
 		c.Links[i] = cluster.Link{Alpha: r(l.Alpha), Beta: r(l.Beta)}
+		for _, col := range cluster.OwnCollectives() {
+			if o, ok := l.Own(col); ok {
+				c.Links[i], _ = c.Links[i].WithOwn(col, cluster.Own{Alpha: r(o.Alpha), Beta: r(o.Beta)}) // col is one of OwnCollectives
+			}
+		}
 	}
 	c.Device = cluster.Device{FLOPs: r(c.Device.FLOPs), MemBytes: r(c.Device.MemBytes), MemCapacity: r(c.Device.MemCapacity)}
 	return c
@@ -115,8 +128,8 @@ var ranAs = map[sbp.Collective]string{
 
 // writeCalibration prints what was measured and the fits: per mesh dim
 // the link over every collective, each collective's own, and every
-// point's measured and predicted time and relative residual; then the
-// device.
+// point's measured time beside both fits' and their relative residuals;
+// then the device.
 func writeCalibration(w io.Writer, cal *torch.Calibration, fits []torch.DimFit, runs int) {
 	sizes := torch.DefaultSizes
 	fmt.Fprintf(w, "calibrated gloo: %d processes of %s on %v, %d sizes from %s to %s, %d runs each (a run's time is its slowest rank's; a point is the median run), in %v\n",
@@ -139,10 +152,25 @@ func writeCalibration(w io.Writer, cal *torch.Calibration, fits []torch.DimFit, 
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%.0f%%\t%s\n", e.Collective, seconds(e.Fitted.Link.Alpha), rate(e.Fitted.Link.Beta), 100*e.Fitted.RMS, note)
 		}
 		tw.Flush()
+		// Each point beside the fit over every collective and its own
+		// collective's fit (whose points are its collective's, in order).
+		own := map[sbp.Collective]cluster.Fitted{}
+		for _, e := range f.Each {
+			if e.Err == nil {
+				own[e.Collective] = e.Fitted
+			}
+		}
+		seen := map[sbp.Collective]int{}
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "  collective\tS\tmeasured\tfit\tresidual\t")
+		fmt.Fprintln(tw, "  collective\tS\tmeasured\tfit\tresidual\town fit\tresidual\t")
 		for i, pt := range f.Points {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%+.0f%%\t\n", pt.Collective, tensor.FormatBytes(int64(pt.Bytes)), seconds(pt.Seconds), seconds(f.All.Predicted[i]), percent(f.All.Residuals[i]))
+			j := seen[pt.Collective]
+			seen[pt.Collective]++
+			ownFit, ownRes := "-", "-"
+			if o, ok := own[pt.Collective]; ok && j < len(o.Predicted) {
+				ownFit, ownRes = seconds(o.Predicted[j]), fmt.Sprintf("%+.0f%%", percent(o.Residuals[j]))
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%+.0f%%\t%s\t%s\t\n", pt.Collective, tensor.FormatBytes(int64(pt.Bytes)), seconds(pt.Seconds), seconds(f.All.Predicted[i]), percent(f.All.Residuals[i]), ownFit, ownRes)
 		}
 		tw.Flush()
 	}

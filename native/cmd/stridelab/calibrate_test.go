@@ -64,10 +64,34 @@ func TestWriteCalibration(t *testing.T) {
 		"calibrated gloo: 4 processes of /usr/bin/python3 on cpu:[0, 1, 2, 3], 11 sizes from 64 B to 64.0 MiB, 1 runs each",
 		"mesh dim 0 (groups of 4): α = 200 µs, β = 500 MB/s over every collective (RMS residual 0%)",
 		"reduce-scatter  200 µs  500 MB/s  0%            run as all_reduce + slice",
-		"all-reduce  64.0 MiB    203 ms   203 ms       +0%",
+		"all-reduce  64.0 MiB    203 ms   203 ms       +0%   203 ms       +0%",
 		"device (the slowest process's): 4.4 GFLOP/s (torch.mm of 512×512 float32, one thread), memory 3.1 GB/s (a 64 MiB copy), 5.59 GiB (this machine's memory over 4 processes)")
 	file, err := rounded(c).File()
 	if err != nil || !strings.Contains(string(file), `"alpha_s": 0.0002,`) || !strings.Contains(string(file), `"beta_bytes_per_s": 5e+08`) {
 		t.Errorf("the cluster file:\n%s\n%v", file, err)
+	}
+	// Each collective's own fit is the link too, written under the
+	// link's "collectives", every number rounded to 3 digits.
+	back, err := cluster.Parse("loopback.json", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, col := range torch.Collectives {
+		if o, ok := back.Links[0].Own(col); !ok || o.Alpha != 2e-4 || o.Beta != 5e8 {
+			t.Errorf("%s: own %+v (%v), want 200 µs, 500 MB/s", col, o, ok)
+		}
+	}
+}
+
+// TestCalibrateRounded: rounded keeps every own α and β, to 3 digits.
+func TestCalibrateRounded(t *testing.T) {
+	l, _ := cluster.Link{Alpha: 1.23456e-4, Beta: 6.54321e8}.WithOwn(sbp.ReduceScatter, cluster.Own{Alpha: 6.5749e-4, Beta: 3.6187e8})
+	c := rounded(cluster.Cluster{Name: "x", Links: []cluster.Link{l}, Device: cluster.Device{FLOPs: 1, MemBytes: 1, MemCapacity: 1}})
+	got := c.Links[0]
+	if o, ok := got.Own(sbp.ReduceScatter); got.Alpha != 1.23e-4 || got.Beta != 6.54e8 || !ok || o.Alpha != 6.57e-4 || o.Beta != 3.62e8 {
+		t.Errorf("rounded: %+v", got)
+	}
+	if _, ok := got.Own(sbp.AllGather); ok {
+		t.Errorf("rounded gave the all-gather an own α and β: %+v", got)
 	}
 }
