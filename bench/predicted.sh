@@ -67,6 +67,7 @@ greedy|greedy|placement @N; x = input 64,32 S(0); w = input 32,16 S(0); y = matm
 exact|exact|placement @N; x = input 64,32 S(0); w = input 32,16 S(0); y = matmul x w; s = sum y 1,1; grad s
 seed|greedy|placement @N; x = input 64,32 S(0); w = input 32,16 B; y = matmul x w; z = mul y y; s = sum z 1,1; grad s
 data-parallel-512|exact|placement @N; x = input 64,512 S(0); w = input 512,512 B; y = matmul x w; s = sum y 1,1; grad s
+boxings-1mib|greedy|placement @N; x = input 512,512 S(0); y = box x B; a = input 512,512 S(0); z = box a S(1); p = input 512,512 P; q = box p B; c = input 512,512 P; r = box c S(0)
 boxings-2mib|greedy|placement @N; x = input 1024,512 S(0); y = box x B; a = input 1024,512 S(0); z = box a S(1); p = input 1024,512 P; q = box p B; c = input 1024,512 P; r = box c S(0)
 boxings-8mib|greedy|placement @N; x = input 2048,1024 S(0); y = box x B; a = input 2048,1024 S(0); z = box a S(1); p = input 2048,1024 P; q = box p B; c = input 2048,1024 P; r = box c S(0)
 LIST
