@@ -98,6 +98,7 @@ names = [(line.split()[0], int(line.split()[1])) for line in open(os.path.join(o
 print("| program | processes | step | boxing | collectives | tensor | predicted | ring on one link | measured: median (range) | in the call | first call | measured / predicted | measured / one link |")
 print("|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 big, within, within_plain = 0, 0, 0
+per = {}  # processes: [boxings of 1 MiB or more, within 2×]
 worst = []
 
 
@@ -131,6 +132,9 @@ for name, n in names:
             big += 1
             within += 0.5 <= med / b["predicted_s"] <= 2
             within_plain += ring > 0 and 0.5 <= med / ring <= 2
+            per.setdefault(n, [0, 0])
+            per[n][0] += 1
+            per[n][1] += 0.5 <= med / b["predicted_s"] <= 2
             worst.append((med / b["predicted_s"], "%s on %d, step %d (%s, %s)" % (name, n, b["step"] + 1, b["collectives"][0]["collective"], size(tensor))))
         ran = " + ".join(c["collective"] + ("" if c["ran"] in ("local", c["collective"].replace("-", "_")) else " (%s)" % c["ran"]) for c in b["collectives"]) or "none"
         print("| %s | %d | %d | %s: %s -> %s | %s | %s | %s | %s | %s (%s-%s) | %s | %s | %s | %s |" % (
@@ -145,7 +149,8 @@ for name, n in names:
         name, n, k, "" if k == 1 else "s", secs(m0["predicted_s"]), secs(tot_plain), secs(med), secs(min(tot)), secs(max(tot)), secs(call), secs(first),
         ratio(med, m0["predicted_s"], False), ratio(med, tot_plain, False)))
 print()
-print("boxings of 1 MiB or more within a factor of 2 of the prediction: %d of %d (of the ring's on one link: %d of %d)" % (within, big, within_plain, big))
+print("boxings of 1 MiB or more within a factor of 2 of the prediction: %d of %d (%s; of the ring's on one link: %d of %d)" % (
+    within, big, ", ".join("on %d processes %d of %d" % (n, w, b) for n, (b, w) in sorted(per.items(), reverse=True)), within_plain, big))
 outside = sorted((r, w) for r, w in worst if not 0.5 <= r <= 2)
 for r, w in outside:
     print("  outside: %s: measured / predicted %.2f" % (w, r))
