@@ -196,6 +196,9 @@ func (k programKey) source() (string, error) {
 		operand("a", k.a)
 		operand("b", k.b)
 		fmt.Fprintf(&b, "fn apply(x: Item, y: Item) -> Item { %s }\n", binaryOpWGSL(k.op))
+	case kernelGather:
+		operand("a", k.a)
+		b.WriteString(unaryOpWGSL(k.op))
 	default:
 		operand("a", k.a)
 	}
@@ -404,6 +407,40 @@ func binaryOpWGSL(op string) string {
 		return "return select(Item(0), Item(1), x == y);"
 	}
 	return "return x + y;"
+}
+
+// unaryOpWGSL returns unary(v), which the gather kernel applies to every
+// element it reads: the unary op named op (tensor's unaryFloat and
+// unaryOrdered are the reference), or none for a plain gather (op "").
+// WGSL leaves log, sqrt and inverseSqrt indeterminate outside their
+// domains, so the IEEE 754 results there (what Go's math returns: NaN
+// below 0, log(±0) = −Inf, 1/√±0 = ±Inf) are picked explicitly; tanh
+// is sign(x) past |x| = 10, where tanh is ±1 in float32 (1 − tanh 10 ≈
+// 4e−9, below half an ulp of 1), so an implementation that divides sinh
+// by cosh never sees ∞/∞, and a NaN, which compares false, still reaches
+// tanh. The infinities and NaN come from bits read at run time: as
+// constants they would be a shader-creation error.
+func unaryOpWGSL(op string) string {
+	const special = "var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);\n" +
+		"fn inf() -> Item { return Item(bitcast<f32>(special_bits.x)); }\n" +
+		"fn nan() -> Item { return Item(bitcast<f32>(special_bits.y)); }\n"
+	body := map[string]string{
+		"":      "return v;",
+		"exp":   "return exp(v);",
+		"log":   "return select(select(log(v), -inf(), v == Item(0)), nan(), v < Item(0));",
+		"neg":   "return -v;",
+		"sqrt":  "return select(sqrt(v), nan(), v < Item(0));",
+		"rsqrt": "return select(select(inverseSqrt(v), Item(1) / v, v == Item(0)), nan(), v < Item(0));",
+		"tanh":  "return select(tanh(v), sign(v), abs(v) > Item(10));",
+		"relu":  "return select(v, Item(0), v < Item(0));",
+		"step":  "return select(Item(0), Item(1), v > Item(0));",
+	}[op]
+	head := ""
+	switch op {
+	case "log", "sqrt", "rsqrt":
+		head = special
+	}
+	return head + "fn unary(v: Item) -> Item { " + body + " }\n"
 }
 
 // reduceOpWGSL returns the identity's bits and the combine body of op.

@@ -2,6 +2,7 @@ package conform
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -69,6 +70,47 @@ func reduceTargets(s tensor.Shape) []tensor.Shape {
 		ts = append(ts, tensor.Shape{s[1]})
 	}
 	return ts
+}
+
+// unaryCases applies every unary op that takes dt to each layout of n
+// elements per swept dim (and the float ones to negatives and zeros: NaN,
+// −Inf and +Inf where the op's domain ends).
+func unaryCases(dt tensor.DType, n int) []Case {
+	var cs []Case
+	for _, in := range layouts(dt, n) {
+		for _, op := range tensor.UnaryOps() {
+			if !op.Takes(dt) {
+				continue
+			}
+			cs = append(cs, Case{Name: fmt.Sprintf("%v %v %s", op, dt, in.name), Tol: unaryTol(op, dt),
+				Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Unary(op, in.t) }})
+		}
+	}
+	return cs
+}
+
+// specialCases applies every unary op that takes float32 to IEEE 754's
+// special values and the edges of each op's domain and range: ±0, ±Inf,
+// NaN, tanh's saturation, exp's overflow (and sizes that fill a vec4 and
+// leave a tail); and the ops of integers to their extremes. Subnormals are
+// left out: WGSL lets an implementation flush them to zero.
+func specialCases() []Case {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	f, _ := tensor.FromSlice(tensor.Shape{19}, []float32{-inf, -100, -12.5, -1, float32(math.Copysign(0, -1)), 0, 1e-3,
+		0.5, 1, 2, 9.99, 10.5, 20, 88, 89, 100, math.MaxFloat32, inf, nan})
+	i, _ := tensor.FromSlice(tensor.Shape{7}, []int32{math.MinInt32, -2, -1, 0, 1, 2, math.MaxInt32})
+	u, _ := tensor.FromSlice(tensor.Shape{5}, []uint32{0, 1, 2, 1 << 31, math.MaxUint32})
+	var cs []Case
+	for _, x := range []tensor.Tensor{f, i, u} {
+		for _, op := range tensor.UnaryOps() {
+			if !op.Takes(x.DType()) {
+				continue
+			}
+			cs = append(cs, Case{Name: fmt.Sprintf("%v %v special values", op, x.DType()), Tol: unaryTol(op, x.DType()),
+				Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Unary(op, x) }})
+		}
+	}
+	return cs
 }
 
 func expandCases(dt tensor.DType, n int) []Case {
@@ -176,6 +218,12 @@ func rankCases(dt tensor.DType, rank int) []Case {
 			Case{Name: fmt.Sprintf("repeat %s by %v", v.name, times), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Repeat(v.t, times) }},
 			Case{Name: fmt.Sprintf("add %s and %v", v.name, bshape), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Binary(tensor.Add, v.t, b) }},
 		)
+		for _, op := range []tensor.UnaryOp{tensor.Exp, tensor.Relu} {
+			if op.Takes(dt) {
+				cs = append(cs, Case{Name: fmt.Sprintf("%v %s", op, v.name), Tol: unaryTol(op, dt),
+					Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Unary(op, v.t) }})
+			}
+		}
 		for _, op := range tensor.ReduceOps() {
 			tol := 0.0
 			if op == tensor.Sum && dt == tensor.Float32 {
