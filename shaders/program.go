@@ -139,7 +139,11 @@ func (k programKey) source() (string, error) {
 	if k.vec == 4 {
 		item = "vec4<" + elem + ">"
 	}
-	fmt.Fprintf(&b, "alias Elem = %s;\nalias Item = %s;\n", elem, item)
+	bits := "u32" // Item's bits, for telling a NaN (extremeWGSL)
+	if k.vec == 4 {
+		bits = "vec4<u32>"
+	}
+	fmt.Fprintf(&b, "alias Elem = %s;\nalias Item = %s;\nalias Bits = %s;\n", elem, item, bits)
 	fmt.Fprintf(&b, "const RANK: u32 = %du;\nconst VEC: u32 = %du;\nconst WG: u32 = %du;\n", k.rank, k.vec, workgroupSize)
 	fmt.Fprintf(&b, "const FAN: u32 = %du;\nconst FAN_DIM: u32 = %du;\n", max(k.fan, 1), k.fanDim)
 	fmt.Fprintf(&b, "const FAN2: u32 = %du;\nconst FAN2_DIM: u32 = %du;\nconst TAIL: bool = %v;\n", max(k.fan2, 1), k.fan2Dim, k.tail)
@@ -195,7 +199,7 @@ func (k programKey) source() (string, error) {
 	case kernelBinary, kernelBinaryWalk:
 		operand("a", k.a)
 		operand("b", k.b)
-		fmt.Fprintf(&b, "fn apply(x: Item, y: Item) -> Item { %s }\n", binaryOpWGSL(k.op))
+		fmt.Fprintf(&b, "fn apply(x: Item, y: Item) -> Item { %s }\n", binaryOpWGSL(k.op, elem))
 	case kernelGather:
 		operand("a", k.a)
 		b.WriteString(unaryOpWGSL(k.op))
@@ -389,9 +393,9 @@ fn combine_lanes(lid: u32, lane: u32, acc: Item) -> Item {
 }
 
 // binaryOpWGSL returns the body of apply(x, y) for the binary op named op,
-// on Items that are scalars or vec4s alike (tensor's apply is the
+// on Items of elem that are scalars or vec4s alike (tensor's apply is the
 // reference).
-func binaryOpWGSL(op string) string {
+func binaryOpWGSL(op, elem string) string {
 	switch op {
 	case "sub":
 		return "return x - y;"
@@ -399,14 +403,26 @@ func binaryOpWGSL(op string) string {
 		return "return x * y;"
 	case "div":
 		return "return x / y;"
-	case "max":
-		return "return max(x, y);"
-	case "min":
-		return "return min(x, y);"
+	case "max", "min":
+		return extremeWGSL(op, elem)
 	case "eq": // select is componentwise for a vec4 Item, and NaN == NaN is false
 		return "return select(Item(0), Item(1), x == y);"
 	}
 	return "return x + y;"
+}
+
+// extremeWGSL returns the body of max or min (op) of x and y on elem:
+// WGSL leaves max and min of a NaN indeterminate, and lavapipe returns
+// the other operand, but tensor's Max and Min are NaN when either is (a
+// NaN is not lost when a P(max) is gathered), so on f32 a NaN operand
+// gives x + y, a NaN. A NaN is told by its bits (exponent all ones, a
+// fraction): lavapipe folds x != x to false.
+func extremeWGSL(op, elem string) string {
+	if elem != "f32" {
+		return fmt.Sprintf("return %s(x, y);", op)
+	}
+	const nan = "(bitcast<Bits>(%s) & Bits(0x7fffffffu)) > Bits(0x7f800000u)"
+	return fmt.Sprintf("return select(%s(x, y), x + y, ("+nan+") | ("+nan+"));", op, "x", "y")
 }
 
 // unaryOpWGSL returns unary(v), which the gather kernel applies to every
@@ -447,9 +463,9 @@ func unaryOpWGSL(op string) string {
 func reduceOpWGSL(op, elem string) (uint32, string) {
 	switch op {
 	case "max":
-		return map[string]uint32{"f32": 0xff800000, "i32": 0x80000000, "u32": 0}[elem], "return max(x, y);"
+		return map[string]uint32{"f32": 0xff800000, "i32": 0x80000000, "u32": 0}[elem], extremeWGSL(op, elem)
 	case "min":
-		return map[string]uint32{"f32": 0x7f800000, "i32": 0x7fffffff, "u32": 0xffffffff}[elem], "return min(x, y);"
+		return map[string]uint32{"f32": 0x7f800000, "i32": 0x7fffffff, "u32": 0xffffffff}[elem], extremeWGSL(op, elem)
 	}
 	return 0, "return x + y;"
 }

@@ -101,6 +101,20 @@ func specialCases() []Case {
 	i, _ := tensor.FromSlice(tensor.Shape{7}, []int32{math.MinInt32, -2, -1, 0, 1, 2, math.MaxInt32})
 	u, _ := tensor.FromSlice(tensor.Shape{5}, []uint32{0, 1, 2, 1 << 31, math.MaxUint32})
 	var cs []Case
+	// A NaN is not lost by max and min, elementwise or reduced (tensor's
+	// definitions; WGSL leaves max and min of a NaN indeterminate), nor
+	// compared equal by eq.
+	g, _ := tensor.FromSlice(tensor.Shape{19}, []float32{nan, 1, -inf, nan, 0, inf, nan, nan, 3, -1, 2, 5, nan, 7, 1, -2, 0, 4, nan})
+	for _, op := range []tensor.BinaryOp{tensor.Max, tensor.Min, tensor.Eq} {
+		cs = append(cs, Case{Name: fmt.Sprintf("%v float32 special values", op), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Binary(op, f, g) }})
+	}
+	for _, op := range []tensor.ReduceOp{tensor.MaxAll, tensor.MinAll} {
+		for _, to := range []tensor.Shape{{}, {1}} {
+			for _, x := range []tensor.Tensor{f, g} {
+				cs = append(cs, Case{Name: fmt.Sprintf("%v float32 special values to %v", op, to), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Reduce(op, x, to) }})
+			}
+		}
+	}
 	for _, x := range []tensor.Tensor{f, i, u} {
 		for _, op := range tensor.UnaryOps() {
 			if !op.Takes(x.DType()) {
