@@ -404,6 +404,7 @@ else:
     torch.Tensor.to_global = relayout
     torch.Tensor.to_local = lambda self: self
     module("oneflow", tensor=torch.tensor, placement=Layout, matmul=torch.matmul, maximum=torch.maximum, minimum=torch.minimum, eq=torch.eq,
+           exp=torch.exp, log=torch.log, sqrt=torch.sqrt, rsqrt=torch.rsqrt, tanh=torch.tanh, relu=torch.relu,
            sbp=types.SimpleNamespace(split=Layout, broadcast=Layout(), partial_sum=Layout()), env=types.SimpleNamespace(get_rank=lambda: 0))
 exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
 `
@@ -423,6 +424,8 @@ func TestProgramEmit(t *testing.T) {
 	dir := programDir(t)
 	c, _ := tensor.FromSlice(tensor.Shape{4}, []float32{0.5, 2, 4, 1.25})
 	writeNpy(t, dir, "c.npy", c)
+	c6, _ := tensor.FromSlice(tensor.Shape{6, 4}, []float32{0.5, 2, 4, 1.25, -1, 3, 0.75, -2.5, 1.5, 2.25, -0.5, 1, 3.5, -3, 0.25, 2, 1, 1, -1.75, 0.5, 2.5, -1.25, 4, 0.125})
+	writeNpy(t, dir, "c6.npy", c6)
 	shim := filepath.Join(dir, "shim.py")
 	os.WriteFile(shim, []byte(emitShim), 0o644)
 	for i, tc := range []struct {
@@ -440,6 +443,9 @@ func TestProgramEmit(t *testing.T) {
 		{"placement 2\nnp = input 4,3 S(0)\nlambda = input 3 B\nu = input 2 B\nprint = add np lambda\ns = sum print 1,1\ngrad s",
 			[]string{"oneflow", "pytorch"}, []string{"np_ = global_tensor(", "lambda_ = global_tensor(", "print_ = np_ + lambda_", `values["grad_u"]`}, nil},
 		{"placement 2; x = input 4,3 S(1); y = sub x x", []string{"oneflow", "pytorch"}, []string{`values["y"] = full(y)`}, nil},
+		// the unary ops and mean, through the engines' autograd
+		{"placement 3\nx = input 6,4 S(0) from c6.npy\nm = mean x 1,4\nc = sub x m\nr = relu c\ne = exp r\nl = log e\nq = sqrt e\nk = rsqrt q\nt = tanh k\nn = neg t\na = add l n\nu = mean a ()\ngrad u",
+			[]string{"oneflow", "pytorch"}, []string{"x.mean(dim=(0,), keepdim=True).reshape(1, 4)", ".relu(c)", ".exp(r)", ".log(e)", ".sqrt(e)", ".rsqrt(q)", ".tanh(k)", "n = -t", "a.mean(dim=(0, 1), keepdim=True).reshape(())"}, nil},
 	} {
 		file := filepath.Join(dir, fmt.Sprintf("p%d.txt", i))
 		os.WriteFile(file, []byte(tc.src), 0o644)
