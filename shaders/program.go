@@ -415,14 +415,20 @@ func binaryOpWGSL(op, elem string) string {
 // WGSL leaves max and min of a NaN indeterminate, and lavapipe returns
 // the other operand, but tensor's Max and Min are NaN when either is (a
 // NaN is not lost when a P(max) is gathered), so on f32 a NaN operand
-// gives x + y, a NaN. A NaN is told by its bits (exponent all ones, a
-// fraction): lavapipe folds x != x to false.
+// gives x + y, a NaN (isNaNWGSL).
 func extremeWGSL(op, elem string) string {
 	if elem != "f32" {
 		return fmt.Sprintf("return %s(x, y);", op)
 	}
-	const nan = "(bitcast<Bits>(%s) & Bits(0x7fffffffu)) > Bits(0x7f800000u)"
-	return fmt.Sprintf("return select(%s(x, y), x + y, ("+nan+") | ("+nan+"));", op, "x", "y")
+	return fmt.Sprintf("return select(%s(x, y), x + y, %s | %s);", op, isNaNWGSL("x"), isNaNWGSL("y"))
+}
+
+// isNaNWGSL is the WGSL that tells whether each component of the f32
+// Item x is a NaN, by its bits (exponent all ones, a fraction): lavapipe
+// folds x != x to false, and SwiftShader's exp and log turn a NaN into
+// a number.
+func isNaNWGSL(x string) string {
+	return fmt.Sprintf("((bitcast<Bits>(%s) & Bits(0x7fffffffu)) > Bits(0x7f800000u))", x)
 }
 
 // unaryOpWGSL returns unary(v), which the gather kernel applies to every
@@ -433,8 +439,9 @@ func extremeWGSL(op, elem string) string {
 // below 0, log(±0) = −Inf, 1/√±0 = ±Inf) are picked explicitly; tanh
 // is sign(x) past |x| = 10, where tanh is ±1 in float32 (1 − tanh 10 ≈
 // 4e−9, below half an ulp of 1), so an implementation that divides sinh
-// by cosh never sees ∞/∞, and a NaN, which compares false, still reaches
-// tanh. The infinities and NaN come from bits read at run time: as
+// by cosh never sees ∞/∞. A NaN passes through every op as a NaN (told
+// by its bits, isNaNWGSL): SwiftShader's exp and log turn it into a
+// number. The infinities and NaN come from bits read at run time: as
 // constants they would be a shader-creation error.
 func unaryOpWGSL(op string) string {
 	const special = "var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);\n" +
@@ -455,6 +462,11 @@ func unaryOpWGSL(op string) string {
 	switch op {
 	case "log", "sqrt", "rsqrt":
 		head = special
+	}
+	switch op {
+	case "exp", "log", "sqrt", "rsqrt", "tanh": // a NaN passes through
+		return head + "fn unary_of(v: Item) -> Item { " + body + " }\n" +
+			"fn unary(v: Item) -> Item { return select(unary_of(v), v, " + isNaNWGSL("v") + "); }\n"
 	}
 	return head + "fn unary(v: Item) -> Item { " + body + " }\n"
 }
