@@ -3,6 +3,7 @@ package sbp
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,14 +65,7 @@ func TestUnaryAndMeanSignatures(t *testing.T) {
 // Inputs no signature takes are refused saying why, and mean refuses an
 // input of another shape than its own and integer tensors.
 func TestUnaryAndMeanErrors(t *testing.T) {
-	two, _ := Devices(2)
-	for _, c := range []struct {
-		op     Op
-		shapes []tensor.Shape
-		in     string
-		want   string // the output shape and SBP, or the error's telling phrases
-		kind   error
-	}{
+	checkInfer(t, []inferCase{
 		{Unary(tensor.Neg), []tensor.Shape{{4, 3}}, "P", "[4 3] P(sum)", nil},
 		{Unary(tensor.Neg), []tensor.Shape{{4, 3}}, "P(max)", "neg does not carry the int32 identity a part of a P(max) may hold to the other partial's", ErrSignature},
 		{Unary(tensor.Exp), []tensor.Shape{{4, 3}}, "P(max)", "[4 3] P(max)", nil},
@@ -85,23 +79,7 @@ func TestUnaryAndMeanErrors(t *testing.T) {
 		{Mean(tensor.Shape{4, 6}, tensor.Shape{1, 6}), []tensor.Shape{{4, 6}}, "P(max)", "mean [4 6] to [1 6] with P(max): no signature takes P(max): the mean of a P(max) is not the max of each part's mean", ErrSignature},
 		{Mean(tensor.Shape{4, 6}, tensor.Shape{1, 6}), []tensor.Shape{{4, 7}}, "B", "mean [4 7] to [1 6]: this mean averages a tensor of shape [4 6], not [4 7]", ErrShape},
 		{Mean(tensor.Shape{4, 6}, tensor.Shape{2, 6}), []tensor.Shape{{4, 6}}, "B", "[2 6]", tensor.ErrShape},
-	} {
-		in, _ := ParseNd(c.in)
-		out, _, err := Infer(c.op, c.shapes, two, []NdSbp{in})
-		var got string
-		if err != nil {
-			got = err.Error()
-			if c.kind == nil || !errors.Is(err, c.kind) {
-				t.Errorf("%v %v with %s: error %v, want kind %v", c.op, c.shapes, c.in, err, c.kind)
-			}
-		} else {
-			shape, _ := c.op.OutShape(c.shapes)
-			got = shape.String() + " " + out.String()
-		}
-		if !strings.Contains(got, c.want) {
-			t.Errorf("%v %v with %s:\n  %s\nwant it to contain\n  %s", c.op, c.shapes, c.in, got, c.want)
-		}
-	}
+	})
 	for _, c := range []struct {
 		op   Op
 		want string
@@ -119,13 +97,13 @@ func TestMeanLocal(t *testing.T) {
 	x, _ := tensor.FromSlice(tensor.Shape{2, 3}, []float32{1, 2, 3, 4, 5, 9})
 	op := Mean(tensor.Shape{2, 3}, tensor.Shape{2, 1})
 	y, err := op.Local(tensor.CPU{}, []tensor.Tensor{x}, tensor.Shape{2, 1})
-	if err != nil || !slicesEqual(y.Float64s(), []float64{2, 6}) {
+	if err != nil || !slices.Equal(y.Float64s(), []float64{2, 6}) {
 		t.Errorf("mean of %v to [2 1] = %v (%v), want [2 6]", x.Float64s(), y.Float64s(), err)
 	}
 	// Device 1 of S(1) on 2 devices holds column 2: its part is 3/3, 9/3.
 	part, _ := x.Narrow(1, 2, 3)
 	y, err = op.Local(tensor.CPU{}, []tensor.Tensor{part}, tensor.Shape{2, 1})
-	if err != nil || !slicesEqual(y.Float64s(), []float64{1, 3}) {
+	if err != nil || !slices.Equal(y.Float64s(), []float64{1, 3}) {
 		t.Errorf("device 1's part of the mean = %v (%v), want [1 3]", y.Float64s(), err)
 	}
 	empty, _ := tensor.Zeros(tensor.Float32, tensor.Shape{2, 0})
@@ -136,42 +114,5 @@ func TestMeanLocal(t *testing.T) {
 	i, _ := tensor.Arange(tensor.Int32, tensor.Shape{2, 3})
 	if _, err := op.Local(tensor.CPU{}, []tensor.Tensor{i}, tensor.Shape{2, 1}); !errors.Is(err, tensor.ErrDType) || !strings.Contains(err.Error(), "mean takes float32 tensors, not int32") {
 		t.Errorf("mean of int32: %v", err)
-	}
-}
-
-func slicesEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// The emitted programs spell the unary ops and mean in the engines'
-// Python.
-func TestEmitUnaryAndMean(t *testing.T) {
-	for _, c := range []struct {
-		op    Op
-		shape tensor.Shape
-		lib   string
-		want  string
-	}{
-		{Unary(tensor.Exp), tensor.Shape{4}, "flow", "flow.exp(x)"},
-		{Unary(tensor.Rsqrt), tensor.Shape{4}, "torch", "torch.rsqrt(x)"},
-		{Unary(tensor.Relu), tensor.Shape{4}, "torch", "torch.relu(x)"},
-		{Unary(tensor.Neg), tensor.Shape{4}, "flow", "-x"},
-		{Unary(tensor.Step), tensor.Shape{4}, "torch", "(x > 0).to(x.dtype)"},
-		{Mean(tensor.Shape{4, 16}, tensor.Shape{1, 16}), tensor.Shape{4, 16}, "torch", "x.mean(dim=(0,), keepdim=True).reshape(1, 16)"},
-		{Mean(tensor.Shape{2, 3}, tensor.Shape{}), tensor.Shape{2, 3}, "flow", "x.mean(dim=(0, 1), keepdim=True).reshape(())"},
-		{Mean(tensor.Shape{2, 3}, tensor.Shape{2, 3}), tensor.Shape{2, 3}, "flow", "x.reshape(2, 3)"},
-	} {
-		pr := Program{Inputs: []Input{{Name: "x", Shape: c.shape}}, Op: c.op}
-		if got := pr.call(c.lib); got != c.want {
-			t.Errorf("%v %v: %s, want %s", c.op, c.shape, got, c.want)
-		}
 	}
 }
