@@ -20,9 +20,9 @@ func CountPlans(t testing.TB) func() int {
 		plans.mu.Unlock()
 	}
 	forget()
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
 		n.Add(1)
-		return was(ctx, p, s)
+		return was(ctx, p, s, o)
 	}
 	t.Cleanup(func() { newPlan = was; forget() })
 	return func() int { return int(n.Load()) }

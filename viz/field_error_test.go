@@ -72,6 +72,12 @@ func TestEveryFieldsBadValueIsBlamedOnIt(t *testing.T) {
 		{"program", "src", "placement 4; x = input 8 B; y = frob x", nil, true, "program"},
 		{"program", "src", "placement 4; x = input 8,4 S(0); w = input 5,3 B; y = matmul x w", nil, true, "program"},
 		{"program", "strategy", "best", nil, true, "program"},
+		{"program", "cluster", "dgx-9000", nil, true, "cluster dgx-9000"},
+		{"program", "cluster", `{"name": "half", "links": []}`, nil, true, "cluster: links"},
+		{"program", "cluster", "two-h100-nodes", nil, false, "cluster two-h100-nodes"}, // 2 links, a 1-D mesh
+		{"program", "cost", "fast", nil, true, "program"},
+		{"program", "cost", "time", nil, false, "program"}, // no cluster to time on
+		{"program", "memory", "some", nil, true, "viz"},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -41,17 +42,58 @@ func TestPlanMemoSharesAPlan(t *testing.T) {
 	}
 }
 
+// TestPlanMemoKeysTheCluster: the cluster and the cost are the plan's
+// as much as the source: each other value is another plan, made on that
+// cluster under that cost, and the memory lines (a way of drawing the
+// plan) share it.
+func TestPlanMemoKeysTheCluster(t *testing.T) {
+	made := CountPlans(t)
+	var models []any
+	for i, kv := range [][]string{
+		{},
+		{"cluster", "h100-node"},
+		{"cluster", "h100-node", "memory", "show"},
+		{"cluster", "h100-node", "cost", "bytes"},
+		{"cluster", "loopback"},
+		{"cluster", "loopback", "strategy", "exact"},
+	} {
+		s, err := Build(example("program", append([]string{"src", memoSrc}, kv...)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := s.Model().(*program.Plan)
+		models = append(models, s.Model())
+		want := map[string]string{"cluster": "", "cost": "bytes"}
+		for k := 0; k+1 < len(kv); k += 2 {
+			want[kv[k]] = kv[k+1]
+		}
+		if want["cluster"] != "" && want["cost"] == "bytes" && !slices.Contains(kv, "bytes") {
+			want["cost"] = "time" // the planner's default on a cluster
+		}
+		got := ""
+		if plan.Cluster != nil {
+			got = plan.Cluster.Name
+		}
+		if got != want["cluster"] || string(plan.Cost) != want["cost"] {
+			t.Errorf("spec %d %q: planned on %q by %s, want on %q by %s", i, kv, got, plan.Cost, want["cluster"], want["cost"])
+		}
+	}
+	if made() != 5 || models[1] != models[2] {
+		t.Errorf("six specs, two of them alike but for memory: %d plans (want 5), memory shares the plan: %v", made(), models[1] == models[2])
+	}
+}
+
 // TestPlanMemoKeepsTheLastFew: the memo holds planMemoSize plans, the
 // most recently asked for; an older one is planned again.
 func TestPlanMemoKeepsTheLastFew(t *testing.T) {
 	made := CountPlans(t)
 	src := func(i int) string { return fmt.Sprintf("%s # %d", memoSrc, i) }
 	for i := range planMemoSize + 1 {
-		if _, err := plans.plan(context.Background(), src(i), ""); err != nil {
+		if _, err := plans.plan(context.Background(), planKey{src: src(i)}); err != nil {
 			t.Fatal(err)
 		}
 		if i == planMemoSize-1 { // asking again for the first makes it the most recent
-			if _, err := plans.plan(context.Background(), src(0), ""); err != nil {
+			if _, err := plans.plan(context.Background(), planKey{src: src(0)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -59,10 +101,10 @@ func TestPlanMemoKeepsTheLastFew(t *testing.T) {
 	if made() != planMemoSize+1 || len(plans.entries) != planMemoSize {
 		t.Fatalf("%d sources: %d plans, %d kept; want %d and %d", planMemoSize+1, made(), len(plans.entries), planMemoSize+1, planMemoSize)
 	}
-	if _, err := plans.plan(context.Background(), src(0), ""); err != nil || made() != planMemoSize+1 {
+	if _, err := plans.plan(context.Background(), planKey{src: src(0)}); err != nil || made() != planMemoSize+1 {
 		t.Errorf("the first source, asked for again of late: %d plans, want it kept", made())
 	}
-	if _, err := plans.plan(context.Background(), src(1), ""); err != nil || made() != planMemoSize+2 {
+	if _, err := plans.plan(context.Background(), planKey{src: src(1)}); err != nil || made() != planMemoSize+2 {
 		t.Errorf("the second source, the oldest: %d plans, want it planned again", made())
 	}
 }
@@ -94,7 +136,7 @@ func TestPlanMemoPlansOnceAtOnce(t *testing.T) {
 	got := make([]*program.Plan, 8)
 	for i := range got {
 		wg.Go(func() {
-			p, err := plans.plan(context.Background(), memoSrc, "")
+			p, err := plans.plan(context.Background(), planKey{src: memoSrc})
 			if err != nil {
 				t.Error(err)
 			}
@@ -144,20 +186,23 @@ func TestPlanMemoOutlivesAStoppedCaller(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
 	started, release := make(chan struct{}), make(chan struct{})
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
 		if made() == 0 { // the first caller's plan: it waits until its context has ended
 			close(started)
 			<-release
 		}
-		return counted(ctx, p, s)
+		return counted(ctx, p, s, o)
 	}
 	defer func() { newPlan = counted }()
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
-	go func() { _, err := plans.plan(ctx, memoSrc, "exact"); first <- err }()
+	go func() { _, err := plans.plan(ctx, planKey{src: memoSrc, strategy: "exact"}); first <- err }()
 	<-started
 	second := make(chan error, 1)
-	go func() { _, err := plans.plan(context.Background(), memoSrc, "exact"); second <- err }()
+	go func() {
+		_, err := plans.plan(context.Background(), planKey{src: memoSrc, strategy: "exact"})
+		second <- err
+	}()
 	cancel()
 	close(release)
 	if err := <-first; !errors.Is(err, context.Canceled) {
@@ -175,18 +220,18 @@ func TestPlanMemoWaiterKeepsItsContext(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
 	started, release := make(chan struct{}), make(chan struct{})
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
 		close(started)
 		<-release
-		return counted(ctx, p, s)
+		return counted(ctx, p, s, o)
 	}
 	defer func() { newPlan = counted }()
 	first := make(chan error, 1)
-	go func() { _, err := plans.plan(context.Background(), memoSrc, ""); first <- err }()
+	go func() { _, err := plans.plan(context.Background(), planKey{src: memoSrc}); first <- err }()
 	<-started
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := plans.plan(ctx, memoSrc, ""); !errors.Is(err, context.Canceled) {
+	if _, err := plans.plan(ctx, planKey{src: memoSrc}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a waiter whose context ended: %v; want context.Canceled at once", err)
 	}
 	close(release)
@@ -200,12 +245,12 @@ func TestPlanMemoWaiterKeepsItsContext(t *testing.T) {
 func TestPlanMemoForgetsAPanic(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
 		if made() == 0 {
-			counted(ctx, p, s)
+			counted(ctx, p, s, o)
 			panic("planned off the edge")
 		}
-		return counted(ctx, p, s)
+		return counted(ctx, p, s, o)
 	}
 	defer func() { newPlan = counted }()
 	func() {
@@ -214,9 +259,9 @@ func TestPlanMemoForgetsAPanic(t *testing.T) {
 				t.Errorf("the panic did not reach the caller")
 			}
 		}()
-		plans.plan(context.Background(), memoSrc, "")
+		plans.plan(context.Background(), planKey{src: memoSrc})
 	}()
-	if p, err := plans.plan(context.Background(), memoSrc, ""); p == nil || err != nil || made() != 2 {
+	if p, err := plans.plan(context.Background(), planKey{src: memoSrc}); p == nil || err != nil || made() != 2 {
 		t.Errorf("after a panic: plan %v, %v after %d plans; want a plan made anew (2 plans)", p != nil, err, made())
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/stridelab/stridelab/sbp/cluster"
 )
 
 // Spec says which scene to build and from what, in the CLI's words: the
@@ -27,9 +29,13 @@ type Key struct {
 	// statements (ProgramOneLine). 0 is a one-line value.
 	Rows int
 	// Choices are the values the key takes, its default first: a front
-	// end offers a toggle, and the default is written as no value. nil
-	// for free text.
+	// end offers a toggle (a menu where they are many), and the default
+	// is written as no value. nil for free text.
 	Choices []string
+	// Needs names the key this one means something only beside: a front
+	// end hides it while that key has no value ("" or its default), and
+	// writes no value for it then. "" for a key that stands alone.
+	Needs string
 }
 
 // Keys are every parameter any scene takes, with their help text.
@@ -50,7 +56,11 @@ var Keys = []Key{
 	{Name: "reduce", Help: "plan with op reduce: sum|max|min"},
 	{Name: "offset", Help: "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
 	{Name: "src", Help: "program: the statements, one a line or separated by ';', '#' starts a comment (placement 4; x = input 8,4 S(0); …)", Rows: 8},
-	{Name: "strategy", Help: "program: greedy (OneFlow's eager rule, the default) or exact (the fewest bytes in all)", Choices: []string{"greedy", "exact"}},
+	{Name: "strategy", Help: "program: greedy (OneFlow's eager rule, the default) or exact (the least cost in all: bytes, or time on a cluster)", Choices: []string{"greedy", "exact"}},
+	{Name: "cluster", Help: "program: time the plan on a cluster: none (the default) or a preset (" + strings.Join(cluster.PresetNames(), ", ") + "); stridelab draw also reads a cluster file (stridelab cluster NAME prints the form)",
+		Choices: append([]string{noCluster}, cluster.PresetNames()...)},
+	{Name: "cost", Help: "program on a cluster: what exact minimises: time (compute and communication on the cluster, the default) or bytes (what the boxings send)", Choices: []string{"time", "bytes"}, Needs: "cluster"},
+	{Name: "memory", Help: "program: draw what each device holds at every step, a line per device with its peak: hide (the default) or show", Choices: []string{"hide", "show"}},
 }
 
 // ParseSpec checks that scene exists and that values hold its required
