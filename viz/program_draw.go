@@ -30,7 +30,7 @@ const (
 	progFootH      = 26.0  // the running total
 	progFootLineH  = 16.0  // on a cluster, the running time under it
 	progMemH       = 100.0 // the memory lines: their title, the lines, the peaks
-	progNarrowMemH = 84.0  // and on a narrow frame
+	progNarrowMemH = 84.0  // and on a phone or a short frame
 	progMaxRows    = 8     // devices drawn per column; more are elided
 	progSmallPx    = 12.0
 	progNamePx     = 15.0
@@ -46,11 +46,26 @@ var (
 func (s *programScene) draw(step int, f *Focus, c *canvas) {
 	W, H := float64(c.frame.W), float64(c.frame.H)
 	narrow := W < narrowW
-	notes := s.notes
-	if narrow && (s.timed || s.memory) { // a phone: room for the charts under the columns (the report says the rest)
-		notes = nil
+	ranks := s.plan.Program.Placement.Ranks()
+	rows := Visible(len(ranks), progMaxRows)
+	notes, sz := s.notes, s.sizes(narrow)
+	if s.timed || s.memory {
+		// The charts under the columns before the notes: on a phone, or
+		// where the frame is too short for them all at their full
+		// sizes, they take less room, and then, if they still do not
+		// fit, the notes go (the report says them).
+		fits := func(notes []string, sz progSizes) bool {
+			top := math.Round(newCanvas(Size{W: c.frame.W, H: c.frame.H}).header(s.heading, notes, W-2*margin) + 34)
+			return top+progHeadH+float64(len(rows))*progRowH+8+sz.foot+14+sz.barsMin+sz.memH+22 <= H-margin
+		}
+		if !narrow && !fits(notes, sz) {
+			sz = s.sizes(true)
+		}
+		if narrow || !fits(notes, sz) {
+			notes = nil
+		}
 	}
-	y := c.header(s.title, notes, W-2*margin)
+	y := c.header(s.heading, notes, W-2*margin)
 	top := math.Round(y + 34)
 	mainW, pw := W-progPanelW-3*margin, progPanelW
 	if narrow { // the columns across the frame, the program under them
@@ -66,24 +81,7 @@ func (s *programScene) draw(step int, f *Focus, c *canvas) {
 	if last < len(s.plan.Steps) {
 		c.text(x0+colW*float64(n), top-10, fmt.Sprintf("%d later step(s) »", len(s.plan.Steps)-last), progSmallPx, Muted, FontRegular, AnchorEnd)
 	}
-	ranks := s.plan.Program.Placement.Ranks()
-	rows := Visible(len(ranks), progMaxRows)
-	// The foot of a column: the running bytes, and on a cluster the
-	// running time under them; the memory lines, when shown, under the
-	// bars.
-	foot, memH, barsMin := progFootH, 0.0, progBarsH
-	if s.timed {
-		foot += progFootLineH
-		if !narrow {
-			barsMin = progTimeBarsH
-		}
-	}
-	if s.memory {
-		memH = progMemH
-		if narrow {
-			memH = progNarrowMemH
-		}
-	}
+	foot, memH, barsMin := sz.foot, sz.memH, sz.barsMin
 	// The devices' rows take the height the columns leave, up to a
 	// comfortable row; the bars take what is left under them.
 	avail := H - margin - top - progHeadH - foot - barsMin - memH - 40
@@ -119,6 +117,34 @@ func (s *programScene) draw(step int, f *Focus, c *canvas) {
 		return
 	}
 	s.drawPanel(c, W-progPanelW-margin, top-14, H-margin, pw, step, f)
+}
+
+// progSizes are the heights under a program's columns that depend on
+// what the scene draws: the columns' foot (the running bytes, and on a
+// cluster the running time), the least height of the bars (the bytes
+// each boxing sends, or on a cluster each step's time) and the memory
+// lines' (0 when they are not drawn).
+type progSizes struct {
+	foot, barsMin, memH float64
+}
+
+// sizes are the heights under the columns, at their full sizes or, on a
+// phone or a short frame, compact.
+func (s *programScene) sizes(compact bool) progSizes {
+	sz := progSizes{foot: progFootH, barsMin: progBarsH}
+	if s.timed {
+		sz.foot += progFootLineH
+		if !compact {
+			sz.barsMin = progTimeBarsH
+		}
+	}
+	if s.memory {
+		sz.memH = progMemH
+		if compact {
+			sz.memH = progNarrowMemH
+		}
+	}
+	return sz
 }
 
 // window is the steps drawn [first, last): all when they fit, else the
@@ -386,13 +412,13 @@ func (g memoryGroup) name() string {
 
 // drawMemory draws what each device holds (Step.HeldBytes) at the steps
 // run so far, a line per group of devices that hold alike (in the first
-// one's colour) across the columns, on a scale that the plan's largest
-// peak fills, so that the lines do not jump as the steps run. Each
-// group's peak so far is a dot on its line, and the line under the
-// chart names each group (its colour's swatch, its ranks), its peak and
-// the step it is first reached at.
+// one's colour; the first group's solid, the others' dashed) across the
+// columns, on a scale that the plan's largest peak fills, so that the
+// lines do not jump as the steps run. Each group's peak so far is a dot
+// on its line, and the line under the chart names each group (a piece
+// of its line, its ranks), its peak and the step it is first reached at.
 func (s *programScene) drawMemory(c *canvas, first, last int, x0, colW, y, h float64, now int) {
-	top, bottom := y+24, y+h-30
+	top, bottom := y+20, y+h-28
 	right := x0 + colW*float64(last-first)
 	c.text(x0, y+12, "what each device holds", progSmallPx, Muted, FontRegular, AnchorStart)
 	c.add(Line{X1: x0, Y1: bottom, X2: right, Y2: bottom, Color: Faint, Width: 1})
@@ -406,8 +432,9 @@ func (s *programScene) drawMemory(c *canvas, first, last int, x0, colW, y, h flo
 	}
 	end := min(last, now+1) // the steps drawn: those run so far
 	lx := x0
-	for _, g := range s.memoryGroups() {
+	for k, g := range s.memoryGroups() {
 		col, pos := DeviceColor(g.pos[0]), g.pos[0]
+		dash := k > 0            // the first group's line solid, the others dashed: not colour alone
 		at, held := 0, int64(-1) // the group's peak so far, first reached
 		for k := 0; k <= now; k++ {
 			if b := s.plan.Steps[k].HeldBytes[pos]; b > held {
@@ -416,7 +443,7 @@ func (s *programScene) drawMemory(c *canvas, first, last int, x0, colW, y, h flo
 		}
 		cx := func(i int) float64 { return x0 + colW*float64(i-first) + colW/2 }
 		for i := first; i+1 < end; i++ {
-			c.add(Line{X1: cx(i), Y1: yOf(s.plan.Steps[i].HeldBytes[pos]), X2: cx(i + 1), Y2: yOf(s.plan.Steps[i+1].HeldBytes[pos]), Color: col, Width: 2.5})
+			c.add(Line{X1: cx(i), Y1: yOf(s.plan.Steps[i].HeldBytes[pos]), X2: cx(i + 1), Y2: yOf(s.plan.Steps[i+1].HeldBytes[pos]), Color: col, Width: 2.5, Dash: dash})
 		}
 		if at >= first && at < end {
 			px, py := cx(at), yOf(held)
@@ -426,13 +453,13 @@ func (s *programScene) drawMemory(c *canvas, first, last int, x0, colW, y, h flo
 		if now < len(s.plan.Steps)-1 {
 			label = fmt.Sprintf("%s peak so far %s at step %d", g.name(), tensor.FormatBytes(held), at+1)
 		}
-		if lx+16+TextWidth(label, FontRegular, progSmallPx) > right && lx > x0 {
+		if lx+22+TextWidth(label, FontRegular, progSmallPx) > right && lx > x0 {
 			break // no room for another group's words
 		}
-		c.add(Rect{X: lx, Y: y + h - 18, W: 12, H: 12, Fill: col, Stroke: Ink, StrokeWidth: 1})
-		t, size := fitLabel(label, FontRegular, progSmallPx, right-lx-16)
-		c.text(lx+16, y+h-8, t, size, Ink, FontRegular, AnchorStart)
-		lx += 16 + TextWidth(t, FontRegular, size) + 14
+		c.add(Line{X1: lx, Y1: y + h - 12, X2: lx + 18, Y2: y + h - 12, Color: col, Width: 3, Dash: dash})
+		t, size := fitLabel(label, FontRegular, progSmallPx, right-lx-22)
+		c.text(lx+22, y+h-8, t, size, Ink, FontRegular, AnchorStart)
+		lx += 22 + TextWidth(t, FontRegular, size) + 14
 	}
 }
 

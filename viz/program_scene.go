@@ -38,6 +38,7 @@ type programScene struct {
 	spec    Spec
 	plan    *program.Plan
 	title   string
+	heading string // the title as drawn: on a cluster, each number kept with its unit
 	notes   []string
 	lines   []string        // the program's source, one statement a line
 	running []int64         // bytes sent up to and including each step
@@ -96,12 +97,16 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 	if boxings == 1 {
 		verb = "sends"
 	}
-	if s.timed && plan.Strategy == program.Exact {
-		strategy += " by " + string(plan.Cost) // what it minimised
-	}
 	s.title = fmt.Sprintf("a program on %v, %s: %d boxing%s %s %s", prog.Placement, strategy, boxings, plural(boxings), verb, tensor.FormatBytes(total))
+	s.heading = s.title
 	if s.timed {
-		s.title += fmt.Sprintf(", %s on %s", cluster.FormatSeconds(plan.Timing.TimeS), plan.Cluster.Name)
+		if plan.Strategy == program.Exact {
+			strategy += " by " + string(plan.Cost) // what it minimised
+		}
+		head := fmt.Sprintf("a program on %v, %s: %d boxing%s %s ", prog.Placement, strategy, boxings, plural(boxings), verb)
+		sent, took := tensor.FormatBytes(total), cluster.FormatSeconds(plan.Timing.TimeS)
+		s.title = fmt.Sprintf("%s%s, %s on %s", head, sent, took, plan.Cluster.Name)
+		s.heading = fmt.Sprintf("%s%s, %s on %s", head, unbroken(sent), unbroken(took), plan.Cluster.Name)
 	}
 	exact := "exact: not compared, its search is bigger than a scene rebuilt on every keystroke allows (the report says how big; --strategy exact plans it)"
 	if plan.ExactSendBytes != nil {

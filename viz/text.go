@@ -1,6 +1,9 @@
 package viz
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // MinText is the smallest text a scene draws, in scene pixels: 11 px,
 // the least a learner reads on a phone without zooming. Frames are laid
@@ -53,6 +56,13 @@ func (c *canvas) panel(x, y, w float64, lines []panelLine) {
 	}
 }
 
+// noBreak is the no-break space: wrapText does not break a line there.
+const noBreak = '\u00a0'
+
+// unbroken is s with its spaces no-break ones: a number and its unit
+// ("13.1 µs") that a wrapped line keeps together.
+func unbroken(s string) string { return strings.ReplaceAll(s, " ", string(noBreak)) }
+
 // fitText shrinks size until s fits width, down to MinText (where it may
 // still be wider: fitLabel cuts it).
 func fitText(s string, f Font, size, width float64) float64 {
@@ -102,11 +112,12 @@ func gridText(labels []string, size, w float64) (float64, bool) {
 }
 
 // wrapText breaks s at spaces into lines no wider than w (a single word
-// wider than w is a line of its own).
+// wider than w is a line of its own). A no-break space (U+00A0, see
+// unbroken) joins what it stands between into one word.
 func wrapText(s string, f Font, size, w float64) []string {
 	var out []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	for _, word := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) && r != noBreak }) {
 		try := strings.TrimSpace(line + " " + word)
 		if line != "" && TextWidth(try, f, size) > w {
 			out = append(out, line)
