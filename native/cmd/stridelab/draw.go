@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
 )
@@ -14,7 +17,8 @@ import (
 // runDraw exports a scene: stridelab draw SCENE [the scene's flags]
 // [--step N] [--width W] [--height H] [--hide-answers] -o FILE
 // [--format svg|png|gif|json];
-// the program scene also reads its src from --file.
+// the program scene also reads its src from --file, and its --cluster
+// from a cluster file (clusterFile).
 // The file is written by render.WriteFileAtomic, so a failure leaves
 // nothing behind.
 func runDraw(args []string, stdout, stderr io.Writer) error {
@@ -60,6 +64,9 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		}
 		keys["src"] = src
 	}
+	if err := clusterFile(keys); err != nil {
+		return err
+	}
 	spec, err := viz.ParseSpec(scene, keys, *step)
 	if err != nil {
 		return usagef("%v", err)
@@ -75,5 +82,32 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	return nil
+}
+
+// clusterFile reads a --cluster that is none of the key's choices (none
+// and the presets) as a cluster file (cluster.Resolve, whose one line a
+// bad file is) and puts its JSON in the key's place: the scene takes a
+// preset or a cluster's JSON and reads no file itself, as it is built
+// alike in the playground and the desktop app.
+func clusterFile(keys map[string]string) error {
+	v := keys["cluster"]
+	if v == "" || strings.HasPrefix(strings.TrimSpace(v), "{") {
+		return nil
+	}
+	for _, k := range viz.Keys {
+		if k.Name == "cluster" && slices.Contains(k.Choices, v) {
+			return nil
+		}
+	}
+	c, err := cluster.Resolve(v, os.ReadFile)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	keys["cluster"] = string(b)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
 )
@@ -89,6 +90,9 @@ func TestDrawBadInput(t *testing.T) {
 		{[]string{"draw", "expand", "--shape", "4,1,3", "--size", "4,2,3", "--width", "10", "-o", out}, "between 320×240"},
 		{[]string{"draw", "expand", "--shape", "4,1,3", "--size", "4,2,3", "--times", "2", "-o", out}, "takes no --times"},
 		{[]string{"draw", "boxing", "--shape", "8,6", "--from", "S(0)", "--to", "S(5)", "--placement", "4", "-o", out}, "splits axis 5"},
+		{[]string{"draw", "program", "--src", "placement 4; x = input 8 S(0)", "--cluster", filepath.Join(dir, "nodes.json"), "-o", out}, "no preset of that name and no such file"},
+		{[]string{"draw", "program", "--src", "placement 4; x = input 8 S(0)", "--cluster", "two-h100-nodes", "-o", out}, "2 links for cpu:[0, 1, 2, 3], a 1-D mesh"},
+		{[]string{"draw", "program", "--src", "placement 4; x = input 8 S(0)", "--cost", "time", "-o", out}, "cost time needs a cluster"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, &stdout, &stderr)
@@ -102,6 +106,34 @@ func TestDrawBadInput(t *testing.T) {
 				os.RemoveAll(filepath.Join(dir, e.Name()))
 			}
 		}
+	}
+}
+
+// TestDrawReadsAClusterFile: draw program --cluster FILE draws the plan
+// on the file's cluster: the same picture as the preset it copies, under
+// the file's name.
+func TestDrawReadsAClusterFile(t *testing.T) {
+	dir := t.TempDir()
+	c, _ := cluster.Preset("two-h100-nodes")
+	c.Name = "my-nodes"
+	b, _ := c.File()
+	file := filepath.Join(dir, "nodes.json")
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := "placement [[0,1],[2,3]]; x = input 64,32 (S(0), B); w = input 32,16 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s"
+	draw := func(name, cl string) string {
+		p := filepath.Join(dir, name)
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"draw", "program", "--src", src, "--strategy", "exact", "--cluster", cl, "--memory", "show", "--step", "13", "-o", p}, &stdout, &stderr); code != 0 {
+			t.Fatalf("draw --cluster %s: exit %d: %s", cl, code, stderr.String())
+		}
+		svg, _ := os.ReadFile(p)
+		return string(svg)
+	}
+	fromFile, preset := draw("file.svg", file), draw("preset.svg", "two-h100-nodes")
+	if !strings.Contains(fromFile, "13.1\u00a0µs on my-nodes") || strings.ReplaceAll(fromFile, "my-nodes", "two-h100-nodes") != preset {
+		t.Errorf("the file's cluster draws otherwise than the preset it copies under its own name")
 	}
 }
 
