@@ -57,10 +57,27 @@ var Keys = []Key{
 	{Name: "offset", Help: "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
 	{Name: "src", Help: "program: the statements, one a line or separated by ';', '#' starts a comment (placement 4; x = input 8,4 S(0); …)", Rows: 8},
 	{Name: "strategy", Help: "program: greedy (OneFlow's eager rule, the default) or exact (the least cost in all: bytes, or time on a cluster)", Choices: []string{"greedy", "exact"}},
-	{Name: "cluster", Help: "program: time the plan on a cluster: none (the default) or a preset (" + strings.Join(cluster.PresetNames(), ", ") + "); stridelab draw also reads a cluster file (stridelab cluster NAME prints the form)",
+	{Name: "cluster", Help: "program: time the plan on a cluster: none or a preset (" + strings.Join(cluster.PresetNames(), ", ") + "); draw also takes a cluster file",
 		Choices: append([]string{noCluster}, cluster.PresetNames()...)},
-	{Name: "cost", Help: "program on a cluster: what exact minimises: time (compute and communication on the cluster, the default) or bytes (what the boxings send)", Choices: []string{"time", "bytes"}, Needs: "cluster"},
-	{Name: "memory", Help: "program: draw what each device holds at every step, a line per device with its peak: hide (the default) or show", Choices: []string{"hide", "show"}},
+	{Name: "cost", Help: "program on a cluster: what exact minimises: time (the default) or bytes", Choices: []string{"time", "bytes"}, Needs: "cluster"},
+	{Name: "memory", Help: "program: what each device holds at each step, a line per device: hide or show", Choices: []string{"hide", "show"}},
+}
+
+// Applies reports whether k means something beside values (a front
+// end's fields, by key): always, unless k.Needs names a key whose value
+// is "" or that key's default (its first choice). A front end hides a
+// key that does not apply and sends no value for it.
+func (k Key) Applies(values map[string]string) bool {
+	if k.Needs == "" {
+		return true
+	}
+	v := strings.TrimSpace(values[k.Needs])
+	for _, n := range Keys {
+		if n.Name == k.Needs && len(n.Choices) > 0 && v == n.Choices[0] {
+			return false
+		}
+	}
+	return v != ""
 }
 
 // ParseSpec checks that scene exists and that values hold its required
