@@ -73,10 +73,10 @@ func TestEveryFieldsBadValueIsBlamedOnIt(t *testing.T) {
 		{"program", "src", "placement 4; x = input 8,4 S(0); w = input 5,3 B; y = matmul x w", nil, true, "program"},
 		{"program", "strategy", "best", nil, true, "program"},
 		{"program", "cluster", "dgx-9000", nil, true, "cluster dgx-9000"},
-		{"program", "cluster", `{"name": "half", "links": []}`, nil, true, "cluster: links"},
-		{"program", "cluster", "two-h100-nodes", nil, false, "cluster two-h100-nodes"}, // 2 links, a 1-D mesh
-		{"program", "cost", "fast", nil, true, "program"},
-		{"program", "cost", "time", nil, false, "program"}, // no cluster to time on
+		{"program", "cluster", `{"name": "x", "links": [], "device": {}}`, nil, true, "cluster"},
+		{"program", "cluster", "tpu-v5e", nil, false, "cluster tpu-v5e"}, // a 2-D cluster on placement 4; cluster names its source
+		{"program", "cost", "speed", nil, true, "program"},
+		{"program", "cost", "time", nil, false, "viz"}, // no cluster to time on
 		{"program", "memory", "some", nil, true, "viz"},
 	}
 	covered := map[string]bool{}

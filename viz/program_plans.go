@@ -18,9 +18,9 @@ import (
 // build it once, the frame's session (app/session) once more; a lesson
 // builds its steps' scenes again as it checks and opens them. Planning
 // is by far the dearest part of building a program scene, so Build takes
-// the plan from a small memo of the last programs planned, keyed by what
-// the plan is made from (planKey: the source as typed, the strategy, the
-// cluster and the cost): the same text plans to the same plan, which every scene of it then shares (its layout at each size,
+// the plan from a small memo of the last programs planned, keyed by the
+// source as typed, the strategy, the cluster and the cost (planKey): the
+// same text plans to the same plan, which every scene of it then shares (its layout at each size,
 // its hot regions, report and words, and results.Compute through
 // ProgramWork) and nobody changes.
 
@@ -43,9 +43,8 @@ type planMemo struct {
 	entries []*planned
 }
 
-// planKey is what a plan is made from: the values of a program scene's
-// keys src, strategy, cluster and cost, as given ("" for a default).
-// The memo's key: another value of any of them is another plan.
+// planKey is what a program scene's plan is made from: the values of
+// the keys src, strategy, cluster and cost as given ("" for a default).
 type planKey struct {
 	src, strategy, cluster, cost string
 }
@@ -55,24 +54,23 @@ func planKeyOf(spec Spec) planKey {
 	return planKey{src: spec.Get("src"), strategy: spec.Get("strategy"), cluster: spec.Get("cluster"), cost: spec.Get("cost")}
 }
 
-// planned is a planKey planned once: its plan, or why it does not plan
-// (an error on the field it is about), set before done is closed.
+// planned is a program's key, planned once: its plan, or why it does not
+// plan (an error on the field it is about), set before done is closed.
 type planned struct {
-	planKey
+	key  planKey
 	done chan struct{}
 	plan *program.Plan
 	err  error
 }
 
-// plan returns the plan k names, from the memo when it holds it,
-// planned under ctx otherwise. A caller
-// that waits for another's plan stops waiting when its own ctx is done.
-// A plan that its context stopped, or whose planning panicked, is
-// dropped from the memo; a caller that waited for it while its own
-// context is live plans again.
-func (m *planMemo) plan(ctx context.Context, k planKey) (*program.Plan, error) {
+// plan returns the plan of key's program, from the memo when it holds
+// it, planned under ctx otherwise. A caller that waits for another's
+// plan stops waiting when its own ctx is done. A plan that its context
+// stopped, or whose planning panicked, is dropped from the memo; a
+// caller that waited for it while its own context is live plans again.
+func (m *planMemo) plan(ctx context.Context, key planKey) (*program.Plan, error) {
 	for {
-		e, mine := m.entry(k)
+		e, mine := m.entry(key)
 		if mine {
 			m.make(ctx, e)
 		}
@@ -98,25 +96,25 @@ func (m *planMemo) make(ctx context.Context, e *planned) {
 	defer close(e.done)
 	defer func() {
 		if p := recover(); p != nil {
-			e.plan, e.err = nil, fmt.Errorf("viz: planning %q panicked: %v", e.src, p)
+			e.plan, e.err = nil, fmt.Errorf("viz: planning %q panicked: %v", e.key.src, p)
 			m.drop(e)
 			panic(p)
 		}
 	}()
-	e.plan, e.err = planProgram(ctx, e.planKey)
+	e.plan, e.err = planProgram(ctx, e.key)
 	if stopped(e.err) {
 		m.drop(e)
 	}
 }
 
-// entry returns the memo's entry for k, kept most recent, and whether
+// entry returns the memo's entry for key, kept most recent, and whether
 // it is new: its caller then plans it.
-func (m *planMemo) entry(k planKey) (*planned, bool) {
+func (m *planMemo) entry(key planKey) (*planned, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var e *planned
 	for i, p := range m.entries {
-		if p.planKey == k {
+		if p.key == key {
 			e = p
 			copy(m.entries[1:i+1], m.entries[:i])
 			break
@@ -124,7 +122,7 @@ func (m *planMemo) entry(k planKey) (*planned, bool) {
 	}
 	mine := e == nil
 	if mine {
-		e = &planned{planKey: k, done: make(chan struct{})}
+		e = &planned{key: key, done: make(chan struct{})}
 		if len(m.entries) < planMemoSize {
 			m.entries = append(m.entries, nil)
 		}
@@ -148,10 +146,10 @@ func stopped(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// planProgram parses k's source and plans it with its strategy (greedy
-// when ""), on its cluster (none when "" or "none") under its cost (the
-// planner's default when ""), under ctx; an error is a *FieldError on
-// the field it is about: a cluster that is no preset, or that has not a
+// planProgram parses k's src and plans it with its strategy (greedy
+// when "") on its cluster (none when "" or NoCluster) under its cost
+// (program.Cost's default when "") under ctx; an error is a *FieldError
+// on the field it is about: a cluster that is no preset, or has not a
 // link per mesh dim of the program's placement, on cluster; a cost the
 // planner refuses (time without a cluster) on cost.
 func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
@@ -166,21 +164,22 @@ func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
 		}
 	}
 	o := program.Options{CompareBound: program.ComparisonBound}
-	if o.Cluster, err = clusterOf(k.cluster); err != nil {
-		return nil, onField("cluster", err)
-	}
-	if o.Cluster != nil {
-		if err := o.Cluster.Check(prog.Placement); err != nil {
-			return nil, onField("cluster", err, "src")
-		}
-	}
 	if k.cost != "" {
 		if o.Cost, err = program.ParseCost(k.cost); err != nil {
 			return nil, onField("cost", err)
 		}
-		if o.Cost == program.Time && o.Cluster == nil {
-			return nil, onField("cost", fmt.Errorf("program: cost time needs a cluster to time the steps on: pick one (%s), or cost bytes", strings.Join(cluster.PresetNames(), ", ")), "cluster")
+	}
+	if k.cluster != "" && k.cluster != NoCluster {
+		c, err := ParseCluster(k.cluster)
+		if err != nil {
+			return nil, onField("cluster", err)
 		}
+		if err := c.Check(prog.Placement); err != nil {
+			return nil, onField("cluster", err, "src")
+		}
+		o.Cluster = &c
+	} else if o.Cost == program.Time {
+		return nil, onField("cost", fmt.Errorf("viz: cost time needs a cluster to time the steps on: pick one (%s), or cost bytes", strings.Join(cluster.PresetNames(), ", ")), "cluster")
 	}
 	plan, err := newPlan(ctx, prog, strategy, o)
 	if err != nil {
@@ -192,33 +191,23 @@ func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
 	return plan, nil
 }
 
-// noCluster is the cluster key's value for none, its default (written
-// as no value).
-const noCluster = "none"
+// NoCluster is the cluster key's value for none, its default (a front
+// end writes it as no value).
+const NoCluster = "none"
 
-// clusterOf is the cluster a cluster key's value names: nil for none
-// ("" or "none"), a preset by its name, or a cluster file's JSON (what
-// `stridelab draw --cluster FILE` reads the file into); anything else
-// is cluster.Resolve's error, which lists the presets. viz reads no
-// file: a scene is built alike in every front end.
-func clusterOf(v string) (*cluster.Cluster, error) {
-	v = strings.TrimSpace(v)
-	if v == "" || v == noCluster {
-		return nil, nil
+// ParseCluster reads the cluster key's value: a preset's name
+// (cluster.Preset), or a cluster in the file form when it starts with
+// "{" (cluster.Parse). The scene model reads no files: a front end that
+// takes a file's path (stridelab draw --cluster FILE) passes its text.
+func ParseCluster(v string) (cluster.Cluster, error) {
+	if strings.HasPrefix(strings.TrimSpace(v), "{") {
+		return cluster.Parse("", []byte(v))
 	}
-	var c cluster.Cluster
-	var err error
-	if strings.HasPrefix(v, "{") {
-		c, err = cluster.Parse("", []byte(v))
-	} else {
-		c, err = cluster.Resolve(v, nil)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return cluster.Resolve(v, nil)
 }
 
 // newPlan is program.NewPlanContext; a test counts the plans made
 // through it.
-var newPlan = program.NewPlanContext
+var newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
+	return program.NewPlanContext(ctx, p, s, o)
+}

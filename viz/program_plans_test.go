@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"testing"
 
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -42,44 +42,47 @@ func TestPlanMemoSharesAPlan(t *testing.T) {
 	}
 }
 
-// TestPlanMemoKeysTheCluster: the cluster and the cost are the plan's
-// as much as the source: each other value is another plan, made on that
-// cluster under that cost, and the memory lines (a way of drawing the
-// plan) share it.
-func TestPlanMemoKeysTheCluster(t *testing.T) {
+// TestPlanMemoKeysClusterAndCost: the cluster and the cost are part of
+// the memo's key: a program on a cluster is timed there, under each cost
+// a plan of its own; a preset and its JSON plan alike; the memory lines
+// (a way of drawing the plan) share it, and a cluster of none plans as no
+// cluster.
+func TestPlanMemoKeysClusterAndCost(t *testing.T) {
 	made := CountPlans(t)
-	var models []any
-	for i, kv := range [][]string{
-		{},
-		{"cluster", "h100-node"},
-		{"cluster", "h100-node", "memory", "show"},
-		{"cluster", "h100-node", "cost", "bytes"},
-		{"cluster", "loopback"},
-		{"cluster", "loopback", "strategy", "exact"},
-	} {
-		s, err := Build(example("program", append([]string{"src", memoSrc}, kv...)...))
+	build := func(kv ...string) *program.Plan {
+		t.Helper()
+		spec := example("program", append([]string{"src", memoSrc}, kv...)...)
+		s, err := Build(spec)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v: %v", spec.Values, err)
 		}
-		plan := s.Model().(*program.Plan)
-		models = append(models, s.Model())
-		want := map[string]string{"cluster": "", "cost": "bytes"}
-		for k := 0; k+1 < len(kv); k += 2 {
-			want[kv[k]] = kv[k+1]
-		}
-		if want["cluster"] != "" && want["cost"] == "bytes" && !slices.Contains(kv, "bytes") {
-			want["cost"] = "time" // the planner's default on a cluster
-		}
-		got := ""
-		if plan.Cluster != nil {
-			got = plan.Cluster.Name
-		}
-		if got != want["cluster"] || string(plan.Cost) != want["cost"] {
-			t.Errorf("spec %d %q: planned on %q by %s, want on %q by %s", i, kv, got, plan.Cost, want["cluster"], want["cost"])
-		}
+		return s.Work().(*ProgramWork).Plan
 	}
-	if made() != 5 || models[1] != models[2] {
-		t.Errorf("six specs, two of them alike but for memory: %d plans (want 5), memory shares the plan: %v", made(), models[1] == models[2])
+	plain := build()
+	if plain.Cluster != nil || plain.Timing != nil || plain.Cost != program.Bytes {
+		t.Errorf("no cluster: cluster %v, timing %v, cost %q; want none and bytes", plain.Cluster, plain.Timing, plain.Cost)
+	}
+	timed := build("cluster", "h100-node")
+	if timed.Cluster == nil || timed.Cluster.Name != "h100-node" || timed.Timing == nil || timed.Cost != program.Time {
+		t.Errorf("on h100-node: cluster %v, timing %v, cost %q; want h100-node, a timing and time", timed.Cluster, timed.Timing, timed.Cost)
+	}
+	byBytes := build("cluster", "h100-node", "cost", "bytes")
+	if byBytes == timed || byBytes.Cost != program.Bytes || byBytes.Timing == nil {
+		t.Errorf("on h100-node under bytes: the time plan's %v, cost %q, timing %v", byBytes == timed, byBytes.Cost, byBytes.Timing)
+	}
+	if build("cluster", "h100-node") != timed || made() != 3 {
+		t.Errorf("the three asked again: %d plans in all, want 3", made())
+	}
+	c, _ := cluster.Preset("h100-node")
+	file, _ := c.File()
+	if asJSON := build("cluster", string(file)); asJSON.Cluster.Name != "h100-node" || *asJSON.Timing != *timed.Timing {
+		t.Errorf("h100-node as JSON: %+v, want the preset's timing %+v", asJSON.Timing, timed.Timing)
+	}
+	if build("cluster", "h100-node", "memory", "show") != timed {
+		t.Errorf("the memory lines planned h100-node's program again")
+	}
+	if none := build("cluster", "none"); none.Cluster != nil || none.Timing != nil || none.Cost != program.Bytes {
+		t.Errorf("cluster none: cluster %v, timing %v, cost %q; want none and bytes", none.Cluster, none.Timing, none.Cost)
 	}
 }
 

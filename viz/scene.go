@@ -176,7 +176,7 @@ func (s *Scene) Model() any { return s.model }
 // Build builds the scene spec names, by its kind's builder. An error
 // about one field's value is a *FieldError naming that field. A program
 // scene's plan comes from a memo of the last few programs planned (by
-// their source and strategy), so building one program's scene again
+// their source, strategy, cluster and cost), so building one program's scene again
 // does not plan it again.
 func Build(spec Spec) (*Scene, error) { return BuildContext(context.Background(), spec) }
 

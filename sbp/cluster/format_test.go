@@ -15,6 +15,8 @@ func TestFormat(t *testing.T) {
 		{FormatSeconds(0.000232), "232 µs"},
 		{FormatSeconds(0.112), "112 ms"},
 		{FormatSeconds(2.5), "2.50 s"},
+		{FormatSeconds(1.0086e-5), "10.1 µs"},
+		{FormatSeconds(250), "250 s"},
 		{FormatSeconds(1.2e-13), "0.12 ps"},
 		{FormatRate(5.23e8), "523 MB/s"},
 		{FormatRate(5e10), "50 GB/s"},

@@ -52,7 +52,14 @@
 // the elimination runs on the rest: the optimum over the full space all
 // the same. It refuses only when the elimination's largest table would
 // pass [ExactBound] entries, or its tables together [ExactWork], and
-// says how large they are and how many candidates the bound kept. Under Greedy the exact total is
+// says how large they are and how many candidates the bound kept.
+//
+// On a named cluster ([Options].Cluster) every step is timed (a boxing
+// by its collectives' ring times along the mesh dims they cross, an op by
+// its slowest device's roofline) and the plan gains its time, compute
+// and communication apart and overlapped on two streams ([Timing]);
+// under [Cost] Time, the default with a cluster, exact minimises that
+// time instead of the bytes. Under Greedy the exact total is
 // computed beside it only when its elimination is small (a scene is
 // rebuilt on every keystroke); Plan.ExactRefused says when it was not.
 //

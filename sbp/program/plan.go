@@ -18,10 +18,13 @@ const (
 	// layouts its producers left, without looking ahead.
 	Greedy Strategy = "greedy"
 	// Exact picks the signatures of the whole program (forward and
-	// backward) that send the fewest bytes in all: a min-sum labelling
-	// of the program's graph solved by variable elimination (exact.go);
-	// it refuses only where the elimination's largest table would pass
-	// ExactBound entries, or all its tables together ExactWork.
+	// backward) that send the fewest bytes in all, or under Cost Time
+	// take the least time on the plan's cluster: a min-sum labelling of
+	// the program's graph solved by variable elimination (exact.go),
+	// after the LP relaxation's bound drops what is in no optimal plan
+	// where the program is wide (tighten.go); it refuses only where the
+	// elimination's largest table would pass ExactBound entries, or all
+	// its tables together ExactWork.
 	Exact Strategy = "exact"
 )
 
@@ -76,8 +79,13 @@ type Plan struct {
 	// plan's time there.
 	Cost    Cost             `json:"cost"`
 	Cluster *cluster.Cluster `json:"cluster,omitempty"`
-	*Timing `json:",omitempty"`
-	graph   *graph
+	// GreedyTimeS and ExactTimeS are, on a cluster, the two strategies'
+	// times (compute and communication summed); ExactTimeS is nil where
+	// ExactSendBytes is.
+	GreedyTimeS float64  `json:"greedy_time_s,omitempty"`
+	ExactTimeS  *float64 `json:"exact_time_s,omitempty"`
+	*Timing     `json:",omitempty"`
+	graph       *graph
 }
 
 // StepKind is what a step does.

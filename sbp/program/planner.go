@@ -229,6 +229,11 @@ func NewPlanContext(ctx context.Context, p *Program, s Strategy, o Options) (*Pl
 	if pl.clu != nil {
 		t := timing(chosen.steps)
 		plan.Timing = &t
+		plan.GreedyTimeS = timing(greedy.steps).TimeS
+		if exact != nil {
+			e := timing(exact.steps).TimeS
+			plan.ExactTimeS = &e
+		}
 	}
 	for name, gname := range pl.g.grads {
 		plan.Grads[name] = chosen.resolve(gname)

@@ -45,11 +45,7 @@ func TestClusterRefuses(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "two.json")
 	os.WriteFile(bad, []byte(`{"name": "two", "links": [{"alpha_s": 1e-5, "beta_bytes_per_s": 5e10}, {"alpha_s": 1e-5, "beta_bytes_per_s": 0}], "device": {"flops_per_s": 1, "mem_bytes_per_s": 1, "mem_capacity_bytes": 1}}`), 0o644)
-	cases := []struct {
-		args []string
-		code int
-		want string
-	}{
+	refuses(t, []refused{
 		{[]string{"cluster"}, 2, "say which cluster: stridelab cluster NAME|FILE; the presets are h100-node, two-h100-nodes, tpu-v5e"},
 		{[]string{"cluster", "h200"}, 1, "cluster h200: no preset of that name and no such file; the presets are h100-node, two-h100-nodes"},
 		{[]string{"cluster", bad}, 1, "cluster " + bad + ": links[1].beta_bytes_per_s: must be a positive number of bytes per second, got 0"},
@@ -58,17 +54,41 @@ func TestClusterRefuses(t *testing.T) {
 		{[]string{"cluster", "h100-node", "--placement", "[[0,1],[2]]"}, 2, "--placement: sbp: placement"},
 		{[]string{"cluster", "h100-node", "--bogus"}, 2, "flag provided but not defined"},
 		{[]string{"cluster", "h100-node", "extra"}, 2, `unexpected argument "extra"`},
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"cluster", "--help"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "usage: stridelab cluster NAME|FILE") {
+		t.Errorf("cluster --help: exit %d, %q", code, stderr.String())
 	}
+}
+
+// refused is a command line the CLI refuses: the exit status it wants
+// and a phrase of the one line it says on stderr.
+type refused struct {
+	args []string
+	code int
+	want string
+}
+
+// refuses runs every command line: each must exit with its status, say one
+// line on stderr that holds its phrase, and print nothing on stdout.
+func refuses(t *testing.T, cases []refused) {
+	t.Helper()
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, &stdout, &stderr)
 		msg := stderr.String()
 		if code != c.code || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) || stdout.Len() != 0 {
-			t.Errorf("stridelab %v: exit %d, stderr %q, stdout %q; want exit %d and one line containing %q", c.args, code, msg, stdout.String(), c.code, c.want)
+			t.Errorf("stridelab %q: exit %d, stderr %q, stdout %q; want exit %d and one line containing %q", c.args, code, msg, stdout.String(), c.code, c.want)
 		}
 	}
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"cluster", "--help"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "usage: stridelab cluster NAME|FILE") {
-		t.Errorf("cluster --help: exit %d, %q", code, stderr.String())
+}
+
+// contains fails t for each of wants that out (what, in words) lacks.
+func contains(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, out)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,7 +17,7 @@ import (
 // [--step N] [--width W] [--height H] [--hide-answers] -o FILE
 // [--format svg|png|gif|json];
 // the program scene also reads its src from --file, and its --cluster
-// from a cluster file (clusterFile).
+// from a file when it names no preset.
 // The file is written by render.WriteFileAtomic, so a failure leaves
 // nothing behind.
 func runDraw(args []string, stdout, stderr io.Writer) error {
@@ -64,8 +63,10 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		}
 		keys["src"] = src
 	}
-	if err := clusterFile(keys); err != nil {
-		return err
+	if scene == "program" {
+		if err := clusterKey(keys); err != nil {
+			return err
+		}
 	}
 	spec, err := viz.ParseSpec(scene, keys, *step)
 	if err != nil {
@@ -85,26 +86,24 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// clusterFile reads a --cluster that is none of the key's choices (none
-// and the presets) as a cluster file (cluster.Resolve, whose one line a
-// bad file is) and puts its JSON in the key's place: the scene takes a
-// preset or a cluster's JSON and reads no file itself, as it is built
-// alike in the playground and the desktop app.
-func clusterFile(keys map[string]string) error {
-	v := keys["cluster"]
-	if v == "" || strings.HasPrefix(strings.TrimSpace(v), "{") {
-		return nil
+// clusterKey checks the program scene's cluster and cost keys as sbp
+// program checks --cluster and --cost (planOptions), and puts a cluster
+// read from a file in the key as its JSON: the scene model reads no
+// files (viz.ParseCluster). A preset's name, or JSON, stays as given,
+// and so does none.
+func clusterKey(keys map[string]string) error {
+	name := keys["cluster"]
+	if name == viz.NoCluster { // the key's default, as a front end may spell it
+		name = ""
 	}
-	for _, k := range viz.Keys {
-		if k.Name == "cluster" && slices.Contains(k.Choices, v) {
-			return nil
-		}
-	}
-	c, err := cluster.Resolve(v, os.ReadFile)
-	if err != nil {
+	o, err := planOptions(name, keys["cost"])
+	if err != nil || o.Cluster == nil {
 		return err
 	}
-	b, err := json.Marshal(c)
+	if _, preset := cluster.Preset(keys["cluster"]); preset || inline(keys["cluster"]) {
+		return nil
+	}
+	b, err := json.Marshal(o.Cluster)
 	if err != nil {
 		return err
 	}

@@ -9,12 +9,12 @@
 //	stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy
 //	stridelab layout expand --shape 4,1,3,5 --size 2,1,4,4,3,5 [--json]
 //	stridelab layout repeat --shape 3,1,5 --times 2,5,3,1 [--json]
-//	stridelab sbp plan   --op expand --shape 4,3,1,2 --size 2,4,3,4,2 --sbp 'S(3)' --placement 2 [--strict] [--json] [--emit oneflow|pytorch]
-//	stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json] [--in X.npy --out Y.npy]
+//	stridelab sbp plan   --op expand --shape 4,3,1,2 --size 2,4,3,4,2 --sbp 'S(3)' --placement 2 [--strict] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--emit oneflow|pytorch]
+//	stridelab sbp boxing --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--cluster NAME|FILE] [--json] [--in X.npy --out Y.npy]
 //	stridelab sbp run    --op add --in A.npy --b B.npy --sbp 'S(0)' --placement 0-3 --out Y.npy [--engine sim|torch]
-//	stridelab sbp program --file P | --src 'placement 4; x = input 8,4 S(0); …' [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--engine sim|torch]
+//	stridelab sbp program --file P | --src 'placement 4; x = input 8,4 S(0); …' [--strategy greedy|exact] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--out DIR] [--emit oneflow|pytorch] [--engine sim|torch]
 //	stridelab draw expand --shape 4,1,3 --size 4,2,3 -o e.gif   (svg, png, gif, json)
-//	stridelab draw program --file P -o p.svg
+//	stridelab draw program --file P [--cluster NAME|FILE] [--cost bytes|time] -o p.svg
 //	stridelab serve [--addr 127.0.0.1:8080] [--write DIR]       the browser page, embedded
 //	stridelab lessons -o DIR [--from FOLDER]   the lessons as HTML pages with SVG and GIF figures
 //	stridelab calibrate --engine torch [--placement 4] [-o FILE]   fit α and β to this machine's gloo collectives

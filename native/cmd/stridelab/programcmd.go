@@ -10,11 +10,12 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
-const programSynopsis = "(--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu|gpu|auto] [--max-bytes N] [--engine sim|torch] [--python PATH] [--timeout 120s]"
+const programSynopsis = "(--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu|gpu|auto] [--max-bytes N] [--engine sim|torch] [--python PATH] [--timeout 120s]"
 
 // sbpProgram plans a program (package sbp/program) and prints the plan as
 // a table, or as JSON, or as a program for OneFlow or PyTorch; with --out
@@ -24,7 +25,8 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sbp program", programSynopsis, stderr)
 	file := fs.String("file", "", "the program's file; its inputs' from-files are found beside it")
 	src := fs.String("src", "", "the program itself, statements separated by ';' or newlines; from-files are found in the working directory")
-	strategy := fs.String("strategy", string(program.Greedy), "greedy (OneFlow's eager rule) or exact (the fewest bytes for the whole program)")
+	strategy := fs.String("strategy", string(program.Greedy), "greedy (OneFlow's eager rule) or exact (the least cost for the whole program: bytes, or time with --cluster)")
+	clu := defineClusterFlags(fs, true)
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	out := fs.String("out", "", "run the program and write every tensor as DIR/NAME.npy and every gradient as DIR/grad_NAME.npy (DIR is made if missing); with --emit, where the emitted program saves them")
 	emitTo := emitFlag(fs)
@@ -47,6 +49,10 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--strategy %q: choose greedy or exact", *strategy)
 	}
+	opts, err := clu.options()
+	if err != nil {
+		return err
+	}
 	be, err := backend()
 	if err != nil {
 		return err
@@ -55,8 +61,14 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	plan, err := program.NewPlan(prog, strat)
+	if err := fitsMesh(opts, prog.Placement); err != nil {
+		return err
+	}
+	plan, err := program.NewPlanWith(prog, strat, opts)
 	if err != nil {
+		return err
+	}
+	if err := capacity(plan); err != nil {
 		return err
 	}
 	path := func(from string) string {
@@ -255,9 +267,14 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 	fmt.Fprintf(w, "program on %s, %s: %s (%s, %s)\n\n", plan.Placement, plan.Strategy, count(len(plan.Steps), "step"), count(ops, "op"), count(boxings, "boxing"))
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "step\tpass\top or boxing\tshape\tsbp in -> out\tsignature or collectives\tsend bytes")
+	timed := plan.Timing != nil
+	header := "step\tpass\top or boxing\tshape\tsbp in -> out\tsignature or collectives\tsend bytes"
+	if timed {
+		header += "\ttime\tbound or link"
+	}
+	fmt.Fprintln(tw, header)
 	for i, s := range plan.Steps {
-		var what, sbps, how, bytes string
+		var what, sbps, how, bytes, took, bound string
 		switch s.Kind {
 		case program.StepInput:
 			what = fmt.Sprintf("%s = input", s.Name)
@@ -277,6 +294,9 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 				what = fmt.Sprintf("%s = box %s", s.Name, s.Tensor)
 			}
 			sbps, how, bytes = s.From+" -> "+s.To, strings.Join(s.Collectives, ", "), fmt.Sprint(s.SendBytes)
+			if s.BoxingTime != nil {
+				took, bound = cluster.FormatSeconds(s.TimeS), meshDims(s.BoxingTime)
+			}
 		case program.StepOp:
 			what = fmt.Sprintf("%s = %s %s", s.Name, s.Op, strings.Join(s.Inputs, " "))
 			if st := plan.Program.Lookup(s.Name); st != nil && s.Pass == program.Forward {
@@ -286,8 +306,15 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 				what += ", reusing " + strings.Join(s.Reuses, ", ")
 			}
 			sbps, how = strings.Join(s.InSbp, " x ")+" -> "+s.OutSbp, s.Signature
+			if timed {
+				took, bound = cluster.FormatSeconds(s.TimeS), s.Bound
+			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%s\t%s\t%s\n", i+1, s.Pass, what, s.Shape, sbps, how, bytes)
+		row := fmt.Sprintf("%d\t%s\t%s\t%v\t%s\t%s\t%s", i+1, s.Pass, what, s.Shape, sbps, how, bytes)
+		if timed {
+			row += "\t" + took + "\t" + bound
+		}
+		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
 	for _, line := range strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n") {
@@ -301,13 +328,41 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 	if line := peakLine(plan); line != "" {
 		fmt.Fprintln(w, line)
 	}
+	if timed {
+		writeTiming(w, plan)
+	}
 	if len(plan.Differences) > 0 {
 		fmt.Fprintln(w, "where exact and greedy differ:")
 		for _, d := range plan.Differences {
-			fmt.Fprintf(w, "  %s (%s): greedy %s, boxing %d bytes before it; exact %s, boxing %d bytes\n",
-				d.Name, d.Pass, d.Greedy.Signature, d.Greedy.SendBytes, d.Exact.Signature, d.Exact.SendBytes)
+			var gt, et string
+			if timed { // the op's time with its boxings'
+				gt, et = fmt.Sprintf(", %s in all", cluster.FormatSeconds(d.Greedy.TimeS)), fmt.Sprintf(", %s in all", cluster.FormatSeconds(d.Exact.TimeS))
+			}
+			fmt.Fprintf(w, "  %s (%s): greedy %s, boxing %d bytes before it%s; exact %s, boxing %d bytes%s\n",
+				d.Name, d.Pass, d.Greedy.Signature, d.Greedy.SendBytes, gt, d.Exact.Signature, d.Exact.SendBytes, et)
 		}
 	}
+}
+
+// writeTiming prints a timed plan's time on its cluster: its compute and
+// communication and their sum (the steps one after another, no
+// overlap), the time with every boxing overlapping the compute it does
+// not wait for (Timing.OverlapTimeS), and what exact minimised.
+//
+//	time on two-h100-nodes: compute 14.7 ns + communication 20.0 µs = 20.1 µs (summed: no overlap)
+//	overlapped: 20.1 µs (each boxing beside the compute that does not wait for it); exact minimises time (--cost)
+//	greedy takes 20.1 µs, exact 20.1 µs
+func writeTiming(w io.Writer, plan *program.Plan) {
+	t := plan.Timing
+	fmt.Fprintf(w, "time on %s: compute %s + communication %s = %s (summed: no overlap)\n",
+		plan.Cluster.Name, cluster.FormatSeconds(t.ComputeTimeS), cluster.FormatSeconds(t.CommTimeS), cluster.FormatSeconds(t.TimeS))
+	fmt.Fprintf(w, "overlapped: %s (each boxing beside the compute that does not wait for it); exact minimises %s (--cost)\n",
+		cluster.FormatSeconds(t.OverlapTimeS), plan.Cost)
+	exact := "exact refused"
+	if plan.ExactTimeS != nil {
+		exact = "exact " + cluster.FormatSeconds(*plan.ExactTimeS)
+	}
+	fmt.Fprintf(w, "greedy takes %s, %s\n", cluster.FormatSeconds(plan.GreedyTimeS), exact)
 }
 
 // peakLine spells the most each device holds at any step (Plan.Peak),

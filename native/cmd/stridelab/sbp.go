@@ -8,14 +8,18 @@ import (
 	"github.com/stridelab/stridelab/sbp"
 )
 
-const sbpUsage = `usage: stridelab sbp plan    --op OP --shape 4,3,1,2 [op args] --sbp 'S(3)' --placement 2 [--strict] [--json] [--emit oneflow|pytorch]
-       stridelab sbp boxing  --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--json] [--emit oneflow|pytorch] [--in X.npy] [--out Y.npy] [--engine sim|torch]
+const sbpUsage = `usage: stridelab sbp plan    --op OP --shape 4,3,1,2 [op args] --sbp 'S(3)' --placement 2 [--strict] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--emit oneflow|pytorch]
+       stridelab sbp boxing  --shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--cluster NAME|FILE] [--json] [--emit oneflow|pytorch] [--in X.npy] [--out Y.npy] [--engine sim|torch]
        stridelab sbp run     --op OP --in X.npy [--b B.npy] [op args] --sbp 'S(3)' [--b-sbp B] --placement 2 [--out Y.npy] [--backend cpu] [--engine sim|torch]
-       stridelab sbp program (--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu] [--engine sim|torch]
+       stridelab sbp program (--file P | --src 'placement 4; x = input 8,4 S(0); …') [--strategy greedy|exact] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--out DIR] [--emit oneflow|pytorch] [--backend cpu] [--engine sim|torch]
 
 engines: sim (the simulated devices, default) or torch (one torch.distributed process per device,
      gloo on this machine's CPUs; --python PATH, --timeout 120s): its values are checked against
      sim's run of the same plan and it prints each rank's pid, step times and bytes beside the plan's
+
+cluster: a preset (h100-node, two-h100-nodes, tpu-v5e, loopback) or a cluster file (stridelab cluster NAME prints one):
+     each step timed there (a boxing by its collectives' links, an op by its roofline), a plan over its device's
+     memory refused; --cost time (the default with --cluster) or bytes is what exact minimises
 
 ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs),
      reduce (--reduce sum|max|min --to 1,3)

@@ -8,18 +8,20 @@ import (
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
 func sbpBoxing(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sbp boxing", "--shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--dtype float32] [--json] [--emit oneflow|pytorch] [--in X.npy] [--out Y.npy] [--engine sim|torch] [--python PATH] [--timeout 120s]", stderr)
+	fs := newFlags("sbp boxing", "--shape 25,33 --from 'S(0)' --to 'S(1)' --placement 4 [--dtype float32] [--cluster NAME|FILE] [--json] [--emit oneflow|pytorch] [--in X.npy] [--out Y.npy] [--engine sim|torch] [--python PATH] [--timeout 120s]", stderr)
 	shapeFlag := fs.String("shape", "", "the logical shape (with --in, the file's when not given)")
 	from := fs.String("from", "", "the SBP now, one per mesh dim")
 	to := fs.String("to", "", "the SBP wanted")
 	placement := fs.String("placement", "", "devices: 4, 0-3, cpu:0,1,2,3 or a mesh [[0,1],[2,3]]")
 	dtName := fs.String("dtype", "float32", "element type: float32, int32 or uint32 (all 4 bytes)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	clu := defineClusterFlags(fs, false)
 	emitTo := emitFlag(fs)
 	inPath := fs.String("in", "", "run the boxing on this .npy file's values (without it, with --out or --engine torch: 0, 1, 2, …)")
 	out := fs.String("out", "", "run the boxing and write the gathered result to this .npy file")
@@ -69,9 +71,24 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--to: %v", err)
 	}
+	opts, err := clu.options()
+	if err != nil {
+		return err
+	}
+	if err := fitsMesh(opts, p); err != nil {
+		return err
+	}
 	plan, err := sbp.PlanBoxing(shape, dt, p, fromNd, toNd)
 	if err != nil {
 		return err
+	}
+	timed := timedBoxing{Boxing: plan, Cluster: opts.Cluster}
+	if opts.Cluster != nil {
+		t, err := cluster.TimeBoxing(*opts.Cluster, plan)
+		if err != nil {
+			return err
+		}
+		timed.BoxingTime = &t
 	}
 	runIt := *inPath != "" || *out != "" || eng.torch()
 	switch {
@@ -91,12 +108,21 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 			Inputs: []sbp.Input{{Name: "x", Shape: shape, DType: dt, Sbp: fromNd}},
 		})
 	case runIt:
-		return runBoxing(stdout, stderr, eng, backend, plan, x, *inPath, *out, *asJSON)
+		return runBoxing(stdout, stderr, eng, backend, timed, x, *inPath, *out, *asJSON)
 	case *asJSON:
-		return writeJSON(stdout, plan)
+		return writeJSON(stdout, timed)
 	}
-	writeBoxing(stdout, plan)
+	writeBoxing(stdout, timed)
 	return nil
+}
+
+// timedBoxing is a boxing and, on a cluster, its time there: what
+// `sbp boxing` prints, and its --json (the boxing's fields, then
+// cluster and boxing_time, left out without a cluster).
+type timedBoxing struct {
+	sbp.Boxing
+	Cluster    *cluster.Cluster    `json:"cluster,omitempty"`
+	BoxingTime *cluster.BoxingTime `json:"boxing_time,omitempty"`
 }
 
 // runBoxing runs the boxing b on data, as the one-statement program
@@ -105,7 +131,8 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 // x (tensor.Agree; a boxing moves values, and only a partial sum's order
 // can change their last bits), and for torch with the simulated run's.
 // It is written to out (whole) or printed.
-func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tensor.Backend, error), b sbp.Boxing, x tensor.Tensor, inPath, out string, asJSON bool) error {
+func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tensor.Backend, error), timed timedBoxing, x tensor.Tensor, inPath, out string, asJSON bool) error {
+	b := timed.Boxing
 	be, err := backend()
 	if err != nil {
 		return err
@@ -155,9 +182,9 @@ func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tenso
 				return err
 			}
 		}
-		return writeJSON(stdout, b)
+		return writeJSON(stdout, timed)
 	}
-	writeBoxing(stdout, b)
+	writeBoxing(stdout, timed)
 	where := fmt.Sprintf("\nran on %d simulated devices (%s backend)", b.Placement.Size(), be.Name())
 	if res != nil {
 		if err := writeReport(stdout, res); err != nil {
@@ -169,11 +196,20 @@ func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tenso
 	return emit(y, out, stdout)
 }
 
-// writeBoxing prints the collective, the steps, and a row per device.
-func writeBoxing(w io.Writer, b sbp.Boxing) {
+// writeBoxing prints the collective, the steps, and a row per device;
+// on a cluster each step's time after it (the link of its mesh dim, α
+// and β, the bytes S its ring moves a share of) and the boxing's time.
+func writeBoxing(w io.Writer, timed timedBoxing) {
+	b := timed.Boxing
 	fmt.Fprintf(w, "boxing %s %v from %v to %v on %v: %s\n", b.DType, b.Shape, b.From, b.To, b.Placement, b.Collective)
 	for i, st := range b.Steps {
 		fmt.Fprintf(w, "  step %d: %s along mesh dim %d, %v -> %v\n", i+1, st.Collective, st.MeshDim, st.From, st.To)
+		if t := timed.BoxingTime; t != nil {
+			fmt.Fprintf(w, "          %s\n", stepTime(t.Steps[i]))
+		}
+	}
+	if t := timed.BoxingTime; t != nil {
+		fmt.Fprintf(w, "time on %s: %s (the steps one after another)\n", timed.Cluster.Name, cluster.FormatSeconds(t.TimeS))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -8,12 +8,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
 func sbpPlan(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sbp plan", "--op OP --shape 4,3,1,2 [--b-shape ...] [op args] --sbp S --placement P [--strict] [--json] [--emit oneflow|pytorch]", stderr)
+	fs := newFlags("sbp plan", "--op OP --shape 4,3,1,2 [--b-shape ...] [op args] --sbp S --placement P [--strict] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--emit oneflow|pytorch]", stderr)
 	ops := defineOpFlags(fs)
 	shapeA := fs.String("shape", "", "the (first) input's logical shape")
 	shapeB := fs.String("b-shape", "", "the second input's logical shape (binary ops, matmul)")
@@ -21,6 +22,7 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	dtName := fs.String("dtype", "float32", "element type, for --emit: float32, int32 or uint32")
 	asJSON := fs.Bool("json", false, "print JSON")
 	strict := fs.Bool("strict", false, "refuse inputs that fit no signature (listing the valid ones) instead of boxing them as OneFlow would")
+	clu := defineClusterFlags(fs, true)
 	engine := emitFlag(fs)
 	op, err := parseOp(fs, args, ops, engine)
 	if err != nil {
@@ -49,12 +51,27 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	opts, err := clu.options()
+	if err != nil {
+		return err
+	}
+	if err := fitsMesh(opts, p); err != nil {
+		return err
+	}
 	plan, err := sbp.PlanOp(op, shapes, p, nds)
 	if err != nil {
 		if *strict || !errors.Is(err, sbp.ErrSignature) {
 			return err
 		}
-		return sbpPlanBoxed(stdout, err, op, shapes, p, nds, boxedOptions{json: *asJSON, engine: *engine, dtype: dt, command: commandLine("sbp plan", args)})
+		return sbpPlanBoxed(stdout, err, op, shapes, p, nds, boxedOptions{json: *asJSON, engine: *engine, dtype: dt, command: commandLine("sbp plan", args), plan: opts})
+	}
+	var took *cluster.OpTime
+	if opts.Cluster != nil {
+		t, err := cluster.TimeOp(*opts.Cluster, op, plan, dt)
+		if err != nil {
+			return err
+		}
+		took = &t
 	}
 	switch {
 	case *engine != "":
@@ -63,11 +80,35 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 			pr.Inputs = append(pr.Inputs, sbp.Input{Name: program.OneOpInputs(op)[i], Shape: sh, DType: dt, Sbp: nds[i]})
 		}
 		return sbp.Emit(stdout, *engine, pr)
+	case *asJSON && took != nil:
+		return writeJSON(stdout, timedOpPlan{plan, opts.Cluster, took})
 	case *asJSON:
 		return writeJSON(stdout, plan)
 	}
 	writePlan(stdout, plan, op)
+	if took != nil {
+		fmt.Fprintln(stdout)
+		fmt.Fprintln(stdout, opTimeLine(*opts.Cluster, *took))
+	}
 	return nil
+}
+
+// timedOpPlan is an op's plan timed on a cluster, as --json writes it:
+// the plan's fields, the cluster and the op's time (every device's
+// roofline, the slowest first).
+type timedOpPlan struct {
+	sbp.OpPlan
+	Cluster *cluster.Cluster `json:"cluster"`
+	OpTime  *cluster.OpTime  `json:"op_time"`
+}
+
+// opTimeLine spells an op's time on a cluster: the slowest device's
+// roofline, both of its sides, and which one bounds it.
+//
+//	time on h100-node: 256 µs on rank 0, the slowest device: 17.2 GFLOP take 256 µs at 67 TFLOP/s, 80.0 MiB read and written 25.0 µs at 3.35 TB/s: compute-bound
+func opTimeLine(c cluster.Cluster, t cluster.OpTime) string {
+	return fmt.Sprintf("time on %s: %s on rank %d, the slowest device: %s take %s at %s, %s read and written %s at %s: %s-bound",
+		c.Name, cluster.FormatSeconds(t.TimeS), t.Rank, cluster.FormatFLOPs(t.FLOPs), cluster.FormatSeconds(t.ComputeS), cluster.FormatFLOPRate(c.Device.FLOPs), formatBytes(t.Bytes), cluster.FormatSeconds(t.MemoryS), cluster.FormatRate(c.Device.MemBytes), t.Bound)
 }
 
 type boxedOptions struct {
@@ -75,13 +116,15 @@ type boxedOptions struct {
 	engine  string
 	dtype   tensor.DType
 	command string
+	plan    program.Options // the cluster and cost (--cluster, --cost)
 }
 
 // sbpPlanBoxed shows an op whose inputs fit none of its signatures (why
 // says so) as a one-op program shows it: the boxing the planner inserts
-// (the valid signature whose boxing sends the fewest bytes), then the
-// op's plan on the boxed inputs. When no boxing can be planned, why is
-// the error.
+// (the valid signature whose boxing sends the fewest bytes, OneFlow's
+// greedy rule; under cost time on a cluster, exact's: the one whose
+// boxing and op take the least time), then the op's plan on the boxed
+// inputs. When no boxing can be planned, why is the error.
 func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sbp.Placement, nds []sbp.NdSbp, o boxedOptions) error {
 	names := make([]string, op.Arity())
 	for i := range names {
@@ -91,7 +134,11 @@ func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sb
 	if err != nil {
 		return why
 	}
-	plan, err := program.NewPlan(prog, program.Greedy)
+	strategy, rule := program.Greedy, "whose boxing sends the fewest bytes, as OneFlow does (--strict refuses instead)"
+	if o.plan.Cluster != nil && o.plan.Cost != program.Bytes {
+		strategy, rule = program.Exact, fmt.Sprintf("whose boxing and op take the least time on %s (--cost bytes: the fewest bytes, as OneFlow does; --strict refuses instead)", o.plan.Cluster.Name)
+	}
+	plan, err := program.NewPlanWith(prog, strategy, o.plan)
 	if err != nil {
 		return why
 	}
@@ -119,12 +166,14 @@ func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sb
 	case o.json:
 		return writeJSON(w, struct {
 			sbp.OpPlan
-			Boxed          string         `json:"boxed"`
-			Boxing         []program.Step `json:"boxing"`
-			TotalSendBytes int64          `json:"total_send_bytes"`
-		}{opPlan, reason, boxing, plan.TotalSendBytes})
+			Boxed          string           `json:"boxed"`
+			Boxing         []program.Step   `json:"boxing"`
+			TotalSendBytes int64            `json:"total_send_bytes"`
+			Cluster        *cluster.Cluster `json:"cluster,omitempty"`
+			*program.Timing
+		}{opPlan, reason, boxing, plan.TotalSendBytes, plan.Cluster, plan.Timing})
 	}
-	fmt.Fprintf(w, "%s\nso the inputs are boxed to the valid signature whose boxing sends the fewest bytes, as OneFlow does (--strict refuses instead):\n\n", reason)
+	fmt.Fprintf(w, "%s\nso the inputs are boxed to the valid signature %s:\n\n", reason, rule)
 	writeProgramPlan(w, plan)
 	fmt.Fprintln(w)
 	writePlan(w, opPlan, op)
