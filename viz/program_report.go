@@ -45,7 +45,11 @@ func (s *programScene) report(step int, l Look) Report {
 		totals.Lines = append(totals.Lines, "exact: "+p.ExactRefused)
 	}
 	if s.timed {
-		totals.Lines = append(totals.Lines, fmt.Sprintf("on %s, by %s: %s", p.Cluster.Name, p.Cost, cluster.FormatSeconds(p.Timing.TimeS)), s.timeNote())
+		times := fmt.Sprintf("greedy takes %s", cluster.FormatSeconds(p.GreedyTimeS))
+		if p.ExactTimeS != nil {
+			times += ", exact " + cluster.FormatSeconds(*p.ExactTimeS)
+		}
+		totals.Lines = append(totals.Lines, fmt.Sprintf("on %s, exact by %s: %s", p.Cluster.Name, p.Cost, cluster.FormatSeconds(p.Timing.TimeS)), times, s.timeNote())
 	}
 	if s.memory || s.timed {
 		totals.Lines = append(totals.Lines, s.peakWords())

@@ -111,6 +111,10 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 	exact := "exact: not compared, its search is bigger than a scene rebuilt on every keystroke allows (the report says how big; --strategy exact plans it)"
 	if plan.ExactSendBytes != nil {
 		exact = fmt.Sprintf("exact sends %s, greedy %s", tensor.FormatBytes(*plan.ExactSendBytes), tensor.FormatBytes(plan.GreedySendBytes))
+		if s.timed && plan.ExactTimeS != nil {
+			exact = fmt.Sprintf("exact sends %s in %s, greedy %s in %s", tensor.FormatBytes(*plan.ExactSendBytes), cluster.FormatSeconds(*plan.ExactTimeS),
+				tensor.FormatBytes(plan.GreedySendBytes), cluster.FormatSeconds(plan.GreedyTimeS))
+		}
 		if len(plan.Differences) > 0 {
 			exact += fmt.Sprintf("; they differ at %s, marked ≠", fmt.Sprintf("%d op%s", len(plan.Differences), plural(len(plan.Differences))))
 		}
