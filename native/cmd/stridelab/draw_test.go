@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
 )
@@ -106,34 +105,6 @@ func TestDrawBadInput(t *testing.T) {
 				os.RemoveAll(filepath.Join(dir, e.Name()))
 			}
 		}
-	}
-}
-
-// TestDrawReadsAClusterFile: draw program --cluster FILE draws the plan
-// on the file's cluster: the same picture as the preset it copies, under
-// the file's name.
-func TestDrawReadsAClusterFile(t *testing.T) {
-	dir := t.TempDir()
-	c, _ := cluster.Preset("two-h100-nodes")
-	c.Name = "my-nodes"
-	b, _ := c.File()
-	file := filepath.Join(dir, "nodes.json")
-	if err := os.WriteFile(file, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	src := "placement [[0,1],[2,3]]; x = input 64,32 (S(0), B); w = input 32,16 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s"
-	draw := func(name, cl string) string {
-		p := filepath.Join(dir, name)
-		var stdout, stderr bytes.Buffer
-		if code := run([]string{"draw", "program", "--src", src, "--strategy", "exact", "--cluster", cl, "--memory", "show", "--step", "13", "-o", p}, &stdout, &stderr); code != 0 {
-			t.Fatalf("draw --cluster %s: exit %d: %s", cl, code, stderr.String())
-		}
-		svg, _ := os.ReadFile(p)
-		return string(svg)
-	}
-	fromFile, preset := draw("file.svg", file), draw("preset.svg", "two-h100-nodes")
-	if !strings.Contains(fromFile, "13.1\u00a0µs on my-nodes") || strings.ReplaceAll(fromFile, "my-nodes", "two-h100-nodes") != preset {
-		t.Errorf("the file's cluster draws otherwise than the preset it copies under its own name")
 	}
 }
 
