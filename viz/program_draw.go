@@ -259,7 +259,7 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 	}
 	label(bottom+progFootH-6, "Σ "+tensor.FormatBytes(s.running[i]), progSmallPx, Muted, FontMono)
 	if s.timed {
-		label(bottom+progFootH-6+progFootLineH, "Σ "+cluster.FormatSeconds(s.runningS[i]), progSmallPx, Muted, FontMono)
+		label(bottom+progFootH-6+progFootLineH, runningTime(s.runningS[i]), progSmallPx, Muted, FontMono)
 	}
 	switch {
 	case f != nil && f.Kind == FocusStep && f.Offset == i:
@@ -269,6 +269,15 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 	case i > now: // not run yet
 		c.add(Rect{X: x + 2, Y: top, W: w - 4, H: bottom - top + foot, Fill: Color{R: 255, G: 255, B: 255, A: 150}})
 	}
+}
+
+// runningTime is the foot's running time: "Σ 13.1 µs", "Σ 0 s" before
+// any step takes time (a bare 0 would read as the bytes' line).
+func runningTime(t float64) string {
+	if t == 0 {
+		return "Σ 0 s"
+	}
+	return "Σ " + cluster.FormatSeconds(t)
 }
 
 // drawBars draws, under each boxing's column, a bar as tall as its bytes
@@ -432,7 +441,7 @@ func (s *programScene) drawMemory(c *canvas, first, last int, x0, colW, y, h flo
 	}
 	end := min(last, now+1) // the steps drawn: those run so far
 	lx := x0
-	for k, g := range s.memoryGroups() {
+	for k, g := range s.groups {
 		col, pos := DeviceColor(g.pos[0]), g.pos[0]
 		dash := k > 0            // the first group's line solid, the others dashed: not colour alone
 		at, held := 0, int64(-1) // the group's peak so far, first reached

@@ -46,9 +46,10 @@ type programScene struct {
 	shards  [][]sbp.Shard   // every step's output shards, in placement order
 	sbps    []sbp.NdSbp     // every step's output SBP
 
-	timed    bool      // the plan is on a cluster: the time axis is drawn
-	runningS []float64 // on a cluster, the time up to and including each step
-	memory   bool      // the memory key is show: the memory lines are drawn
+	timed    bool          // the plan is on a cluster: the time axis is drawn
+	runningS []float64     // on a cluster, the time up to and including each step
+	memory   bool          // the memory key is show: the memory lines are drawn
+	groups   []memoryGroup // then the devices that hold alike, a line each
 }
 
 func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
@@ -62,6 +63,9 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 	}
 	prog, strategy := plan.Program, string(plan.Strategy)
 	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}, timed: plan.Cluster != nil, memory: memory}
+	if memory {
+		s.groups = s.memoryGroups()
+	}
 	for _, d := range plan.Differences {
 		s.differs[d.Name] = true
 	}

@@ -283,8 +283,12 @@ func TestProgramSceneOnAClusterDrawsTime(t *testing.T) {
 					if !ok {
 						continue // out of the window
 					}
-					if in := textsIn(f, col); !slices.Contains(in, "Σ "+cluster.FormatSeconds(running)) {
-						t.Errorf("%s: step %d says %q, no running time Σ %s", where, i+1, in, cluster.FormatSeconds(running))
+					want := "Σ " + cluster.FormatSeconds(running)
+					if running == 0 {
+						want = "Σ 0 s"
+					}
+					if in := textsIn(f, col); !slices.Contains(in, want) {
+						t.Errorf("%s: step %d says %q, no running time %q", where, i+1, in, want)
 					}
 					var under []Rect
 					for _, b := range bars {
