@@ -20,7 +20,7 @@ PAGE      := web/site
 # tests and is the real distributed engine beside the simulated devices.
 APT_PACKAGES := gcc python3-numpy python3-torch nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
-.PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-serve bench-browser gallery lessons fuzz clean
+.PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-serve bench-browser bench-edit gallery lessons fuzz clean
 
 all: build
 
@@ -166,6 +166,12 @@ bench-serve:
 # The benchmark's cases at browser sizes on Chromium's WebGPU (SwiftShader).
 bench-browser: deps web
 	cd web && node test/browser.mjs site --sizes 1 --bench ../bench-browser.json
+
+# An edit of every gallery program and of Megatron's MLP in the
+# playground (Chromium, as the playground test): five edits each, timed
+# from the end of the page's pause to the frame showing the new scene.
+bench-edit: deps web build
+	cd web && node test/edits.mjs --cli ../$(BIN) --marks
 
 # The gallery: the source documents' worked examples as SVG and GIF.
 gallery: build

@@ -47,6 +47,22 @@
 // its bytes equal the plan's, device by device, and its tests check that
 // they do.
 //
+// # Time
+//
+// The torch engine times every collective of every boxing alone: all the
+// devices wait at a barrier, then each runs the collective and takes
+// the time from the barrier to the collective's return (gloo's calls on
+// CPU tensors return once the tensor is whole, so nothing is left in
+// flight), and the part of it spent in the library's call alone
+// (CallTime: the rest is the device's own padding, slicing and joining
+// of shards). A collective's measured time is its slowest device's, and
+// a boxing's is the sum of its collectives' (the barriers keep them
+// apart), as calibrate times the collectives it fits the cluster's
+// links to. [Times] sets each boxing beside the time the plan predicts
+// for it on its cluster (program.Step.TimeS, cluster.TimeBoxing's ring
+// times), collective by collective, with their ratio and the totals.
+// Sim times only the whole run: its collectives' times are 0.
+//
 // # Values
 //
 // Engines add partial values in their own orders, so float32 values may

@@ -46,7 +46,8 @@ type RankReport struct {
 	Pid      int   // the process that ran it (the caller's own for sim)
 	// Setup is the device's time before its first step: for an engine
 	// of processes, loading its library and joining the others (torch:
-	// import torch, init_process_group and the mesh's groups); 0 for sim.
+	// import torch, init_process_group, the mesh's groups and a first
+	// call of each collective); 0 for sim.
 	Setup time.Duration
 	// Steps holds one report per plan step, in the plan's order.
 	Steps []StepReport
@@ -58,7 +59,8 @@ type StepReport struct {
 	Name  string
 	Kind  program.StepKind
 	// Time is the step's time on this device, as the engine measured it;
-	// 0 where the engine times only the whole run (sim).
+	// 0 where the engine times only the whole run (sim). For a boxing it
+	// leaves out the barriers its collectives wait at (torch).
 	Time time.Duration
 	// Collectives holds, for a boxing, one report per sbp.Step of its
 	// plan (sbp.PlanBoxing), in order; none for a boxing to the same SBP.
@@ -82,7 +84,17 @@ type CollectiveReport struct {
 	// HandedBytes is the size of the tensors handed to the library call,
 	// padding included; 0 for a local step or sim.
 	HandedBytes int64
-	Time        time.Duration
+	// Time is the collective on this device alone: from the barrier that
+	// every device leaves together to the collective's return (torch,
+	// whose gloo calls return with the tensor whole); 0 for sim, which
+	// times only the whole run. The slowest device's is the collective's
+	// time (Times).
+	Time time.Duration
+	// CallTime is the part of Time spent in the library's call alone
+	// (torch: all_gather, all_reduce, all_to_all_single), without the
+	// device's own padding, slicing and joining around it; 0 for a local
+	// step, a group of one device, and sim.
+	CallTime time.Duration
 	// Note says where the engine differs from the plan, or "".
 	Note string
 }

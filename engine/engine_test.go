@@ -124,13 +124,21 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func TestWriteTable(t *testing.T) {
-	pl := plan(t, "placement 2; x = input 5,3 S(0); y = box x B")
+// simRun plans src greedily and runs it on Sim; its values are
+// released when the test ends.
+func simRun(t *testing.T, src string) (*program.Plan, *engine.Result) {
+	t.Helper()
+	pl := plan(t, src)
 	res, err := engine.Sim{}.Run(context.Background(), pl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Values.Release()
+	t.Cleanup(res.Values.Release)
+	return pl, res
+}
+
+func TestWriteTable(t *testing.T) {
+	_, res := simRun(t, "placement 2; x = input 5,3 S(0); y = box x B")
 	var b strings.Builder
 	if err := engine.WriteTable(&b, res); err != nil {
 		t.Fatal(err)

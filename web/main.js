@@ -88,12 +88,12 @@ async function apply(hash) {
   leaveLesson();
   let info;
   try {
-    info = await api.scene({ hash: hash || example("expand") });
+    info = await api.scene({ hash: hash || example("expand"), json: false });
     hide($("link-error"));
   } catch (e) {
     const name = /^#?\/?([a-z]+)/.exec(hash || "")?.[1];
     show($("link-error"), `This link does not open (${e.message}); here is the worked example of ${catalog.scenes.some((s) => s.name === name) ? name : "expand"}.`);
-    info = await api.scene({ hash: example(name) });
+    info = await api.scene({ hash: example(name), json: false });
   }
   if (my !== nav) return; // a later link or edit answers
   embed = info.embed;
@@ -236,6 +236,7 @@ function edited(key) {
     const fields = fieldValues();
     const scene = $("scene").value;
     const r = await api.spec({ scene, fields, changed: key });
+    performance.mark("stridelab-edit-checked"); // the fields checked: the scene built, a program planned
     if (my !== nav) return; // a later edit or link answers
     clearErrors();
     if (r.error) {
@@ -245,8 +246,9 @@ function edited(key) {
       document.body.dataset.state = "error";
       return;
     }
-    const info = await api.scene({ hash: r.hash });
-    const shown = await api.frame.show(r.hash);
+    // The frame shows the scene at its next tick; the panel's data is
+    // made meanwhile (both from the scene the check built).
+    const [info, shown] = await Promise.all([api.scene({ hash: r.hash, json: false }), api.frame.show(r.hash)]);
     if (my !== nav) return;
     performance.measure("stridelab-edit-shown", "stridelab-edit"); // the frame holds the new scene
     onState(shown);
@@ -311,7 +313,7 @@ function refreshReport() {
   clearTimeout(reportTimer);
   // The scene's own link at the step on screen (in a lesson, the URL is the lesson's place).
   const [scene, at] = [good, step]; // the step is this scene's
-  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: await hashAt(at, false, scene), focus, hideAnswers })), 120);
+  reportTimer = setTimeout(async () => showReport(await api.scene({ hash: await hashAt(at, false, scene), focus, hideAnswers, json: false })), 120);
 }
 
 function showReport(info) {

@@ -14,7 +14,9 @@
 // (torchrun is not used: Debian's fails under Python 3.11). Each worker
 // joins torch.distributed with gloo, makes one process group per group
 // of devices along each mesh dim of an n-D mesh (torch.distributed.
-// new_group, every rank making every group in the same order), and runs
+// new_group, every rank making every group in the same order), calls
+// each collective once on a tiny tensor in each of its groups (the
+// first call's own costs go to the setup, not to a boxing), and runs
 // the plan's steps on its own shards:
 //
 //	input   its shard, as stridelab cut it: balanced uneven splits
@@ -28,7 +30,9 @@
 //	        elementwise, sums accumulated in float64, matmul as a float32
 //	        broadcast product summed in float64
 //	boxing  each collective of sbp.PlanBoxing along its mesh dim, within
-//	        the group of devices that differ only there
+//	        the group of devices that differ only there: every worker
+//	        waits at a barrier of all of them, then runs the collective
+//	        and times it alone, to its return
 //
 // The collectives map to torch.distributed (Debian's torch 1.13 gloo has
 // all_gather, all_reduce, all_to_all_single and broadcast, but no
@@ -42,7 +46,10 @@
 //
 // A group of one device calls nothing. Each worker measures the tensors
 // it hands each collective (package engine's doc says what is counted),
-// times each step, writes the shards of the steps whose values come back
+// times each step and each collective (CollectiveReport.Time: from the
+// barrier to the collective's return, gloo's calls on CPU tensors being
+// synchronous; the slowest worker's is the collective's time, and
+// engine.Times sets it beside the plan's prediction), writes the shards of the steps whose values come back
 // (every program name and gradient) as .npy files and its report as
 // JSON, each to a temporary name renamed when whole. Go reads them,
 // assembles the logical values with sbp's shard ranges (partial values

@@ -283,7 +283,7 @@ type workerReport struct {
 	Position      int     `json:"position"`
 	Pid           int     `json:"pid"`
 	ImportSeconds float64 `json:"import_seconds"` // import torch
-	InitSeconds   float64 `json:"init_seconds"`   // init_process_group and the mesh's groups
+	InitSeconds   float64 `json:"init_seconds"`   // init_process_group, the mesh's groups and the collectives' warm-up
 	WriteSeconds  float64 `json:"write_seconds"`  // writing the saved shards
 	Steps         []struct {
 		Index       int     `json:"index"`
@@ -294,6 +294,7 @@ type workerReport struct {
 			Send    int64   `json:"send"`
 			Recv    int64   `json:"recv"`
 			Seconds float64 `json:"seconds"`
+			Call    float64 `json:"call_seconds"`
 			Note    string  `json:"note"`
 		} `json:"collectives"`
 	} `json:"steps"`
@@ -317,7 +318,7 @@ func fillReports(reports []workerReport, res *engine.Result) error {
 			}
 			for j, wc := range ws.Collectives {
 				c := &s.Collectives[j]
-				c.Ran, c.HandedBytes, c.SendBytes, c.RecvBytes, c.Time, c.Note = wc.Ran, wc.Handed, wc.Send, wc.Recv, seconds(wc.Seconds), wc.Note
+				c.Ran, c.HandedBytes, c.SendBytes, c.RecvBytes, c.Time, c.CallTime, c.Note = wc.Ran, wc.Handed, wc.Send, wc.Recv, seconds(wc.Seconds), seconds(wc.Call), wc.Note
 				note := ranNotes[wc.Ran]
 				if wc.Ran == "all_gather" && wc.Note == "" {
 					note = ""

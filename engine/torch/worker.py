@@ -15,7 +15,8 @@ process group per group of devices along each mesh dim of an n-D mesh
             arguments stridelab computed (sbp.PlanOp): the same arithmetic
             as sbp's Local (float32 products, float64 sums)
     boxing  runs each collective of the boxing plan (sbp.PlanBoxing) along
-            its mesh dim, on real tensors
+            its mesh dim, on real tensors, each after a barrier of every
+            rank and timed alone from the barrier to its return
 
 and writes the shards of the steps in job["save"] to JOB/out/RANK.npz
 (INDEX.npy each) and its report to JOB/report.RANK.json, each to a
@@ -89,6 +90,25 @@ def join(dist, job):
     return mine
 
 
+def warm_up(torch, dist, mine):
+    """Runs each collective a boxing may call once on a tiny tensor, in
+    this rank's group along every mesh dim, then a barrier: the first
+    call of each pays costs of its own (calibrate.py discards its first
+    run for the same reason), and they belong to the setup, not to the
+    plan's first boxing of that kind."""
+    status("init: warming up the collectives")
+    for m in sorted(mine):
+        g, pg = mine[m]
+        k = len(g)
+        if k < 2:
+            continue
+        one = torch.zeros(1)
+        dist.all_gather([torch.empty_like(one) for _ in g], one, group=pg)
+        dist.all_reduce(one, group=pg)
+        dist.all_to_all_single(torch.empty(k), torch.zeros(k), group=pg)
+    dist.barrier()
+
+
 def main():
     t_start = time.perf_counter()
     status("importing torch")
@@ -107,6 +127,7 @@ def main():
 
     t0 = time.perf_counter()
     mine = join(dist, job)
+    warm_up(torch, dist, mine)
     report = {"position": RANK, "pid": os.getpid(), "import_seconds": t0 - t_start, "init_seconds": time.perf_counter() - t0, "steps": []}
 
     def run_op(step, ins, a):
@@ -151,7 +172,7 @@ def main():
         g, pg = mine[c["mesh_dim"]]
         k, ci = len(g), g.index(RANK)
         before = [c["before"][q] for q in g]
-        rec = {"ran": "local", "handed": 0, "send": 0, "recv": 0, "note": ""}
+        rec = {"ran": "local", "handed": 0, "send": 0, "recv": 0, "note": "", "call_seconds": 0.0}
         e = t.element_size()
         if kind == "all-gather":
             a = x["axis"]
@@ -167,7 +188,9 @@ def main():
                 pad[a] = big - sizes[ci]
                 padded = torch.cat([t, full(pad, 0.0)], dim=a) if pad[a] else t.contiguous()
                 got = [torch.empty_like(padded) for _ in g]
+                c0 = time.perf_counter()
                 dist.all_gather(got, padded, group=pg)
+                rec["call_seconds"] = time.perf_counter() - c0
                 pieces = [p.narrow(a, 0, n) for p, n in zip(got, sizes)]
                 out = torch.cat(pieces, dim=a).contiguous()
                 rec["handed"] = padded.numel() * e
@@ -180,7 +203,9 @@ def main():
             out = t.clone()
             s = out.numel()
             if k > 1 and s > 0:
+                c0 = time.perf_counter()
                 dist.all_reduce(out, op=reduce_op[x["op"]], group=pg)
+                rec["call_seconds"] = time.perf_counter() - c0
                 # The plan counts an all-reduce as a ring: a reduce-scatter
                 # of BalancedSplit(s, k) parts, then an all-gather of them.
                 p = part_range(s, k, ci)
@@ -214,7 +239,9 @@ def main():
                 inp = torch.cat(pieces)
                 got = torch.empty(sum(out_splits), dtype=f32)
                 if sum(numel(s) for s in before) > 0:  # the same on every rank of the group
+                    c0 = time.perf_counter()
                     dist.all_to_all_single(got, inp, out_splits, in_splits, group=pg)
+                    rec["call_seconds"] = time.perf_counter() - c0
                 rec["handed"] = inp.numel() * e
                 rec["send"] = sum(n for q, n in enumerate(in_splits) if q != ci) * e
                 rec["recv"] = sum(n for q, n in enumerate(out_splits) if q != ci) * e
@@ -249,7 +276,7 @@ def main():
             what += " = %s %s" % (op, " ".join(step["reads"]))
         status("step %d: %s" % (i, what))
         fault_at(i)
-        t0 = time.perf_counter()
+        t0, waited = time.perf_counter(), 0.0
         rec = {"index": i, "collectives": []}
         if kind == "input":
             out = torch.from_numpy(inputs["%d" % i]).to(f32)
@@ -265,14 +292,22 @@ def main():
         elif kind == "boxing":
             out = vals[step["reads"][0]]
             for c in collectives:
+                # Every rank enters the collective together: a barrier of
+                # the whole world, then the collective alone, timed to its
+                # return (gloo's calls on CPU tensors are synchronous: the
+                # tensor is whole when the call returns). The barrier's
+                # own wait is no part of the step's time.
+                b0 = time.perf_counter()
+                dist.barrier()
                 c0 = time.perf_counter()
+                waited += c0 - b0
                 out, crec = collective(c, out)
                 crec["seconds"] = time.perf_counter() - c0
                 rec["collectives"].append(crec)
         else:
             raise ValueError("unknown step kind %r" % kind)
         vals[name] = out
-        rec["seconds"] = time.perf_counter() - t0
+        rec["seconds"] = time.perf_counter() - t0 - waited
         report["steps"].append(rec)
 
     status("writing the shards")

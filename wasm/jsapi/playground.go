@@ -5,8 +5,11 @@ package jsapi
 import (
 	"context"
 	"maps"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall/js"
+	"time"
 
 	"github.com/stridelab/stridelab/results"
 	"github.com/stridelab/stridelab/viz"
@@ -114,5 +117,29 @@ func compute(req js.Value) (any, error) {
 	if field(req, "hideAnswers").Truthy() {
 		sec = results.Hidden(sec)
 	}
+	collectSoon()
 	return map[string]any{"backend": be.Name(), "section": sec}, nil
 }
+
+// collectSoon collects the Go heap a moment after a page's results are
+// answered. The results are the last thing a page asks for after an
+// edit, so the heap that edit allocated (its plan, its scenes, the
+// tensors computed) is collected while the person reads them, not in
+// the middle of the next edit's planning: in the browser the collector
+// has no thread of its own, and a collection there (marking some 20 MiB)
+// made the edit it fell in some 30 ms slower (docs/performance.md).
+// Calls close together share one collection.
+func collectSoon() {
+	if collecting.Swap(true) {
+		return
+	}
+	time.AfterFunc(collectAfter, func() {
+		runtime.GC()
+		collecting.Store(false)
+	})
+}
+
+var collecting atomic.Bool
+
+// collectAfter lets the page show the results first.
+const collectAfter = 50 * time.Millisecond

@@ -38,7 +38,7 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	if err := checkEmit(*emitTo); err != nil {
 		return err
 	}
-	if err := eng.check(map[string]bool{"json": *asJSON, "emit": *emitTo != ""}); err != nil {
+	if err := eng.check(map[string]bool{"emit": *emitTo != ""}); err != nil {
 		return err
 	}
 	source, dir, err := programSource(*file, *src)
@@ -101,13 +101,16 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, plan)
+		return writeProgramJSON(stdout, plan, res)
 	}
 	writeProgramPlan(stdout, plan)
 	if res != nil {
 		if err := writeReport(stdout, res); err != nil {
 			return err
 		}
+	}
+	if err := writeTimes(stdout, plan, res); err != nil {
+		return err
 	}
 	if ran {
 		what := "every tensor"

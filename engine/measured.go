@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
+)
+
+// Timed is a plan's boxings as predicted on its cluster (program.Options.
+// Cluster: Step.TimeS, Step.BoxingTime) beside what an engine measured
+// of the same plan: per boxing, per collective, the slowest device's
+// time. It is the JSON form `stridelab sbp program --engine torch
+// --json` prints as the plan's "measured" field.
+type Timed struct {
+	Engine    string `json:"engine"`
+	Processes int    `json:"processes"` // the devices, one process each for torch
+	// Cluster is the cluster the predictions are on, "" when the plan
+	// has none (then every predicted_s is 0 and no ratio is given).
+	Cluster string        `json:"cluster,omitempty"`
+	Boxings []TimedBoxing `json:"boxings"`
+	// PredictedS and MeasuredS are the boxings' times summed; Ratio is
+	// MeasuredS / PredictedS (absent when nothing is predicted).
+	PredictedS float64 `json:"predicted_s"`
+	MeasuredS  float64 `json:"measured_s"`
+	CallS      float64 `json:"call_s"` // the boxings' CallS summed
+	Ratio      float64 `json:"ratio,omitempty"`
+}
+
+// TimedBoxing is one boxing step: its predicted time (Step.TimeS) and its
+// measured one, the sum of its collectives' (each timed alone between
+// barriers, so they do not overlap).
+type TimedBoxing struct {
+	Step        int               `json:"step"` // its index in the plan's steps
+	Name        string            `json:"name"`
+	Shape       []int             `json:"shape"`
+	From        string            `json:"from"`
+	To          string            `json:"to"`
+	SendBytes   int64             `json:"send_bytes"` // the plan's, all devices together
+	PredictedS  float64           `json:"predicted_s"`
+	MeasuredS   float64           `json:"measured_s"`
+	CallS       float64           `json:"call_s"`          // its collectives' CallS summed
+	Ratio       float64           `json:"ratio,omitempty"` // MeasuredS / PredictedS
+	Collectives []TimedCollective `json:"collectives"`
+}
+
+// TimedCollective is one boxing step (sbp.Step): one collective along
+// one mesh dim.
+type TimedCollective struct {
+	MeshDim    int            `json:"mesh_dim"`
+	Collective sbp.Collective `json:"collective"`
+	Ran        string         `json:"ran"` // what the engine called (CollectiveReport.Ran)
+	// PredictedS is the ring time of cluster.TimeBoxing's step, 0
+	// without a cluster.
+	PredictedS float64 `json:"predicted_s"`
+	// MeasuredS is the slowest device's time (every device starts from
+	// the same barrier), RankS each device's, by position.
+	MeasuredS float64   `json:"measured_s"`
+	RankS     []float64 `json:"rank_s"`
+	// CallS is the slowest device's time in the library's call alone
+	// (CollectiveReport.CallTime): MeasuredS less the device's own
+	// padding, slicing and joining around it.
+	CallS float64 `json:"call_s"`
+	Ratio float64 `json:"ratio,omitempty"`
+}
+
+// Times pairs plan's boxings, as predicted on its cluster, with r's
+// measurements of them. r must be a run of plan (Engine.Run's result):
+// a device per position of its placement, a report per step, a
+// collective report per step of each boxing's plan. A measurement of 0
+// (Sim times only the whole run) stays 0.
+func Times(plan *program.Plan, r *Result) (Timed, error) {
+	if plan == nil || plan.Program == nil || r == nil {
+		return Timed{}, fmt.Errorf("engine: times: no plan or no result")
+	}
+	n := plan.Program.Placement.Size()
+	if len(r.Ranks) != n {
+		return Timed{}, fmt.Errorf("engine: times: the result has %d devices; the plan's placement has %d", len(r.Ranks), n)
+	}
+	out := Timed{Engine: r.Engine, Processes: n, Boxings: []TimedBoxing{}}
+	if plan.Cluster != nil {
+		out.Cluster = plan.Cluster.Name
+	}
+	for k, s := range plan.Steps {
+		if s.Kind != program.StepBoxing {
+			continue
+		}
+		b := TimedBoxing{Step: k, Name: s.Name, Shape: []int(s.Shape.Clone()), From: s.From, To: s.To, SendBytes: s.SendBytes,
+			PredictedS: s.TimeS, Collectives: []TimedCollective{}}
+		if b.Shape == nil {
+			b.Shape = []int{}
+		}
+		for pos, rk := range r.Ranks {
+			if len(rk.Steps) != len(plan.Steps) {
+				return Timed{}, fmt.Errorf("engine: times: device %d reports %d steps; the plan has %d", pos, len(rk.Steps), len(plan.Steps))
+			}
+			cs := rk.Steps[k].Collectives
+			if pos == 0 {
+				for _, c := range cs {
+					b.Collectives = append(b.Collectives, TimedCollective{MeshDim: c.MeshDim, Collective: c.Collective, Ran: c.Ran, RankS: make([]float64, n)})
+				}
+			}
+			if len(cs) != len(b.Collectives) {
+				return Timed{}, fmt.Errorf("engine: times: device %d ran %d collectives in step %s; device 0 ran %d", pos, len(cs), s.Name, len(b.Collectives))
+			}
+			for j, c := range cs {
+				tc := &b.Collectives[j]
+				tc.RankS[pos] = c.Time.Seconds()
+				tc.MeasuredS = max(tc.MeasuredS, c.Time.Seconds())
+				tc.CallS = max(tc.CallS, c.CallTime.Seconds())
+			}
+		}
+		if bt := s.BoxingTime; bt != nil {
+			if len(bt.Steps) != len(b.Collectives) {
+				return Timed{}, fmt.Errorf("engine: times: step %s: the cluster timed %d collectives; the engine ran %d", s.Name, len(bt.Steps), len(b.Collectives))
+			}
+			for j := range b.Collectives {
+				b.Collectives[j].PredictedS = bt.Steps[j].TimeS
+				b.Collectives[j].Ratio = ratio(b.Collectives[j].MeasuredS, bt.Steps[j].TimeS)
+			}
+		}
+		for _, c := range b.Collectives {
+			b.MeasuredS += c.MeasuredS
+			b.CallS += c.CallS
+		}
+		b.Ratio = ratio(b.MeasuredS, b.PredictedS)
+		out.Boxings = append(out.Boxings, b)
+		out.PredictedS += b.PredictedS
+		out.MeasuredS += b.MeasuredS
+		out.CallS += b.CallS
+	}
+	out.Ratio = ratio(out.MeasuredS, out.PredictedS)
+	return out, nil
+}
+
+// ratio is measured / predicted, or 0 when nothing is predicted.
+func ratio(measured, predicted float64) float64 {
+	if predicted <= 0 {
+		return 0
+	}
+	return measured / predicted
+}
