@@ -20,7 +20,7 @@ PAGE      := web/site
 # tests and is the real distributed engine beside the simulated devices.
 APT_PACKAGES := gcc python3-numpy python3-torch nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
-.PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-serve bench-browser gallery lessons fuzz clean
+.PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-serve bench-browser bench-edit gallery lessons fuzz clean
 
 all: build
 
@@ -125,7 +125,9 @@ test-wasm:
 # stridelab serve on a free port: the kernels' page (worked examples, the
 # conformance suite over the full size sweep, bad input), the playground
 # end to end (every gallery example, fields, links, exports, embed) with
-# its budget (wasm gzip bytes, time to the first scene), every step of
+# its budget (wasm gzip bytes, time to the first scene), the program
+# scene's cluster field (URL → scene, the time axis and memory lines, a
+# bad cluster's error in place), every step of
 # every lesson, the page on every screen (360 to 1920 CSS px, the still
 # before the live frame), and the leak test (5,000 calls into the frame
 # leave the Go and JS heaps where they were). They are independent (each its own
@@ -134,6 +136,7 @@ test-wasm:
 # test's name; the target fails if any test fails.
 BROWSER_TESTS := "kernels test/browser.mjs site --serve --screenshot ../bin/screenshot.png" \
 	"playground test/playground.mjs --screenshots ../bin" \
+	"cluster test/cluster.mjs --screenshots ../bin" \
 	"lessons test/lessons.mjs --screenshots ../bin" \
 	"screens test/screens.mjs --screenshots ../bin" \
 	"leaks test/leaks.mjs" \
@@ -146,7 +149,7 @@ test-browser: web build
 	for t in $(BROWSER_TESTS); do set -- $$t; \
 		[ "$$(cat ../bin/test-browser-$$1.rc 2>/dev/null)" = 0 ] || failed="$$failed $$1"; done; \
 	if [ -n "$$failed" ]; then echo "test-browser: failed:$$failed"; exit 1; fi; \
-	echo "test-browser: kernels, playground, lessons, screens, leaks and a11y pass"
+	echo "test-browser: kernels, playground, cluster, lessons, screens, leaks and a11y pass"
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).
@@ -166,6 +169,12 @@ bench-serve:
 # The benchmark's cases at browser sizes on Chromium's WebGPU (SwiftShader).
 bench-browser: deps web
 	cd web && node test/browser.mjs site --sizes 1 --bench ../bench-browser.json
+
+# An edit of every gallery program and of Megatron's MLP in the
+# playground (Chromium, as the playground test): five edits each, timed
+# from the end of the page's pause to the frame showing the new scene.
+bench-edit: deps web build
+	cd web && node test/edits.mjs --cli ../$(BIN) --marks
 
 # The gallery: the source documents' worked examples as SVG and GIF.
 gallery: build

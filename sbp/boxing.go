@@ -2,7 +2,6 @@ package sbp
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -96,38 +95,139 @@ func PlanBoxing(shape tensor.Shape, dt tensor.DType, p Placement, from, to NdSbp
 	if !ok {
 		moves = gatherThenScatter(from, to)
 	}
-	b := Boxing{Shape: shape.Clone(), DType: dt.String(), Placement: p, From: from.Clone(), To: to.Clone()}
-	cur := from.Clone()
-	for _, mv := range moves {
-		next := cur.Clone()
+	// The planner plans thousands of boxings a program, so a boxing
+	// takes a few allocations, not a few for every device of every
+	// step: the layouts the tensor passes through (from, then each
+	// move's) share one buffer with b.From and b.To; the shape, the
+	// devices' coordinates and every layout's shard shapes (each
+	// computed once: a step's After is the next step's Before) share
+	// another; every step's traffic and the whole boxing's a third. The
+	// shards' ranges, which only the steps' counts read, live on the
+	// stack, two layouts at a time.
+	mr, r, n := len(from), len(shape), p.Size()
+	nds := make(NdSbp, (len(moves)+3)*mr)
+	layout := func(k int) NdSbp { return nds[k*mr : (k+1)*mr : (k+1)*mr] }
+	ints := make([]int, r+n*mr+(len(moves)+1)*n*r)
+	b := Boxing{Shape: ints[:r:r], DType: dt.String(), Placement: p, From: layout(0), To: layout(1)}
+	copy(b.Shape, shape)
+	copy(b.From, from)
+	copy(b.To, to)
+	coords := ints[r : r+n*mr]
+	for i := range n {
+		p.coord(coords[i*mr:(i+1)*mr], i)
+	}
+	shapes := ints[r+n*mr:]
+	var small [256]int // two layouts' ranges: 8 devices of a rank-8 tensor
+	bounds := small[:]
+	if 4*n*r > len(small) {
+		bounds = make([]int, 4*n*r)
+	}
+	spansAt := func(k int, nd NdSbp) spans {
+		half := bounds[k%2*2*n*r : (k%2+1)*2*n*r]
+		return spansOf(shape, p, nd, coords, shapes[k*n*r:(k+1)*n*r], half)
+	}
+	// trafficAt is device i's Traffic, its shard's shape under the
+	// layout k0 before and k1 after (capped slices), no bytes counted.
+	trafficAt := func(i, k0, k1 int) Traffic {
+		shapeAt := func(k int) tensor.Shape { return shapes[(k*n+i)*r : (k*n+i+1)*r : (k*n+i+1)*r] }
+		return Traffic{Rank: p.Rank(i), Coord: coords[i*mr : (i+1)*mr : (i+1)*mr], Before: shapeAt(k0), After: shapeAt(k1)}
+	}
+	traffic := make([]Traffic, (len(moves)+1)*n)
+	cur := layout(2)
+	copy(cur, from)
+	before := spansAt(0, cur)
+	if len(moves) > 0 {
+		b.Steps = make([]Step, len(moves))
+	}
+	var names [64]byte // the collectives' names, joined
+	joined := names[:0]
+	for k, mv := range moves {
+		next := layout(k + 3)
+		copy(next, cur)
 		next[mv.dim] = mv.to
-		st, err := planStep(shape, dt, p, cur, next, mv.dim)
-		if err != nil {
+		if err := Validate(shape, p, next); err != nil {
 			return Boxing{}, err
 		}
-		b.Steps = append(b.Steps, st)
-		cur = next
+		after := spansAt(k+1, next)
+		ranks := traffic[k*n : (k+1)*n : (k+1)*n]
+		for i := range ranks {
+			ranks[i] = trafficAt(i, k, k+1)
+		}
+		b.Steps[k] = Step{MeshDim: mv.dim, Collective: collectiveFor(cur[mv.dim], next[mv.dim]), From: cur, To: next, Ranks: ranks}
+		countStep(b.Steps[k], dt, p, before, after)
+		if k > 0 {
+			joined = append(joined, " + "...)
+		}
+		joined = append(joined, b.Steps[k].Collective...)
+		cur, before = next, after
 	}
-	before, _ := Shards(shape, p, from)
-	after, _ := Shards(shape, p, to)
-	names := []string{}
-	for _, st := range b.Steps {
-		names = append(names, string(st.Collective))
-	}
-	b.Collective = strings.Join(names, " + ")
-	if len(names) == 0 {
+	b.Collective = string(joined)
+	if len(moves) == 0 {
 		b.Collective = "none"
 	}
-	for i := range before {
-		t := Traffic{Rank: p.Rank(i), Coord: p.Coord(i), Before: before[i].Shape, After: after[i].Shape}
+	b.Ranks = traffic[len(moves)*n:]
+	for i := range b.Ranks {
+		t := trafficAt(i, 0, len(moves))
 		for _, st := range b.Steps {
 			t.SendBytes += st.Ranks[i].SendBytes
 			t.RecvBytes += st.Ranks[i].RecvBytes
 		}
 		b.SendBytes += t.SendBytes
-		b.Ranks = append(b.Ranks, t)
+		b.Ranks[i] = t
 	}
 	return b, nil
+}
+
+// spans is what every device of a placement holds of a tensor under one
+// layout, as Shards says: device i's shard's logical range [lo, hi), 2·r
+// ints from 2·i·r in bounds (r the tensor's rank).
+type spans struct {
+	r      int
+	bounds []int
+}
+
+// spansOf writes into bounds (2·n·r ints) the spans of a tensor of the
+// shape laid out on p by nd (validated), and into shapes (n·r) its
+// shards' shapes; coords holds every device's mesh coordinate in a row.
+func spansOf(shape tensor.Shape, p Placement, nd NdSbp, coords, shapes, bounds []int) spans {
+	r, mr := len(shape), len(nd)
+	s := spans{r, bounds}
+	for i := range p.Size() {
+		lo, hi := s.lo(i), s.hi(i)
+		splitRange(shape, p, nd, coords[i*mr:(i+1)*mr], lo, hi)
+		for d := range r {
+			shapes[i*r+d] = hi[d] - lo[d]
+		}
+	}
+	return s
+}
+
+func (s spans) lo(i int) []int { return s.bounds[2*i*s.r : (2*i+1)*s.r] }
+func (s spans) hi(i int) []int { return s.bounds[(2*i+1)*s.r : (2*i+2)*s.r] }
+
+// elements counts device i's shard's elements (its layout was
+// validated, so the count fits).
+func (s spans) elements(i int) int64 {
+	n := int64(1)
+	for d, hi := range s.hi(i) {
+		n *= int64(hi - s.lo(i)[d])
+	}
+	return n
+}
+
+// overlap counts the elements that device i's shard under s and device
+// j's under t share.
+func overlap(s spans, i int, t spans, j int) int64 {
+	alo, ahi, blo, bhi := s.lo(i), s.hi(i), t.lo(j), t.hi(j)
+	n := int64(1)
+	for d := range alo {
+		lo, hi := max(alo[d], blo[d]), min(ahi[d], bhi[d])
+		if hi <= lo {
+			return 0
+		}
+		n *= int64(hi - lo)
+	}
+	return n
 }
 
 // move changes the SBP of one mesh dim.
@@ -151,17 +251,16 @@ func moves1D(dim int, x, y SBP) []move {
 // directMoves converts each mesh dim straight to its target, last mesh
 // dim first; ok is false when some step is not a 1-D conversion.
 func directMoves(shape tensor.Shape, p Placement, from, to NdSbp) ([]move, bool) {
-	var moves []move
+	moves := make([]move, 0, 2*len(from))
 	cur := from.Clone()
 	for m := len(cur) - 1; m >= 0; m-- {
 		for _, mv := range moves1D(m, cur[m], to[m]) {
-			next := cur.Clone()
-			next[m] = mv.to
-			if !separable(cur, m, cur[m], mv.to) || Validate(shape, p, next) != nil {
+			x := cur[m]
+			cur[m] = mv.to
+			if !separable(cur, m, x, mv.to) || checkLayout(shape, p, cur) != nil {
 				return nil, false
 			}
 			moves = append(moves, mv)
-			cur = next
 		}
 	}
 	return moves, true
@@ -175,7 +274,7 @@ func gatherThenScatter(from, to NdSbp) []move {
 	for first < len(from) && from[first] == to[first] {
 		first++
 	}
-	var moves []move
+	moves := make([]move, 0, 2*len(from)) // at most one move to B and one from it a mesh dim
 	for m := len(from) - 1; m >= first; m-- {
 		moves = append(moves, moves1D(m, from[m], B)...)
 	}
@@ -220,78 +319,57 @@ func collectiveFor(x, y SBP) Collective {
 	}
 }
 
-// planStep plans the change of mesh dim m from cur to next and counts
-// every device's bytes. Within a group of k devices whose shards hold
-// s_r elements before and t_r after (e bytes each):
+// countStep counts every device's bytes in step st (its Ranks), which
+// changes mesh dim st.MeshDim from layouts under which the devices hold
+// before to those under which they hold after. Within a group of k
+// devices whose shards hold s_r elements before and t_r after (e bytes
+// each):
 //
 //	all-gather      send s_r·(k-1)         recv Σ_{q≠r} s_q
 //	all-reduce      send (s-p_r) + (k-1)·p_r = recv, p = BalancedSplit(s, k)
 //	reduce-scatter  send s - t_r           recv (k-1)·t_r
 //	all-to-all      send Σ_{q≠r} |s_r ∩ t_q|  recv Σ_{q≠r} |s_q ∩ t_r|
 //	local-*         0
-func planStep(shape tensor.Shape, dt tensor.DType, p Placement, cur, next NdSbp, m int) (Step, error) {
-	before, err := Shards(shape, p, cur)
-	if err != nil {
-		return Step{}, err
+func countStep(st Step, dt tensor.DType, p Placement, before, after spans) {
+	m, e := st.MeshDim, int64(dt.Size())
+	switch st.Collective {
+	case LocalSlice, LocalZero, LocalPad:
+		return // nothing moves
 	}
-	after, err := Shards(shape, p, next)
-	if err != nil {
-		return Step{}, err
+	var small [16]int // a group's devices, on the stack for the meshes people draw
+	g := small[:]
+	if k := p.hierarchy[m]; k > len(small) {
+		g = make([]int, k)
 	}
-	x, y := cur[m], next[m]
-	st := Step{MeshDim: m, Collective: collectiveFor(x, y), From: cur, To: next, Ranks: make([]Traffic, p.Size())}
-	e := int64(dt.Size())
-	for i := range st.Ranks {
-		st.Ranks[i] = Traffic{Rank: p.Rank(i), Coord: p.Coord(i), Before: before[i].Shape, After: after[i].Shape}
-	}
-	for _, g := range p.Groups(m) {
-		k := int64(len(g))
+	p.eachGroup(m, g[:p.hierarchy[m]], func(g []int) {
+		k := len(g)
 		for ri, r := range g {
-			s, t := elements(before[r]), elements(after[r])
+			s, t := before.elements(r), after.elements(r)
 			var send, recv int64
 			switch st.Collective {
 			case AllGather:
-				send = s * (k - 1)
+				send = s * int64(k-1)
 				for _, q := range g {
 					if q != r {
-						recv += elements(before[q])
+						recv += before.elements(q)
 					}
 				}
 			case AllReduce:
-				part := int64(BalancedSplit(int(s), int(k))[ri])
-				send = s - part + (k-1)*part
+				lo, hi := partRange(int(s), k, ri)
+				part := int64(hi - lo)
+				send = s - part + int64(k-1)*part
 				recv = send
 			case ReduceScatter:
-				send, recv = s-t, (k-1)*t
+				send, recv = s-t, int64(k-1)*t
 			case AllToAll:
 				for _, q := range g {
 					if q != r {
-						send += overlap(before[r], after[q])
-						recv += overlap(before[q], after[r])
+						send += overlap(before, r, after, q)
+						recv += overlap(before, q, after, r)
 					}
 				}
 			}
 			st.Ranks[r].SendBytes, st.Ranks[r].RecvBytes = send*e, recv*e
 		}
-	}
-	return st, nil
-}
-
-// elements counts a shard's elements (its shape was validated by Shards).
-func elements(sh Shard) int64 {
-	n, _ := sh.Shape.NumElements()
-	return int64(n)
-}
-
-// overlap counts the elements two shards' logical ranges share.
-func overlap(a, b Shard) int64 {
-	n := int64(1)
-	for d := range a.Lo {
-		lo, hi := max(a.Lo[d], b.Lo[d]), min(a.Hi[d], b.Hi[d])
-		if hi <= lo {
-			return 0
-		}
-		n *= int64(hi - lo)
-	}
-	return n
+	})
 }

@@ -119,3 +119,50 @@ func TestBoxingRuns(t *testing.T) {
 		}
 	}
 }
+
+// A boxing costs a few allocations however many devices and steps it
+// has (the planner asks for thousands a plan), and the slices it hands
+// out share buffers only capped: an append to one never writes into
+// another's.
+func TestBoxingAllocations(t *testing.T) {
+	mesh, _ := ParsePlacement("[[0,1],[2,3]]")
+	from, _ := ParseNd("(S(0), S(1))")
+	to, _ := ParseNd("(S(1), S(0))") // four steps: gather both mesh dims, slice both
+	shape := tensor.Shape{16, 32}
+	if n := testing.AllocsPerRun(20, func() { PlanBoxing(shape, tensor.Float32, mesh, from, to) }); n > 10 {
+		t.Errorf("PlanBoxing %v %v -> %v on %v: %.0f allocations, want at most 10", shape, from, to, mesh, n)
+	}
+	b, err := PlanBoxing(shape, tensor.Float32, mesh, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	capped := func(what string, s []int) {
+		if cap(s) != len(s) {
+			t.Errorf("%s %v: cap %d, want its length %d", what, s, cap(s), len(s))
+		}
+	}
+	capped("shape", b.Shape)
+	for _, nd := range []NdSbp{b.From, b.To} {
+		if cap(nd) != len(nd) {
+			t.Errorf("layout %v: cap %d, want its length %d", nd, cap(nd), len(nd))
+		}
+	}
+	ranks := append([]Traffic{}, b.Ranks...)
+	for _, st := range b.Steps {
+		ranks = append(ranks, st.Ranks...)
+	}
+	for _, r := range ranks {
+		capped("coord", r.Coord)
+		capped("before", r.Before)
+		capped("after", r.After)
+	}
+	shards, err := Shards(shape, mesh, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shards {
+		for _, s := range [][]int{sh.Coord, sh.Lo, sh.Hi, sh.Shape, sh.Stride} {
+			capped("shard", s)
+		}
+	}
+}

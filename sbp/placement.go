@@ -244,11 +244,16 @@ func (p Placement) Rank(i int) int { return p.ranks[i] }
 // i = Σ_m coord[m]·Π_{m'>m} hierarchy[m'].
 func (p Placement) Coord(i int) []int {
 	c := make([]int, len(p.hierarchy))
+	p.coord(c, i)
+	return c
+}
+
+// coord writes Coord(i) into c (len(c) is the mesh's rank).
+func (p Placement) coord(c []int, i int) {
 	for m := len(p.hierarchy) - 1; m >= 0; m-- {
 		c[m] = i % p.hierarchy[m]
 		i /= p.hierarchy[m]
 	}
-	return c
 }
 
 // Equal reports whether p and q are the same devices on the same mesh.
@@ -293,23 +298,29 @@ func (p Placement) Nested() string {
 // [[0 1 2] [3 4 5]]. m must be a mesh dim, 0 <= m < MeshRank() (a
 // programmer's error otherwise: it panics).
 func (p Placement) Groups(m int) [][]int {
+	var out [][]int
+	p.eachGroup(m, make([]int, p.hierarchy[m]), func(g []int) { out = append(out, slices.Clone(g)) })
+	return out
+}
+
+// eachGroup calls fn with each of Groups(m) in turn, written into g
+// (hierarchy[m] ints, reused), so that a caller who only reads them
+// allocates nothing.
+func (p Placement) eachGroup(m int, g []int, fn func(g []int)) {
 	inner := 1
 	for _, h := range p.hierarchy[m+1:] {
 		inner *= h
 	}
 	k := p.hierarchy[m]
-	var out [][]int
 	for i := range p.ranks {
 		if (i/inner)%k != 0 {
 			continue
 		}
-		g := make([]int, k)
 		for c := range g {
 			g[c] = i + c*inner
 		}
-		out = append(out, g)
+		fn(g)
 	}
-	return out
 }
 
 // MarshalText writes p as String does, so JSON shows "cpu:[[0, 1], [2, 3]]".

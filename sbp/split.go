@@ -55,26 +55,52 @@ func Shards(shape tensor.Shape, p Placement, nd NdSbp) ([]Shard, error) {
 	if err := Validate(shape, p, nd); err != nil {
 		return nil, err
 	}
+	// One buffer holds every device's coordinate, range, shape and
+	// strides, each in a part of its own (capped, so that an append to
+	// one cannot write into the next): two allocations, not five a
+	// device.
+	r, mr := len(shape), p.MeshRank()
+	per := mr + 4*r
+	buf := make([]int, p.Size()*per)
 	out := make([]Shard, p.Size())
 	for i := range out {
-		sh := Shard{Position: i, Rank: p.Rank(i), Coord: p.Coord(i), Lo: make([]int, len(shape)), Hi: append([]int{}, shape...)}
-		for m, s := range nd {
-			switch s.Kind {
-			case Split:
-				lo, hi := partRange(sh.Hi[s.Axis]-sh.Lo[s.Axis], p.hierarchy[m], sh.Coord[m])
-				sh.Lo[s.Axis], sh.Hi[s.Axis] = sh.Lo[s.Axis]+lo, sh.Lo[s.Axis]+hi
-			case Partial:
-				sh.Partial = true
-			}
+		b := buf[i*per:]
+		part := func(n int) []int {
+			s := b[:n:n]
+			b = b[n:]
+			return s
 		}
-		sh.Shape = make(tensor.Shape, len(shape))
-		for d := range shape {
+		sh := Shard{Position: i, Rank: p.ranks[i], Coord: part(mr), Lo: part(r), Hi: part(r), Shape: part(r), Stride: part(r)}
+		p.coord(sh.Coord, i)
+		sh.Partial = splitRange(shape, p, nd, sh.Coord, sh.Lo, sh.Hi)
+		acc := 1 // contiguous strides, as tensor.ContiguousStrides
+		for d := r - 1; d >= 0; d-- {
 			sh.Shape[d] = sh.Hi[d] - sh.Lo[d]
+			sh.Stride[d] = acc
+			acc *= max(sh.Shape[d], 1)
 		}
-		sh.Stride = tensor.ContiguousStrides(sh.Shape)
 		out[i] = sh
 	}
 	return out, nil
+}
+
+// splitRange writes into lo and hi the logical index range of the shard
+// that the device at mesh coordinate coord holds of a tensor of the
+// shape laid out by nd (validated), as Shards says; it reports whether
+// the shard is partial.
+func splitRange(shape tensor.Shape, p Placement, nd NdSbp, coord, lo, hi []int) (partial bool) {
+	clear(lo)
+	copy(hi, shape)
+	for m, s := range nd {
+		switch s.Kind {
+		case Split:
+			a, b := partRange(hi[s.Axis]-lo[s.Axis], p.hierarchy[m], coord[m])
+			lo[s.Axis], hi[s.Axis] = lo[s.Axis]+a, lo[s.Axis]+b
+		case Partial:
+			partial = true
+		}
+	}
+	return partial
 }
 
 // Validate checks that nd lays a tensor of the logical shape on p: one SBP
@@ -82,34 +108,50 @@ func Shards(shape tensor.Shape, p Placement, nd NdSbp) ([]Shard, error) {
 // partial (the value of (P(sum), P(max)) would depend on which is
 // combined first).
 func Validate(shape tensor.Shape, p Placement, nd NdSbp) error {
-	op := func() string { return fmt.Sprintf("%v on %v of shape %v", nd, p, shape) } // spelled only for an error
+	if f := checkLayout(shape, p, nd); f != nil {
+		return newError(f.kind, fmt.Sprintf("%v on %v of shape %v", nd, p, shape), f.format, f.args...)
+	}
+	return nil
+}
+
+// layoutFault is why a layout does not fit, not yet spelled: Validate
+// spells it; a boxing that only asks whether a layout on its way fits
+// (thousands a plan) never does.
+type layoutFault struct {
+	kind   error
+	format string
+	args   []any
+}
+
+// checkLayout is Validate's check: nil when nd lays out the shape on p.
+func checkLayout(shape tensor.Shape, p Placement, nd NdSbp) *layoutFault {
 	if p.Size() == 0 {
-		return newError(ErrPlacement, op(), "the placement has no devices")
+		return &layoutFault{ErrPlacement, "the placement has no devices", nil}
 	}
 	if len(nd) != p.MeshRank() {
-		return newError(ErrSBP, op(), "the mesh has %d dims (%v) but %d SBPs are given; give one per mesh dim", p.MeshRank(), p.hierarchy, len(nd))
+		return &layoutFault{ErrSBP, "the mesh has %d dims (%v) but %d SBPs are given; give one per mesh dim", []any{p.MeshRank(), p.hierarchy, len(nd)}}
 	}
 	if _, err := shape.NumElements(); err != nil {
-		return newError(ErrShape, op(), "%v", err)
+		return &layoutFault{ErrShape, "%v", []any{err}}
 	}
 	var partial SBP
 	for m, s := range nd {
 		switch s.Kind {
 		case Split:
 			if s.Axis >= len(shape) {
-				return newError(ErrSBP, op(), "mesh dim %d splits axis %d but the tensor has %d axes", m, s.Axis, len(shape))
+				return &layoutFault{ErrSBP, "mesh dim %d splits axis %d but the tensor has %d axes", []any{m, s.Axis, len(shape)}}
 			}
 		case Broadcast:
 		case Partial:
 			if partial.Kind == Partial && partial != s {
-				return newError(ErrSBP, op(), "mixes %v and %v; the partials of one tensor must combine with one op", partial, s)
+				return &layoutFault{ErrSBP, "mixes %v and %v; the partials of one tensor must combine with one op", []any{partial, s}}
 			}
 			if s.Op != tensor.Sum && s.Op != tensor.MaxAll && s.Op != tensor.MinAll {
-				return newError(ErrSBP, op(), "mesh dim %d has a partial with unknown op %v", m, s.Op)
+				return &layoutFault{ErrSBP, "mesh dim %d has a partial with unknown op %v", []any{m, s.Op}}
 			}
 			partial = s
 		default:
-			return newError(ErrSBP, op(), "mesh dim %d has an invalid SBP", m)
+			return &layoutFault{ErrSBP, "mesh dim %d has an invalid SBP", []any{m}}
 		}
 	}
 	return nil

@@ -49,7 +49,7 @@ export async function showLesson(route, my) {
   const shown = await api.frame.lesson(route.id, route.step);
   if (!playground.latest(my)) return;
   // The step's report, its answers hidden while its question is open.
-  const info = await api.scene({ hash: st.hash, hideAnswers: Boolean(shown.lesson?.prompt && !shown.lesson.right) });
+  const info = await api.scene({ hash: st.hash, hideAnswers: Boolean(shown.lesson?.prompt && !shown.lesson.right), json: false });
   if (!playground.latest(my)) return;
   await playground.shown(info, shown, my);
 }

@@ -12,8 +12,9 @@
 //	    // -> {data: Float32Array|Int32Array|Uint32Array, shape, backend}
 //	await stridelab.conformance({sizes: [0,1,2,5], backend: "gpu"}) // -> {backend, cases, failures}
 //	await stridelab.bench({rounds: 3})             // -> {device, results}
-//	await stridelab.scene({hash: "#/expand?shape=4,1,3&size=4,2,3", focus, hideAnswers})
+//	await stridelab.scene({hash: "#/expand?shape=4,1,3&size=4,2,3", focus, hideAnswers, json})
 //	    // -> {spec, scene, fields, shown, step, embed, lesson, title, steps, report, sections, command, json}
+//	    // (json, the scene's meaning, unless the request says json: false)
 //	await stridelab.export({hash, step: 5, format: "svg", width: 1280, height: 720})
 //	    // -> Uint8Array: the bytes `stridelab draw` writes
 //	await stridelab.scenes()                       // -> {version, scenes: [{name, keys: [{name, help, rows, choices}], example}]}

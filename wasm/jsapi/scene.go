@@ -18,7 +18,9 @@ import (
 // what the pointer is on or pinned ({kind, operand, index, offset, rank},
 // as the frame's state names it), optional; hideAnswers: true while a
 // lesson's question is open, so that the report hides what would answer
-// it (viz.Scene.ReportLook)} ->
+// it (viz.Scene.ReportLook); json: false leaves the scene's meaning out
+// (the playground's page never reads it, and a program's is some 50 KB
+// of JSON to write and parse on every edit)} ->
 // {spec: the hash as viz writes it, scene, fields: its keys' values,
 // shown: the values of the keys a page shows laid out (a program one
 // statement a line, viz.ProgramLines), step, embed, lesson, title, steps, report: the results panel of the hash's
@@ -30,9 +32,11 @@ func scene(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	meaning, err := s.JSON()
-	if err != nil {
-		return nil, err
+	var meaning json.RawMessage
+	if v := field(req, "json"); v.Type() != js.TypeBoolean || v.Bool() {
+		if meaning, err = s.JSON(); err != nil {
+			return nil, err
+		}
 	}
 	focus, err := focusOf(req)
 	if err != nil {
@@ -45,7 +49,7 @@ func scene(req js.Value) (any, error) {
 			shown[k.Name] = viz.ProgramLines(v)
 		}
 	}
-	return map[string]any{
+	out := map[string]any{
 		"spec":     spec.HashWith(opts),
 		"scene":    spec.Scene,
 		"fields":   spec.Values,
@@ -58,8 +62,11 @@ func scene(req js.Value) (any, error) {
 		"report":   report.String(),
 		"sections": report.Sections,
 		"command":  "stridelab draw " + spec.String(),
-		"json":     json.RawMessage(meaning),
-	}, nil
+	}
+	if meaning != nil {
+		out["json"] = meaning
+	}
+	return out, nil
 }
 
 // export writes the scene a hash names as render.Encode does, the bytes

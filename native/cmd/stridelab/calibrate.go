@@ -127,7 +127,7 @@ func writeCalibration(w io.Writer, cal *torch.Calibration, fits []torch.DimFit, 
 			n = f.Points[0].Devices
 		}
 		fmt.Fprintf(w, "\nmesh dim %d (groups of %d): α = %s, β = %s over every collective (RMS residual %.0f%%)\n",
-			f.MeshDim, n, seconds(f.All.Link.Alpha), rate(f.All.Link.Beta), 100*f.All.RMS)
+			f.MeshDim, n, cluster.FormatSeconds(f.All.Link.Alpha), cluster.FormatRate(f.All.Link.Beta), 100*f.All.RMS)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  own fit\tα\tβ\tRMS residual\t")
 		for _, e := range f.Each {
@@ -136,19 +136,19 @@ func writeCalibration(w io.Writer, cal *torch.Calibration, fits []torch.DimFit, 
 				fmt.Fprintf(tw, "  %s\t-\t-\t-\t%v\n", e.Collective, e.Err)
 				continue
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%.0f%%\t%s\n", e.Collective, seconds(e.Fitted.Link.Alpha), rate(e.Fitted.Link.Beta), 100*e.Fitted.RMS, note)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%.0f%%\t%s\n", e.Collective, cluster.FormatSeconds(e.Fitted.Link.Alpha), cluster.FormatRate(e.Fitted.Link.Beta), 100*e.Fitted.RMS, note)
 		}
 		tw.Flush()
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "  collective\tS\tmeasured\tfit\tresidual\t")
 		for i, pt := range f.Points {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%+.0f%%\t\n", pt.Collective, tensor.FormatBytes(int64(pt.Bytes)), seconds(pt.Seconds), seconds(f.All.Predicted[i]), percent(f.All.Residuals[i]))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%+.0f%%\t\n", pt.Collective, tensor.FormatBytes(int64(pt.Bytes)), cluster.FormatSeconds(pt.Seconds), cluster.FormatSeconds(f.All.Predicted[i]), percent(f.All.Residuals[i]))
 		}
 		tw.Flush()
 	}
 	d := cal.Device
 	fmt.Fprintf(w, "\ndevice (the slowest process's): %s (torch.mm of 512×512 float32, one thread), memory %s (a 64 MiB copy), %s (this machine's memory over %d processes)\n",
-		flops(d.FLOPs), rate(d.MemBytes), tensor.FormatBytes(int64(d.MemCapacity)), cal.Placement.Size())
+		cluster.FormatFLOPRate(d.FLOPs), cluster.FormatRate(d.MemBytes), tensor.FormatBytes(int64(d.MemCapacity)), cal.Placement.Size())
 }
 
 // percent is r in whole percent, with no "-0".
