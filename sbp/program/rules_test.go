@@ -10,21 +10,20 @@ import (
 // boxed to x's SBP), and the step's why says the formula.
 func TestUnaryBackward(t *testing.T) {
 	for _, c := range []struct {
-		stmt  string
-		ops   string // the op words of the backward's steps
-		why   string // in the why of the last op
-		shape string // x's shape
+		stmt string
+		ops  string // the op words of the backward's steps
+		why  string // in the why of the last op
 	}{
-		{"y = exp x", "mul", "dy/dx = grad · y", "4,3"},
-		{"y = log x", "div", "dy/dx = grad / x", "4,3"},
-		{"y = neg x", "neg", "dy/dx = -grad", "4,3"},
-		{"y = sqrt x", "div scale", "dy/dx = grad / (2·y)", "4,3"},
-		{"y = rsqrt x", "mul mul mul scale", "dy/dx = -grad · y³ / 2", "4,3"},
-		{"y = tanh x", "mul mul sub", "dy/dx = grad · (1 - y²)", "4,3"},
-		{"y = relu x", "step mul", "dy/dx = grad where x > 0", "4,3"},
-		{"y = mean x 1,3", "scale expand", "then expands it back", "4,3"},
+		{"y = exp x", "mul", "dy/dx = grad · y"},
+		{"y = log x", "div", "dy/dx = grad / x"},
+		{"y = neg x", "neg", "dy/dx = -grad"},
+		{"y = sqrt x", "div scale", "dy/dx = grad / (2·y)"},
+		{"y = rsqrt x", "mul mul mul scale", "dy/dx = -grad · y³ / 2"},
+		{"y = tanh x", "mul mul sub", "dy/dx = grad · (1 - y²)"},
+		{"y = relu x", "step mul", "dy/dx = grad where x > 0"},
+		{"y = mean x 1,3", "scale expand", "then expands it back"},
 	} {
-		src := "placement 2; x = input " + c.shape + " S(0); " + c.stmt + "; grad y"
+		src := "placement 2; x = input 4,3 S(0); " + c.stmt + "; grad y"
 		plan := planned(t, src, Greedy)
 		var ops []string
 		last := Step{}
