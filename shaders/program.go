@@ -3,6 +3,7 @@ package shaders
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -202,7 +203,7 @@ func (k programKey) source() (string, error) {
 		fmt.Fprintf(&b, "fn apply(x: Item, y: Item) -> Item { %s }\n", binaryOpWGSL(k.op, elem))
 	case kernelGather:
 		operand("a", k.a)
-		b.WriteString(unaryOpWGSL(k.op))
+		b.WriteString(unaryOpWGSL(k.op, elem))
 	default:
 		operand("a", k.a)
 	}
@@ -443,7 +444,7 @@ func isNaNWGSL(x string) string {
 // by its bits, isNaNWGSL): SwiftShader's exp and log turn it into a
 // number. The infinities and NaN come from bits read at run time: as
 // constants they would be a shader-creation error.
-func unaryOpWGSL(op string) string {
+func unaryOpWGSL(op, elem string) string {
 	const special = "var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);\n" +
 		"fn inf() -> Item { return Item(bitcast<f32>(special_bits.x)); }\n" +
 		"fn nan() -> Item { return Item(bitcast<f32>(special_bits.y)); }\n"
@@ -463,8 +464,10 @@ func unaryOpWGSL(op string) string {
 	case "log", "sqrt", "rsqrt":
 		head = special
 	}
-	switch op {
-	case "exp", "log", "sqrt", "rsqrt", "tanh": // a NaN passes through
+	switch {
+	case elem == "f32" && slices.Contains([]string{"exp", "log", "sqrt", "rsqrt", "tanh", "relu"}, op):
+		// A NaN passes through (relu too: NVIDIA's compiler turns its
+		// select into a max, which drops it).
 		return head + "fn unary_of(v: Item) -> Item { " + body + " }\n" +
 			"fn unary(v: Item) -> Item { return select(unary_of(v), v, " + isNaNWGSL("v") + "); }\n"
 	}

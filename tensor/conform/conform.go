@@ -54,6 +54,19 @@ func unaryTol(op tensor.UnaryOp, dt tensor.DType) float64 {
 	return tensor.Tolerance
 }
 
+// binaryTol bounds the float32 binary ops WGSL does not round exactly:
+// its x / y is accurate to 2.5 ulp (WGSL §14.6.2, floating-point
+// accuracy), and NVIDIA's Vulkan driver takes that room (an H200 gave
+// −3.5454547 for −3.5454545); lavapipe and SwiftShader divide exactly.
+// 2.5 ulp of float32 is 2.5·2⁻²³ relative. Every other binary op is
+// exact on every backend.
+func binaryTol(op tensor.BinaryOp, dt tensor.DType) float64 {
+	if op == tensor.Div && dt == tensor.Float32 {
+		return 2.5 / (1 << 23)
+	}
+	return 0
+}
+
 // sumTol bounds float32 sums: the CPU accumulates in float64, a GPU in f32
 // in a different order; a few hundred additions of values below 1000 stay
 // well within tensor.Tolerance, the tolerance every comparison of two

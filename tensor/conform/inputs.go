@@ -190,7 +190,7 @@ func binaryCases(dt tensor.DType, n int) []Case {
 			{fmt.Sprintf("[%d,4]ᵀ and []", n), tr, s},
 			{fmt.Sprintf("[%d,1] and [%d,4]ᵀ", n, n), a, tr},
 		} {
-			cs = append(cs, Case{Name: fmt.Sprintf("%v %v %s", op, dt, pair.name), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+			cs = append(cs, Case{Name: fmt.Sprintf("%v %v %s", op, dt, pair.name), Tol: binaryTol(op, dt), Run: func(be tensor.Backend) (tensor.Tensor, error) {
 				return be.Binary(op, pair.x, pair.y)
 			}})
 		}
