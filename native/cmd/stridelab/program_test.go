@@ -509,7 +509,7 @@ func TestProgramBadInput(t *testing.T) {
 		{[]string{"--file", wrongShape}, 1, "program: line 3, column 1: w = input 4,6 B from w.npy: " + filepath.Join(dir, "w.npy") + " holds [6 4] but the input is [4 6]"},
 		{[]string{"--src", "placement 2; w = input 6,4 B from nowhere.npy"}, 1, "w = input 6,4 B from nowhere.npy: npyfile: open nowhere.npy: no such file"},
 		{[]string{"--file", p, "--strategy", "bad"}, 2, `--strategy "bad": choose greedy or exact`},
-		{[]string{"--src", big, "--strategy", "exact"}, 1, "program: exact: the elimination's largest table has 31457280 entries (6 variables in one table, the width of the elimination), more than its bound of 4194304"},
+		{[]string{"--src", big, "--strategy", "exact"}, 1, "program: exact: the table of c (the ops that make and read it: 6) has 31457280 entries even over the signatures the LP bound's first stage kept, more than its bound of 4194304"},
 		{[]string{"--file", p, "--emit", "jax"}, 2, `--emit "jax": choose oneflow or pytorch`},
 		{[]string{"--src", "placement 4; x = input 8,4 S(0); m = max x 1,4; grad m", "--emit", "oneflow", "--strategy", "exact"}, 1,
 			"program: line 1, column 34: m = max x 1,4: emit oneflow: OneFlow has only partial_sum"},
