@@ -125,7 +125,9 @@ test-wasm:
 # stridelab serve on a free port: the kernels' page (worked examples, the
 # conformance suite over the full size sweep, bad input), the playground
 # end to end (every gallery example, fields, links, exports, embed) with
-# its budget (wasm gzip bytes, time to the first scene), every step of
+# its budget (wasm gzip bytes, time to the first scene), the program
+# scene's cluster field (URL → scene, the time axis and memory lines, a
+# bad cluster's error in place), every step of
 # every lesson, the page on every screen (360 to 1920 CSS px, the still
 # before the live frame), and the leak test (5,000 calls into the frame
 # leave the Go and JS heaps where they were). They are independent (each its own
@@ -134,6 +136,7 @@ test-wasm:
 # test's name; the target fails if any test fails.
 BROWSER_TESTS := "kernels test/browser.mjs site --serve --screenshot ../bin/screenshot.png" \
 	"playground test/playground.mjs --screenshots ../bin" \
+	"cluster test/cluster.mjs --screenshots ../bin" \
 	"lessons test/lessons.mjs --screenshots ../bin" \
 	"screens test/screens.mjs --screenshots ../bin" \
 	"leaks test/leaks.mjs" \
@@ -146,7 +149,7 @@ test-browser: web build
 	for t in $(BROWSER_TESTS); do set -- $$t; \
 		[ "$$(cat ../bin/test-browser-$$1.rc 2>/dev/null)" = 0 ] || failed="$$failed $$1"; done; \
 	if [ -n "$$failed" ]; then echo "test-browser: failed:$$failed"; exit 1; fi; \
-	echo "test-browser: kernels, playground, lessons, screens, leaks and a11y pass"
+	echo "test-browser: kernels, playground, cluster, lessons, screens, leaks and a11y pass"
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).

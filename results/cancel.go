@@ -55,18 +55,34 @@ func (c cancellable) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
 	if err := c.ctx.Err(); err != nil {
 		return tensor.Tensor{}, err
 	}
-	whole := func() (tensor.Tensor, error) { return c.be.Materialize(src) }
 	if !src.Valid() {
-		return whole()
+		return c.be.Materialize(src)
 	}
+	return c.viewSlabs(src, c.be.Materialize)
+}
+
+// viewSlabs runs kernel, an elementwise kernel of one view, on src in
+// slabs of its first dim: each slab the kernel on src narrowed to them.
+func (c cancellable) viewSlabs(src tensor.Tensor, kernel func(tensor.Tensor) (tensor.Tensor, error)) (tensor.Tensor, error) {
 	out := src.Shape()
-	return c.slabbed(src.DType(), out, inner(out), 0, whole, func(lo, hi int) (tensor.Tensor, error) {
+	return c.slabbed(src.DType(), out, inner(out), 0, func() (tensor.Tensor, error) { return kernel(src) }, func(lo, hi int) (tensor.Tensor, error) {
 		v, err := src.Narrow(0, lo, hi)
 		if err != nil {
 			return tensor.Tensor{}, err
 		}
-		return c.be.Materialize(v)
+		return kernel(v)
 	})
+}
+
+// Unary is be's, in slabs of src's first dim, as Materialize.
+func (c cancellable) Unary(op tensor.UnaryOp, src tensor.Tensor) (tensor.Tensor, error) {
+	if err := c.ctx.Err(); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if tensor.UnaryOperand(op, src) != nil {
+		return c.be.Unary(op, src) // the kernel's own error
+	}
+	return c.viewSlabs(src, func(v tensor.Tensor) (tensor.Tensor, error) { return c.be.Unary(op, v) })
 }
 
 // Binary is be's, in slabs of the broadcast output's first dim: both

@@ -32,6 +32,11 @@ func (c *counting) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
 	return c.CPU.Materialize(src)
 }
 
+func (c *counting) Unary(op tensor.UnaryOp, src tensor.Tensor) (tensor.Tensor, error) {
+	c.count()
+	return c.CPU.Unary(op, src)
+}
+
 func (c *counting) Repeat(src tensor.Tensor, times []int) (tensor.Tensor, error) {
 	c.count()
 	return c.CPU.Repeat(src, times)

@@ -13,8 +13,8 @@ import (
 // Operator::GetSbpSignaturesIf (oneflow/core/operator/operator.cpp)
 // appends last to every op's list, even when the op listed it already.
 // OneFlow's P is P(sum). Signatures stridelab adds beyond OneFlow's
-// (expand's B -> S(d), P(max) and P(min), reduce's S(a) -> P(max)) are
-// not in it; they are for the exact planner. A OneFlow signature
+// (expand's B -> S(d), P(max) and P(min), reduce's S(a) -> P(max), neg's
+// P -> P) are not in it; they are for the exact planner. A OneFlow signature
 // stridelab's op does not have (such as div's P x B -> P) is left out,
 // since it could not run here.
 //
@@ -30,6 +30,11 @@ import (
 //	matmul     MatmulOp::GetSbp: S(0) x B, B x S(1), S(1) x S(0), P x B, B x P
 //	transpose  TransposeOp::GetSbp: per output dim i, S(perm[i]) -> S(i); P -> P
 //	scale      ScalarMul's GetSbp: S(i) -> S(i) per axis; P -> P
+//	unary      exp, log, neg, sqrt, rsqrt (math_unary_elementwise_op.cpp),
+//	           tanh (tanh_op.cpp): GetSbpFnUtil::SplitForEachAxis; relu
+//	           (relu_op.cpp) the same loop: S(i) -> S(i) per axis, no P
+//	mean       ReduceMeanFunctor: reduce_sum, then scalar_mul by 1/count,
+//	           which keeps every SBP: reduce_sum's list
 //
 // repeat and repeat_grad are not OneFlow user ops: their list is
 // stridelab's own, with B -> B moved last.

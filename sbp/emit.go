@@ -393,19 +393,19 @@ func callOp(lib string, op Op, args []string, shapes []tensor.Shape) string {
 		case tensor.Eq: // a bool tensor, brought back to the operands' dtype
 			return fmt.Sprintf("%s.eq(%s, %s).to(%s.dtype)", lib, x, y, x)
 		}
+	case unaryOp:
+		switch o.op {
+		case tensor.Neg:
+			return "-" + x
+		case tensor.Step: // a bool tensor, brought back to x's dtype
+			return fmt.Sprintf("(%s > 0).to(%s.dtype)", x, x)
+		}
+		return fmt.Sprintf("%s.%v(%s)", lib, o.op, x)
 	case reduceOp:
-		reduced, _ := tensor.ReducedAxes(shapes[0], o.to)
-		var axes []int
-		for a, r := range reduced {
-			if r {
-				axes = append(axes, a)
-			}
-		}
-		if len(axes) == 0 { // sum(dim=[]) would reduce every dim
-			return fmt.Sprintf("%s.reshape%s", x, shapeArgs(o.to))
-		}
 		fn := map[tensor.ReduceOp]string{tensor.Sum: "sum", tensor.MaxAll: "amax", tensor.MinAll: "amin"}[o.op]
-		return fmt.Sprintf("%s.%s(dim=%s, keepdim=True).reshape%s", x, fn, pyTuple(axes), shapeArgs(o.to))
+		return reduceCall(x, fn, shapes[0], o.to)
+	case meanOp:
+		return reduceCall(x, "mean", shapes[0], o.sum.to)
 	case transposeOp:
 		return x + ".transpose(0, 1)"
 	case scaleOp:
@@ -436,6 +436,23 @@ func callOp(lib string, op Op, args []string, shapes []tensor.Shape) string {
 		return fmt.Sprintf("%s.reshape(%s).sum(dim=%s).reshape(%s)", x, pyTuple(plan.ExpandSize), pyTuple(axes), pyTuple(o.in))
 	}
 	return "None  # unknown op"
+}
+
+// reduceCall spells the reduction fn (sum, amax, amin, mean) of x, of
+// shape in, down to the shape to: over the reduced axes, kept, then
+// reshaped to to.
+func reduceCall(x, fn string, in, to tensor.Shape) string {
+	reduced, _ := tensor.ReducedAxes(in, to)
+	var axes []int
+	for a, r := range reduced {
+		if r {
+			axes = append(axes, a)
+		}
+	}
+	if len(axes) == 0 { // sum(dim=[]) would reduce every dim
+		return fmt.Sprintf("%s.reshape%s", x, shapeArgs(to))
+	}
+	return fmt.Sprintf("%s.%s(dim=%s, keepdim=True).reshape%s", x, fn, pyTuple(axes), shapeArgs(to))
 }
 
 // pyTuple spells ints as a Python tuple: (), (3,), (2, 3).

@@ -46,28 +46,22 @@ func TestGradOpSignatures(t *testing.T) {
 	}
 }
 
-func TestGradOpShapesAndErrors(t *testing.T) {
+// inferCase is an op on inputs of shapes laid out as in (one input) on
+// two devices: want is the output shape and SBP, or the error's telling
+// phrases, of kind.
+type inferCase struct {
+	op     Op
+	shapes []tensor.Shape
+	in     string
+	want   string
+	kind   error
+}
+
+// checkInfer runs Infer on each case and checks what it gives.
+func checkInfer(t *testing.T, cases []inferCase) {
+	t.Helper()
 	two, _ := Devices(2)
-	for _, c := range []struct {
-		op     Op
-		shapes []tensor.Shape
-		in     string
-		want   string // the output shape and SBP, or the error's telling phrases
-		kind   error
-	}{
-		{Transpose(), []tensor.Shape{{4, 3}}, "S(0)", "[3 4] S(1)", nil},
-		{Transpose(), []tensor.Shape{{4, 3, 2}}, "B", "transpose [4 3 2]: transpose takes a matrix; the input [4 3 2] has 3 dims", ErrShape},
-		{Transpose(), []tensor.Shape{{5}}, "B", "the input [5] has 1 dims", ErrShape},
-		{Scale(-1), []tensor.Shape{{4, 3}}, "P(max)", "[4 3] P(min)", nil},
-		{Scale(0), []tensor.Shape{{4, 3}}, "P(max)", "scale [4 3] by 0 with P(max): no signature takes P(max): a scale by 0 would turn", ErrSignature},
-		{Scale(math.Inf(-1)), []tensor.Shape{{4, 3}}, "B", "scale [4 3] by -Inf: the factor must be a finite float32", ErrParse},
-		{Scale(1e39), []tensor.Shape{{4, 3}}, "B", "finite float32, not 1e+39", ErrParse},
-		{RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), []tensor.Shape{{2, 5, 3}}, "S(2)", "[5 1] P(sum)", nil},
-		{RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), []tensor.Shape{{2, 5, 3}}, "P(max)", "sum of the tiles of a P(max) is not", ErrSignature},
-		{RepeatGrad([]int{3, 2}, tensor.Shape{2, 7}), []tensor.Shape{{6, 14}}, "S(0)", "repeat_grad [6 14] (sum the tiles of repeat by [3 2]) with S(0): no signature takes S(0): dim 0 holds 3 tiles of 2; a device's part of it would cut tiles apart", ErrSignature},
-		{RepeatGrad([]int{3, 2}, tensor.Shape{2, 7}), []tensor.Shape{{6, 7}}, "B", "the grad of repeat [2 7] by [3 2] has the repeat's output shape [6 14], not [6 7]", ErrShape},
-		{RepeatGrad([]int{3}, tensor.Shape{2, 7}), []tensor.Shape{{6, 7}}, "B", "1 repeat counts for 2 dims", tensor.ErrShape},
-	} {
+	for _, c := range cases {
 		in, _ := ParseNd(c.in)
 		out, _, err := Infer(c.op, c.shapes, two, []NdSbp{in})
 		var got string
@@ -84,6 +78,23 @@ func TestGradOpShapesAndErrors(t *testing.T) {
 			t.Errorf("%v %v with %s:\n  %s\nwant it to contain\n  %s", c.op, c.shapes, c.in, got, c.want)
 		}
 	}
+}
+
+func TestGradOpShapesAndErrors(t *testing.T) {
+	checkInfer(t, []inferCase{
+		{Transpose(), []tensor.Shape{{4, 3}}, "S(0)", "[3 4] S(1)", nil},
+		{Transpose(), []tensor.Shape{{4, 3, 2}}, "B", "transpose [4 3 2]: transpose takes a matrix; the input [4 3 2] has 3 dims", ErrShape},
+		{Transpose(), []tensor.Shape{{5}}, "B", "the input [5] has 1 dims", ErrShape},
+		{Scale(-1), []tensor.Shape{{4, 3}}, "P(max)", "[4 3] P(min)", nil},
+		{Scale(0), []tensor.Shape{{4, 3}}, "P(max)", "scale [4 3] by 0 with P(max): no signature takes P(max): a scale by 0 would turn", ErrSignature},
+		{Scale(math.Inf(-1)), []tensor.Shape{{4, 3}}, "B", "scale [4 3] by -Inf: the factor must be a finite float32", ErrParse},
+		{Scale(1e39), []tensor.Shape{{4, 3}}, "B", "finite float32, not 1e+39", ErrParse},
+		{RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), []tensor.Shape{{2, 5, 3}}, "S(2)", "[5 1] P(sum)", nil},
+		{RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), []tensor.Shape{{2, 5, 3}}, "P(max)", "sum of the tiles of a P(max) is not", ErrSignature},
+		{RepeatGrad([]int{3, 2}, tensor.Shape{2, 7}), []tensor.Shape{{6, 14}}, "S(0)", "repeat_grad [6 14] (sum the tiles of repeat by [3 2]) with S(0): no signature takes S(0): dim 0 holds 3 tiles of 2; a device's part of it would cut tiles apart", ErrSignature},
+		{RepeatGrad([]int{3, 2}, tensor.Shape{2, 7}), []tensor.Shape{{6, 7}}, "B", "the grad of repeat [2 7] by [3 2] has the repeat's output shape [6 14], not [6 7]", ErrShape},
+		{RepeatGrad([]int{3}, tensor.Shape{2, 7}), []tensor.Shape{{6, 7}}, "B", "1 repeat counts for 2 dims", tensor.ErrShape},
+	})
 	if got := Scale(-1).String(); got != "scale by -1" {
 		t.Errorf("Scale(-1).String() = %q", got)
 	}

@@ -9,11 +9,13 @@ import "github.com/stridelab/stridelab/tensor"
 type OpParams struct {
 	Name   string          // the op's word, as Op.Name
 	Binary tensor.BinaryOp // add … eq: the elementwise op
-	Reduce tensor.ReduceOp // reduce: sum, max or min
+	Unary  tensor.UnaryOp  // exp … step: the elementwise op
+	Reduce tensor.ReduceOp // reduce: sum, max or min; mean: sum
 	Factor float64         // scale: y = Factor·x
 	Size   []int           // expand: the logical size (-1 keeps a dim)
 	Times  []int           // repeat and repeat_grad: the repeat counts
-	To     tensor.Shape    // reduce: the logical target; repeat_grad: the repeat's input shape
+	To     tensor.Shape    // reduce, mean: the logical target; repeat_grad: the repeat's input shape
+	Count  int             // mean: the input elements each output averages (every device divides by it)
 }
 
 // Params returns op's own arguments. An op made outside this package
@@ -23,8 +25,12 @@ func Params(op Op) OpParams {
 	switch o := op.(type) {
 	case binaryOp:
 		p.Binary = o.op
+	case unaryOp:
+		p.Unary = o.op
 	case reduceOp:
 		p.Reduce, p.To = o.op, o.to.Clone()
+	case meanOp:
+		p.Reduce, p.To, p.Count = tensor.Sum, o.sum.to.Clone(), o.count()
 	case scaleOp:
 		p.Factor = o.c
 	case expandOp:

@@ -21,6 +21,8 @@ func TestParams(t *testing.T) {
 		{sbp.RepeatGrad([]int{2, 3}, tensor.Shape{4}), sbp.OpParams{Name: "repeat_grad", Times: []int{2, 3}, To: tensor.Shape{4}}},
 		{sbp.Matmul(), sbp.OpParams{Name: "matmul"}},
 		{sbp.Transpose(), sbp.OpParams{Name: "transpose"}},
+		{sbp.Unary(tensor.Rsqrt), sbp.OpParams{Name: "rsqrt", Unary: tensor.Rsqrt}},
+		{sbp.Mean(tensor.Shape{4, 6, 5}, tensor.Shape{1, 6, 1}), sbp.OpParams{Name: "mean", Reduce: tensor.Sum, To: tensor.Shape{1, 6, 1}, Count: 20}},
 	}
 	for _, c := range cases {
 		if got := sbp.Params(c.op); !reflect.DeepEqual(got, c.want) {

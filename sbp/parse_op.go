@@ -8,9 +8,11 @@ type OpArgs struct {
 	Size, Times, To, Reduce string
 }
 
-// ParseOp returns the op named (expand, repeat, reduce, matmul or a
-// binary op: add, sub, mul, div, max, min, eq) with its arguments, the one
-// parser `stridelab sbp` and the scenes share.
+// ParseOp returns the op named (expand, repeat, reduce, matmul, a binary
+// op: add, sub, mul, div, max, min, eq, or a unary one: exp, log, neg,
+// sqrt, rsqrt, tanh, relu) with its arguments, the one parser `stridelab
+// sbp` and the scenes share. Mean, which needs its input's shape, and
+// the backward's own ops are programs' only.
 func ParseOp(name string, a OpArgs) (Op, error) {
 	switch name {
 	case "":
@@ -43,10 +45,13 @@ func ParseOp(name string, a OpArgs) (Op, error) {
 		return Reduce(op, to), err
 	case "matmul":
 		return Matmul(), nil
+	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
+		op, err := tensor.ParseUnaryOp(name)
+		return Unary(op), err
 	}
 	op, err := tensor.ParseBinaryOp(name)
 	if err != nil {
-		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul and reduce")
+		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh and relu")
 	}
 	return Binary(op), nil
 }

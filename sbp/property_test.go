@@ -28,7 +28,8 @@ func TestProperty(t *testing.T) {
 
 // TestEverySignature runs every signature of the ops below, as it is, on
 // 1 to 5 devices and 2-D meshes, in every dtype: the gathered output
-// equals the single-device result.
+// equals the single-device result (within tensor.Tolerance for mean and
+// the unary ops WebGPU's builtins compute).
 func TestEverySignature(t *testing.T) {
 	dtypes := []tensor.DType{tensor.Float32, tensor.Int32, tensor.Uint32}
 	cases := []struct {
@@ -66,6 +67,12 @@ func TestEverySignature(t *testing.T) {
 					t.Errorf("%s: %v", sc.Name, err)
 				}
 			}
+		}
+	}
+	for _, sc := range sbpcheck.UnarySignatureCases() {
+		n++
+		if err := sc.Run(tensor.CPU{}); err != nil {
+			t.Errorf("%s: %v", sc.Name, err)
 		}
 	}
 	t.Logf("%d cases", n)

@@ -70,14 +70,30 @@ func (g *GPU) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
 	if !src.Valid() {
 		return tensor.CPU{}.Materialize(src) // the CPU's error for an empty Tensor value
 	}
+	return g.gather("materialize "+src.Layout().String(), "", src)
+}
+
+// Unary applies op to every element of the view src with the gather
+// kernel, which applies op to each element it reads
+// (unaryOpWGSL).
+func (g *GPU) Unary(op tensor.UnaryOp, src tensor.Tensor) (tensor.Tensor, error) {
+	if err := tensor.UnaryOperand(op, src); err != nil {
+		return tensor.Tensor{}, err
+	}
+	return g.gather(fmt.Sprintf("%v %v", op, src.Shape()), op.String(), src)
+}
+
+// gather runs the gather kernel over the view src, applying the unary op
+// named op ("": none, a copy) to each element; label names the call.
+func (g *GPU) gather(label, op string, src tensor.Tensor) (tensor.Tensor, error) {
 	l := src.Layout()
-	out, err := g.newResult(func() string { return "materialize " + l.String() }, src.DType(), l.Shape())
+	out, err := g.newResult(func() string { return label }, src.DType(), l.Shape())
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
 	shape, st := tensor.Coalesce(l.Shape(), tensor.ContiguousStrides(l.Shape()), l.Strides())
-	e := elementwise{kernel: kernelGather, dtype: src.DType(), shape: shape, strides: st[1:], ops: []operand{spanOf(src, l)}}
-	return out, g.exec("materialize "+l.String(), out, func() (*job, error) { return g.dev.elementwiseJob(e, out.NumElements()) })
+	e := elementwise{kernel: kernelGather, op: op, dtype: src.DType(), shape: shape, strides: st[1:], ops: []operand{spanOf(src, l)}}
+	return out, g.exec(label, out, func() (*job, error) { return g.dev.elementwiseJob(e, out.NumElements()) })
 }
 
 // Binary applies op to the broadcast of a and b with the binary kernel.

@@ -3,6 +3,7 @@ package shaders
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -139,7 +140,11 @@ func (k programKey) source() (string, error) {
 	if k.vec == 4 {
 		item = "vec4<" + elem + ">"
 	}
-	fmt.Fprintf(&b, "alias Elem = %s;\nalias Item = %s;\n", elem, item)
+	bits := "u32" // Item's bits, for telling a NaN (extremeWGSL)
+	if k.vec == 4 {
+		bits = "vec4<u32>"
+	}
+	fmt.Fprintf(&b, "alias Elem = %s;\nalias Item = %s;\nalias Bits = %s;\n", elem, item, bits)
 	fmt.Fprintf(&b, "const RANK: u32 = %du;\nconst VEC: u32 = %du;\nconst WG: u32 = %du;\n", k.rank, k.vec, workgroupSize)
 	fmt.Fprintf(&b, "const FAN: u32 = %du;\nconst FAN_DIM: u32 = %du;\n", max(k.fan, 1), k.fanDim)
 	fmt.Fprintf(&b, "const FAN2: u32 = %du;\nconst FAN2_DIM: u32 = %du;\nconst TAIL: bool = %v;\n", max(k.fan2, 1), k.fan2Dim, k.tail)
@@ -195,7 +200,10 @@ func (k programKey) source() (string, error) {
 	case kernelBinary, kernelBinaryWalk:
 		operand("a", k.a)
 		operand("b", k.b)
-		fmt.Fprintf(&b, "fn apply(x: Item, y: Item) -> Item { %s }\n", binaryOpWGSL(k.op))
+		fmt.Fprintf(&b, "fn apply(x: Item, y: Item) -> Item { %s }\n", binaryOpWGSL(k.op, elem))
+	case kernelGather:
+		operand("a", k.a)
+		b.WriteString(unaryOpWGSL(k.op, elem))
 	default:
 		operand("a", k.a)
 	}
@@ -386,9 +394,9 @@ fn combine_lanes(lid: u32, lane: u32, acc: Item) -> Item {
 }
 
 // binaryOpWGSL returns the body of apply(x, y) for the binary op named op,
-// on Items that are scalars or vec4s alike (tensor's apply is the
+// on Items of elem that are scalars or vec4s alike (tensor's apply is the
 // reference).
-func binaryOpWGSL(op string) string {
+func binaryOpWGSL(op, elem string) string {
 	switch op {
 	case "sub":
 		return "return x - y;"
@@ -396,23 +404,83 @@ func binaryOpWGSL(op string) string {
 		return "return x * y;"
 	case "div":
 		return "return x / y;"
-	case "max":
-		return "return max(x, y);"
-	case "min":
-		return "return min(x, y);"
+	case "max", "min":
+		return extremeWGSL(op, elem)
 	case "eq": // select is componentwise for a vec4 Item, and NaN == NaN is false
 		return "return select(Item(0), Item(1), x == y);"
 	}
 	return "return x + y;"
 }
 
+// extremeWGSL returns the body of max or min (op) of x and y on elem:
+// WGSL leaves max and min of a NaN indeterminate, and lavapipe returns
+// the other operand, but tensor's Max and Min are NaN when either is (a
+// NaN is not lost when a P(max) is gathered), so on f32 a NaN operand
+// gives x + y, a NaN (isNaNWGSL).
+func extremeWGSL(op, elem string) string {
+	if elem != "f32" {
+		return fmt.Sprintf("return %s(x, y);", op)
+	}
+	return fmt.Sprintf("return select(%s(x, y), x + y, %s | %s);", op, isNaNWGSL("x"), isNaNWGSL("y"))
+}
+
+// isNaNWGSL is the WGSL that tells whether each component of the f32
+// Item x is a NaN, by its bits (exponent all ones, a fraction): lavapipe
+// folds x != x to false, and SwiftShader's exp and log turn a NaN into
+// a number.
+func isNaNWGSL(x string) string {
+	return fmt.Sprintf("((bitcast<Bits>(%s) & Bits(0x7fffffffu)) > Bits(0x7f800000u))", x)
+}
+
+// unaryOpWGSL returns unary(v), which the gather kernel applies to every
+// element it reads: the unary op named op (tensor's unaryFloat and
+// unaryOrdered are the reference), or none for a plain gather (op "").
+// WGSL leaves log, sqrt and inverseSqrt indeterminate outside their
+// domains, so the IEEE 754 results there (what Go's math returns: NaN
+// below 0, log(±0) = −Inf, 1/√±0 = ±Inf) are picked explicitly; tanh
+// is sign(x) past |x| = 10, where tanh is ±1 in float32 (1 − tanh 10 ≈
+// 4e−9, below half an ulp of 1), so an implementation that divides sinh
+// by cosh never sees ∞/∞. A NaN passes through every op as a NaN (told
+// by its bits, isNaNWGSL): SwiftShader's exp and log turn it into a
+// number. The infinities and NaN come from bits read at run time: as
+// constants they would be a shader-creation error.
+func unaryOpWGSL(op, elem string) string {
+	const special = "var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);\n" +
+		"fn inf() -> Item { return Item(bitcast<f32>(special_bits.x)); }\n" +
+		"fn nan() -> Item { return Item(bitcast<f32>(special_bits.y)); }\n"
+	body := map[string]string{
+		"":      "return v;",
+		"exp":   "return exp(v);",
+		"log":   "return select(select(log(v), -inf(), v == Item(0)), nan(), v < Item(0));",
+		"neg":   "return -v;",
+		"sqrt":  "return select(sqrt(v), nan(), v < Item(0));",
+		"rsqrt": "return select(select(inverseSqrt(v), Item(1) / v, v == Item(0)), nan(), v < Item(0));",
+		"tanh":  "return select(tanh(v), sign(v), abs(v) > Item(10));",
+		"relu":  "return select(v, Item(0), v < Item(0));",
+		"step":  "return select(Item(0), Item(1), v > Item(0));",
+	}[op]
+	head := ""
+	switch op {
+	case "log", "sqrt", "rsqrt":
+		head = special
+	}
+	switch {
+	case elem == "f32" && slices.Contains([]string{"exp", "log", "sqrt", "rsqrt", "tanh", "relu"}, op):
+		// A NaN passes through (relu too: NVIDIA's compiler turns its
+		// select into a max, which drops it).
+		return head + "fn unary_of(v: Item) -> Item { " + body + " }\n" +
+			"fn unary(v: Item) -> Item { return select(unary_of(v), v, " + isNaNWGSL("v") + "); }\n"
+	}
+	return head + "fn unary(v: Item) -> Item { " + body + " }\n"
+}
+
 // reduceOpWGSL returns the identity's bits and the combine body of op.
 func reduceOpWGSL(op, elem string) (uint32, string) {
 	switch op {
 	case "max":
-		return map[string]uint32{"f32": 0xff800000, "i32": 0x80000000, "u32": 0}[elem], "return max(x, y);"
+		return map[string]uint32{"f32": 0xff800000, "i32": 0x80000000, "u32": 0}[elem], extremeWGSL(op, elem)
 	case "min":
-		return map[string]uint32{"f32": 0x7f800000, "i32": 0x7fffffff, "u32": 0xffffffff}[elem], "return min(x, y);"
+		return map[string]uint32{"f32": 0x7f800000, "i32": 0x7fffffff, "u32": 0xffffffff}[elem], extremeWGSL(op, elem)
 	}
 	return 0, "return x + y;"
 }

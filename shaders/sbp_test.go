@@ -56,3 +56,21 @@ func TestGradOpsOnEverySignature(t *testing.T) {
 	}
 	t.Logf("%d cases in %v", n, time.Since(start))
 }
+
+// TestUnaryOpsOnEverySignature runs every signature of every unary op, in
+// every dtype it takes, and of mean, as it is, on WebGPU: 1 to 5 devices,
+// 2 × 2 and 2 × 3 (sbpcheck.UnarySignatureCases).
+func TestUnaryOpsOnEverySignature(t *testing.T) {
+	be := NewBackend(openOrSkip(t, Options{}))
+	start, failed := time.Now(), 0
+	cases := sbpcheck.UnarySignatureCases()
+	for _, sc := range cases {
+		if err := sc.Run(be); err != nil {
+			t.Errorf("%s: %v", sc.Name, err)
+			if failed++; failed == 10 {
+				t.Fatal("stopping after 10 failures")
+			}
+		}
+	}
+	t.Logf("%d cases in %v", len(cases), time.Since(start))
+}

@@ -23,6 +23,10 @@ type Backend interface {
 	// Reduce combines src over the dims that broadcasting `to` would
 	// expand (ReducedAxes) and returns a tensor of shape `to`.
 	Reduce(op ReduceOp, src Tensor, to Shape) (Tensor, error)
+	// Unary applies op to every element of any strided view src
+	// (op.Takes(src.DType()) must hold):
+	//	for each index i: out[i] = op(src.buf[src.Offset(i)])
+	Unary(op UnaryOp, src Tensor) (Tensor, error)
 }
 
 // BinaryOperands validates a binary op and returns the broadcast output
@@ -77,6 +81,26 @@ func ReduceOperands(op ReduceOp, src Tensor, to Shape) ([]bool, error) {
 		}
 	}
 	return reduced, nil
+}
+
+// UnaryOperand validates op on src: a known op, a valid tensor, a dtype
+// op takes (UnaryOp.Takes).
+func UnaryOperand(op UnaryOp, src Tensor) error {
+	name := fmt.Sprintf("%v %v", op, src.layout.shape)
+	if _, ok := unaryNames[op]; !ok {
+		return newError(ErrParse, name, "unknown unary op %d", op)
+	}
+	if !src.Valid() {
+		return newError(ErrShape, name, "the input is an empty Tensor value")
+	}
+	if !op.Takes(src.DType()) {
+		want := "float32 tensors"
+		if op == Neg {
+			want = "float32 and int32 tensors (uint32 has no negatives)"
+		}
+		return newError(ErrDType, name, "%v takes %s, not %v; convert it first", op, want, src.DType())
+	}
+	return nil
 }
 
 // Expand materializes x expanded to size on be: Layout.Expand, then a copy

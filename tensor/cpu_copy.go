@@ -7,7 +7,12 @@ package tensor
 // It coalesces (src, dst) first, then copies whole inner rows: memmove when
 // the row is contiguous in src, a fill when the row is a broadcast
 // (stride 0), a strided gather otherwise.
-func copyStrided[T Elem](dst, s []T, src Layout) {
+func copyStrided[T Elem](dst, s []T, src Layout) { gatherRows(dst, s, src, nil) }
+
+// gatherRows is copyStrided, calling then (when not nil) on each output
+// row right after it is gathered, while the row is in cache: the unary
+// kernel's second half.
+func gatherRows[T Elem](dst, s []T, src Layout, then func(row []T)) {
 	shape, st := Coalesce(src.shape, src.stride, ContiguousStrides(src.shape))
 	n := len(dst)
 	if n == 0 {
@@ -15,6 +20,9 @@ func copyStrided[T Elem](dst, s []T, src Layout) {
 	}
 	if len(shape) == 0 {
 		dst[0] = s[src.base]
+		if then != nil {
+			then(dst[:1])
+		}
 		return
 	}
 	last := len(shape) - 1
@@ -35,6 +43,9 @@ func copyStrided[T Elem](dst, s []T, src Layout) {
 				for i := range row {
 					row[i] = s[so+i*is]
 				}
+			}
+			if then != nil {
+				then(row)
 			}
 			od.next()
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -63,6 +64,33 @@ func modelBinary(op BinaryOp, dt DType, a, b dense) (dense, bool) {
 		}
 		return math.Min(x, y)
 	}), true
+}
+
+// modelUnary applies op to every value of d, in float64 rounded to
+// float32 (the arange values are whole numbers, exact in every dtype).
+func modelUnary(op UnaryOp, d dense) dense {
+	return buildDense(d.shape, func(idx []int) float64 {
+		x := d.at(idx)
+		switch op {
+		case Exp:
+			x = math.Exp(x)
+		case Log:
+			x = math.Log(x)
+		case Neg:
+			x = -x
+		case Sqrt:
+			x = math.Sqrt(x)
+		case Rsqrt:
+			x = 1 / math.Sqrt(x)
+		case Tanh:
+			x = math.Tanh(x)
+		case Relu:
+			x = math.Max(x, 0)
+		case Step:
+			x = map[bool]float64{true: 1, false: 0}[x > 0]
+		}
+		return float64(float32(x))
+	})
 }
 
 func modelReduce(op ReduceOp, d dense, to Shape) dense {
@@ -158,6 +186,23 @@ func TestKernelsOnEveryLayout(t *testing.T) {
 						}
 					}
 
+					for _, op := range UnaryOps() {
+						got, err := be.Unary(op, c.view)
+						if !op.Takes(dt) {
+							if !errors.Is(err, ErrDType) {
+								t.Errorf("%v %s: err = %v, want ErrDType", op, c.ops, err)
+							}
+							continue
+						}
+						if err != nil {
+							t.Fatalf("%v %s: %v", op, c.ops, err)
+						}
+						want := modelUnary(op, c.model)
+						if !got.Shape().Equal(want.shape) || !sameValues(got.Float64s(), want.vals) {
+							t.Errorf("%v(%s) = %v %v, want %v %v", op, c.ops, got.Shape(), head(got.Float64s()), want.shape, head(want.vals))
+						}
+					}
+
 					for _, to := range []Shape{{1, 3}, {n, 1}, {1, 1}, {3}, {}, {n, 3}} {
 						for _, op := range ReduceOps() {
 							got, err := be.Reduce(op, c.view, to)
@@ -214,6 +259,73 @@ func TestKernelErrors(t *testing.T) {
 }
 
 func second(_ Tensor, err error) error { return err }
+
+// The unary ops at the edges of their domains are IEEE 754's answers
+// (what Go's math returns): NaN below 0 for log, sqrt and rsqrt, −Inf
+// for log(±0), ±Inf for rsqrt(±0); relu keeps NaN and −0, step gives 0
+// for both; int32's lowest value negates to itself. Each op refuses the
+// dtypes it does not take with ErrDType, and inputs are unchanged.
+func TestUnaryValues(t *testing.T) {
+	inf, nan, negZero := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	x := []float32{float32(-inf), -4, -1, float32(negZero), 0, 0.25, 1, 4, 20, float32(inf), float32(nan)}
+	for _, c := range []struct {
+		op   UnaryOp
+		want []float64
+	}{
+		{Exp, []float64{0, math.Exp(-4), math.Exp(-1), 1, 1, math.Exp(0.25), math.E, math.Exp(4), math.Exp(20), inf, nan}},
+		{Log, []float64{nan, nan, nan, -inf, -inf, math.Log(0.25), 0, math.Log(4), math.Log(20), inf, nan}},
+		{Neg, []float64{inf, 4, 1, 0, negZero, -0.25, -1, -4, -20, -inf, nan}},
+		{Sqrt, []float64{nan, nan, nan, negZero, 0, 0.5, 1, 2, math.Sqrt(20), inf, nan}},
+		{Rsqrt, []float64{nan, nan, nan, -inf, inf, 2, 1, 0.5, 1 / math.Sqrt(20), 0, nan}},
+		{Tanh, []float64{-1, math.Tanh(-4), math.Tanh(-1), negZero, 0, math.Tanh(0.25), math.Tanh(1), math.Tanh(4), 1, 1, nan}},
+		{Relu, []float64{0, 0, 0, negZero, 0, 0.25, 1, 4, 20, inf, nan}},
+		{Step, []float64{0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0}},
+	} {
+		in, _ := FromSlice(Shape{len(x)}, slices.Clone(x))
+		got, err := CPU{}.Unary(c.op, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range got.Float64s() {
+			w := float64(float32(c.want[i]))
+			if g != w && !(math.IsNaN(g) && math.IsNaN(w)) || math.Signbit(g) != math.Signbit(w) && !math.IsNaN(w) {
+				t.Errorf("%v(%v) = %v, want %v", c.op, x[i], g, w)
+			}
+		}
+		for k, v := range in.Float64s() {
+			if v != float64(x[k]) && !math.IsNaN(v) {
+				t.Errorf("%v changed its input at %d: %v", c.op, k, v)
+			}
+		}
+	}
+	i, _ := FromSlice(Shape{5}, []int32{math.MinInt32, -3, 0, 2, math.MaxInt32})
+	for op, want := range map[UnaryOp][]float64{
+		Neg:  {math.MinInt32, 3, 0, -2, -math.MaxInt32},
+		Relu: {0, 0, 0, 2, math.MaxInt32},
+		Step: {0, 0, 0, 1, 1},
+	} {
+		got, err := CPU{}.Unary(op, i)
+		if err != nil || !sameValues(got.Float64s(), want) {
+			t.Errorf("%v int32 = %v (%v), want %v", op, got.Float64s(), err, want)
+		}
+	}
+	u, _ := FromSlice(Shape{3}, []uint32{0, 7, math.MaxUint32})
+	for _, op := range UnaryOps() {
+		_, err := CPU{}.Unary(op, u)
+		if op.Takes(Uint32) != (err == nil) || err != nil && !errors.Is(err, ErrDType) {
+			t.Errorf("%v uint32: err = %v; takes uint32: %v", op, err, op.Takes(Uint32))
+		}
+	}
+	if _, err := (CPU{}).Unary(Exp, i); err == nil || err.Error() != "tensor: exp [5]: exp takes float32 tensors, not int32; convert it first" {
+		t.Errorf("exp of int32: %v", err)
+	}
+	if _, err := (CPU{}).Unary(UnaryOp(99), u); !errors.Is(err, ErrParse) {
+		t.Errorf("an unknown op: err = %v, want ErrParse", err)
+	}
+	if _, err := (CPU{}).Unary(Exp, Tensor{}); !errors.Is(err, ErrShape) {
+		t.Errorf("an empty Tensor value: err = %v, want ErrShape", err)
+	}
+}
 
 func mustZeros(s Shape) Tensor {
 	t, err := Zeros(Float32, s)

@@ -75,3 +75,56 @@ func ParseReduceOp(s string) (ReduceOp, error) {
 	}
 	return 0, newError(ErrParse, fmt.Sprintf("reduce op %q", s), "the ops are sum, max and min")
 }
+
+// UnaryOp is an elementwise operation of one operand. On float32 each is
+// the float64 function rounded to float32 (IEEE 754 at the edges: what
+// Go's math returns); the WebGPU kernels agree within Tolerance.
+type UnaryOp uint8
+
+const (
+	Exp   UnaryOp = iota + 1 // eˣ; float32
+	Log                      // ln x: −Inf at ±0, NaN below 0; float32
+	Neg                      // −x; float32 and int32 (the lowest int32 wraps to itself)
+	Sqrt                     // √x: NaN below 0; float32
+	Rsqrt                    // 1/√x: ±Inf at ±0, NaN below 0; float32
+	Tanh                     // tanh x; float32
+	Relu                     // 0 where x < 0, else x (NaN stays NaN); every dtype
+	Step                     // 1 where x > 0, else 0 (NaN gives 0): ReLU's derivative; every dtype
+)
+
+var unaryNames = map[UnaryOp]string{Exp: "exp", Log: "log", Neg: "neg", Sqrt: "sqrt", Rsqrt: "rsqrt", Tanh: "tanh", Relu: "relu", Step: "step"}
+
+func (op UnaryOp) String() string {
+	if s, ok := unaryNames[op]; ok {
+		return s
+	}
+	return fmt.Sprintf("UnaryOp(%d)", uint8(op))
+}
+
+// UnaryOps lists every UnaryOp in order.
+func UnaryOps() []UnaryOp { return []UnaryOp{Exp, Log, Neg, Sqrt, Rsqrt, Tanh, Relu, Step} }
+
+// ParseUnaryOp reads "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu"
+// or "step".
+func ParseUnaryOp(s string) (UnaryOp, error) {
+	for op, name := range unaryNames {
+		if name == s {
+			return op, nil
+		}
+	}
+	return 0, newError(ErrParse, fmt.Sprintf("unary op %q", s), "the ops are exp, log, neg, sqrt, rsqrt, tanh, relu and step")
+}
+
+// Takes reports whether op is defined on dt: exp, log, sqrt, rsqrt and
+// tanh on float32 only (as torch, which refuses them on integers), neg
+// on float32 and int32 (uint32 has no negatives), relu and step on all
+// three.
+func (op UnaryOp) Takes(dt DType) bool {
+	switch op {
+	case Relu, Step:
+		return dt.Valid()
+	case Neg:
+		return dt == Float32 || dt == Int32
+	}
+	return dt == Float32
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -60,6 +61,15 @@ func TestDescribeWorkedExamples(t *testing.T) {
 		{spec("program", "src", programSrcs[1]), 3, step(3), "step 4: y = matmul x w under S(0) x B -> S(0)"},
 		{spec("program", "src", programSrcs[1]), 3, dev(1, 2), "step 3: rank 1 holds w@B [32 16] as B"},
 		{spec("program", "src", programSrcs[1]), 3, step(12), "step 13 (backward): box grad_x.y from S(1) to S(0): all-to-all, 6.00 KiB"},
+		// On two-h100-nodes: a collective names its mesh dim, the link's α
+		// and β and its time; an op its work on the slowest device and
+		// its roofline; with the memory lines, what the devices hold.
+		{timedSpecs[0], 11, step(7), "step 8 (backward): box w.T from (B, S(0)) to (B, B): all-gather, 4.00 KiB; all-gather across mesh dim 1 (2 devices; α 3.00 µs, β 450 GB/s): 3.00 µs; each device holds 10.0 KiB"},
+		{timedSpecs[0], 11, step(10), "step 11 (backward): grad_w.y = matmul x.T grad_y under S(1) x S(0) -> P(sum); B x B -> B; 32.8 kFLOP and 8.00 KiB on the slowest device, memory-bound: 2.45 ns; each device holds 17.0 KiB"},
+		{timedSpecs[0], 11, step(11), "step 12 (backward): box grad_w.y from (P(sum), B) to (B, S(1)): local-slice + all-reduce, 4.00 KiB; all-reduce across mesh dim 0 (2 devices; α 10.0 µs, β 50 GB/s): 20.0 µs; each device holds 12.0 KiB"},
+		{timedSpecs[0], 11, dev(1, 8), "step 9: rank 1 holds grad_x.y [32 32] as (S(0), B); it holds 13.0 KiB in all (its peak: 17.0 KiB at step 11)"},
+		{timedSpecs[1], 13, step(7), "step 8 (backward): box grad_y from (B, B) to (S(0), B): local-slice, 0 B; local: no link crossed, no time; each device holds 12.0 KiB"},
+		{timedSpecs[1], 13, step(11), "step 12 (backward): box x.T from (S(1), B) to (B, B): all-gather, 16.0 KiB; all-gather across mesh dim 0 (2 devices; α 10.0 µs, β 50 GB/s): 10.1 µs; each device holds 25.0 KiB"},
 	} {
 		f, ok := c.focus.(Focus)
 		if !ok {
@@ -128,6 +138,7 @@ func describeSpecs() []Spec {
 	for _, src := range programSrcs {
 		specs = append(specs, example("program", "src", src))
 	}
+	specs = append(specs, timedSpecs...)
 	for _, k := range Kinds() {
 		specs = append(specs, k.Example)
 	}
@@ -244,11 +255,17 @@ func wantWords(t *testing.T, s *Scene, step int, f Focus) []string {
 		if f.Kind == FocusStep {
 			st := m.Steps[f.Offset]
 			want := []string{fmt.Sprintf("step %d", f.Offset+1)}
+			if s.Spec.Get("memory") == "show" {
+				want = append(want, tensor.FormatBytes(slices.Max(st.HeldBytes)))
+			}
 			switch st.Kind {
 			case program.StepInput:
 				return append(want, st.Name, st.Shape.String(), st.Sbp)
 			case program.StepBoxing:
-				return append(want, st.Tensor, st.From, st.To, strings.Join(st.Collectives, " + "), tensor.FormatBytes(st.SendBytes))
+				return append(append(want, st.Tensor, st.From, st.To, strings.Join(st.Collectives, " + "), tensor.FormatBytes(st.SendBytes)), boxingTimeWords(m, st)...)
+			}
+			if m.Cluster != nil {
+				want = append(want, cluster.FormatFLOPs(st.FLOPs), tensor.FormatBytes(int64(st.MemBytes)), st.Bound+"-bound", cluster.FormatSeconds(st.TimeS))
 			}
 			return append(append(want, st.Name, st.Op, st.Signature), st.Inputs...)
 		}
@@ -261,12 +278,31 @@ func wantWords(t *testing.T, s *Scene, step int, f Focus) []string {
 				if x.Partial {
 					want = append(want, "partial")
 				}
+				if s.Spec.Get("memory") == "show" {
+					want = append(want, tensor.FormatBytes(st.HeldBytes[x.Position]))
+				}
 				return want
 			}
 		}
 		t.Fatalf("%v: rank %d holds nothing at step %d", s.Spec, f.Rank, f.Offset+1)
 	}
 	return nil
+}
+
+// boxingTimeWords: what the words for a boxing on a cluster must name,
+// from its BoxingTime: each collective that crosses a link, its mesh
+// dim, the link's α and β and its time.
+func boxingTimeWords(m *program.Plan, st program.Step) []string {
+	if m.Cluster == nil {
+		return nil
+	}
+	var want []string
+	for _, t := range st.BoxingTime.Steps {
+		if t.TimeS > 0 {
+			want = append(want, string(t.Collective), fmt.Sprintf("mesh dim %d", t.MeshDim), "α "+cluster.FormatSeconds(t.Alpha), "β "+cluster.FormatRate(t.Beta), cluster.FormatSeconds(t.TimeS))
+		}
+	}
+	return want
 }
 
 // indexWords: what an index scene's words must name, from IndexModel.

@@ -72,10 +72,12 @@ func TestEveryFieldsBadValueIsBlamedOnIt(t *testing.T) {
 		{"program", "src", "placement 4; x = input 8 B; y = frob x", nil, true, "program"},
 		{"program", "src", "placement 4; x = input 8,4 S(0); w = input 5,3 B; y = matmul x w", nil, true, "program"},
 		{"program", "strategy", "best", nil, true, "program"},
+		{"program", "cluster", "dgx-9000", nil, true, "cluster dgx-9000"},
 		{"program", "cluster", `{"name": "x", "links": [], "device": {}}`, nil, true, "cluster"},
 		{"program", "cluster", "tpu-v5e", nil, false, "cluster tpu-v5e"}, // a 2-D cluster on placement 4; cluster names its source
 		{"program", "cost", "speed", nil, true, "program"},
-		{"program", "cost", "time", nil, false, "viz"},
+		{"program", "cost", "time", nil, false, "viz"}, // no cluster to time on
+		{"program", "memory", "some", nil, true, "viz"},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {

@@ -69,7 +69,7 @@ var sceneKinds = []SceneKind{
 		Example: example("plan", "op", "expand", "shape", "4,3,1,2", "size", "2,4,3,4,2", "sbp", "S(3)", "placement", "2"), build: buildShardScene},
 	{Name: "boxing", Required: []string{"shape", "from", "to", "placement"}, Focus: shardFocus,
 		Example: example("boxing", "shape", "25,33", "from", "S(0)", "to", "S(1)", "placement", "4"), build: buildShardScene},
-	{Name: "program", Required: []string{"src"}, Optional: []string{"strategy", "cluster", "cost"}, Focus: []FocusKind{FocusStep, FocusDevice},
+	{Name: "program", Required: []string{"src"}, Optional: []string{"strategy", "cluster", "cost", "memory"}, Focus: []FocusKind{FocusStep, FocusDevice},
 		Example: example("program", "src", "placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s"), build: buildProgramScene},
 }
 

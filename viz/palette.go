@@ -16,6 +16,12 @@ var (
 	Reader    = RGB(255, 236, 179) // cells that read the selected storage cell
 	Path      = RGB(214, 40, 57)   // the arrow from a cell to what it reads
 	Broadcast = RGB(0, 114, 178)   // stride-0 dims and their labels
+	// A step's time on a cluster: Okabe–Ito's blue for compute and its
+	// vermillion for communication, a pair told apart in every kind of
+	// colour blindness; communication is hatched as well, so that the
+	// two marks differ without colour.
+	ComputeInk = RGB(0, 114, 178)
+	CommInk    = RGB(213, 94, 0)
 )
 
 // okabeIto is the Okabe–Ito palette less black, in its usual order.

@@ -147,9 +147,11 @@ func stopped(err error) bool {
 }
 
 // planProgram parses k's src and plans it with its strategy (greedy
-// when "") on its cluster (none when "") under its cost (program.Cost's
-// default when "") under ctx; an error is a *FieldError on the field it
-// is about.
+// when "") on its cluster (none when "" or NoCluster) under its cost
+// (program.Cost's default when "") under ctx; an error is a *FieldError
+// on the field it is about: a cluster that is no preset, or has not a
+// link per mesh dim of the program's placement, on cluster; a cost the
+// planner refuses (time without a cluster) on cost.
 func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
 	prog, err := program.Parse(k.src)
 	if err != nil {
@@ -167,7 +169,7 @@ func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
 			return nil, onField("cost", err)
 		}
 	}
-	if k.cluster != "" {
+	if k.cluster != "" && k.cluster != NoCluster {
 		c, err := ParseCluster(k.cluster)
 		if err != nil {
 			return nil, onField("cluster", err)
@@ -177,7 +179,7 @@ func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
 		}
 		o.Cluster = &c
 	} else if o.Cost == program.Time {
-		return nil, onField("cost", fmt.Errorf("viz: cost time needs a cluster to time the steps on"), "cluster")
+		return nil, onField("cost", fmt.Errorf("viz: cost time needs a cluster to time the steps on: pick one (%s), or cost bytes", strings.Join(cluster.PresetNames(), ", ")), "cluster")
 	}
 	plan, err := newPlan(ctx, prog, strategy, o)
 	if err != nil {
@@ -188,6 +190,10 @@ func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
 	}
 	return plan, nil
 }
+
+// NoCluster is the cluster key's value for none, its default (a front
+// end writes it as no value).
+const NoCluster = "none"
 
 // ParseCluster reads the cluster key's value: a preset's name
 // (cluster.Preset), or a cluster in the file form when it starts with

@@ -44,7 +44,9 @@ func TestPlanMemoSharesAPlan(t *testing.T) {
 
 // TestPlanMemoKeysClusterAndCost: the cluster and the cost are part of
 // the memo's key: a program on a cluster is timed there, under each cost
-// a plan of its own; a preset and its JSON plan alike.
+// a plan of its own; a preset and its JSON plan alike; the memory lines
+// (a way of drawing the plan) share it, and a cluster of none plans as no
+// cluster.
 func TestPlanMemoKeysClusterAndCost(t *testing.T) {
 	made := CountPlans(t)
 	build := func(kv ...string) *program.Plan {
@@ -75,6 +77,12 @@ func TestPlanMemoKeysClusterAndCost(t *testing.T) {
 	file, _ := c.File()
 	if asJSON := build("cluster", string(file)); asJSON.Cluster.Name != "h100-node" || *asJSON.Timing != *timed.Timing {
 		t.Errorf("h100-node as JSON: %+v, want the preset's timing %+v", asJSON.Timing, timed.Timing)
+	}
+	if build("cluster", "h100-node", "memory", "show") != timed {
+		t.Errorf("the memory lines planned h100-node's program again")
+	}
+	if none := build("cluster", "none"); none.Cluster != nil || none.Timing != nil || none.Cost != program.Bytes {
+		t.Errorf("cluster none: cluster %v, timing %v, cost %q; want none and bytes", none.Cluster, none.Timing, none.Cost)
 	}
 }
 

@@ -2,8 +2,10 @@ package viz
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -42,26 +44,64 @@ func (s *programScene) report(step int, l Look) Report {
 	} else {
 		totals.Lines = append(totals.Lines, "exact: "+p.ExactRefused)
 	}
+	if s.timed {
+		times := fmt.Sprintf("greedy takes %s", cluster.FormatSeconds(p.GreedyTimeS))
+		if p.ExactTimeS != nil {
+			times += ", exact " + cluster.FormatSeconds(*p.ExactTimeS)
+		}
+		totals.Lines = append(totals.Lines, fmt.Sprintf("on %s, exact by %s: %s", p.Cluster.Name, p.Cost, cluster.FormatSeconds(p.Timing.TimeS)), times, s.timeNote())
+	}
+	if s.memory || s.timed {
+		totals.Lines = append(totals.Lines, s.peakWords())
+	}
 	r.Sections = append(r.Sections, totals)
 	if len(p.Differences) > 0 {
 		t := [][]string{{"op", "greedy", "B", "exact", "B"}}
+		if s.timed {
+			t[0] = append(t[0], "greedy time", "exact time")
+		}
 		for _, d := range p.Differences {
 			if reached(s.opStep(d.Name, d.Pass)) {
-				t = append(t, []string{d.Name, d.Greedy.Signature, fmt.Sprint(d.Greedy.SendBytes), d.Exact.Signature, fmt.Sprint(d.Exact.SendBytes)})
+				row := []string{d.Name, d.Greedy.Signature, fmt.Sprint(d.Greedy.SendBytes), d.Exact.Signature, fmt.Sprint(d.Exact.SendBytes)}
+				if s.timed {
+					row = append(row, cluster.FormatSeconds(d.Greedy.TimeS), cluster.FormatSeconds(d.Exact.TimeS))
+				}
+				t = append(t, row)
 			}
 		}
 		table("where greedy and exact differ", t)
 	}
 	r.Sections = append(r.Sections, s.stepSection(step))
 	boxings := [][]string{{"step", "tensor", "for", "from", "to", "collective", "send B"}}
+	if s.timed {
+		boxings[0] = append(boxings[0], "time")
+	}
 	for i, st := range p.Steps {
 		if st.Kind == program.StepBoxing && reached(i) {
-			boxings = append(boxings, []string{fmt.Sprint(i + 1), st.Tensor, st.For, st.From, st.To, strings.Join(st.Collectives, " + "), fmt.Sprint(st.SendBytes)})
+			row := []string{fmt.Sprint(i + 1), st.Tensor, st.For, st.From, st.To, strings.Join(st.Collectives, " + "), fmt.Sprint(st.SendBytes)}
+			if s.timed {
+				row = append(row, cluster.FormatSeconds(st.TimeS))
+			}
+			boxings = append(boxings, row)
 		}
 	}
 	table("every boxing the planner inserted", boxings)
 	r.Sections = append(r.Sections, focusSection(f, s.checkFocus, func() []string { return s.focusLines(*f, step, l.HideAnswers) })...)
 	return r
+}
+
+// peakWords says the most each device holds at any step (Plan.Peak):
+// one figure when the devices' peaks are alike, else each rank's.
+func (s *programScene) peakWords() string {
+	peak, at := s.plan.Peak()
+	if slices.Min(peak) == slices.Max(peak) {
+		return fmt.Sprintf("each device holds at most %s (step %d)", tensor.FormatBytes(peak[0]), at+1)
+	}
+	words := make([]string, len(peak))
+	for i, b := range peak {
+		words[i] = fmt.Sprintf("rank %d %s", s.plan.Program.Placement.Rank(i), tensor.FormatBytes(b))
+	}
+	return fmt.Sprintf("the most each device holds: %s (the largest first at step %d)", strings.Join(words, ", "), at+1)
 }
 
 // opStep is the index of the step that runs op name in pass, or the last
@@ -78,7 +118,7 @@ func (s *programScene) opStep(name string, pass program.Pass) int {
 // stepSection describes step i.
 func (s *programScene) stepSection(i int) Section {
 	st := s.plan.Steps[i]
-	sec := Section{Title: fmt.Sprintf("step %d of %d (%s): %s %s", i+1, len(s.plan.Steps), st.Pass, st.Kind, st.Name), Lines: s.stepLines(st)}
+	sec := Section{Title: fmt.Sprintf("step %d of %d (%s): %s %s", i+1, len(s.plan.Steps), st.Pass, st.Kind, st.Name), Lines: s.stepLines(i)}
 	switch st.Kind {
 	case program.StepBoxing:
 		sec.Table = [][]string{{"rank", "send B", "recv B"}}
@@ -103,7 +143,7 @@ func (s *programScene) focusLines(f Focus, step int, hide bool) []string {
 		if hide && f.Offset > step {
 			return []string{fmt.Sprintf("step %d: %s", f.Offset+1, Hidden)}
 		}
-		return append([]string{fmt.Sprintf("step %d", f.Offset+1)}, s.stepLines(s.plan.Steps[f.Offset])...)
+		return append([]string{fmt.Sprintf("step %d", f.Offset+1)}, s.stepLines(f.Offset)...)
 	}
 	out := []string{fmt.Sprintf("rank %d holds, step by step:", f.Rank)}
 	for i, st := range s.plan.Steps {

@@ -1,12 +1,15 @@
 package viz
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -16,6 +19,23 @@ var programSrcs = []string{
 	"placement 4; x = input 64,32 S(0); w = input 32,16 S(0); y = matmul x w; s = sum y 1,1; grad s",
 	"placement [[0,1],[2,3]]; x = input 8,6 (S(0), B); w = input 6,4 (B, S(1)); y = matmul x w; t = box y (B, B); m = max t 1,4; grad m",
 	"placement 0-9; a = input 3,1 S(0); b = input 1,4 B; c = div a b; d = repeat c 2,1; e = expand d 2,6,4; grad e",
+}
+
+// meshSrc is the gallery's 2-D mesh program: on two-h100-nodes the plan
+// with the fewest bytes all-reduces w's gradient across the slow mesh
+// dim (8.00 KiB in 23.0 µs), the fastest sends more over the fast one
+// (20.0 KiB in 13.1 µs).
+const meshSrc = "placement [[0,1],[2,3]]; x = input 64,32 (S(0), B); w = input 32,16 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s"
+
+// timedSpecs are program scenes on a cluster or with the memory lines:
+// both costs of exact on the mesh, greedy on a 1-D placement, a mesh
+// whose devices hold alike and a placement whose devices do not.
+var timedSpecs = []Spec{
+	example("program", "src", meshSrc, "strategy", "exact", "cluster", "two-h100-nodes", "cost", "bytes", "memory", "show"),
+	example("program", "src", meshSrc, "strategy", "exact", "cluster", "two-h100-nodes", "memory", "show"),
+	example("program", "src", programSrcs[1], "cluster", "loopback"),
+	example("program", "src", programSrcs[2], "cluster", "tpu-v5e", "memory", "show"),
+	example("program", "src", programSrcs[3], "memory", "show"),
 }
 
 // TestProgramSceneDrawsThePlan: what every frame draws is the plan: a
@@ -198,5 +218,204 @@ func TestProgramSceneElides(t *testing.T) {
 	}
 	if devices == 0 || devices > 8*20 {
 		t.Errorf("%d device rows drawn", devices)
+	}
+}
+
+// timeBars are the bars drawTimes draws: the rects in a step's time's
+// marks whose bottoms lie on the lowest such edge (the legend's marks
+// sit higher, by the title).
+func timeBars(f Frame) []Rect {
+	var marks []Rect
+	base := 0.0
+	for _, it := range f.Items {
+		if r, ok := it.(Rect); ok && (r.Fill == ComputeInk || r.Fill == CommInk) {
+			marks = append(marks, r)
+			base = max(base, r.Y+r.H)
+		}
+	}
+	return slices.DeleteFunc(marks, func(r Rect) bool { return r.Y+r.H != base })
+}
+
+// TestProgramSceneOnAClusterDrawsTime: on a cluster, under every column
+// run so far whose step takes time there is one bar, in the mark of its
+// kind (an op's compute solid, a boxing's communication hatched), its
+// height the step's time on one scale for all, its time written over
+// it; the running time is under the running bytes, the legend names
+// both marks, and the title gives the plan's time and its cluster. At a
+// laptop's and a phone's widths alike.
+func TestProgramSceneOnAClusterDrawsTime(t *testing.T) {
+	for _, spec := range timedSpecs {
+		s, err := Build(spec)
+		if err != nil {
+			t.Fatalf("%v: %v", spec, err)
+		}
+		plan := s.Model().(*program.Plan)
+		if plan.Cluster == nil {
+			continue
+		}
+		if want := cluster.FormatSeconds(plan.Timing.TimeS) + " on " + plan.Cluster.Name; !strings.HasSuffix(s.Title, want) {
+			t.Errorf("%v: title %q does not end in %q", spec, s.Title, want)
+		}
+		for _, sz := range []Size{DefaultSize, {390, 633}} {
+			for _, step := range []int{s.Steps / 2, s.Steps - 1} {
+				f, err := s.Frame(step, sz)
+				if err != nil {
+					t.Fatal(err)
+				}
+				where := fmt.Sprintf("%v at %v, step %d", spec.Get("cluster"), sz, step+1)
+				texts := frameTexts(f)
+				for _, want := range []string{"compute", "communication"} {
+					if !slices.Contains(texts, want) {
+						t.Errorf("%s: no legend %q", where, want)
+					}
+				}
+				hots, _ := s.Hots(step, sz)
+				bars := timeBars(f)
+				perSecond := 0.0 // the bars' scale, from the tallest
+				for _, b := range bars {
+					perSecond = max(perSecond, b.H)
+				}
+				perSecond /= slices.MaxFunc(plan.Steps, func(a, b program.Step) int { return cmp.Compare(a.TimeS, b.TimeS) }).TimeS
+				var running float64
+				for i, st := range plan.Steps[:step+1] {
+					running += st.TimeS
+					col, ok := columnHot(hots, i)
+					if !ok {
+						continue // out of the window
+					}
+					want := "Σ " + cluster.FormatSeconds(running)
+					if running == 0 {
+						want = "Σ 0 s"
+					}
+					if in := textsIn(f, col); !slices.Contains(in, want) {
+						t.Errorf("%s: step %d says %q, no running time %q", where, i+1, in, want)
+					}
+					var under []Rect
+					for _, b := range bars {
+						if b.X >= col.X && b.X+b.W <= col.X+col.W {
+							under = append(under, b)
+						}
+					}
+					if st.TimeS == 0 || st.Kind == program.StepInput {
+						if len(under) != 0 {
+							t.Errorf("%s: step %d takes no time but has %d bars", where, i+1, len(under))
+						}
+						continue
+					}
+					if len(under) != 1 {
+						t.Errorf("%s: step %d (%s, %s) has %d bars, want 1", where, i+1, st.Kind, cluster.FormatSeconds(st.TimeS), len(under))
+						continue
+					}
+					b := under[0]
+					if want := timeMark(st.Kind, 0, 0, 0, 0); b.Fill != want.Fill || b.Hatch != want.Hatch {
+						t.Errorf("%s: step %d, a %s, drawn as %+v", where, i+1, st.Kind, b)
+					}
+					if want := max(2, perSecond*st.TimeS); math.Abs(b.H-want) > 0.01 {
+						t.Errorf("%s: step %d's bar is %.2f px for %s, want %.2f", where, i+1, b.H, cluster.FormatSeconds(st.TimeS), want)
+					}
+					if !slices.Contains(texts, cluster.FormatSeconds(st.TimeS)) {
+						t.Errorf("%s: step %d's bar has no label %s", where, i+1, cluster.FormatSeconds(st.TimeS))
+					}
+				}
+			}
+		}
+	}
+}
+
+// columnHot is step i's column, if the frame draws it.
+func columnHot(hots []Hot, i int) (Hot, bool) {
+	for _, h := range hots {
+		if h.Kind == FocusStep && h.Offset == i {
+			return h, true
+		}
+	}
+	return Hot{}, false
+}
+
+// TestProgramSceneDrawsMemory: with the memory lines, each group of
+// devices that hold alike at every step is one line through the
+// columns run so far, at heights in proportion to what they hold
+// (HeldBytes, one scale), named under the chart with its peak so far and
+// the step it is reached at; devices that hold differently are
+// different lines. Without memory show nor a cluster nothing of it is
+// drawn.
+func TestProgramSceneDrawsMemory(t *testing.T) {
+	uneven := "placement 3; x = input 10,4 S(0); w = input 4,4 B; y = matmul x w; s = sum y 1,1; grad s"
+	for _, c := range []struct {
+		src   string
+		names []string
+	}{
+		{meshSrc, []string{"r0–r3"}},
+		{uneven, []string{"r0", "r1–r2"}},
+	} {
+		s, err := Build(example("program", "src", c.src, "memory", "show"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := s.Model().(*program.Plan)
+		for _, step := range []int{2, s.Steps - 1} {
+			f, err := s.Frame(step, DefaultSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts := frameTexts(f)
+			for k, name := range c.names {
+				pos := slices.Index(plan.Program.Placement.Ranks(), []int{0, 1}[k])
+				at, most := 0, int64(-1)
+				for i, st := range plan.Steps[:step+1] {
+					if st.HeldBytes[pos] > most {
+						at, most = i, st.HeldBytes[pos]
+					}
+				}
+				peak := "peak"
+				if step < s.Steps-1 {
+					peak = "peak so far"
+				}
+				if want := fmt.Sprintf("%s %s %s at step %d", name, peak, tensor.FormatBytes(most), at+1); !slices.Contains(texts, want) {
+					t.Errorf("%s at step %d: no %q in %q", c.src, step+1, want, texts)
+				}
+			}
+			// Every segment's ends, against what its group holds there (the
+			// group of the device whose colour it has, the column whose
+			// centre it is at): y = base − k·bytes for one base and one k.
+			hots, _ := s.Hots(step, DefaultSize)
+			type point struct{ y, b float64 }
+			var points []point
+			for _, it := range f.Items {
+				l, ok := it.(Line)
+				if !ok || l.Width != 2.5 {
+					continue
+				}
+				pos := slices.IndexFunc(plan.Program.Placement.Ranks(), func(r int) bool { return DeviceColor(slices.Index(plan.Program.Placement.Ranks(), r)) == l.Color })
+				for _, end := range [][2]float64{{l.X1, l.Y1}, {l.X2, l.Y2}} {
+					i := slices.IndexFunc(hots, func(h Hot) bool { return h.Kind == FocusStep && h.X+h.W/2 == end[0] })
+					if pos < 0 || i < 0 || hots[i].Offset > step {
+						t.Fatalf("%s at step %d: a memory line at x %.1f in %v is no group's at a step run", c.src, step+1, end[0], l.Color)
+					}
+					points = append(points, point{end[1], float64(plan.Steps[hots[i].Offset].HeldBytes[pos])})
+				}
+			}
+			if len(points) == 0 {
+				t.Fatalf("%s at step %d: no memory lines", c.src, step+1)
+			}
+			lo := slices.MinFunc(points, func(a, b point) int { return cmp.Compare(a.b, b.b) })
+			hi := slices.MaxFunc(points, func(a, b point) int { return cmp.Compare(a.b, b.b) })
+			k := 1.0 // px a byte; any, where every point holds alike
+			if hi.b > lo.b {
+				k = (lo.y - hi.y) / (hi.b - lo.b)
+			}
+			for _, p := range points {
+				if want := lo.y - k*(p.b-lo.b); k <= 0 || math.Abs(p.y-want) > 0.01 {
+					t.Errorf("%s at step %d: %d bytes drawn at y %.2f, want %.2f (%.4g px a byte)", c.src, step+1, int64(p.b), p.y, want, k)
+				}
+			}
+		}
+	}
+	plain, _ := Build(example("program", "src", meshSrc))
+	f, _ := plain.Frame(plain.Steps-1, DefaultSize)
+	for _, x := range frameTexts(f) {
+		if strings.Contains(x, "what each device holds") || strings.Contains(x, "each step's time") {
+			t.Errorf("neither a cluster nor memory show, yet the frame says %q", x)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/stridelab/stridelab/sbp/cluster"
 )
 
 // Spec says which scene to build and from what, in the CLI's words: the
@@ -27,9 +29,13 @@ type Key struct {
 	// statements (ProgramOneLine). 0 is a one-line value.
 	Rows int
 	// Choices are the values the key takes, its default first: a front
-	// end offers a toggle, and the default is written as no value. nil
-	// for free text.
+	// end offers a toggle (a menu where they are many), and the default
+	// is written as no value. nil for free text.
 	Choices []string
+	// Needs names the key this one means something only beside: a front
+	// end hides it while that key has no value ("" or its default), and
+	// writes no value for it then. "" for a key that stands alone.
+	Needs string
 }
 
 // Keys are every parameter any scene takes, with their help text.
@@ -51,8 +57,27 @@ var Keys = []Key{
 	{Name: "offset", Help: "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
 	{Name: "src", Help: "program: the statements, one a line or separated by ';', '#' starts a comment (placement 4; x = input 8,4 S(0); …)", Rows: 8},
 	{Name: "strategy", Help: "program: greedy (OneFlow's eager rule, the default) or exact (the least cost in all: bytes, or time on a cluster)", Choices: []string{"greedy", "exact"}},
-	{Name: "cluster", Help: "program: time the plan on a cluster: a preset (h100-node, two-h100-nodes, tpu-v5e, loopback) or a cluster's JSON (stridelab cluster NAME prints it; stridelab draw also reads a file)"},
-	{Name: "cost", Help: "program: what exact minimises: time (the default with a cluster) or bytes (the default without)"},
+	{Name: "cluster", Help: "program: time the plan on a cluster: none or a preset (" + strings.Join(cluster.PresetNames(), ", ") + "); draw also takes a cluster file or its JSON",
+		Choices: append([]string{NoCluster}, cluster.PresetNames()...)},
+	{Name: "cost", Help: "program on a cluster: what exact minimises: time (the default) or bytes", Choices: []string{"time", "bytes"}, Needs: "cluster"},
+	{Name: "memory", Help: "program: what each device holds at each step, a line per device: hide or show", Choices: []string{"hide", "show"}},
+}
+
+// Applies reports whether k means something beside values (a front
+// end's fields, by key): always, unless k.Needs names a key whose value
+// is "" or that key's default (its first choice). A front end hides a
+// key that does not apply and sends no value for it.
+func (k Key) Applies(values map[string]string) bool {
+	if k.Needs == "" {
+		return true
+	}
+	v := strings.TrimSpace(values[k.Needs])
+	for _, n := range Keys {
+		if n.Name == k.Needs && len(n.Choices) > 0 && v == n.Choices[0] {
+			return false
+		}
+	}
+	return v != ""
 }
 
 // ParseSpec checks that scene exists and that values hold its required

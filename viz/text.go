@@ -1,6 +1,9 @@
 package viz
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // MinText is the smallest text a scene draws, in scene pixels: 11 px,
 // the least a learner reads on a phone without zooming. Frames are laid
@@ -53,6 +56,13 @@ func (c *canvas) panel(x, y, w float64, lines []panelLine) {
 	}
 }
 
+// noBreak is the no-break space: wrapText does not break a line there.
+const noBreak = '\u00a0'
+
+// unbroken is s with its spaces no-break ones: a number and its unit
+// ("13.1 µs") that a wrapped line keeps together.
+func unbroken(s string) string { return strings.ReplaceAll(s, " ", string(noBreak)) }
+
 // fitText shrinks size until s fits width, down to MinText (where it may
 // still be wider: fitLabel cuts it).
 func fitText(s string, f Font, size, width float64) float64 {
@@ -102,11 +112,23 @@ func gridText(labels []string, size, w float64) (float64, bool) {
 }
 
 // wrapText breaks s at spaces into lines no wider than w (a single word
-// wider than w is a line of its own).
+// wider than w is a line of its own). A no-break space (U+00A0, see
+// unbroken) joins what it stands between into one word, and so does a
+// space between a number and its unit ("3.00 µs", "450 GB/s") or after
+// a symbol that names a value ("α 3.00 µs"): a line never ends on a bare
+// number whose unit starts the next.
 func wrapText(s string, f Font, size, w float64) []string {
 	var out []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	var words []string
+	for _, word := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) && r != noBreak }) {
+		if n := len(words); n > 0 && (isUnit(word) && endsInDigit(words[n-1]) || leads[words[n-1]]) {
+			words[n-1] += " " + word // one word: a number with its unit, or a symbol with its value
+			continue
+		}
+		words = append(words, word)
+	}
+	for _, word := range words {
 		try := strings.TrimSpace(line + " " + word)
 		if line != "" && TextWidth(try, f, size) > w {
 			out = append(out, line)
@@ -119,4 +141,23 @@ func wrapText(s string, f Font, size, w float64) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// units are the units stridelab writes after a number (tensor.FormatBytes,
+// cluster's formatters), with the punctuation that may follow them.
+var units = map[string]bool{"B": true, "KiB": true, "MiB": true, "GiB": true, "TiB": true,
+	"ps": true, "ns": true, "µs": true, "ms": true, "s": true,
+	"B/s": true, "kB/s": true, "MB/s": true, "GB/s": true, "TB/s": true,
+	"FLOP": true, "kFLOP": true, "MFLOP": true, "GFLOP": true, "TFLOP": true,
+	"FLOP/s": true, "kFLOP/s": true, "MFLOP/s": true, "GFLOP/s": true, "TFLOP/s": true}
+
+// leads are the symbols stridelab writes before a value.
+var leads = map[string]bool{"α": true, "β": true, "Σ": true, "≈": true}
+
+// isUnit reports whether word is a unit, maybe followed by ,;:.) .
+func isUnit(word string) bool { return units[strings.TrimRight(word, ",;:.)")] }
+
+// endsInDigit reports whether word ends in a digit.
+func endsInDigit(word string) bool {
+	return word != "" && word[len(word)-1] >= '0' && word[len(word)-1] <= '9'
 }

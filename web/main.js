@@ -147,8 +147,10 @@ async function took(info, at, my) {
 // with the key's help and an error line (aria-describedby both). A key
 // with rows (a program) is a text area, one statement a line as the wasm
 // lays it out (shown); a key with choices is a toggle, a radio group
-// whose first choice, the default, is written as no value; any other key
-// is a line of text.
+// whose first choice, the default, is written as no value, or with
+// menuAt choices or more a menu (a select); any other key is a line of
+// text. A key that needs another (viz.Key.Needs: a cost needs a cluster)
+// is hidden while that one has no value (showNeeded).
 function setScene(name, fields, shown = {}) {
   $("scene").value = name;
   const entry = catalog.scenes.find((s) => s.name === name);
@@ -161,14 +163,35 @@ function setScene(name, fields, shown = {}) {
   laidOut = {};
   for (const k of entry.keys) {
     const value = fields[k.name] ?? "";
-    if (k.choices?.length) {
+    if (k.choices?.length >= menuAt) {
+      const menu = $(`f-${k.name}`);
+      const v = value || k.choices[0];
+      // A value no choice names (a cluster's JSON, from a command line's
+      // link) is an entry of its own.
+      if (![...menu.options].some((o) => o.value === v)) menu.add(new Option(v.length > 40 ? v.slice(0, 39) + "…" : v, v));
+      menu.value = v;
+    } else if (k.choices?.length) {
       for (const r of document.querySelectorAll(`#f-${k.name} input`)) r.checked = r.value === (value || k.choices[0]);
     } else {
       $(`f-${k.name}`).value = shown[k.name] ?? value;
       if (k.rows) laidOut[k.name] = { shown: shown[k.name] ?? value, value };
     }
   }
+  showNeeded();
   clearErrors();
+}
+
+// menuAt is how many choices make a key's toggle a menu: a row of more
+// radio buttons than this wraps in the fields' column.
+const menuAt = 4;
+
+// showNeeded hides each field that needs another (k.needs) while that one
+// has no value (its default is written as none), as the wasm leaves such
+// a key out when it checks the fields (viz.Key.Applies).
+function showNeeded() {
+  const entry = catalog.scenes.find((s) => s.name === $("scene").value);
+  const fields = fieldValues();
+  for (const k of entry.keys) if (k.needs) $(`f-${k.name}`).closest(".field").hidden = !fields[k.needs];
 }
 
 // control is the field of key k.
@@ -178,7 +201,13 @@ function control(k) {
   const id = `f-${k.name}`;
   const tail = `<small id="${id}-help" class="help"></small><p id="${id}-error" class="error" role="alert" hidden></p>`;
   const described = `aria-describedby="${id}-error ${id}-help"`;
-  if (k.choices?.length) {
+  if (k.choices?.length >= menuAt) {
+    div.innerHTML = `<label for="${id}"></label><select id="${id}" name="${k.name}" ${described}></select>` + tail;
+    div.querySelector("label").textContent = `--${k.name}`;
+    const menu = div.querySelector("select");
+    for (const c of k.choices) menu.add(new Option(c, c));
+    menu.addEventListener("change", () => edited(k.name));
+  } else if (k.choices?.length) {
     div.innerHTML = `<fieldset id="${id}" class="toggle" ${described}><legend></legend></fieldset>` + tail;
     div.querySelector("legend").textContent = `--${k.name}`;
     for (const c of k.choices) {
@@ -200,21 +229,22 @@ function control(k) {
   return div;
 }
 
-// fieldValues reads the fields as the wasm takes them: a toggle's default
-// as no value, and a program as it came when its text area still shows it
-// as laid out.
+// fieldValues reads the fields as the wasm takes them: a toggle's or a
+// menu's default as no value, a field hidden by showNeeded as none, and a
+// program as it came when its text area still shows it as laid out.
 function fieldValues() {
   const fields = {};
   const entry = catalog.scenes.find((s) => s.name === $("scene").value);
   for (const k of entry.keys) {
     if (k.choices?.length) {
-      const v = document.querySelector(`#f-${k.name} input:checked`)?.value ?? "";
+      const v = (k.choices.length >= menuAt ? $(`f-${k.name}`).value : document.querySelector(`#f-${k.name} input:checked`)?.value) ?? "";
       fields[k.name] = v === k.choices[0] ? "" : v;
       continue;
     }
     const v = $(`f-${k.name}`).value;
     fields[k.name] = laidOut[k.name]?.shown === v ? laidOut[k.name].value : v;
   }
+  for (const k of entry.keys) if (k.needs && !fields[k.needs]) fields[k.name] = ""; // not shown: no value
   return fields;
 }
 
@@ -228,6 +258,7 @@ function clearErrors() {
 // it is about and the last good scene stays.
 let editTimer;
 function edited(key) {
+  showNeeded(); // at once: a cluster picked shows its cost
   clearTimeout(editTimer);
   editTimer = setTimeout(async () => {
     const my = ++nav;

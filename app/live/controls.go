@@ -33,8 +33,13 @@ type controls struct {
 	// shows lays a field's value out for its one-line input: a program
 	// (a key with Rows) with "; " between its statements and without its
 	// comments (viz.ProgramOneLine), any other value as it is.
-	shows  map[string]func(string) string
-	errs   map[string]*widget.Text
+	shows map[string]func(string) string
+	errs  map[string]*widget.Text
+	// parts are each field's widgets (its help, input and error line):
+	// a field that does not apply beside the others (viz.Key.Applies: a
+	// cost without a cluster) is hidden.
+	parts  map[string][]widget.HasWidget
+	errSig string // the error lines' labels when the fields were last laid out
 	topErr *widget.Text
 	result *widget.Container // the room the results panel is painted in
 	panel  resultsPanel
@@ -198,9 +203,11 @@ func (a *App) syncControls() {
 	if c.shown != a.s.SceneName() {
 		c.fields.RemoveChildren()
 		c.inputs, c.errs, c.shows = map[string]*widget.TextInput{}, map[string]*widget.Text{}, map[string]func(string) string{}
+		c.parts = map[string][]widget.HasWidget{}
 		for _, k := range a.s.Keys() {
-			c.fields.AddChild(widget.NewText(widget.TextOpts.Text("--"+k.Name+"   "+k.Help, &c.th.small, nrgba(viz.Muted)),
-				widget.TextOpts.MaxWidth(float64(px(sidebarW-24)))))
+			help := widget.NewText(widget.TextOpts.Text("--"+k.Name+"   "+k.Help, &c.th.small, nrgba(viz.Muted)),
+				widget.TextOpts.MaxWidth(float64(px(sidebarW-24))))
+			c.fields.AddChild(help)
 			show := func(v string) string { return v }
 			if k.Rows > 0 {
 				show = viz.ProgramOneLine
@@ -219,9 +226,27 @@ func (a *App) syncControls() {
 			in.SetText(show(a.s.Field(k.Name)))
 			e := widget.NewText(widget.TextOpts.Text("", &c.th.small, nrgba(errorInk)), widget.TextOpts.MaxWidth(float64(px(sidebarW-24))))
 			c.inputs[k.Name], c.errs[k.Name] = in, e
+			c.parts[k.Name] = []widget.HasWidget{help, in, e}
 			c.fields.AddChild(in, e)
 		}
 		c.shown = a.s.SceneName()
+	}
+	fields := map[string]string{}
+	for _, k := range a.s.Keys() {
+		fields[k.Name] = a.s.Field(k.Name)
+	}
+	for _, k := range a.s.Keys() {
+		show := widget.Visibility_Show
+		if !k.Applies(fields) {
+			show = widget.Visibility_Hide
+		}
+		for _, w := range c.parts[k.Name] {
+			if w.GetWidget().Visibility != show {
+				w.GetWidget().Visibility = show
+				c.ui.Container.RequestRelayout() // the sidebar under the fields moves too
+				c.dirty = true
+			}
+		}
 	}
 	for name, in := range c.inputs { // a lesson or a link changed the fields
 		if v := c.shows[name](a.s.Field(name)); in.GetText() != v && !in.IsFocused() {
@@ -239,6 +264,10 @@ func (a *App) syncControls() {
 		} else {
 			t.Label = ""
 		}
+	}
+	if e := errLabels(c.errs); e != c.errSig { // an error line's height changed: the fields under it move
+		c.errSig = e
+		c.ui.Container.RequestRelayout() // the sidebar under the fields moves too
 	}
 	if _, ok := c.errs[key]; ok || err == nil {
 		c.topErr.Label = ""

@@ -139,12 +139,13 @@ func (s *Session) show(spec viz.Spec) {
 	}
 }
 
-// rebuild builds the fields; changed is the field just typed, blamed for
-// an error that names no field (viz.Blame).
+// rebuild builds the fields (those that apply: viz.Key.Applies; a cost
+// is no value without a cluster); changed is the field just typed,
+// blamed for an error that names no field (viz.Blame).
 func (s *Session) rebuild(changed string) {
 	values := map[string]string{}
 	for _, k := range s.Keys() {
-		if v := strings.TrimSpace(s.fields[k.Name]); v != "" {
+		if v := strings.TrimSpace(s.fields[k.Name]); v != "" && k.Applies(s.fields) {
 			values[k.Name] = v
 		}
 	}

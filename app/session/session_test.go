@@ -50,6 +50,32 @@ func TestBadFieldsKeepTheLastGoodScene(t *testing.T) {
 	}
 }
 
+// TestClusterField: the program's cluster field plans on the cluster it
+// names, a cluster that is no preset is an error on that field while the
+// last good scene stays, and the cost applies only beside a cluster: a
+// cost of time left over when the cluster goes back to none is no value.
+func TestClusterField(t *testing.T) {
+	s := newSession(t, "program", map[string]string{"src": "placement [[0,1],[2,3]]; x = input 64,32 (S(0), B); w = input 32,16 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s", "strategy": "exact"}, 0)
+	s.SetField("cluster", "two-h100-nodes")
+	if _, err := s.Err(); err != nil || !strings.Contains(s.Spec().String(), "--cluster two-h100-nodes") || !strings.HasSuffix(s.Scene().Title, "13.1 µs on two-h100-nodes") {
+		t.Fatalf("cluster two-h100-nodes: %v, scene %q; want the fastest plan on it (13.1 µs)", err, s.Scene().Title)
+	}
+	s.SetField("cost", "bytes")
+	if !strings.HasSuffix(s.Scene().Title, "8.00 KiB, 23.0 µs on two-h100-nodes") {
+		t.Errorf("cost bytes: %q; want the plan of fewest bytes (23.0 µs)", s.Scene().Title)
+	}
+	good := s.Scene()
+	s.SetField("cluster", "dgx-9000")
+	if key, err := s.Err(); key != "cluster" || err == nil || !strings.Contains(err.Error(), "cluster dgx-9000: no preset of that name") || s.Scene() != good {
+		t.Errorf("cluster dgx-9000: error %v on %q; want it on cluster, naming it, and the last good scene", err, key)
+	}
+	s.SetField("cost", "time")
+	s.SetField("cluster", "none")
+	if _, err := s.Err(); err != nil || strings.Contains(s.Spec().String(), "--cost") || strings.Contains(s.Scene().Title, "µs") {
+		t.Errorf("cluster none beside cost time: %v, scene %q; want the plan in bytes, no cost sent", err, s.Spec())
+	}
+}
+
 func TestSceneSwitchUsesTheWorkedExample(t *testing.T) {
 	s := newSession(t, "expand", map[string]string{"shape": "4,1,3", "size": "4,2,3"}, 0)
 	for _, name := range viz.Scenes {

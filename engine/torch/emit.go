@@ -178,6 +178,10 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 			expr = fmt.Sprintf("%s.repeat(%s)", x[0], arg(func(a rankArgs) []int { return a.RepeatTimes }))
 		case "reduce":
 			expr = fmt.Sprintf("reduce_to(%s, %s, %s)", x[0], pyStr(js.Reduce), arg(func(a rankArgs) []int { return a.ReduceTo }))
+		case "mean":
+			expr = fmt.Sprintf("mean_to(%s, %s, %d)", x[0], arg(func(a rankArgs) []int { return a.ReduceTo }), js.Count)
+		case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu", "step":
+			expr = fmt.Sprintf("UNARY[%s](%s)", pyStr(js.Op), x[0])
 		case "repeat_grad":
 			expr = fmt.Sprintf("reduce_to(%s.reshape(%s), \"sum\", %s).reshape(%s)", x[0], arg(func(a rankArgs) []int { return a.View }),
 				arg(func(a rankArgs) []int { return a.ViewTo }), arg(func(a rankArgs) []int { return a.ReduceTo }))

@@ -36,9 +36,10 @@ type jobStep struct {
 	Reads []string `json:"reads"` // op: its inputs' step names; boxing: the tensor boxed
 
 	// op
-	Op     string     `json:"op,omitempty"`     // the sbp op's name: expand, repeat, reduce, repeat_grad, matmul, transpose, scale, add … eq
+	Op     string     `json:"op,omitempty"`     // the sbp op's name: expand, repeat, reduce, mean, repeat_grad, matmul, transpose, scale, add … eq, exp … step
 	Reduce string     `json:"reduce,omitempty"` // reduce: sum, max or min
 	Factor float64    `json:"factor,omitempty"` // scale
+	Count  int        `json:"count,omitempty"`  // mean: the logical count every device divides by
 	Args   []rankArgs `json:"args,omitempty"`   // per position: sbp.PlanOp's rewrite
 
 	// boxing
@@ -52,7 +53,7 @@ type rankArgs struct {
 	OutStride   []int   `json:"out_stride"`
 	ExpandSize  []int   `json:"expand_size"`  // expand
 	RepeatTimes []int   `json:"repeat_times"` // repeat, repeat_grad
-	ReduceTo    []int   `json:"reduce_to"`    // reduce, repeat_grad
+	ReduceTo    []int   `json:"reduce_to"`    // reduce, mean, repeat_grad
 	View        []int   `json:"view"`         // repeat_grad: the input viewed as its repeat's ExpandSize …
 	ViewTo      []int   `json:"view_to"`      // … and summed to its InReshape (tensor.RepeatBackward)
 }

@@ -93,7 +93,7 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out
 		return sbp.OpPlan{}, err
 	}
 	par := sbp.Params(op)
-	js := jobStep{Kind: string(program.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name, Factor: par.Factor}
+	js := jobStep{Kind: string(program.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name, Factor: par.Factor, Count: par.Count}
 	if par.Name == "reduce" {
 		js.Reduce = par.Reduce.String()
 	}
@@ -107,7 +107,7 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out
 			a.ExpandSize = ints(rp.ExpandSize)
 		case "repeat":
 			a.RepeatTimes = ints(rp.RepeatTimes)
-		case "reduce":
+		case "reduce", "mean":
 			a.ReduceTo = ints(rp.ReduceTo)
 		case "repeat_grad":
 			a.RepeatTimes, a.ReduceTo = ints(rp.RepeatTimes), ints(rp.ReduceTo)

@@ -47,6 +47,21 @@ def reduce_to(x, op, to):
     return y.reshape(tuple(to))
 
 
+# The unary ops (tensor.UnaryOp): torch's own, step as relu's mask.
+UNARY = {
+    "exp": torch.exp, "log": torch.log, "neg": torch.neg, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
+    "tanh": torch.tanh, "relu": torch.relu, "step": lambda x: (x > 0).to(x.dtype),
+}
+
+
+def mean_to(x, to, count):
+    """sbp's Mean on one device: the sum of its part down to to, divided
+    by the logical count (every device's, not its part's). The divisor is
+    a tensor of the result's shape: torch multiplies by the reciprocal of
+    a scalar divisor, which can differ from the division in the last bit."""
+    return reduce_to(x, "sum", to) / full(to, float(count))
+
+
 def matmul(a, b):
     """sbp's matmul: a[m,k,1]·b[k,n] in float32, summed over k in float64."""
     return (a.unsqueeze(2) * b.unsqueeze(0)).to(F64).sum(dim=1).to(F32)

@@ -60,6 +60,20 @@ var opCases = []opCase{
 	{sbp.Reduce(tensor.MaxAll, tensor.Shape{1, 3}), []tensor.Shape{{2, 3}}},
 	{sbp.Matmul(), []tensor.Shape{{2, 3}, {3, 2}}},
 	{sbp.Binary(tensor.Add), []tensor.Shape{{2, 3}, {3}}},
+	// the unary ops (exp's P(max) and P(min) among their signatures;
+	// log, sqrt and rsqrt of the negatives and zeros are NaN and ±Inf on
+	// both sides) and mean, over kept, reduced and every dim.
+	{sbp.Unary(tensor.Exp), []tensor.Shape{{5, 7}}},
+	{sbp.Unary(tensor.Log), []tensor.Shape{{5, 7}}},
+	{sbp.Unary(tensor.Neg), []tensor.Shape{{5, 7}}},
+	{sbp.Unary(tensor.Sqrt), []tensor.Shape{{7}}},
+	{sbp.Unary(tensor.Rsqrt), []tensor.Shape{{5, 7}}},
+	{sbp.Unary(tensor.Tanh), []tensor.Shape{{7, 5}}},
+	{sbp.Unary(tensor.Relu), []tensor.Shape{{5, 7}}},
+	{sbp.Unary(tensor.Step), []tensor.Shape{{2, 3}}},
+	{sbp.Mean(tensor.Shape{5, 7}, tensor.Shape{1, 7}), []tensor.Shape{{5, 7}}},
+	{sbp.Mean(tensor.Shape{5, 7}, tensor.Shape{5, 1}), []tensor.Shape{{5, 7}}},
+	{sbp.Mean(tensor.Shape{5, 7}, tensor.Shape{}), []tensor.Shape{{5, 7}}},
 }
 
 // boxingShapes are the shapes every boxing case boxes: 2 over 3 or 4
@@ -288,7 +302,7 @@ func TestEveryOpAndBoxingOn1D(t *testing.T) {
 // TestEveryBoxingOn2x2Mesh runs every boxing between the nd-SBPs of
 // S(0), S(1), B and P(sum) on each mesh dim (P(max) and P(min) beside B
 // and S), so the steps of a 2-D mesh run over the mesh's process groups;
-// and a few ops on it.
+// and a few ops on it (exp, neg and a mean among them).
 func TestEveryBoxingOn2x2Mesh(t *testing.T) {
 	needTorch(t)
 	p, err := sbp.ParsePlacement("[[0,1],[2,3]]")
@@ -307,7 +321,7 @@ func TestEveryBoxingOn2x2Mesh(t *testing.T) {
 		nd, _ := sbp.ParseNd(s)
 		nds = append(nds, nd)
 	}
-	b, checks := coverage(t, p, []opCase{opCases[0], opCases[4], opCases[8], opCases[13], opCases[16]}, nds)
+	b, checks := coverage(t, p, []opCase{opCases[0], opCases[4], opCases[8], opCases[13], opCases[16], opCases[21], opCases[23], opCases[29]}, nds)
 	defer b.release()
 	runCoverage(t, b, checks)
 }

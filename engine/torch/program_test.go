@@ -49,6 +49,11 @@ func TestPrograms(t *testing.T) {
 		// Partial inputs: P(sum) and P(max), spread over the devices;
 		// planned exactly.
 		{"placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q", program.Exact, nil},
+		// The unary ops and mean, forward and backward (step, neg, scale
+		// and expand among the gradients' ops), uneven over 3 devices
+		// and on a 2×2 mesh.
+		{"placement 3; x = input 7,5 S(0); w = input 5,4 B; h = matmul x w; r = relu h; t = tanh r; m = mean t 7,1; q = sqrt m; l = log q; k = rsqrt m; e = exp k; n = neg e; a = add l n; s = sum a 1,1; grad s", program.Greedy, nil},
+		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; c = sub x m; v = mul c c; u = mean v 5,1; r = rsqrt u; y = mul c r; s = sum y 1,1; grad s", program.Greedy, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.src[:strings.Index(tc.src, ";")], func(t *testing.T) { runProgram(t, tc.src, tc.strategy, tc.inputs) })

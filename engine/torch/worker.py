@@ -253,7 +253,7 @@ def main():
     import numpy as np
     import torch
     import torch.distributed as dist
-    from ops import matmul, reduce_to  # beside this file
+    from ops import UNARY as unary, matmul, mean_to, reduce_to  # beside this file
 
     with open(os.path.join(JOB, "job.json")) as f:
         job = json.load(f)
@@ -276,6 +276,10 @@ def main():
             return x.repeat(tuple(a["repeat_times"]))
         if op == "reduce":
             return reduce_to(x, step["reduce"], a["reduce_to"])
+        if op == "mean":
+            return mean_to(x, a["reduce_to"], step["count"])
+        if op in unary:
+            return unary[op](x)
         if op == "repeat_grad":  # tensor.RepeatBackward: view as the repeat's expand, sum the copies
             return reduce_to(x.reshape(tuple(a["view"])), "sum", a["view_to"]).reshape(tuple(a["reduce_to"]))
         if op == "transpose":

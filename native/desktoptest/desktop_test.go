@@ -513,6 +513,53 @@ func TestScriptEditsAProgram(t *testing.T) {
 	}
 }
 
+// The cluster field: a preset typed into it plans the program on that
+// cluster and the window draws the time axis and the memory lines as
+// the headless renderer does; a cluster that is no preset is an error on
+// that field while the last good scene stays; a cost typed beside the
+// cluster replans.
+func TestScriptSetsACluster(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	const mesh = "placement [[0,1],[2,3]]; x = input 64,32 (S(0), B); w = input 32,16 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s"
+	script := strings.Join([]string{
+		"wait 2",
+		"field cluster",
+		"type two-h100-nodes",
+		"wait 2",
+		"state " + p("timed.json"),
+		"screenshot " + p("timed.png"),
+		"type dgx-9000",
+		"wait 2",
+		"state " + p("bad.json"),
+		"type two-h100-nodes",
+		"field cost",
+		"type bytes",
+		"wait 2",
+		"state " + p("bytes.json"),
+	}, "\n")
+	if err := os.WriteFile(p("script.txt"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runApp(t, append(args("program", map[string]string{"src": mesh, "strategy": "exact", "memory": "show"}, 11), "--script", p("script.txt"))...)
+	timed := readState(t, p("timed.json"))
+	s := build(t, "program", map[string]string{"src": mesh, "strategy": "exact", "memory": "show", "cluster": "two-h100-nodes"}, 11)
+	if timed.Error != "" || !strings.Contains(timed.Spec, "--cluster two-h100-nodes") || timed.Steps != s.Steps {
+		t.Fatalf("cluster two-h100-nodes: error %q, scene %q; want the plan on it, in %d steps", timed.Error, timed.Spec, s.Steps)
+	}
+	if d, _ := Compare(headless(t, s, timed.Step, nil), readPNG(t, p("timed.png")), sceneRect); d.Mean > maxMean || d.Far > maxFar {
+		t.Errorf("the window on a cluster is not its headless frame: %v", d)
+	}
+	bad := readState(t, p("bad.json"))
+	if bad.ErrorField != "cluster" || !strings.Contains(bad.Error, "cluster dgx-9000: no preset of that name") || bad.Spec != timed.Spec {
+		t.Errorf("cluster dgx-9000: error %q on %q, scene %q; want it on cluster and the last good scene", bad.Error, bad.ErrorField, bad.Spec)
+	}
+	if bytes := readState(t, p("bytes.json")); bytes.Error != "" || !strings.Contains(bytes.Spec, "--cost bytes") {
+		t.Errorf("cost bytes: error %q, scene %q; want the plan of fewest bytes", bytes.Error, bytes.Spec)
+	}
+}
+
 // The export keys write, in the working directory, the bytes the
 // headless renderers (and so `stridelab draw`) write for the same scene
 // and step.

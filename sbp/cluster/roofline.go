@@ -48,18 +48,24 @@ func (d Device) Roofline(w Work) Roof {
 
 // flopCounts is the one table of FLOP counts per op, for one device's
 // input shards in and output shard out: a new op is a row. Names are
-// sbp's Op.Name; the binary ops (add … eq) share one row.
+// sbp's Op.Name; the binary ops (add … eq) share one row, and the unary
+// ops (exp … step) another.
 var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 	// matmul of an [m, k] shard by a [k, n] shard: m·n dot products of
 	// length k, a multiply and an add each: 2·m·k·n.
 	"matmul": func(in []tensor.Shape, out tensor.Shape) float64 {
 		return 2 * float64(in[0][0]) * float64(in[0][1]) * float64(in[1][1])
 	},
-	// elementwise: one per output element.
+	// elementwise: one per output element (exp, log, tanh and rsqrt take
+	// a few instructions each on a GPU's special-function units; counted
+	// as one, like the rest, since their time is their bytes).
 	"binary": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(out) },
+	"unary":  func(in []tensor.Shape, out tensor.Shape) float64 { return elems(out) },
 	"scale":  func(in []tensor.Shape, out tensor.Shape) float64 { return elems(out) },
-	// reductions: one per input element (each is combined once).
+	// reductions: one per input element (each is combined once); mean
+	// one more per output, its division.
 	"reduce":      func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
+	"mean":        func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) + elems(out) },
 	"repeat_grad": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
 	// copies compute nothing; their time is their bytes.
 	"expand":    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
@@ -70,9 +76,9 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 // OpWork returns the work of op on one device whose input shards have
 // the shapes in and whose output shard has shape out, elements of dt:
 //
-//	FLOPs  matmul 2·m·k·n; add … eq and scale one per output element;
-//	       reduce and repeat_grad one per input element; expand, repeat
-//	       and transpose 0
+//	FLOPs  matmul 2·m·k·n; add … eq, exp … step and scale one per output
+//	       element; reduce and repeat_grad one per input element, mean
+//	       one more per output; expand, repeat and transpose 0
 //	bytes  dt.Size() · (Σ input shard elements + output shard elements):
 //	       each input read once and the output written once, the least
 //	       traffic any kernel needs
@@ -83,8 +89,11 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Work, error) {
 	name := op.Name()
 	row := name
-	if sbp.Params(op).Binary != 0 {
+	switch par := sbp.Params(op); {
+	case par.Binary != 0:
 		row = "binary"
+	case par.Unary != 0:
+		row = "unary"
 	}
 	count, ok := flopCounts[row]
 	if !ok {

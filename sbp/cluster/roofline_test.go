@@ -25,8 +25,11 @@ func TestOpWork(t *testing.T) {
 		{sbp.Binary(tensor.Add), []tensor.Shape{{8, 4}, {1, 4}}, tensor.Shape{8, 4}, 32, 4 * (32 + 4 + 32)},
 		{sbp.Binary(tensor.Eq), []tensor.Shape{{3}, {3}}, tensor.Shape{3}, 3, 4 * 9},
 		{sbp.Scale(2), []tensor.Shape{{5, 7}}, tensor.Shape{5, 7}, 35, 4 * 70},
-		// reductions: one per input element
+		{sbp.Unary(tensor.Exp), []tensor.Shape{{5, 7}}, tensor.Shape{5, 7}, 35, 4 * 70},
+		{sbp.Unary(tensor.Relu), []tensor.Shape{{3}}, tensor.Shape{3}, 3, 4 * 6},
+		// reductions: one per input element; mean one more per output
 		{sbp.Reduce(tensor.Sum, tensor.Shape{1, 4}), []tensor.Shape{{8, 4}}, tensor.Shape{1, 4}, 32, 4 * (32 + 4)},
+		{sbp.Mean(tensor.Shape{8, 4}, tensor.Shape{1, 4}), []tensor.Shape{{8, 4}}, tensor.Shape{1, 4}, 32 + 4, 4 * (32 + 4)},
 		{sbp.RepeatGrad([]int{2, 1}, tensor.Shape{3, 4}), []tensor.Shape{{6, 4}}, tensor.Shape{3, 4}, 24, 4 * (24 + 12)},
 		// copies: no FLOPs, their bytes
 		{sbp.Expand([]int{4, 3}), []tensor.Shape{{1, 3}}, tensor.Shape{4, 3}, 0, 4 * (3 + 12)},

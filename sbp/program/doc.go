@@ -15,8 +15,9 @@
 //	y = matmul x w
 //	b = input 16 B
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting
-//	e = expand z 2,64,16             # expand SIZE (-1 keeps a dim), repeat TIMES
-//	s = sum e 1,1,1                  # sum | max | min TARGET: reduce to a shape
+//	h = tanh z                       # exp log neg sqrt rsqrt tanh relu, elementwise
+//	e = expand h 2,64,16             # expand SIZE (-1 keeps a dim), repeat TIMES
+//	s = sum e 1,1,1                  # sum | max | min | mean TARGET: reduce to a shape
 //	t = box y B                      # an explicit boxing (OneFlow's to_global)
 //	grad s                           # the backward from s, seeded with ones
 //
@@ -68,10 +69,12 @@
 // grad s seeds ds/ds with ones, laid out as s (B where s is partial), and
 // walks the ops backwards, each by its rule: expand's gradient is the
 // broadcast-reduce (sum over the broadcast dims), repeat's sums the
-// tiles, sum's is an expand, add/sub/mul/div reduce the broadcast
-// gradient to each operand's shape, max and min route it to the operand
-// (or cells) picked, split at ties, matmul's are g·bᵀ and aᵀ·g, and a
-// box is the identity. The gradients are ops like any others, planned
+// tiles, sum's is an expand (mean's an expand of g/count), add/sub/mul/div
+// reduce the broadcast gradient to each operand's shape, max and min
+// route it to the operand (or cells) picked, split at ties, the unary
+// ops multiply by their derivative (exp g·y, log g/x, neg −g, sqrt
+// g/(2y), rsqrt −g·y³/2, tanh g − g·y², relu g where x > 0), matmul's are
+// g·bᵀ and aᵀ·g, and a box is the identity. The gradients are ops like any others, planned
 // the same way, so their SBPs fall out: a B weight used on S(0) data gets
 // a P(sum) gradient. Last, every input's gradient is boxed to the input's
 // own SBP (a parameter's gradient lives as the parameter does): for a B

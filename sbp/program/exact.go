@@ -176,7 +176,10 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 		}
 		return fmt.Sprintf("the elimination's largest table has %.0f entries (%d variables in one table, the width of the elimination), more than its bound of %d", biggest, width, bound)
 	}
-	if biggest > float64(bound) || work > float64(total) {
+	// A table past bound refuses at once on a keystroke; else the bound
+	// below leaves it out of its first stage and fills it over what that
+	// stage keeps (tightenStaged), and refuses only if it is still past.
+	if work > float64(total) || biggest > float64(bound) && keystroke {
 		return nil, refuse(), nil
 	}
 	fill := func() error {
@@ -193,7 +196,7 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 	direct := float64(total) - work
 	if !keystroke {
 		direct = min(direct, directWork)
-		if tightenAlways || work > directWork/2 { // its factors alone are most of the budget
+		if tightenAlways || work > directWork/2 || biggest > float64(bound) { // its factors alone are most of the budget
 			direct = -1
 		}
 	}
@@ -214,6 +217,9 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 			before += d
 		}
 		if fs, dom, kept, err = pl.tightenStaged(fs, fills, tensorOf, dom, constant, varOf, vars, slices.Clone(upper)); err != nil {
+			if e, ok := err.(*tooLarge); ok {
+				return nil, e.Error(), nil
+			}
 			return nil, "", err
 		}
 		var fixed int64

@@ -45,7 +45,8 @@ var (
 	// reserved are the language's words: no tensor may be named one.
 	reserved = map[string]bool{"placement": true, "input": true, "from": true, "grad": true, "box": true,
 		"matmul": true, "add": true, "sub": true, "mul": true, "div": true, "max": true, "min": true,
-		"expand": true, "repeat": true, "sum": true}
+		"expand": true, "repeat": true, "sum": true, "mean": true,
+		"exp": true, "log": true, "neg": true, "sqrt": true, "rsqrt": true, "tanh": true, "relu": true}
 )
 
 // Parse reads a program: one statement a line or several separated by
@@ -262,10 +263,21 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 			return nil, err
 		}
 		return apply(sbp.Binary(op), a, b)
-	case "sum":
+	case "sum", "mean":
 		x, rest2 := cut(rest)
 		to, extra := cut(rest2)
 		return reduce(word, x, to, extra, arg, apply)
+	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
+		x, extra := cut(rest)
+		if x == "" || extra != "" {
+			return nil, bad("%s takes one name: %s X", word, word)
+		}
+		a, err := arg(x)
+		if err != nil {
+			return nil, err
+		}
+		op, _ := tensor.ParseUnaryOp(word)
+		return apply(sbp.Unary(op), a)
 	case "expand", "repeat":
 		x, rest2 := cut(rest)
 		v, extra := cut(rest2)
@@ -287,10 +299,11 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		}
 		return apply(sbp.Repeat(n), a)
 	}
-	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, expand, repeat, sum, box (and grad NAME)", word)
+	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, expand, repeat, sum, mean, box (and grad NAME)", word)
 }
 
-// reduce reads "sum|max|min X TARGET".
+// reduce reads "sum|max|min|mean X TARGET"; a mean divides the sum by
+// the count of X's elements each output averages.
 func reduce(word, x, to, extra string, arg func(string) (*Stmt, error), apply func(sbp.Op, ...*Stmt) (*Stmt, error)) (*Stmt, error) {
 	if to == "" || extra != "" {
 		return nil, bad("%s takes a name and a target shape: %s X 1,3,1", word, word)
@@ -302,6 +315,9 @@ func reduce(word, x, to, extra string, arg func(string) (*Stmt, error), apply fu
 	target, err := tensor.ParseShape(to)
 	if err != nil {
 		return nil, err
+	}
+	if word == "mean" {
+		return apply(sbp.Mean(a.Shape, target), a)
 	}
 	op, _ := tensor.ParseReduceOp(word)
 	return apply(sbp.Reduce(op, target), a)

@@ -58,6 +58,36 @@ func TestParseInputFromFileAndMeshSbp(t *testing.T) {
 	}
 }
 
+// TestParseUnaryAndMean: the unary ops take one name and keep its
+// shape; mean takes a name and a target, as sum does, and divides by the
+// elements each output averages; max A B, with B a name, stays the
+// elementwise max (ReLU by hand).
+func TestParseUnaryAndMean(t *testing.T) {
+	p, err := Parse("placement [[0,1],[2,3]]\nh = input 8,16 (S(0), B)\nzero = input 1 (B, B)\nr = max h zero\ny = relu h\ne = exp y\nm = mean e 1,16\nl = mean e ()\nn = neg m\ngrad n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, word, op, shape string }{
+		{"r", "max", "max", "[8 16]"},
+		{"y", "relu", "relu", "[8 16]"},
+		{"e", "exp", "exp", "[8 16]"},
+		{"m", "mean", "mean to [1 16]", "[1 16]"},
+		{"l", "mean", "mean to []", "[]"},
+		{"n", "neg", "neg", "[1 16]"},
+	} {
+		s := p.Lookup(c.name)
+		if s.Word != c.word || s.Op.String() != c.op || s.Shape.String() != c.shape {
+			t.Errorf("%s: %s %v %v, want %s %s %s", c.name, s.Word, s.Op, s.Shape, c.word, c.op, c.shape)
+		}
+	}
+	for _, w := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu"} {
+		p, err := Parse("placement 2; x = input 4,3 S(1); y = " + w + " x")
+		if err != nil || p.Lookup("y").Op.Name() != w {
+			t.Errorf("y = %s x: %v", w, err)
+		}
+	}
+}
+
 // TestParseErrors: every fault is one line naming the line, the column,
 // the statement and what is wrong, with the shapes involved.
 func TestParseErrors(t *testing.T) {
@@ -76,7 +106,15 @@ func TestParseErrors(t *testing.T) {
 		{"placement [[0,1],[2,3]]\nx = input 8,4 S(0)", "program: line 2, column 1: x = input 8,4 S(0): "},
 		{"placement 4\nx = input 8,4 Q", "program: line 2, column 1: x = input 8,4 Q: "},
 		{"placement 4\nx = input 8,4", "program: line 2, column 1: x = input 8,4: input needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh"},
-		{"placement 4\nx = input 8,4 B\ny = conv x", `program: line 3, column 1: y = conv x: unknown op "conv"; the ops are input, matmul, add, sub, mul, div, max, min, expand, repeat, sum, box (and grad NAME)`},
+		{"placement 4\nx = input 8,4 B\ny = conv x", `program: line 3, column 1: y = conv x: unknown op "conv"; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, expand, repeat, sum, mean, box (and grad NAME)`},
+		{"placement 4\nx = input 8,4 B\ny = exp", "program: line 3, column 1: y = exp: exp takes one name: exp X"},
+		{"placement 4\nx = input 8,4 B\ny = tanh x x", "program: line 3, column 1: y = tanh x x: tanh takes one name: tanh X"},
+		{"placement 4\nx = input 8,4 B\ny = relu z", "program: line 3, column 1: y = relu z: z is not defined"},
+		{"placement 4\nx = input 8,4 B\ny = mean x", "program: line 3, column 1: y = mean x: mean takes a name and a target shape: mean X 1,3,1"},
+		{"placement 4\nx = input 8,4 B\ny = mean x 1,3", "program: line 3, column 1: y = mean x 1,3: reduce [8 4] to [1 3]: "},
+		{"placement 4\nx = input 8,4 B\ny = mean x 1,a", "program: line 3, column 1: y = mean x 1,a: "},
+		{"placement 4\nlog = input 8 B", `program: line 2, column 1: log = input 8 B: "log" is a word of the language and cannot name a tensor`},
+		{"placement 4\nrelu = input 8 B", `program: line 2, column 1: relu = input 8 B: "relu" is a word of the language and cannot name a tensor`},
 		{"placement 4\nx = input 8,4 B\ngrad z", "program: line 3, column 1: grad z: z is not defined"},
 		{"placement 4\nx = input 8,4 B\ngrad x", "program: line 3, column 1: grad x: x is an input, not the result of an op: grad takes a result"},
 		{"placement 4\nx = input 8,4 B\ny = sum x 1,1\ngrad y\nz = sum x 1,4", "program: line 5, column 1: z = sum x 1,4: nothing may follow grad y (line 4): grad comes last"},
@@ -115,6 +153,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("placement 4\nx = input 64,32 S(0)\nw = input 32,16 B\ny = matmul x w\ns = sum y 1,1\ngrad s")
 	f.Add("placement [[0,1],[2,3]]; x = input 8,6 (S(0), B); y = max x 1,6; t = box y B")
 	f.Add("placement 3\na = input 3,1 S(0)\nb = input 1,4 B\nc = div a b\nd = repeat c 2,1\ne = expand d 2,6,4\ngrad e")
+	f.Add("placement 2; x = input 4,6 S(1); y = exp x; m = mean y 4,1; l = log m; r = relu l; grad r")
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Parse(src)
 		if err != nil {

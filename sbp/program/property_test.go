@@ -21,6 +21,44 @@ func randomProgram(r *rand.Rand) string {
 
 // randomProgramOn writes a program of 1 to maxOps ops on one of meshes.
 func randomProgramOn(r *rand.Rand, meshes []string, maxOps int) string {
+	return generate(r, meshes, maxOps, false)
+}
+
+// interval is [lo, hi], holding every value of a tensor, for
+// inputs of values 1 to 4 (smallValues; 1 to 2 in the finite-difference
+// test): what the generator keeps ops in the domains where their values
+// and gradients are finite.
+type interval struct{ lo, hi float64 }
+
+// size is the largest magnitude in s.
+func (s interval) size() float64 { return max(math.Abs(s.lo), math.Abs(s.hi)) }
+
+// through is the interval of f on s for a non-decreasing f (a decreasing one
+// swaps the ends).
+func (s interval) through(f func(float64) float64) interval {
+	a, b := f(s.lo), f(s.hi)
+	return interval{min(a, b), max(a, b)}
+}
+
+// times is the interval of products of a value of s and one of t.
+func (s interval) times(t interval) interval {
+	p := []float64{s.lo * t.lo, s.lo * t.hi, s.hi * t.lo, s.hi * t.hi}
+	return interval{slices.Min(p), slices.Max(p)}
+}
+
+// scaled is the interval of a sum of n values of s (n ≥ 1).
+func (s interval) scaled(n float64) interval { return interval{min(s.lo, n*s.lo), max(s.hi, n*s.hi)} }
+
+// generate writes a program of 1 to maxOps ops on one of meshes: every
+// op kind the language has, box and (mostly) grad, with uneven splits
+// from sizes 1 to 5. Smooth leaves out max, min and relu, whose
+// gradients jump, and always asks for grad: the finite-difference test's
+// programs. Each tensor's interval of values keeps the ops where their values and
+// gradients are finite: log, sqrt and rsqrt take only tensors ≥ 0.01
+// everywhere, exp only ones ≤ 20, a division's divisor never spans 0, and
+// an op whose interval would pass 1e12 (1e4 smooth: finite differences in
+// float32 lose what they measure past it) is a tanh instead.
+func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 	mesh := meshes[r.IntN(len(meshes))]
 	p, _ := sbp.ParsePlacement(mesh)
 	var b strings.Builder
@@ -28,6 +66,11 @@ func randomProgramOn(r *rand.Rand, meshes []string, maxOps int) string {
 	type tensorInfo struct {
 		name  string
 		shape tensor.Shape
+		vals  interval
+	}
+	limit := 1e12
+	if smooth {
+		limit = 1e4
 	}
 	var names []tensorInfo
 	inputs := 0
@@ -52,7 +95,7 @@ func randomProgramOn(r *rand.Rand, meshes []string, maxOps int) string {
 		inputs++
 		name := fmt.Sprintf("in%d", inputs)
 		fmt.Fprintf(&b, "%s = input %s %s\n", name, ints(shape), randomSbp(shape, true))
-		names = append(names, tensorInfo{name, shape})
+		names = append(names, tensorInfo{name, shape, interval{1, 4}})
 		return name
 	}
 	randomShape := func() tensor.Shape {
@@ -68,16 +111,18 @@ func randomProgramOn(r *rand.Rand, meshes []string, maxOps int) string {
 		x := names[r.IntN(len(names))]
 		name := fmt.Sprintf("v%d", k)
 		var shape tensor.Shape
-		switch r.IntN(8) {
+		var vr interval
+		switch r.IntN(11) {
 		case 0: // matmul: x as a matrix, or a fresh one
 			a := x
 			if len(a.shape) != 2 {
-				a = tensorInfo{input(tensor.Shape{1 + r.IntN(5), 1 + r.IntN(5)}), nil}
-				a.shape = names[len(names)-1].shape
+				input(tensor.Shape{1 + r.IntN(5), 1 + r.IntN(5)})
+				a = names[len(names)-1]
 			}
 			w := input(tensor.Shape{a.shape[1], 1 + r.IntN(5)})
 			fmt.Fprintf(&b, "%s = matmul %s %s\n", name, a.name, w)
 			shape = tensor.Shape{a.shape[0], names[len(names)-1].shape[1]}
+			vr = a.vals.times(interval{1, 4}).scaled(float64(a.shape[1]))
 		case 1, 2: // a binary op against a broadcastable partner
 			other := slices.Clone(x.shape)
 			for d := range other {
@@ -88,14 +133,35 @@ func randomProgramOn(r *rand.Rand, meshes []string, maxOps int) string {
 			if len(other) > 1 && r.IntN(3) == 0 {
 				other = other[1:]
 			}
-			y := input(other)
-			op := []string{"add", "sub", "mul", "div", "max", "min"}[r.IntN(6)]
-			if r.IntN(2) == 0 {
-				fmt.Fprintf(&b, "%s = %s %s %s\n", name, op, x.name, y)
-			} else {
-				fmt.Fprintf(&b, "%s = %s %s %s\n", name, op, y, x.name)
+			input(other)
+			ops := []string{"add", "sub", "mul", "div", "max", "min"}
+			if smooth {
+				ops = ops[:4]
 			}
+			op := ops[r.IntN(len(ops))]
+			a, c := x, names[len(names)-1]
+			if r.IntN(2) == 0 {
+				a, c = c, a
+			}
+			if op == "div" && c.vals.lo <= 0 && c.vals.hi >= 0 {
+				a, c = c, a // the fresh input (1 to 4) divides
+			}
+			fmt.Fprintf(&b, "%s = %s %s %s\n", name, op, a.name, c.name)
 			shape, _ = tensor.BroadcastShapes(x.shape, other)
+			switch op {
+			case "add":
+				vr = interval{a.vals.lo + c.vals.lo, a.vals.hi + c.vals.hi}
+			case "sub":
+				vr = interval{a.vals.lo - c.vals.hi, a.vals.hi - c.vals.lo}
+			case "mul":
+				vr = a.vals.times(c.vals)
+			case "div":
+				vr = a.vals.times(interval{1 / c.vals.hi, 1 / c.vals.lo})
+			case "max":
+				vr = interval{max(a.vals.lo, c.vals.lo), max(a.vals.hi, c.vals.hi)}
+			case "min":
+				vr = interval{min(a.vals.lo, c.vals.lo), min(a.vals.hi, c.vals.hi)}
+			}
 		case 3: // expand: a new leading dim, size-1 dims stretched
 			size := []int{1 + r.IntN(3)}
 			shape = tensor.Shape{size[0]}
@@ -108,6 +174,7 @@ func randomProgramOn(r *rand.Rand, meshes []string, maxOps int) string {
 				}
 			}
 			fmt.Fprintf(&b, "%s = expand %s %s\n", name, x.name, ints(size))
+			vr = x.vals
 		case 4: // repeat
 			times := make([]int, len(x.shape)+r.IntN(2))
 			for d := range times {
@@ -116,6 +183,7 @@ func randomProgramOn(r *rand.Rand, meshes []string, maxOps int) string {
 			plan, _ := tensor.PlanRepeat(x.shape, times)
 			shape = plan.OutShape
 			fmt.Fprintf(&b, "%s = repeat %s %s\n", name, x.name, ints(times))
+			vr = x.vals
 		case 5, 6: // reduce
 			to := slices.Clone(x.shape)
 			for d := range to {
@@ -126,15 +194,55 @@ func randomProgramOn(r *rand.Rand, meshes []string, maxOps int) string {
 			if len(to) > 1 && r.IntN(3) == 0 {
 				to = to[1:]
 			}
-			fmt.Fprintf(&b, "%s = %s %s %s\n", name, []string{"sum", "max", "min"}[r.IntN(3)], x.name, ints(to))
-			shape = to
+			words := []string{"sum", "max", "min", "mean"}
+			if smooth {
+				words = []string{"sum", "mean"}
+			}
+			word := words[r.IntN(len(words))]
+			fmt.Fprintf(&b, "%s = %s %s %s\n", name, word, x.name, ints(to))
+			shape, vr = to, x.vals
+			if word == "sum" {
+				n, _ := x.shape.NumElements()
+				m, _ := to.NumElements()
+				vr = x.vals.scaled(float64(n / m))
+			}
 		case 7:
 			fmt.Fprintf(&b, "%s = box %s %s\n", name, x.name, randomSbp(x.shape, true))
+			shape, vr = x.shape, x.vals
+		default: // a unary op, in its domain
+			var ok []string
+			for _, op := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu"} {
+				switch {
+				case op == "relu" && smooth:
+				case op == "exp" && x.vals.hi > 20:
+				case (op == "log" || op == "sqrt" || op == "rsqrt") && x.vals.lo < 0.01:
+				default:
+					ok = append(ok, op)
+				}
+			}
+			op := ok[r.IntN(len(ok))]
+			vr = map[string]interval{
+				"exp":   x.vals.through(math.Exp),
+				"log":   x.vals.through(math.Log),
+				"neg":   {-x.vals.hi, -x.vals.lo},
+				"sqrt":  x.vals.through(math.Sqrt),
+				"rsqrt": x.vals.through(func(v float64) float64 { return 1 / math.Sqrt(v) }),
+				"tanh":  x.vals.through(math.Tanh),
+				"relu":  {max(x.vals.lo, 0), max(x.vals.hi, 0)},
+			}[op]
+			fmt.Fprintf(&b, "%s = %s %s\n", name, op, x.name)
 			shape = x.shape
 		}
-		names = append(names, tensorInfo{name, shape})
+		if vr.size() > limit { // too large for float32's sums (or finite differences): bounded instead
+			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			b.Reset()
+			b.WriteString(strings.Join(lines[:len(lines)-1], "\n") + "\n")
+			fmt.Fprintf(&b, "%s = tanh %s\n", name, x.name)
+			shape, vr = x.shape, x.vals.through(math.Tanh)
+		}
+		names = append(names, tensorInfo{name, shape, vr})
 	}
-	if r.IntN(5) > 0 {
+	if smooth || r.IntN(5) > 0 {
 		fmt.Fprintf(&b, "grad v%d\n", ops-1)
 	}
 	return b.String()
@@ -281,57 +389,99 @@ func maxAbs(t tensor.Tensor) float64 {
 }
 
 // TestGradientsByFiniteDifferences spot-checks the backward against the
-// change of Σ result when one input element moves, on smooth programs.
+// change of Σ result when one input element moves, on smooth programs
+// (every op's rule; relu's away from its kink) on 1-D and 2-D meshes with
+// uneven splits.
 func TestGradientsByFiniteDifferences(t *testing.T) {
 	for _, src := range []string{
 		"placement 4\nx = input 8,3 S(0)\nw = input 3,2 B\ny = matmul x w\nz = mul y y\ns = sum z 1,1\ngrad s",
 		"placement [[0,1],[2,3]]\na = input 4,1 (S(0), B)\nb = input 1,3 (B, S(1))\nc = div a b\nd = repeat c 2,1\ne = expand d 3,8,3\ngrad e",
 		"placement 3\nx = input 6,2 S(0)\nb = input 2 B\ny = sub x b\nt = box y B\nu = add t x\ngrad u",
+		// the unary ops and mean
+		"placement 4\nx = input 7,3 S(0)\nw = input 3,5 B\nh = matmul x w\nt = tanh h\nm = mean h 7,1\nn = neg m\ne = exp n\nk = mul t e\ns = sum k 1,1\ngrad s",
+		"placement [[0,1],[2,3]]\na = input 5,3 (S(0), S(1))\nq = sqrt a\nl = log q\nr = rsqrt a\nm = mul l r\nu = mean m 1,3\nt = tanh u\ngrad t",
+		"placement [[0,1,2],[3,4,5]]\nx = input 5,4 (S(1), S(0))\nc = input 4 (B, B)\nd = sub x c\nr = relu d\ne = exp r\nm = mean e 5,1\nl = log m\ngrad l",
+		"placement 5\nx = input 3,7 S(1)\ny = mean x ()\nz = exp x\nw = mean z 1,7\nv = rsqrt w\nu = sum v ()\nk = mul u y\ngrad k",
 	} {
 		plan := planned(t, src, Greedy)
-		p := plan.Program
-		r := rand.New(rand.NewPCG(1, 2))
-		vals := Values{}
-		for _, in := range p.Inputs() {
-			n, _ := in.Shape.NumElements()
-			data := make([]float32, n)
-			for i := range data {
-				data[i] = 1 + r.Float32()
+		checkFiniteDifferences(t, plan, rand.New(rand.NewPCG(1, 2)), src)
+	}
+}
+
+// TestRandomGradientsByFiniteDifferences spot-checks the backward of 150
+// random smooth programs (every op kind but max, min and relu, with their
+// values kept where they and their gradients are finite, on 1-D and 2-D
+// meshes, uneven splits included) against finite differences.
+func TestRandomGradientsByFiniteDifferences(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 5))
+	n := 150
+	if testing.Short() || runtime.GOOS == "js" {
+		n = 30
+	}
+	meshes := []string{"1", "2", "3", "4", "5", "[[0,1],[2,3]]", "[[0,1,2],[3,4,5]]"}
+	unary := 0
+	for range n {
+		src := generate(r, meshes, 6, true)
+		for _, w := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "mean"} {
+			if strings.Contains(src, " = "+w+" ") {
+				unary++
 			}
-			vals[in.Name], _ = tensor.FromSlice(in.Shape, data)
 		}
-		got, err := plan.Run(tensor.CPU{}, vals)
+		plan := planned(t, src, Greedy)
+		checkFiniteDifferences(t, plan, r, src)
+	}
+	t.Logf("%d programs, %d uses of the unary ops and mean", n, unary)
+}
+
+// checkFiniteDifferences gives the inputs of plan's program values from
+// 1 to 2, runs the plan on the simulated devices, and for one element of
+// each input compares its gradient with (f(x+h) − f(x−h)) / 2h, f the
+// single device's Σ result, h = 1e-2; within 2% (and an absolute 2%).
+func checkFiniteDifferences(t *testing.T, plan *Plan, r *rand.Rand, src string) {
+	t.Helper()
+	p := plan.Program
+	vals := Values{}
+	for _, in := range p.Inputs() {
+		n, _ := in.Shape.NumElements()
+		data := make([]float32, n)
+		for i := range data {
+			data[i] = 1 + r.Float32()
+		}
+		vals[in.Name], _ = tensor.FromSlice(in.Shape, data)
+	}
+	defer vals.Release()
+	got, err := plan.Run(tensor.CPU{}, vals)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	defer got.Release()
+	total := func(v Values) float64 {
+		out, err := plan.Reference(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		total := func(v Values) float64 {
-			out, err := plan.Reference(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer out.Release()
-			s := 0.0
-			buf, _ := tensor.Buffer[float32](out[p.Grad.Name])
-			for _, x := range buf {
-				s += float64(x)
-			}
-			return s
+		defer out.Release()
+		s := 0.0
+		buf, _ := tensor.Buffer[float32](out[p.Grad.Name])
+		for _, x := range buf {
+			s += float64(x)
 		}
-		for _, in := range p.Inputs() {
-			buf, _ := tensor.Buffer[float32](vals[in.Name])
-			i := r.IntN(len(buf))
-			const h = 1e-2
-			old := buf[i]
-			buf[i] = old + h
-			up := total(vals)
-			buf[i] = old - h
-			down := total(vals)
-			buf[i] = old
-			fd := (up - down) / (2 * h)
-			g, _ := tensor.Buffer[float32](got[GradName(in.Name)])
-			if math.Abs(fd-float64(g[i])) > 2e-2*(1+math.Abs(fd)) {
-				t.Errorf("d%s/d%s[%d]: the backward says %g, finite differences %g\n%s", p.Grad.Name, in.Name, i, g[i], fd, src)
-			}
+		return s
+	}
+	for _, in := range p.Inputs() {
+		buf, _ := tensor.Buffer[float32](vals[in.Name])
+		i := r.IntN(len(buf))
+		const h = 1e-2
+		old := buf[i]
+		buf[i] = old + h
+		up := total(vals)
+		buf[i] = old - h
+		down := total(vals)
+		buf[i] = old
+		fd := (up - down) / (2 * h)
+		g, _ := tensor.Buffer[float32](got[GradName(in.Name)])
+		if math.Abs(fd-float64(g[i])) > 2e-2*(1+math.Abs(fd)) {
+			t.Errorf("d%s/d%s[%d]: the backward says %g, finite differences %g\n%s", p.Grad.Name, in.Name, i, g[i], fd, src)
 		}
 	}
 }

@@ -148,8 +148,82 @@ func (b *builder) rule(n *node, j int, gy, name string) (string, error) {
 			return b.pick(n, j, gy, name, why)
 		}
 		return b.pickReduced(n, gy, name, why)
+	case "mean":
+		// mean's backward is sum's, an expand, of grad / count: scaled
+		// first, on the smaller tensor.
+		c := sbp.Params(n.op).Count
+		f := 0.0 // a mean over nothing: x has no elements to take a gradient
+		if c > 0 {
+			f = 1 / float64(c)
+		}
+		q, err := b.add("", "scale", sbp.Scale(f), fmt.Sprintf("%s: mean's backward divides grad by the %d elements each output averages", why, c), gy)
+		if err != nil {
+			return "", err
+		}
+		return b.add(name, "expand", sbp.Expand(xs), why+": then expands it back (stride 0, no copy)", q)
+	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
+		return b.unary(n, gy, name, why)
 	}
 	return "", fmt.Errorf("no gradient rule for %s", n.word)
+}
+
+// unary is the gradient of y = f(x), a unary op, given gy: grad times
+// f'(x), written with y where that is cheaper (OneFlow's _grad ops take
+// y for exp, sqrt, rsqrt and tanh too):
+//
+//	exp    g·y                 log    g / x
+//	neg    −g                  sqrt   g / y · ½
+//	rsqrt  g·y·y·y · (−½)      tanh   g − g·y·y  (g·(1 − y²))
+//	relu   g · step(x)         step(x) = 1 where x > 0, else 0
+func (b *builder) unary(n *node, gy, name, why string) (string, error) {
+	x, y := n.args[0], n.name
+	// chain multiplies gy by each of the names in turn (a mul each).
+	chain := func(out, what string, by ...string) (string, error) {
+		acc := gy
+		for i, f := range by {
+			o := ""
+			if i == len(by)-1 {
+				o = out
+			}
+			var err error
+			if acc, err = b.add(o, "mul", sbp.Binary(tensor.Mul), why+" = "+what, acc, f); err != nil {
+				return "", err
+			}
+		}
+		return acc, nil
+	}
+	switch n.word {
+	case "exp":
+		return chain(name, "grad · "+y, y)
+	case "log":
+		return b.add(name, "div", sbp.Binary(tensor.Div), why+" = grad / "+x, gy, x)
+	case "neg":
+		return b.add(name, "neg", sbp.Unary(tensor.Neg), why+" = -grad", gy)
+	case "sqrt":
+		q, err := b.add("", "div", sbp.Binary(tensor.Div), why+" = grad / (2·"+y+")", gy, y)
+		if err != nil {
+			return "", err
+		}
+		return b.add(name, "scale", sbp.Scale(0.5), why+" = grad / (2·"+y+")", q)
+	case "rsqrt":
+		c, err := chain("", "-grad · "+y+"³ / 2", y, y, y)
+		if err != nil {
+			return "", err
+		}
+		return b.add(name, "scale", sbp.Scale(-0.5), why+" = -grad · "+y+"³ / 2", c)
+	case "tanh":
+		c, err := chain("", "grad · (1 - "+y+"²)", y, y)
+		if err != nil {
+			return "", err
+		}
+		return b.add(name, "sub", sbp.Binary(tensor.Sub), why+" = grad · (1 - "+y+"²)", gy, c)
+	}
+	// relu: the gradient passes where x > 0 (0 at 0, as torch's)
+	m, err := b.once(x+">0", "step", sbp.Unary(tensor.Step), "where "+x+" > 0: relu's derivative, for "+why, x)
+	if err != nil {
+		return "", err
+	}
+	return b.add(name, "mul", sbp.Binary(tensor.Mul), why+" = grad where "+x+" > 0", gy, m)
 }
 
 // pick is the gradient of an elementwise max or min: the gradient goes

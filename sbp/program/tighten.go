@@ -1,6 +1,7 @@
 package program
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -129,7 +130,8 @@ var deferAbove = 1 << 15
 // then, where some were larger, on all of them, the larger filled over
 // the candidates the first stage kept alone. prune merges dominated
 // candidates before each stage, the first sparing the variables of the
-// factors left out.
+// factors left out. A factor left out that is still over ExactBound
+// entries over what the first stage kept is a *tooLarge.
 func (pl *planner) tightenStaged(fs []*factor, fills []func() error, tensorOf []int, dom []int, constant int64, varOf, vars, upper []int) ([]*factor, []int, [][]int, error) {
 	var now []*factor
 	var later []int // tensors
@@ -158,6 +160,13 @@ func (pl *planner) tightenStaged(fs []*factor, fills []func() error, tensorOf []
 	}
 	for _, x := range later {
 		f, fill := pl.tensorFactor(x, pl.scope(x, varOf), varOf, dom, kept)
+		size := 1.0
+		for _, n := range f.n {
+			size *= float64(n)
+		}
+		if size > ExactBound {
+			return nil, nil, nil, &tooLarge{name: pl.g.nodes[pl.def[x]].name, size: size, vars: len(f.vars)}
+		}
 		if err := fill(); err != nil {
 			return nil, nil, nil, err
 		}
@@ -205,4 +214,17 @@ func fixSingles(fs []*factor, dom []int) ([]*factor, int64) {
 		out = append(out, g)
 	}
 	return out, constant
+}
+
+// tooLarge is a tensor's factor still past ExactBound entries after the
+// bound's first stage: exact refuses, and says so.
+type tooLarge struct {
+	name string // the tensor
+	size float64
+	vars int
+}
+
+func (e *tooLarge) Error() string {
+	return fmt.Sprintf("the table of %s (the ops that make and read it: %d) has %.0f entries even over the signatures the LP bound's first stage kept, more than its bound of %d",
+		e.name, e.vars, e.size, ExactBound)
 }

@@ -1,5 +1,6 @@
 // Package sbpcheck is the property suite of the SBP core: random ops
-// (expand, repeat, binary, reduce, matmul, transpose, scale, repeat_grad),
+// (expand, repeat, binary, unary, reduce, mean, matmul, transpose, scale,
+// repeat_grad),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
 // boxed to a random SBP (what the boxing moved between the devices
@@ -11,7 +12,6 @@ package sbpcheck
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -45,7 +45,8 @@ type spec struct {
 	in     []sbp.NdSbp
 	to     sbp.NdSbp // the output is boxed to this before it is gathered
 	values [][]float64
-	exact  bool // Apply must run the op on in as it is, with no boxing, and give the SBP to
+	exact  bool    // Apply must run the op on in as it is, with no boxing, and give the SBP to
+	tol    float64 // the relative tolerance against the single device (tolerance)
 }
 
 // SignatureCases returns a case for every valid signature of op on inputs
@@ -76,7 +77,7 @@ func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DTy
 	for _, p := range Placements() {
 		choice := make([]int, p.MeshRank())
 		for {
-			s := spec{op: op, shapes: shapes, dtype: dt, p: p, in: make([]sbp.NdSbp, len(shapes)), to: make(sbp.NdSbp, p.MeshRank()), exact: true}
+			s := spec{op: op, shapes: shapes, dtype: dt, p: p, in: make([]sbp.NdSbp, len(shapes)), to: make(sbp.NdSbp, p.MeshRank()), exact: true, tol: tolerance(op)}
 			for i := range shapes {
 				s.in[i] = make(sbp.NdSbp, p.MeshRank())
 				for m, c := range choice {
@@ -98,6 +99,31 @@ func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DTy
 				break
 			}
 		}
+	}
+	return cs
+}
+
+// UnarySignatureCases are SignatureCases of every unary op in every dtype
+// it takes and of mean: on a [7 3] tensor, which splits unevenly over 2
+// to 5 devices and leaves empty shards, and a rank-0 one; means that
+// keep, reduce and drop dims.
+func UnarySignatureCases() []Case {
+	var cs []Case
+	seed := uint64(100)
+	add := func(op sbp.Op, shape tensor.Shape, dt tensor.DType) {
+		seed++
+		cs = append(cs, SignatureCases(seed, op, []tensor.Shape{shape}, dt)...)
+	}
+	for _, op := range tensor.UnaryOps() {
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Int32, tensor.Uint32} {
+			if op.Takes(dt) {
+				add(sbp.Unary(op), tensor.Shape{7, 3}, dt)
+			}
+		}
+		add(sbp.Unary(op), tensor.Shape{}, tensor.Float32)
+	}
+	for _, m := range [][2]tensor.Shape{{{7, 3}, {1, 3}}, {{7, 3}, {7, 1}}, {{7, 3}, {}}, {{2, 7, 3}, {7, 1}}, {{3, 1}, {3, 1}}} {
+		add(sbp.Mean(m[0], m[1]), m[0], tensor.Float32)
 	}
 	return cs
 }
@@ -139,6 +165,7 @@ func newCase(r *rand.Rand) Case {
 	if out, err := s.op.OutShape(s.shapes); err == nil {
 		s.to = randomNd(r, out, s.p)
 	}
+	s.tol = tolerance(s.op)
 	name := fmt.Sprintf("%v %v on %v with %v, boxed to %v", s.op, s.shapes, s.p, s.in, s.to)
 	return Case{Name: name, Run: s.run}
 }
@@ -159,7 +186,7 @@ func (s spec) run(be tensor.Backend) error {
 		if err != nil {
 			return fmt.Errorf("gather input %d: %w", i, err)
 		}
-		if err := same(back, t); err != nil {
+		if err := same(back, t, 0); err != nil {
 			return fmt.Errorf("input %d scattered by %v and gathered: %w", i, s.in[i], err)
 		}
 	}
@@ -192,7 +219,7 @@ func (s spec) run(be tensor.Backend) error {
 	if err != nil {
 		return fmt.Errorf("gather the output: %w", err)
 	}
-	if err := same(got, want); err != nil {
+	if err := same(got, want, s.tol); err != nil {
 		return fmt.Errorf("ran as %v -> %v, boxed to %v: %w", applied.Plan.InSbp, applied.Plan.OutSbp, s.to, err)
 	}
 	return nil
@@ -211,19 +238,34 @@ func single(op sbp.Op, in []tensor.Tensor) (tensor.Tensor, error) {
 	return op.Local(tensor.CPU{}, in, out)
 }
 
-// same compares exactly: every value in the suite is a small integer, so
-// sums and products are exact in float32 whatever their order.
-func same(got, want tensor.Tensor) error {
+// same compares within tol (tensor.AgreeValues; 0: exactly, NaN
+// matching NaN): every value in the suite is a small integer, so sums and
+// products are exact in float32 whatever their order.
+func same(got, want tensor.Tensor, tol float64) error {
 	if !got.Shape().Equal(want.Shape()) || got.DType() != want.DType() {
 		return fmt.Errorf("got %v %v, want %v %v", got.DType(), got.Shape(), want.DType(), want.Shape())
 	}
 	g, w := got.Float64s(), want.Float64s()
 	for i := range g {
-		if g[i] != w[i] && !(math.IsNaN(g[i]) && math.IsNaN(w[i])) {
-			return fmt.Errorf("element %d (row-major) of %v is %v, want %v", i, want.Shape(), g[i], w[i])
+		if !tensor.AgreeValues(g[i], w[i], tol) {
+			return fmt.Errorf("element %d (row-major) of %v is %v, want %v (tolerance %g)", i, want.Shape(), g[i], w[i], tol)
 		}
 	}
 	return nil
+}
+
+// tolerance is what an op's gathered output is held to against the
+// single device's: exactly, but for mean, whose parts divide by the count
+// before they add, and the unary ops whose WGSL builtins (exp, log, sqrt,
+// rsqrt, tanh) may differ from the CPU's in their last bits.
+func tolerance(op sbp.Op) float64 {
+	switch p := sbp.Params(op); {
+	case p.Name == "mean":
+		return tensor.Tolerance
+	case p.Unary != 0 && p.Unary != tensor.Neg && p.Unary != tensor.Relu && p.Unary != tensor.Step:
+		return tensor.Tolerance
+	}
+	return 0
 }
 
 func randomPlacement(r *rand.Rand) sbp.Placement {
@@ -281,9 +323,24 @@ func randomShape(r *rand.Rand, rank int) tensor.Shape {
 
 // randomOp draws an op and its input shapes; dt is the inputs' dtype
 // (a scale of an integer tensor takes a whole factor, of a uint32 one a
-// factor >= 0).
+// factor >= 0; a unary op is one dt takes; a mean is of float32 only).
 func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
-	switch r.IntN(8) {
+	switch r.IntN(10) {
+	case 8: // a unary op the dtype takes
+		var ops []tensor.UnaryOp
+		for _, op := range tensor.UnaryOps() {
+			if op.Takes(dt) {
+				ops = append(ops, op)
+			}
+		}
+		return sbp.Unary(ops[r.IntN(len(ops))]), []tensor.Shape{randomShape(r, r.IntN(4))}
+	case 9: // mean of float32, else a sum
+		in := randomShape(r, r.IntN(5))
+		to := broadcastable(r, in)
+		if dt != tensor.Float32 {
+			return sbp.Reduce(tensor.Sum, to), []tensor.Shape{in}
+		}
+		return sbp.Mean(in, to), []tensor.Shape{in}
 	case 0: // expand
 		in := randomShape(r, r.IntN(4))
 		lead := r.IntN(3)

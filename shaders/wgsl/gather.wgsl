@@ -1,7 +1,9 @@
 // gather.wgsl: materialize a strided view (expand, permute and slice
-// copies are all this kernel). Must agree with tensor.CPU.Materialize
-// (tensor.copyStrided):
-//   out[i] = a[base_a + Σ_d i_d · stride_a[d]]   (stride 0 on broadcast dims)
+// copies are all this kernel), applying a unary op to every element it
+// reads (unary: generated in shaders/program.go, unaryOpWGSL; the
+// identity for a copy). Must agree with tensor.CPU.Materialize
+// (tensor.copyStrided) and tensor.CPU.Unary (tensor.unaryFloat):
+//   out[i] = unary(a[base_a + Σ_d i_d · stride_a[d]])   (stride 0 on broadcast dims)
 // With VEC = 4 each item is four consecutive outputs of one inner row;
 // load_a reads them as a vec4 or splats a broadcast element. Each
 // invocation takes items k, k + GROUP, … of its tile (first_item in the
@@ -24,7 +26,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var oa = offset_out(c, i32(p.base_a), stride_a);
   var o = offset_out(c, 0, stride_o);
   loop {
-    let v = load_a(oa);
+    let v = unary(load_a(oa));
     if (FAN == 1u) {
       out[p.base_o + k] = v;
     } else {

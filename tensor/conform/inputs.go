@@ -2,6 +2,7 @@ package conform
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -71,6 +72,72 @@ func reduceTargets(s tensor.Shape) []tensor.Shape {
 	return ts
 }
 
+// unaryCases applies the unary ops that take dt to views of n elements
+// per swept dim: the first of them (exp on float32, which reads negatives
+// and zeros too: NaN and ±Inf where an op's domain ends; neg on int32,
+// relu on uint32) to every layout, the others to the contiguous one. An
+// op only changes the function the gather kernel applies to what it
+// reads, which the contiguous view runs as a vec4 or a scalar as n
+// allows; the layouts are the gather's. (Every op on every layout made a
+// pipeline of each: two thirds again of the browser's whole suite.)
+func unaryCases(dt tensor.DType, n int) []Case {
+	var ops []tensor.UnaryOp
+	for _, op := range tensor.UnaryOps() {
+		if op.Takes(dt) {
+			ops = append(ops, op)
+		}
+	}
+	var cs []Case
+	for k, in := range layouts(dt, n) {
+		for j, op := range ops {
+			if j > 0 && k > 0 {
+				break
+			}
+			cs = append(cs, Case{Name: fmt.Sprintf("%v %v %s", op, dt, in.name), Tol: unaryTol(op, dt),
+				Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Unary(op, in.t) }})
+		}
+	}
+	return cs
+}
+
+// specialCases applies every unary op that takes float32 to IEEE 754's
+// special values and the edges of each op's domain and range: ±0, ±Inf,
+// NaN, tanh's saturation, exp's overflow (and sizes that fill a vec4 and
+// leave a tail); and the ops of integers to their extremes. Subnormals are
+// left out: WGSL lets an implementation flush them to zero.
+func specialCases() []Case {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	f, _ := tensor.FromSlice(tensor.Shape{19}, []float32{-inf, -100, -12.5, -1, float32(math.Copysign(0, -1)), 0, 1e-3,
+		0.5, 1, 2, 9.99, 10.5, 20, 88, 89, 100, math.MaxFloat32, inf, nan})
+	i, _ := tensor.FromSlice(tensor.Shape{7}, []int32{math.MinInt32, -2, -1, 0, 1, 2, math.MaxInt32})
+	u, _ := tensor.FromSlice(tensor.Shape{5}, []uint32{0, 1, 2, 1 << 31, math.MaxUint32})
+	var cs []Case
+	// A NaN is not lost by max and min, elementwise or reduced (tensor's
+	// definitions; WGSL leaves max and min of a NaN indeterminate), nor
+	// compared equal by eq.
+	g, _ := tensor.FromSlice(tensor.Shape{19}, []float32{nan, 1, -inf, nan, 0, inf, nan, nan, 3, -1, 2, 5, nan, 7, 1, -2, 0, 4, nan})
+	for _, op := range []tensor.BinaryOp{tensor.Max, tensor.Min, tensor.Eq} {
+		cs = append(cs, Case{Name: fmt.Sprintf("%v float32 special values", op), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Binary(op, f, g) }})
+	}
+	for _, op := range []tensor.ReduceOp{tensor.MaxAll, tensor.MinAll} {
+		for _, to := range []tensor.Shape{{}, {1}} {
+			for _, x := range []tensor.Tensor{f, g} {
+				cs = append(cs, Case{Name: fmt.Sprintf("%v float32 special values to %v", op, to), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Reduce(op, x, to) }})
+			}
+		}
+	}
+	for _, x := range []tensor.Tensor{f, i, u} {
+		for _, op := range tensor.UnaryOps() {
+			if !op.Takes(x.DType()) {
+				continue
+			}
+			cs = append(cs, Case{Name: fmt.Sprintf("%v %v special values", op, x.DType()), Tol: unaryTol(op, x.DType()),
+				Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Unary(op, x) }})
+		}
+	}
+	return cs
+}
+
 func expandCases(dt tensor.DType, n int) []Case {
 	x := values(dt, tensor.Shape{n, 1})
 	s := values(dt, tensor.Shape{})
@@ -123,7 +190,7 @@ func binaryCases(dt tensor.DType, n int) []Case {
 			{fmt.Sprintf("[%d,4]ᵀ and []", n), tr, s},
 			{fmt.Sprintf("[%d,1] and [%d,4]ᵀ", n, n), a, tr},
 		} {
-			cs = append(cs, Case{Name: fmt.Sprintf("%v %v %s", op, dt, pair.name), Run: func(be tensor.Backend) (tensor.Tensor, error) {
+			cs = append(cs, Case{Name: fmt.Sprintf("%v %v %s", op, dt, pair.name), Tol: binaryTol(op, dt), Run: func(be tensor.Backend) (tensor.Tensor, error) {
 				return be.Binary(op, pair.x, pair.y)
 			}})
 		}
@@ -176,6 +243,12 @@ func rankCases(dt tensor.DType, rank int) []Case {
 			Case{Name: fmt.Sprintf("repeat %s by %v", v.name, times), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Repeat(v.t, times) }},
 			Case{Name: fmt.Sprintf("add %s and %v", v.name, bshape), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Binary(tensor.Add, v.t, b) }},
 		)
+		for _, op := range []tensor.UnaryOp{tensor.Exp, tensor.Relu} {
+			if op.Takes(dt) {
+				cs = append(cs, Case{Name: fmt.Sprintf("%v %s", op, v.name), Tol: unaryTol(op, dt),
+					Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Unary(op, v.t) }})
+			}
+		}
 		for _, op := range tensor.ReduceOps() {
 			tol := 0.0
 			if op == tensor.Sum && dt == tensor.Float32 {

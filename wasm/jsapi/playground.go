@@ -17,16 +17,18 @@ import (
 
 // scenes lists what a page's controls offer: {} -> {version: the hash
 // grammar this build writes, scenes: [{name, keys: [{name, help, rows,
-// choices}], example: the hash of its worked example}]}, in viz.Scenes
+// choices, needs}], example: the hash of its worked example}]}, in viz.Scenes
 // order, with each scene's keys as viz.KeysOf lists them (required
 // first): rows > 0 for a program's text area, choices (the default
-// first) for a toggle, as viz.Key says.
+// first) for a toggle, needs the key it is shown only beside, as viz.Key
+// says.
 func scenes(js.Value) (any, error) {
 	type key struct {
 		Name    string   `json:"name"`
 		Help    string   `json:"help"`
 		Rows    int      `json:"rows"`
 		Choices []string `json:"choices"`
+		Needs   string   `json:"needs,omitempty"`
 	}
 	type entry struct {
 		Name    string `json:"name"`
@@ -37,7 +39,7 @@ func scenes(js.Value) (any, error) {
 	for _, kind := range viz.Kinds() {
 		e := entry{Name: kind.Name, Keys: []key{}, Example: kind.Example.Hash()}
 		for _, k := range kind.Keys() {
-			e.Keys = append(e.Keys, key{k.Name, k.Help, k.Rows, k.Choices})
+			e.Keys = append(e.Keys, key{k.Name, k.Help, k.Rows, k.Choices, k.Needs})
 		}
 		out = append(out, e)
 	}
@@ -62,9 +64,15 @@ func spec(req js.Value) (any, error) {
 	} else {
 		sp = viz.Spec{Scene: str(req, "scene"), Values: map[string]string{}}
 		if f := field(req, "fields"); f.Type() == js.TypeObject {
+			typed := map[string]string{}
 			for _, k := range viz.KeysOf(sp.Scene) {
-				if v := f.Get(k.Name); v.Type() == js.TypeString && strings.TrimSpace(v.String()) != "" {
-					sp.Values[k.Name] = strings.TrimSpace(v.String())
+				if v := f.Get(k.Name); v.Type() == js.TypeString {
+					typed[k.Name] = strings.TrimSpace(v.String())
+				}
+			}
+			for _, k := range viz.KeysOf(sp.Scene) {
+				if v := typed[k.Name]; v != "" && k.Applies(typed) { // a cost without a cluster is no value
+					sp.Values[k.Name] = v
 				}
 			}
 		}

@@ -140,7 +140,7 @@ func writeCalibration(w io.Writer, cal *torch.Calibration, fits []torch.DimFit, 
 			n = f.Points[0].Devices
 		}
 		fmt.Fprintf(w, "\nmesh dim %d (groups of %d): α = %s, β = %s over every collective (RMS residual %.0f%%)\n",
-			f.MeshDim, n, seconds(f.All.Link.Alpha), rate(f.All.Link.Beta), 100*f.All.RMS)
+			f.MeshDim, n, cluster.FormatSeconds(f.All.Link.Alpha), cluster.FormatRate(f.All.Link.Beta), 100*f.All.RMS)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  own fit\tα\tβ\tRMS residual\t")
 		for _, e := range f.Each {
@@ -149,7 +149,7 @@ func writeCalibration(w io.Writer, cal *torch.Calibration, fits []torch.DimFit, 
 				fmt.Fprintf(tw, "  %s\t-\t-\t-\t%v\n", e.Collective, e.Err)
 				continue
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%.0f%%\t%s\n", e.Collective, seconds(e.Fitted.Link.Alpha), rate(e.Fitted.Link.Beta), 100*e.Fitted.RMS, note)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%.0f%%\t%s\n", e.Collective, cluster.FormatSeconds(e.Fitted.Link.Alpha), cluster.FormatRate(e.Fitted.Link.Beta), 100*e.Fitted.RMS, note)
 		}
 		tw.Flush()
 		// Each point beside the fit over every collective and its own
@@ -168,15 +168,15 @@ func writeCalibration(w io.Writer, cal *torch.Calibration, fits []torch.DimFit, 
 			seen[pt.Collective]++
 			ownFit, ownRes := "-", "-"
 			if o, ok := own[pt.Collective]; ok && j < len(o.Predicted) {
-				ownFit, ownRes = seconds(o.Predicted[j]), fmt.Sprintf("%+.0f%%", percent(o.Residuals[j]))
+				ownFit, ownRes = cluster.FormatSeconds(o.Predicted[j]), fmt.Sprintf("%+.0f%%", percent(o.Residuals[j]))
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%+.0f%%\t%s\t%s\t\n", pt.Collective, tensor.FormatBytes(int64(pt.Bytes)), seconds(pt.Seconds), seconds(f.All.Predicted[i]), percent(f.All.Residuals[i]), ownFit, ownRes)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%+.0f%%\t%s\t%s\t\n", pt.Collective, tensor.FormatBytes(int64(pt.Bytes)), cluster.FormatSeconds(pt.Seconds), cluster.FormatSeconds(f.All.Predicted[i]), percent(f.All.Residuals[i]), ownFit, ownRes)
 		}
 		tw.Flush()
 	}
 	d := cal.Device
 	fmt.Fprintf(w, "\ndevice (the slowest process's): %s (torch.mm of 512×512 float32, one thread), memory %s (a 64 MiB copy), %s (this machine's memory over %d processes)\n",
-		flops(d.FLOPs), rate(d.MemBytes), tensor.FormatBytes(int64(d.MemCapacity)), cal.Placement.Size())
+		cluster.FormatFLOPRate(d.FLOPs), cluster.FormatRate(d.MemBytes), tensor.FormatBytes(int64(d.MemCapacity)), cal.Placement.Size())
 }
 
 // percent is r in whole percent, with no "-0".

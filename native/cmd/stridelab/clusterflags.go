@@ -98,67 +98,6 @@ func capacity(plan *program.Plan) error {
 	return plan.Capacity(int64(min(c, math.MaxInt64)), plan.Cluster.Name+" device")
 }
 
-// seconds spells s with three significant digits in ps, ns, µs, ms or
-// s, as tensor.FormatBytes spells bytes: "307 ps", "1.53 ns", "20.0 µs",
-// "112 ms"; 0 is "0".
-func seconds(s float64) string {
-	v, unit := s, "s"
-	for _, u := range []struct {
-		below, scale float64
-		unit         string
-	}{{1e-9, 1e12, "ps"}, {1e-6, 1e9, "ns"}, {1e-3, 1e6, "µs"}, {1, 1e3, "ms"}} {
-		if math.Abs(s) < u.below {
-			v, unit = s*u.scale, u.unit
-			break
-		}
-	}
-	switch a := math.Abs(v); {
-	case a == 0:
-		return "0"
-	case a >= 100:
-		return fmt.Sprintf("%.0f %s", v, unit)
-	case a >= 10:
-		return fmt.Sprintf("%.1f %s", v, unit)
-	case a >= 1:
-		return fmt.Sprintf("%.2f %s", v, unit)
-	}
-	return fmt.Sprintf("%.3g %s", v, unit)
-}
-
-// rate spells bytes per second in MB/s, GB/s or TB/s (decimal, as links
-// and memories are quoted).
-func rate(b float64) string {
-	switch {
-	case b < 1e9:
-		return fmt.Sprintf("%.3g MB/s", b/1e6)
-	case b < 1e12:
-		return fmt.Sprintf("%.3g GB/s", b/1e9)
-	}
-	return fmt.Sprintf("%.3g TB/s", b/1e12)
-}
-
-// flops spells FLOP/s in GFLOP/s or TFLOP/s.
-func flops(f float64) string {
-	if f < 1e12 {
-		return fmt.Sprintf("%.3g GFLOP/s", f/1e9)
-	}
-	return fmt.Sprintf("%.3g TFLOP/s", f/1e12)
-}
-
-// flopCount spells a count of FLOPs with a decimal prefix: "512 FLOP",
-// "32.8 kFLOP", "17.2 GFLOP".
-func flopCount(f float64) string {
-	for _, p := range []struct {
-		at     float64
-		prefix string
-	}{{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
-		if f >= p.at {
-			return fmt.Sprintf("%.3g %sFLOP", f/p.at, p.prefix)
-		}
-	}
-	return fmt.Sprintf("%.3g FLOP", f)
-}
-
 // meshDims names the mesh dims a boxing's collectives cross, each once,
 // in the order it crosses them: "mesh dim 1", "mesh dims 1, 0"; "local"
 // for a boxing that only slices, zeroes or pads.
@@ -194,7 +133,7 @@ func stepTime(st cluster.StepTime) string {
 	if localStep(st.Collective) {
 		return "local: 0"
 	}
-	return fmt.Sprintf("on %d devices: S %s, α %s, β %s: %s", st.Devices, formatBytes(st.Bytes), seconds(st.Alpha), rate(st.Beta), seconds(st.TimeS))
+	return fmt.Sprintf("on %d devices: S %s, α %s, β %s: %s", st.Devices, formatBytes(st.Bytes), cluster.FormatSeconds(st.Alpha), cluster.FormatRate(st.Beta), cluster.FormatSeconds(st.TimeS))
 }
 
 // formatBytes is tensor.FormatBytes of a byte count held as a float64.

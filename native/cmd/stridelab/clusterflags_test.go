@@ -189,19 +189,6 @@ func TestProgramClusterReport(t *testing.T) {
 	}
 }
 
-// TestSeconds: times in three significant digits, the unit picked by
-// size.
-func TestSeconds(t *testing.T) {
-	for _, c := range []struct {
-		s    float64
-		want string
-	}{{0, "0"}, {3.07e-10, "307 ps"}, {1.53e-9, "1.53 ns"}, {2e-5, "20.0 µs"}, {1.0086e-5, "10.1 µs"}, {0.112, "112 ms"}, {3.5, "3.50 s"}, {250, "250 s"}} {
-		if got := seconds(c.s); got != c.want {
-			t.Errorf("seconds(%g) = %q, want %q", c.s, got, c.want)
-		}
-	}
-}
-
 // TestSbpBoxingCluster: sbp boxing --cluster times each step on the link
 // of its mesh dim (the ring formula by hand), and --json adds the
 // cluster and boxing_time; without --cluster neither.
@@ -213,9 +200,9 @@ func TestSbpBoxingCluster(t *testing.T) {
 	rs := 3*3e-6 + 0.75*(2<<20)/4.5e11
 	ag := 1e-5 + 0.5*(1<<20)/5e10
 	contains(t, "sbp boxing --cluster", out,
-		"  step 1: reduce-scatter along mesh dim 1, (S(0), P(sum)) -> (S(0), S(1))\n          on 4 devices: S 2.00 MiB, α 3.00 µs, β 450 GB/s: "+seconds(rs)+"\n",
-		"  step 2: all-gather along mesh dim 0, (S(0), S(1)) -> (B, S(1))\n          on 2 devices: S 1.00 MiB, α 10.0 µs, β 50 GB/s: "+seconds(ag)+"\n",
-		"time on two-h100-nodes: "+seconds(rs+ag)+" (the steps one after another)\n")
+		"  step 1: reduce-scatter along mesh dim 1, (S(0), P(sum)) -> (S(0), S(1))\n          on 4 devices: S 2.00 MiB, α 3.00 µs, β 450 GB/s: "+cluster.FormatSeconds(rs)+"\n",
+		"  step 2: all-gather along mesh dim 0, (S(0), S(1)) -> (B, S(1))\n          on 2 devices: S 1.00 MiB, α 10.0 µs, β 50 GB/s: "+cluster.FormatSeconds(ag)+"\n",
+		"time on two-h100-nodes: "+cluster.FormatSeconds(rs+ag)+" (the steps one after another)\n")
 	var timed struct {
 		Cluster    *cluster.Cluster    `json:"cluster"`
 		BoxingTime *cluster.BoxingTime `json:"boxing_time"`

@@ -89,9 +89,14 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 // clusterKey checks the program scene's cluster and cost keys as sbp
 // program checks --cluster and --cost (planOptions), and puts a cluster
 // read from a file in the key as its JSON: the scene model reads no
-// files (viz.ParseCluster). A preset's name, or JSON, stays as given.
+// files (viz.ParseCluster). A preset's name, or JSON, stays as given,
+// and so does none.
 func clusterKey(keys map[string]string) error {
-	o, err := planOptions(keys["cluster"], keys["cost"])
+	name := keys["cluster"]
+	if name == viz.NoCluster { // the key's default, as a front end may spell it
+		name = ""
+	}
+	o, err := planOptions(name, keys["cost"])
 	if err != nil || o.Cluster == nil {
 		return err
 	}

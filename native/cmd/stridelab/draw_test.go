@@ -89,6 +89,9 @@ func TestDrawBadInput(t *testing.T) {
 		{[]string{"draw", "expand", "--shape", "4,1,3", "--size", "4,2,3", "--width", "10", "-o", out}, "between 320×240"},
 		{[]string{"draw", "expand", "--shape", "4,1,3", "--size", "4,2,3", "--times", "2", "-o", out}, "takes no --times"},
 		{[]string{"draw", "boxing", "--shape", "8,6", "--from", "S(0)", "--to", "S(5)", "--placement", "4", "-o", out}, "splits axis 5"},
+		{[]string{"draw", "program", "--src", "placement 4; x = input 8 S(0)", "--cluster", filepath.Join(dir, "nodes.json"), "-o", out}, "no preset of that name and no such file"},
+		{[]string{"draw", "program", "--src", "placement 4; x = input 8 S(0)", "--cluster", "two-h100-nodes", "-o", out}, "2 links for cpu:[0, 1, 2, 3], a 1-D mesh"},
+		{[]string{"draw", "program", "--src", "placement 4; x = input 8 S(0)", "--cost", "time", "-o", out}, "--cost time needs --cluster"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, &stdout, &stderr)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -297,7 +298,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 			}
 			sbps, how, bytes = s.From+" -> "+s.To, strings.Join(s.Collectives, ", "), fmt.Sprint(s.SendBytes)
 			if s.BoxingTime != nil {
-				took, bound = seconds(s.TimeS), meshDims(s.BoxingTime)
+				took, bound = cluster.FormatSeconds(s.TimeS), meshDims(s.BoxingTime)
 			}
 		case program.StepOp:
 			what = fmt.Sprintf("%s = %s %s", s.Name, s.Op, strings.Join(s.Inputs, " "))
@@ -309,7 +310,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 			}
 			sbps, how = strings.Join(s.InSbp, " x ")+" -> "+s.OutSbp, s.Signature
 			if timed {
-				took, bound = seconds(s.TimeS), s.Bound
+				took, bound = cluster.FormatSeconds(s.TimeS), s.Bound
 			}
 		}
 		row := fmt.Sprintf("%d\t%s\t%s\t%v\t%s\t%s\t%s", i+1, s.Pass, what, s.Shape, sbps, how, bytes)
@@ -338,7 +339,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 		for _, d := range plan.Differences {
 			var gt, et string
 			if timed { // the op's time with its boxings'
-				gt, et = fmt.Sprintf(", %s in all", seconds(d.Greedy.TimeS)), fmt.Sprintf(", %s in all", seconds(d.Exact.TimeS))
+				gt, et = fmt.Sprintf(", %s in all", cluster.FormatSeconds(d.Greedy.TimeS)), fmt.Sprintf(", %s in all", cluster.FormatSeconds(d.Exact.TimeS))
 			}
 			fmt.Fprintf(w, "  %s (%s): greedy %s, boxing %d bytes before it%s; exact %s, boxing %d bytes%s\n",
 				d.Name, d.Pass, d.Greedy.Signature, d.Greedy.SendBytes, gt, d.Exact.Signature, d.Exact.SendBytes, et)
@@ -357,14 +358,14 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 func writeTiming(w io.Writer, plan *program.Plan) {
 	t := plan.Timing
 	fmt.Fprintf(w, "time on %s: compute %s + communication %s = %s (summed: no overlap)\n",
-		plan.Cluster.Name, seconds(t.ComputeTimeS), seconds(t.CommTimeS), seconds(t.TimeS))
+		plan.Cluster.Name, cluster.FormatSeconds(t.ComputeTimeS), cluster.FormatSeconds(t.CommTimeS), cluster.FormatSeconds(t.TimeS))
 	fmt.Fprintf(w, "overlapped: %s (each boxing beside the compute that does not wait for it); exact minimises %s (--cost)\n",
-		seconds(t.OverlapTimeS), plan.Cost)
+		cluster.FormatSeconds(t.OverlapTimeS), plan.Cost)
 	exact := "exact refused"
 	if plan.ExactTimeS != nil {
-		exact = "exact " + seconds(*plan.ExactTimeS)
+		exact = "exact " + cluster.FormatSeconds(*plan.ExactTimeS)
 	}
-	fmt.Fprintf(w, "greedy takes %s, %s\n", seconds(plan.GreedyTimeS), exact)
+	fmt.Fprintf(w, "greedy takes %s, %s\n", cluster.FormatSeconds(plan.GreedyTimeS), exact)
 }
 
 // peakLine spells the most each device holds at any step (Plan.Peak),

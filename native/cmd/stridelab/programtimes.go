@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -61,7 +62,7 @@ func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
 		}
 		sent += b.SendBytes
 		fmt.Fprintf(tw, "%d\t%s\t%v\t%s -> %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Step+1, b.Name, b.Shape, b.From, b.To, strings.Join(names, " + "),
-			tensor.FormatBytes(b.SendBytes), predicted(b.PredictedS, tm.Cluster), seconds(b.MeasuredS), seconds(b.CallS), seconds(b.FirstS), ratioWords(b.Ratio))
+			tensor.FormatBytes(b.SendBytes), predicted(b.PredictedS, tm.Cluster), cluster.FormatSeconds(b.MeasuredS), cluster.FormatSeconds(b.CallS), cluster.FormatSeconds(b.FirstS), ratioWords(b.Ratio))
 		if len(b.Collectives) < 2 {
 			continue
 		}
@@ -71,11 +72,11 @@ func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
 				ran += " (" + c.Ran + ")"
 			}
 			fmt.Fprintf(tw, "\t  mesh dim %d\t\t\t%s\t\t%s\t%s\t%s\t%s\t%s\n", c.MeshDim, ran,
-				predicted(c.PredictedS, tm.Cluster), seconds(c.MeasuredS), seconds(c.CallS), seconds(c.FirstS), ratioWords(c.Ratio))
+				predicted(c.PredictedS, tm.Cluster), cluster.FormatSeconds(c.MeasuredS), cluster.FormatSeconds(c.CallS), cluster.FormatSeconds(c.FirstS), ratioWords(c.Ratio))
 		}
 	}
 	fmt.Fprintf(tw, "total\t%s\t\t\t\t%s\t%s\t%s\t%s\t%s\t%s\n", count(len(tm.Boxings), "boxing"), tensor.FormatBytes(sent),
-		predicted(tm.PredictedS, tm.Cluster), seconds(tm.MeasuredS), seconds(tm.CallS), seconds(tm.FirstS), ratioWords(tm.Ratio))
+		predicted(tm.PredictedS, tm.Cluster), cluster.FormatSeconds(tm.MeasuredS), cluster.FormatSeconds(tm.CallS), cluster.FormatSeconds(tm.FirstS), ratioWords(tm.Ratio))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func predicted(s float64, clusterName string) string {
 	if clusterName == "" {
 		return "-"
 	}
-	return seconds(s)
+	return cluster.FormatSeconds(s)
 }
 
 // ratioWords spells measured/predicted with 2 decimals (none from 100

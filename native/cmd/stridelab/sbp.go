@@ -22,12 +22,12 @@ cluster: a preset (h100-node, two-h100-nodes, tpu-v5e, loopback) or a cluster fi
      memory refused; --cost time (the default with --cluster) or bytes is what exact minimises
 
 ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs),
-     reduce (--reduce sum|max|min --to 1,3)
+     reduce (--reduce sum|max|min --to 1,3), exp, log, neg, sqrt, rsqrt, tanh, relu (one input)
 SBP: S(axis), B, P (sum), P(max), P(min); on a mesh one per mesh dim: '(S(0), B)'
 placement: 4 | 0-3 | cpu:0,1,2,3 | cuda:[[0,1],[2,3]]
 program: one statement a line or separated by ';' (docs/reference.md has the language):
      placement 4; x = input 64,32 S(0); w = input 32,16 B from w.npy; y = matmul x w;
-     s = sum y 1,1; t = box y B; grad s
+     r = relu y; m = mean r 1,16; s = sum m 1,1; t = box y B; grad s
 `
 
 // sbpCommands are the words after sbp.
@@ -57,7 +57,7 @@ type opFlags struct {
 
 func defineOpFlags(fs *flagSet) *opFlags {
 	return &opFlags{
-		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, eq, matmul or reduce"),
+		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh or relu"),
 		size:   fs.String("size", "", "expand: the expand size (-1 keeps a dim)"),
 		times:  fs.String("times", "", "repeat: the repeat count per dim"),
 		to:     fs.String("to", "", "reduce: the target shape (each dim the input's or 1)"),

@@ -209,7 +209,7 @@ func writeBoxing(w io.Writer, timed timedBoxing) {
 		}
 	}
 	if t := timed.BoxingTime; t != nil {
-		fmt.Fprintf(w, "time on %s: %s (the steps one after another)\n", timed.Cluster.Name, seconds(t.TimeS))
+		fmt.Fprintf(w, "time on %s: %s (the steps one after another)\n", timed.Cluster.Name, cluster.FormatSeconds(t.TimeS))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

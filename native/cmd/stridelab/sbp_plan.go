@@ -108,7 +108,7 @@ type timedOpPlan struct {
 //	time on h100-node: 256 µs on rank 0, the slowest device: 17.2 GFLOP take 256 µs at 67 TFLOP/s, 80.0 MiB read and written 25.0 µs at 3.35 TB/s: compute-bound
 func opTimeLine(c cluster.Cluster, t cluster.OpTime) string {
 	return fmt.Sprintf("time on %s: %s on rank %d, the slowest device: %s take %s at %s, %s read and written %s at %s: %s-bound",
-		c.Name, seconds(t.TimeS), t.Rank, flopCount(t.FLOPs), seconds(t.ComputeS), flops(c.Device.FLOPs), formatBytes(t.Bytes), seconds(t.MemoryS), rate(c.Device.MemBytes), t.Bound)
+		c.Name, cluster.FormatSeconds(t.TimeS), t.Rank, cluster.FormatFLOPs(t.FLOPs), cluster.FormatSeconds(t.ComputeS), cluster.FormatFLOPRate(c.Device.FLOPs), formatBytes(t.Bytes), cluster.FormatSeconds(t.MemoryS), cluster.FormatRate(c.Device.MemBytes), t.Bound)
 }
 
 type boxedOptions struct {

@@ -88,6 +88,40 @@ func TestSbpShapeFromFileAndNaN(t *testing.T) {
 	}
 }
 
+// The unary ops on the one-op commands: neg passes P(sum); exp of a
+// P(sum) is refused under --strict saying why (it is not linear), and
+// boxed otherwise; sbp run checks a tanh of an uneven split, and a log
+// of a P(max) (NaN and -Inf where its values are not positive), against
+// the single device.
+func TestSbpUnaryOps(t *testing.T) {
+	dir := t.TempDir()
+	v := make([]float32, 21)
+	for i := range v {
+		v[i] = float32(i-10) / 3
+	}
+	xt, _ := tensor.FromSlice(tensor.Shape{7, 3}, v)
+	x := writeNpy(t, dir, "x.npy", xt)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sbp", "plan", "--op", "neg", "--shape", "7,3", "--sbp", "P", "--placement", "3"}, "in P(sum) -> out P(sum)"},
+		{[]string{"sbp", "plan", "--op", "relu", "--shape", "7,3", "--sbp", "P(max)", "--placement", "3"}, "in P(max) -> out P(max)"},
+		{[]string{"sbp", "plan", "--op", "exp", "--shape", "7,3", "--sbp", "P", "--placement", "3"}, "boxed"},
+		{[]string{"sbp", "run", "--op", "tanh", "--in", x, "--sbp", "S(1)", "--placement", "3"}, "the gathered result equals the single-device result"},
+		{[]string{"sbp", "run", "--op", "log", "--in", x, "--sbp", "P(max)", "--placement", "2"}, "the gathered result equals the single-device result"},
+	} {
+		if out := runCLI(t, c.args...); !strings.Contains(out, c.want) {
+			t.Errorf("stridelab %s:\n%s\nwant %q in it", strings.Join(c.args, " "), out, c.want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"sbp", "plan", "--op", "exp", "--shape", "7,3", "--sbp", "P", "--placement", "3", "--strict"}
+	if code := run(args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "exp(x₁ + x₂) is not exp(x₁) + exp(x₂): exp is not linear") {
+		t.Errorf("stridelab %s: exit %d, %q", strings.Join(args, " "), code, stderr.String())
+	}
+}
+
 // Every emitted program is valid Python (checked with Python's own
 // parser) and spells the placement, the SBPs and the op for its engine.
 func TestSbpEmit(t *testing.T) {
@@ -109,6 +143,10 @@ func TestSbpEmit(t *testing.T) {
 			[]string{"torch.maximum(a, b)", "[Shard(0)]"}},
 		{[]string{"plan", "--op", "eq", "--shape", "4,3", "--b-shape", "3", "--sbp", "S(0)", "--placement", "4", "--emit", "oneflow"},
 			[]string{"flow.eq(a, b).to(a.dtype)", "stridelab: [flow.sbp.split(0)]"}},
+		{[]string{"plan", "--op", "rsqrt", "--shape", "4,3", "--sbp", "S(1)", "--placement", "3", "--emit", "oneflow"},
+			[]string{"flow.rsqrt(x)", "stridelab: [flow.sbp.split(1)]"}},
+		{[]string{"plan", "--op", "neg", "--shape", "4,3", "--sbp", "P", "--placement", "2", "--emit", "pytorch"},
+			[]string{"-x", `[Partial("sum")]`}},
 		{[]string{"boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(1)", "--placement", "4", "--emit", "oneflow"},
 			[]string{"y = x.to_global(sbp=[flow.sbp.split(1)])"}},
 		{[]string{"boxing", "--shape", "16,32", "--from", "(S(0), S(1))", "--to", "(P(min), B)", "--placement", "[[0,1],[2,3]]", "--emit", "pytorch"},

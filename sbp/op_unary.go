@@ -1,0 +1,105 @@
+package sbp
+
+import (
+	"fmt"
+
+	"github.com/stridelab/stridelab/tensor"
+)
+
+type unaryOp struct{ op tensor.UnaryOp }
+
+// Unary is an elementwise op of one global tensor (tensor.Backend.Unary):
+// exp, log, neg, sqrt, rsqrt, tanh, relu, and step (relu's derivative,
+// the mask of its backward). Each element is computed on its own, so
+//
+//	S(k)   -> S(k)     for every axis k
+//	B      -> B
+//
+// and the partials an op is linear or monotone in:
+//
+//	neg:                   P(sum) -> P(sum)   −(x₁+x₂) = −x₁ + −x₂ (int32 too, wrapping)
+//	exp, tanh, relu, step: P(max) -> P(max), P(min) -> P(min)
+//	                       f(max parts) = max f(parts) for f non-decreasing
+//	                       on all of [−Inf, Inf] (and on every integer)
+//
+// No other op is linear, so only neg passes P(sum). Neg passes no
+// partial max or min: it would turn int32's lowest value, a P(max)
+// part's identity, into itself (it wraps), not P(min)'s identity. Log, sqrt and
+// rsqrt pass none either: a part of a P(max) may hold any value below
+// the whole (−Inf where it holds nothing), and below 0 they are NaN. An
+// op refuses the dtypes it does not take (tensor.UnaryOp.Takes) on the
+// devices, as the backend does.
+func Unary(op tensor.UnaryOp) Op { return unaryOp{op: op} }
+
+func (o unaryOp) Name() string   { return o.op.String() }
+func (o unaryOp) String() string { return o.op.String() }
+func (unaryOp) Arity() int       { return 1 }
+
+func (o unaryOp) OutShape(in []tensor.Shape) (tensor.Shape, error) {
+	if _, err := tensor.ParseUnaryOp(o.op.String()); err != nil {
+		return nil, err
+	}
+	return in[0].Clone(), nil
+}
+
+// monotone reports whether the op is non-decreasing on all of [−Inf, Inf].
+func (o unaryOp) monotone() bool {
+	switch o.op {
+	case tensor.Exp, tensor.Tanh, tensor.Relu, tensor.Step:
+		return true
+	}
+	return false
+}
+
+func (o unaryOp) Signatures(in []tensor.Shape) []Signature {
+	if _, err := o.OutShape(in); err != nil {
+		return nil
+	}
+	var sigs []Signature
+	for k := range in[0] {
+		sigs = append(sigs, Signature{In: []SBP{S(k)}, Out: S(k)})
+	}
+	sigs = append(sigs, Signature{In: []SBP{B}, Out: B})
+	switch {
+	case o.op == tensor.Neg:
+		sigs = append(sigs, Signature{In: []SBP{PSum}, Out: PSum})
+	case o.monotone():
+		mx, mn := P(tensor.MaxAll), P(tensor.MinAll)
+		sigs = append(sigs, Signature{In: []SBP{mx}, Out: mx}, Signature{In: []SBP{mn}, Out: mn})
+	}
+	return sigs
+}
+
+func (o unaryOp) why(in []tensor.Shape, sbps []SBP) string {
+	s := sbps[0]
+	switch {
+	case s.Kind != Partial:
+		return ""
+	case s.Op == tensor.Sum:
+		return fmt.Sprintf("%v(x₁ + x₂) is not %v(x₁) + %v(x₂): %v is not linear, and only neg passes P(sum)", o.op, o.op, o.op, o.op)
+	case o.op == tensor.Neg:
+		return fmt.Sprintf("neg does not carry the int32 identity a part of a %v may hold to the other partial's: −(lowest) wraps to the lowest, not the highest, and −(highest) is the lowest + 1; only P(sum) passes through neg", s)
+	}
+	return fmt.Sprintf("%v is NaN below 0, and a part of a %v may hold any value past the whole (±Inf where it holds nothing); only S and B pass through %v", o.op, s, o.op)
+}
+
+func (o unaryOp) Args(in []tensor.Shape, out tensor.Shape) Args {
+	return Args{OutStride: tensor.ContiguousStrides(out)}
+}
+
+func (o unaryOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (tensor.Tensor, error) {
+	return be.Unary(o.op, in[0])
+}
+
+// oneflow is OneFlow's list: every unary math op's GetSbp (exp, log, sqrt,
+// rsqrt and negative in math_unary_elementwise_op.cpp, tanh in
+// tanh_op.cpp) is GetSbpFnUtil::SplitForEachAxis, and relu's
+// (relu_op.cpp) the same loop written out: S(k) -> S(k) for every axis,
+// and nothing partial, not even negative's P -> P.
+func (o unaryOp) oneflow(in []tensor.Shape) []Signature {
+	var sigs []Signature
+	for k := range in[0] {
+		sigs = append(sigs, Signature{In: []SBP{S(k)}, Out: S(k)})
+	}
+	return sigs
+}
