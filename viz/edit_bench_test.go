@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +21,9 @@ import (
 // all-reduce (of y, partial) and the backward one (of x's gradient).
 const megatronMLP = "placement 4; x = input 32,64 B; w1 = input 64,256 S(1); h = matmul x w1; " +
 	"w2 = input 256,64 S(0); y = matmul h w2; s = sum y 1,1; grad s"
+
+// firstDimOfX finds x's first dim in a program: an edit doubles it.
+var firstDimOfX = regexp.MustCompile(`x = input (\d+),`)
 
 // editPrograms are the gallery's programs (docs/gallery/gallery.sh) and
 // Megatron's MLP, each as its spec and as the spec an edit of its source
@@ -39,9 +43,12 @@ func editPrograms(t testing.TB) []struct {
 	}
 	add := func(name string, base viz.Spec) {
 		src := base.Get("src")
-		edited := strings.Replace(src, "x = input 64,", "x = input 128,", 1)
-		edited = strings.Replace(edited, "x = input 32,", "x = input 64,", 1)
-		if edited == src {
+		edited, doubled := src, false
+		if m := firstDimOfX.FindStringSubmatchIndex(src); m != nil {
+			n, _ := strconv.Atoi(src[m[2]:m[3]])
+			edited, doubled = src[:m[2]]+strconv.Itoa(2*n)+src[m[3]:], true
+		}
+		if !doubled {
 			t.Fatalf("%s: no x to edit in %q", name, src)
 		}
 		values := map[string]string{}
