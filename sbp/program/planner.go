@@ -51,6 +51,7 @@ type planner struct {
 	clu      *cluster.Cluster // the cluster the steps are timed on, or nil
 	cost     Cost             // what exact minimises
 	opPs     [][]int64        // node → candidate → its time in ps (opCost), filled on first use
+	touch    [][]int          // node → the tensors its choice prices (touches), made on first use
 }
 
 // treeKey keys planner.treeMemo: a shape's index, the source layout's id

@@ -48,17 +48,7 @@ func (pl *planner) srcNode(x int) int {
 // the tensors it lays out or reads repriced, until no move gains (a few
 // rounds), and returns the plan's total. choice is changed in place.
 func (pl *planner) improve(choice []int, vars []int, kept [][]int) int64 {
-	touch := make([][]int, len(pl.g.nodes)) // node → the tensors its choice prices
-	for x := range len(pl.names) {
-		if s := pl.srcNode(x); pl.cands[s] != nil {
-			touch[s] = append(touch[s], x)
-		}
-		for _, r := range pl.readers[x] {
-			if pl.cands[r.node] != nil && !slices.Contains(touch[r.node], x) {
-				touch[r.node] = append(touch[r.node], x)
-			}
-		}
-	}
+	touch := pl.touches()
 	local := func(i int) int64 {
 		s := weight(pl.opCost(i, choice[i]), 0)
 		for _, x := range touch[i] {
@@ -92,3 +82,24 @@ func (pl *planner) improve(choice []int, vars []int, kept [][]int) int64 {
 
 // improveRounds bounds improve's rounds over every op.
 const improveRounds = 8
+
+// touches returns, per node, the tensors its choice prices (those it
+// lays out or reads), worked out on first use: tighten improves a plan
+// at every rounding.
+func (pl *planner) touches() [][]int {
+	if pl.touch != nil {
+		return pl.touch
+	}
+	pl.touch = make([][]int, len(pl.g.nodes))
+	for x := range len(pl.names) {
+		if s := pl.srcNode(x); pl.cands[s] != nil {
+			pl.touch[s] = append(pl.touch[s], x)
+		}
+		for _, r := range pl.readers[x] {
+			if pl.cands[r.node] != nil && !slices.Contains(pl.touch[r.node], x) {
+				pl.touch[r.node] = append(pl.touch[r.node], x)
+			}
+		}
+	}
+	return pl.touch
+}
