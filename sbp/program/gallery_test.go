@@ -1,12 +1,14 @@
 package program
 
 import (
+	"encoding/json"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -48,6 +50,34 @@ func galleryEntries(t *testing.T) map[string]galleryEntry {
 	return out
 }
 
+// galleryPlan plans the gallery's program name as its line asks (its
+// strategy, cluster and cost) and returns the plan and the caption.
+func galleryPlan(t *testing.T, entries map[string]galleryEntry, name string) (*Plan, string) {
+	t.Helper()
+	e, ok := entries[name]
+	if !ok {
+		t.Fatalf("the gallery has no %s", name)
+	}
+	strategy := Greedy
+	if e.exact {
+		strategy = Exact
+	}
+	o := Options{Cost: Cost(e.cost)}
+	if e.cluster != "" {
+		c, ok := cluster.Preset(e.cluster)
+		if !ok {
+			t.Fatalf("%s: no preset %q", name, e.cluster)
+		}
+		o.Cluster = &c
+	}
+	p := planned(t, e.src, strategy)
+	pl, err := NewPlanWith(p.Program, strategy, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl, e.caption
+}
+
 // TestGalleryTimeAndMemoryCaptions: the gallery's captions of time and
 // memory say what the plans compute. On two-h100-nodes the plan with the
 // fewest bytes is not the fastest (8.00 KiB in 23.0 µs, an all-reduce
@@ -55,26 +85,7 @@ func galleryEntries(t *testing.T) map[string]galleryEntry {
 // parallelism sends in an all-gather and a reduce-scatter, and holds less.
 func TestGalleryTimeAndMemoryCaptions(t *testing.T) {
 	entries := galleryEntries(t)
-	plan := func(name string) (*Plan, string) {
-		e, ok := entries[name]
-		if !ok {
-			t.Fatalf("the gallery has no %s", name)
-		}
-		c, ok := cluster.Preset(e.cluster)
-		if !ok {
-			t.Fatalf("%s: no preset %q", name, e.cluster)
-		}
-		strategy := Greedy
-		if e.exact {
-			strategy = Exact
-		}
-		p := planned(t, e.src, strategy)
-		pl, err := NewPlanWith(p.Program, strategy, Options{Cluster: &c, Cost: Cost(e.cost)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pl, e.caption
-	}
+	plan := func(name string) (*Plan, string) { return galleryPlan(t, entries, name) }
 	says := func(name, caption string, facts ...string) {
 		for _, f := range facts {
 			if !strings.Contains(caption, f) {
@@ -118,4 +129,126 @@ func TestGalleryTimeAndMemoryCaptions(t *testing.T) {
 	}
 	says("program-dp-memory", dc, tensor.FormatBytes(dp.TotalSendBytes), cluster.FormatSeconds(dp.CommTimeS), tensor.FormatBytes(dpPeak[0]))
 	says("program-zero3", zc, tensor.FormatBytes(z3.TotalSendBytes), tensor.FormatBytes(z3Peak[0]), tensor.FormatBytes(dpPeak[0]))
+}
+
+// collectiveSeen is one collective a plan runs: the boxing's pass, the
+// tensor it moves, the collective along one mesh dim, and the bytes the
+// devices send for it together.
+type collectiveSeen struct {
+	pass       Pass
+	tensor     string
+	collective string
+	meshDim    int
+	bytes      int64
+}
+
+// planCollectives reads a plan's collectives from its JSON (the contract
+// a front end reads): every boxing step that sends anything, split into
+// its collectives per mesh dim (sbp.PlanBoxing of the step's shape, from
+// and to), each with the bytes its devices send.
+func planCollectives(t *testing.T, pl *Plan) []collectiveSeen {
+	t.Helper()
+	data, err := json.Marshal(pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read struct {
+		Steps []struct {
+			Kind      StepKind     `json:"kind"`
+			Pass      Pass         `json:"pass"`
+			Tensor    string       `json:"tensor"`
+			Shape     tensor.Shape `json:"shape"`
+			From      string       `json:"from"`
+			To        string       `json:"to"`
+			SendBytes int64        `json:"send_bytes"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal(data, &read); err != nil {
+		t.Fatal(err)
+	}
+	var out []collectiveSeen
+	for _, s := range read.Steps {
+		if s.Kind != StepBoxing || s.SendBytes == 0 {
+			continue
+		}
+		from, err := sbp.ParseNd(s.From)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to, err := sbp.ParseNd(s.To)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := sbp.PlanBoxing(s.Shape, tensor.Float32, pl.Program.Placement, from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.SendBytes != s.SendBytes {
+			t.Errorf("box %s %s -> %s: the JSON says %d B, its boxing %d B", s.Tensor, s.From, s.To, s.SendBytes, b.SendBytes)
+		}
+		for _, st := range b.Steps {
+			var sent int64
+			for _, r := range st.Ranks {
+				sent += r.SendBytes
+			}
+			if sent > 0 {
+				out = append(out, collectiveSeen{s.Pass, s.Tensor, string(st.Collective), st.MeshDim, sent})
+			}
+		}
+	}
+	return out
+}
+
+// TestGalleryLayerCaptions: the gallery's real layers run the collectives
+// their captions name, forward and backward, and no others. Megatron's
+// MLP (Shoeybi et al. 2019): one all-reduce of y in the forward (the g
+// operator) and one of x's gradient in the backward (f). Sequence
+// parallelism (Korthikanti et al. 2022): an all-gather before the
+// column-parallel matmul and a reduce-scatter after the row-parallel one,
+// and in the backward the same two the other way round. ZeRO-3 / FSDP
+// (Rajbhandari et al. 2020): the weight all-gathered before use, its
+// gradient reduce-scattered. Each caption gives every collective's word
+// and bytes and the total.
+func TestGalleryLayerCaptions(t *testing.T) {
+	entries := galleryEntries(t)
+	cases := []struct {
+		name string
+		want []collectiveSeen
+	}{
+		{"program-megatron-mlp", []collectiveSeen{
+			{Forward, "y", "all-reduce", 0, 48 << 10},
+			{Backward, "grad_x.h", "all-reduce", 0, 48 << 10},
+		}},
+		{"program-sequence-parallel", []collectiveSeen{
+			{Forward, "n", "all-gather", 0, 24 << 10},
+			{Forward, "y", "reduce-scatter", 0, 24 << 10},
+			{Backward, "grad_o", "all-gather", 0, 24 << 10},
+			{Backward, "grad_nb", "reduce-scatter", 0, 24 << 10},
+		}},
+		{"program-zero3", []collectiveSeen{
+			{Forward, "w", "all-gather", 0, 384 << 10},
+			{Backward, "grad_wb", "reduce-scatter", 0, 384 << 10},
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pl, caption := galleryPlan(t, entries, tc.name)
+			got := planCollectives(t, pl)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("collectives %+v, want %+v", got, tc.want)
+			}
+			var total int64
+			for _, c := range tc.want {
+				total += c.bytes
+				for _, fact := range []string{c.collective, tensor.FormatBytes(c.bytes)} {
+					if !strings.Contains(caption, fact) {
+						t.Errorf("the caption does not say %q (the %s %s of %s)", fact, c.pass, c.collective, c.tensor)
+					}
+				}
+			}
+			if pl.TotalSendBytes != total || !strings.Contains(caption, tensor.FormatBytes(total)) {
+				t.Errorf("the plan sends %d B, its collectives %d B: want the caption to say %s", pl.TotalSendBytes, total, tensor.FormatBytes(total))
+			}
+		})
+	}
 }
