@@ -249,6 +249,9 @@ func TestGalleryLayerCaptions(t *testing.T) {
 			if pl.TotalSendBytes != total || !strings.Contains(caption, tensor.FormatBytes(total)) {
 				t.Errorf("the plan sends %d B, its collectives %d B: want the caption to say %s", pl.TotalSendBytes, total, tensor.FormatBytes(total))
 			}
+			if greedy := tensor.FormatBytes(pl.GreedySendBytes); pl.GreedySendBytes != total && !strings.Contains(caption, "Greedy, OneFlow's eager rule, sends "+greedy) {
+				t.Errorf("greedy sends %s, exact %s: want the caption to say so", greedy, tensor.FormatBytes(total))
+			}
 		})
 	}
 }
