@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -210,44 +212,91 @@ func TestEmitTorch(t *testing.T) {
 		{"transcendental", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; e = exp m; l = log e; t = tanh x; u = add t l; r = rsqrt u; s = sum r 1,1; grad s"}, nil, true},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			simOut, emitOut := filepath.Join(dir, tc.name+".sim"), filepath.Join(dir, tc.name+".torch")
-			if tc.files != nil {
-				runCLI(t, append(tc.args, "--out", filepath.Join(simOut+".npy"))...)
-			} else {
-				runCLI(t, append(tc.args, "--out", simOut)...)
-			}
-			file := filepath.Join(dir, tc.name+".py")
-			if err := os.WriteFile(file, []byte(runCLI(t, append(tc.args, "--emit", "torch")...)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if out, err := exec.Command(py, "-m", "py_compile", file).CombinedOutput(); err != nil {
-				t.Fatalf("py_compile %s: %v: %s", file, err, out)
-			}
-			runWorld(t, py, file, tc.ranks, "--out", emitOut)
-			files := tc.files
-			if files == nil {
-				entries, err := os.ReadDir(simOut)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, e := range entries {
-					files = append(files, e.Name())
-				}
-			}
-			for _, f := range files {
-				want := filepath.Join(simOut, f)
-				if tc.files != nil {
-					want = simOut + ".npy"
-				}
-				if tc.tol {
-					name := strings.TrimSuffix(f, ".npy")
-					closeTo(t, name, readOut(t, emitOut, []string{name})[name], readOut(t, simOut, []string{name})[name])
-					continue
-				}
-				sameBytes(t, want, filepath.Join(emitOut, f))
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { emitMatchesSim(t, py, dir, tc.name, tc.ranks, tc.args, tc.files, tc.tol) })
+	}
+}
+
+// TestEmitTorchGallery: the gallery's real layers (Megatron's MLP,
+// sequence parallelism, ZeRO-3), emitted with --emit torch and run as
+// torchrun would on gloo, one process per device of their placement, save every tensor and
+// gradient within closeTo's 1e-4 of --engine sim's (tanh and rsqrt round
+// their own way in torch).
+func TestEmitTorchGallery(t *testing.T) {
+	py := needTorch(t)
+	dir := t.TempDir()
+	list, err := os.ReadFile("../../../docs/gallery/gallery.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers := map[string]bool{"program-megatron-mlp": true, "program-sequence-parallel": true, "program-zero3": true}
+	src := regexp.MustCompile(`--src '([^']*)'`)
+	n := 0
+	for _, line := range strings.Split(string(list), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) < 5 || !layers[f[0]] {
+			continue
+		}
+		m := src.FindStringSubmatch(f[1])
+		if m == nil {
+			t.Fatalf("%s: no --src", f[0])
+		}
+		args := []string{"sbp", "program", "--src", m[1]}
+		if strings.Contains(f[1], "--strategy exact") {
+			args = append(args, "--strategy", "exact")
+		}
+		prog, err := program.Parse(m[1])
+		if err != nil {
+			t.Fatalf("%s: %v", f[0], err)
+		}
+		n++
+		t.Run(f[0], func(t *testing.T) { emitMatchesSim(t, py, dir, f[0], prog.Placement.Size(), args, nil, true) })
+	}
+	if n != len(layers) {
+		t.Errorf("%d of the gallery's %d layers found", n, len(layers))
+	}
+}
+
+// emitMatchesSim runs args (an sbp command) with --engine sim's --out and
+// with --emit torch run on ranks processes, and compares the files:
+// files (nil: every file sim wrote) byte for byte, or within closeTo's
+// 1e-4 when tol.
+func emitMatchesSim(t *testing.T, py, dir, name string, ranks int, args, files []string, tol bool) {
+	t.Helper()
+	simOut, emitOut := filepath.Join(dir, name+".sim"), filepath.Join(dir, name+".torch")
+	if files != nil {
+		runCLI(t, append(args, "--out", filepath.Join(simOut+".npy"))...)
+	} else {
+		runCLI(t, append(args, "--out", simOut)...)
+	}
+	file := filepath.Join(dir, name+".py")
+	if err := os.WriteFile(file, []byte(runCLI(t, append(args, "--emit", "torch")...)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(py, "-m", "py_compile", file).CombinedOutput(); err != nil {
+		t.Fatalf("py_compile %s: %v: %s", file, err, out)
+	}
+	runWorld(t, py, file, ranks, "--out", emitOut)
+	whole := files != nil
+	if files == nil {
+		entries, err := os.ReadDir(simOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			files = append(files, e.Name())
+		}
+	}
+	for _, f := range files {
+		want := filepath.Join(simOut, f)
+		if whole {
+			want = simOut + ".npy"
+		}
+		if tol {
+			name := strings.TrimSuffix(f, ".npy")
+			closeTo(t, name, readOut(t, emitOut, []string{name})[name], readOut(t, simOut, []string{name})[name])
+			continue
+		}
+		sameBytes(t, want, filepath.Join(emitOut, f))
 	}
 }
 
