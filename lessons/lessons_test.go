@@ -69,7 +69,7 @@ func TestBuiltinLessons(t *testing.T) {
 			t.Errorf("%s: %d questions, want at least 3", l.File, asked)
 		}
 	}
-	if want := []string{"expand-repeat", "views", "broadcast-backward", "global-view", "program"}; !slices.Equal(ids, want) {
+	if want := []string{"expand-repeat", "views", "broadcast-backward", "global-view", "program", "tensor-parallel"}; !slices.Equal(ids, want) {
 		t.Errorf("lessons %v, want %v in this order", ids, want)
 	}
 }

@@ -545,7 +545,41 @@ func TestLessonFacts(t *testing.T) {
 	}
 	say("program", "Exact sends %s in all, against greedy's %s", tensor.FormatBytes(exact.TotalSendBytes), tensor.FormatBytes(greedy.TotalSendBytes))
 
-	for _, id := range []string{"expand-repeat", "views", "broadcast-backward", "global-view", "program"} {
+	// tensor-parallel: Megatron's MLP and sequence parallelism, their
+	// blocks, signatures and collectives, planned by sbp/program.
+	tp := func(n int) *program.Plan {
+		t.Helper()
+		p, err := planOf(Find(ls, "tensor-parallel").Steps[n-1].Scene)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	collectives := func(p *program.Plan) []string {
+		var out []string
+		for _, st := range p.Steps {
+			if st.Kind == program.StepBoxing && st.SendBytes > 0 {
+				out = append(out, string(st.Pass)+" "+strings.Join(st.Collectives, " + "))
+			}
+		}
+		return out
+	}
+	mlp, seq := tp(1), tp(5)
+	if got := collectives(mlp); !slices.Equal(got, []string{"forward all-reduce", "backward all-reduce"}) {
+		t.Errorf("Megatron's MLP runs %v; the lesson says one all-reduce each way", got)
+	}
+	if got := collectives(seq); !slices.Equal(got, []string{"forward all-gather", "forward reduce-scatter", "backward all-gather", "backward reduce-scatter"}) {
+		t.Errorf("sequence parallelism runs %v; the lesson says an all-gather and a reduce-scatter each way", got)
+	}
+	if mlp.GreedySendBytes != mlp.TotalSendBytes || seq.TotalSendBytes != mlp.TotalSendBytes {
+		t.Errorf("Megatron sends %d B (greedy %d B), sequence parallelism %d B: the lesson says greedy finds the same plan and the two send the same", mlp.TotalSendBytes, mlp.GreedySendBytes, seq.TotalSendBytes)
+	}
+	say("tensor-parallel", "`h = matmul x w1` runs as `%s`, each device computing its own %d of the %d hidden features", step(mlp, program.StepOp, "h").Signature, block(mlp, "w1", 1), mlp.Program.Lookup("w1").Shape[1])
+	say("tensor-parallel", "multiplies each device's %d columns of `g` by its own %d rows of `w2`", block(mlp, "w2", 0), block(mlp, "w2", 0))
+	say("tensor-parallel", "x.T · grad_h runs as %s", step(mlp, program.StepOp, "grad_w1.h").Signature)
+	say("tensor-parallel", "gives each device %d of the %d tokens", block(seq, "x", 0), seq.Program.Lookup("x").Shape[0])
+
+	for _, id := range []string{"expand-repeat", "views", "broadcast-backward", "global-view", "program", "tensor-parallel"} {
 		src, err := fs.ReadFile(files, id+".md")
 		if err != nil {
 			t.Fatal(err)

@@ -67,7 +67,7 @@ try {
   await page.goto(url);
   await page.evaluate(() => globalThis.pageReady);
   const { lessons } = await api("lessons");
-  check(lessons.length === 5 && lessons.some((l) => l.id === "program"), `the lessons menu lists ${lessons.length} lessons: ${lessons.map((l) => l.id).join(", ")}`);
+  check(lessons.length === 6 && lessons.some((l) => l.id === "tensor-parallel"), `the lessons menu lists ${lessons.length} lessons: ${lessons.map((l) => l.id).join(", ")}`);
   for (const l of lessons) {
     let done = [];
     for (const st of l.steps) {
