@@ -28,7 +28,8 @@ import (
 //	reduce     GetSbpFn: per axis in order, kept: S(i) -> S(i');
 //	           reduced (sum only): S(i) -> P, then P -> P
 //	matmul     MatmulOp::GetSbp: S(0) x B, B x S(1), S(1) x S(0), P x B, B x P
-//	transpose  TransposeOp::GetSbp: per output dim i, S(perm[i]) -> S(i); P -> P
+//	transpose, TransposeOp::GetSbp (transpose is a permute): per output dim
+//	permute    i, S(perm[i]) -> S(i); P -> P
 //	scale      ScalarMul's GetSbp: S(i) -> S(i) per axis; P -> P
 //	unary      exp, log, neg, sqrt, rsqrt (math_unary_elementwise_op.cpp),
 //	           tanh (tanh_op.cpp): GetSbpFnUtil::SplitForEachAxis; relu
@@ -161,12 +162,12 @@ func (matmulOp) oneflow(in []tensor.Shape) []Signature {
 	}
 }
 
-func (transposeOp) oneflow(in []tensor.Shape) []Signature {
-	return []Signature{
-		{In: []SBP{S(1)}, Out: S(0)},
-		{In: []SBP{S(0)}, Out: S(1)},
-		{In: []SBP{PSum}, Out: PSum},
+func (o permuteOp) oneflow(in []tensor.Shape) []Signature {
+	var sigs []Signature
+	for k, d := range o.order(len(in[0])) {
+		sigs = append(sigs, Signature{In: []SBP{S(d)}, Out: S(k)})
 	}
+	return append(sigs, Signature{In: []SBP{PSum}, Out: PSum})
 }
 
 func (o scaleOp) oneflow(in []tensor.Shape) []Signature {

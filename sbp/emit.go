@@ -406,8 +406,11 @@ func callOp(lib string, op Op, args []string, shapes []tensor.Shape) string {
 		return reduceCall(x, fn, shapes[0], o.to)
 	case meanOp:
 		return reduceCall(x, "mean", shapes[0], o.sum.to)
-	case transposeOp:
-		return x + ".transpose(0, 1)"
+	case permuteOp:
+		if o.perm == nil {
+			return x + ".transpose(-2, -1)"
+		}
+		return fmt.Sprintf("%s.permute(%s)", x, pyTuple(o.perm))
 	case scaleOp:
 		c := strconv.FormatFloat(o.c, 'g', -1, 64)
 		if o.c == math.Trunc(o.c) && math.Abs(o.c) < 1<<53 { // an int literal keeps an int tensor's dtype

@@ -19,7 +19,11 @@ func TestGradOpSignatures(t *testing.T) {
 	}{
 		{Transpose(), []tensor.Shape{{4, 3}}, "S(0) -> S(1); S(1) -> S(0); B -> B; P(sum) -> P(sum); P(max) -> P(max); P(min) -> P(min)"},
 		{Transpose(), []tensor.Shape{{0, 1}}, "S(0) -> S(1); S(1) -> S(0); B -> B; P(sum) -> P(sum); P(max) -> P(max); P(min) -> P(min)"},
-		{Transpose(), []tensor.Shape{{4, 3, 2}}, ""},
+		{Transpose(), []tensor.Shape{{4, 3, 2}}, "S(0) -> S(0); S(1) -> S(2); S(2) -> S(1); B -> B; P(sum) -> P(sum); P(max) -> P(max); P(min) -> P(min)"},
+		{Transpose(), []tensor.Shape{{4}}, ""},
+		{Permute([]int{2, 0, 1}), []tensor.Shape{{4, 3, 2}}, "S(0) -> S(1); S(1) -> S(2); S(2) -> S(0); B -> B; P(sum) -> P(sum); P(max) -> P(max); P(min) -> P(min)"},
+		{Permute([]int{}), []tensor.Shape{{}}, "B -> B; P(sum) -> P(sum); P(max) -> P(max); P(min) -> P(min)"},
+		{Permute([]int{0, 0}), []tensor.Shape{{4, 3}}, ""},
 		{Scale(-1), []tensor.Shape{{4, 3}}, "S(0) -> S(0); S(1) -> S(1); B -> B; P(sum) -> P(sum); P(max) -> P(min); P(min) -> P(max)"},
 		{Scale(0.5), []tensor.Shape{{7}}, "S(0) -> S(0); B -> B; P(sum) -> P(sum); P(max) -> P(max); P(min) -> P(min)"},
 		{Scale(0), []tensor.Shape{{2, 1, 3}}, "S(0) -> S(0); S(1) -> S(1); S(2) -> S(2); B -> B; P(sum) -> P(sum)"},
@@ -83,8 +87,13 @@ func checkInfer(t *testing.T, cases []inferCase) {
 func TestGradOpShapesAndErrors(t *testing.T) {
 	checkInfer(t, []inferCase{
 		{Transpose(), []tensor.Shape{{4, 3}}, "S(0)", "[3 4] S(1)", nil},
-		{Transpose(), []tensor.Shape{{4, 3, 2}}, "B", "transpose [4 3 2]: transpose takes a matrix; the input [4 3 2] has 3 dims", ErrShape},
-		{Transpose(), []tensor.Shape{{5}}, "B", "the input [5] has 1 dims", ErrShape},
+		{Transpose(), []tensor.Shape{{4, 3, 2}}, "S(1)", "[4 2 3] S(2)", nil},
+		{Transpose(), []tensor.Shape{{5}}, "B", "transpose [5]: transpose swaps the last two dims; the input [5] has 1", ErrShape},
+		{Permute([]int{2, 0, 1}), []tensor.Shape{{4, 3, 2}}, "S(0)", "[2 4 3] S(1)", nil},
+		{Permute([]int{2, 0, 1}), []tensor.Shape{{4, 3, 2}}, "P(max)", "[2 4 3] P(max)", nil},
+		{Permute([]int{1, 0}), []tensor.Shape{{4, 3, 2}}, "B", "permute [4 3 2] by [1 0]: the order [1 0] has 2 entries for 3 dims: give each dim once", ErrShape},
+		{Permute([]int{0, 3, 1}), []tensor.Shape{{4, 3, 2}}, "B", "the order [0 3 1] names dim 3; the input's dims are 0 to 2", ErrShape},
+		{Permute([]int{1, 1, 0}), []tensor.Shape{{4, 3, 2}}, "B", "the order [1 1 0] names dim 1 twice", ErrShape},
 		{Scale(-1), []tensor.Shape{{4, 3}}, "P(max)", "[4 3] P(min)", nil},
 		{Scale(0), []tensor.Shape{{4, 3}}, "P(max)", "scale [4 3] by 0 with P(max): no signature takes P(max): a scale by 0 would turn", ErrSignature},
 		{Scale(math.Inf(-1)), []tensor.Shape{{4, 3}}, "B", "scale [4 3] by -Inf: the factor must be a finite float32", ErrParse},
@@ -101,7 +110,7 @@ func TestGradOpShapesAndErrors(t *testing.T) {
 	if got := RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}).String(); got != "sum the tiles of repeat by [2 1 3]" {
 		t.Errorf("RepeatGrad.String() = %q", got)
 	}
-	for _, op := range []Op{Transpose(), Scale(2), RepeatGrad([]int{2}, tensor.Shape{3})} {
+	for _, op := range []Op{Transpose(), Permute([]int{1, 0}), Scale(2), RepeatGrad([]int{2}, tensor.Shape{3})} {
 		if op.Arity() != 1 {
 			t.Errorf("%v: arity %d", op, op.Arity())
 		}
@@ -189,7 +198,10 @@ func TestEmitGradOps(t *testing.T) {
 		shape tensor.Shape
 		want  string
 	}{
-		{Transpose(), tensor.Shape{4, 3}, "x.transpose(0, 1)"},
+		{Transpose(), tensor.Shape{4, 3}, "x.transpose(-2, -1)"},
+		{Transpose(), tensor.Shape{2, 4, 3}, "x.transpose(-2, -1)"},
+		{Permute([]int{2, 0, 1}), tensor.Shape{2, 4, 3}, "x.permute((2, 0, 1))"},
+		{Permute([]int{0}), tensor.Shape{4}, "x.permute((0,))"},
 		{Scale(-1), tensor.Shape{4}, "x * -1"},
 		{Scale(0.25), tensor.Shape{4}, "x * 0.25"},
 		{RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), tensor.Shape{2, 5, 3}, "x.reshape((2, 5, 3)).sum(dim=(0, 2)).reshape((5, 1))"},

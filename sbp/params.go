@@ -1,6 +1,10 @@
 package sbp
 
-import "github.com/stridelab/stridelab/tensor"
+import (
+	"slices"
+
+	"github.com/stridelab/stridelab/tensor"
+)
 
 // OpParams are an op's own arguments, the ones its per-device rewrite
 // (Args) leaves out: what an engine outside Go needs, beside PlanOp's
@@ -16,6 +20,7 @@ type OpParams struct {
 	Times  []int           // repeat and repeat_grad: the repeat counts
 	To     tensor.Shape    // reduce, mean: the logical target; repeat_grad: the repeat's input shape
 	Count  int             // mean: the input elements each output averages (every device divides by it)
+	Perm   []int           // transpose, permute: y's dim k is x's dim Perm[k] (transpose's is nil: it swaps the last two dims)
 }
 
 // Params returns op's own arguments. An op made outside this package
@@ -33,6 +38,8 @@ func Params(op Op) OpParams {
 		p.Reduce, p.To, p.Count = tensor.Sum, o.sum.to.Clone(), o.count()
 	case scaleOp:
 		p.Factor = o.c
+	case permuteOp:
+		p.Perm = slices.Clone(o.perm)
 	case expandOp:
 		p.Size = append([]int{}, o.size...)
 	case repeatOp:

@@ -58,12 +58,13 @@ func TestGradOpsOnEverySignature(t *testing.T) {
 }
 
 // TestUnaryOpsOnEverySignature runs every signature of every unary op, in
-// every dtype it takes, and of mean, as it is, on WebGPU: 1 to 5 devices,
-// 2 × 2 and 2 × 3 (sbpcheck.UnarySignatureCases).
+// every dtype it takes, of mean, and of the layer ops (transpose, permute,
+// …), as it is, on WebGPU: 1 to 5 devices, 2 × 2 and 2 × 3
+// (sbpcheck.UnarySignatureCases, sbpcheck.LayerSignatureCases).
 func TestUnaryOpsOnEverySignature(t *testing.T) {
 	be := NewBackend(openOrSkip(t, Options{}))
 	start, failed := time.Now(), 0
-	cases := sbpcheck.UnarySignatureCases()
+	cases := append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...)
 	for _, sc := range cases {
 		if err := sc.Run(be); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)

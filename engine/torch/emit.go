@@ -186,7 +186,9 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 			expr = fmt.Sprintf("reduce_to(%s.reshape(%s), \"sum\", %s).reshape(%s)", x[0], arg(func(a rankArgs) []int { return a.View }),
 				arg(func(a rankArgs) []int { return a.ViewTo }), arg(func(a rankArgs) []int { return a.ReduceTo }))
 		case "transpose":
-			expr = x[0] + ".t().contiguous()"
+			expr = x[0] + ".transpose(-2, -1).contiguous()"
+		case "permute":
+			expr = fmt.Sprintf("%s.permute(%s).contiguous()", x[0], pyInts(js.Perm))
 		case "scale":
 			expr = fmt.Sprintf("%s * torch.tensor(%s, dtype=F32, device=DEV)", x[0], strconv.FormatFloat(js.Factor, 'g', -1, 64))
 		case "matmul":

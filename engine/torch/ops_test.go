@@ -74,6 +74,9 @@ var opCases = []opCase{
 	{sbp.Mean(tensor.Shape{5, 7}, tensor.Shape{1, 7}), []tensor.Shape{{5, 7}}},
 	{sbp.Mean(tensor.Shape{5, 7}, tensor.Shape{5, 1}), []tensor.Shape{{5, 7}}},
 	{sbp.Mean(tensor.Shape{5, 7}, tensor.Shape{}), []tensor.Shape{{5, 7}}},
+	// the layer ops: transpose of a batch, permute to heads
+	{sbp.Transpose(), []tensor.Shape{{2, 5, 3}}},
+	{sbp.Permute([]int{2, 0, 1}), []tensor.Shape{{5, 3, 2}}},
 }
 
 // boxingShapes are the shapes every boxing case boxes: 2 over 3 or 4

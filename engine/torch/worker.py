@@ -283,7 +283,9 @@ def main():
         if op == "repeat_grad":  # tensor.RepeatBackward: view as the repeat's expand, sum the copies
             return reduce_to(x.reshape(tuple(a["view"])), "sum", a["view_to"]).reshape(tuple(a["reduce_to"]))
         if op == "transpose":
-            return x.t().contiguous()
+            return x.transpose(-2, -1).contiguous()
+        if op == "permute":
+            return x.permute(tuple(step["perm"])).contiguous()
         if op == "scale":
             return x * torch.tensor(step["factor"], dtype=f32)
         y = ins[1]

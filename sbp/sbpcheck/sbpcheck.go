@@ -1,6 +1,6 @@
 // Package sbpcheck is the property suite of the SBP core: random ops
-// (expand, repeat, binary, unary, reduce, mean, matmul, transpose, scale,
-// repeat_grad),
+// (expand, repeat, binary, unary, reduce, mean, matmul, transpose, permute,
+// scale, repeat_grad),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
 // boxed to a random SBP (what the boxing moved between the devices
@@ -381,8 +381,12 @@ func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
 	case 4: // matmul
 		m, k, n := r.IntN(6), r.IntN(6), r.IntN(6)
 		return sbp.Matmul(), []tensor.Shape{{m, k}, {k, n}}
-	case 5: // transpose
-		return sbp.Transpose(), []tensor.Shape{randomShape(r, 2)}
+	case 5: // transpose or permute
+		in := randomShape(r, 2+r.IntN(3))
+		if r.IntN(2) == 0 {
+			return sbp.Transpose(), []tensor.Shape{in}
+		}
+		return sbp.Permute(r.Perm(len(in))), []tensor.Shape{in}
 	case 6: // scale
 		factors := map[tensor.DType][]float64{tensor.Float32: {-1, 2, -0.5, 0, 3, 1e-50}, tensor.Int32: {-1, 2, -3, 0, 1}, tensor.Uint32: {2, 0, 3, 1}}[dt]
 		return sbp.Scale(factors[r.IntN(len(factors))]), []tensor.Shape{randomShape(r, r.IntN(4))}

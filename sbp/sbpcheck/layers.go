@@ -1,0 +1,26 @@
+package sbpcheck
+
+import (
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// LayerSignatureCases are SignatureCases of the ops a transformer block
+// adds to the language (transpose, permute): each on shapes that split
+// unevenly over 2 to 5 devices and leave empty shards, on every placement
+// of Placements.
+func LayerSignatureCases() []Case {
+	var cs []Case
+	seed := uint64(300)
+	add := func(op sbp.Op, dt tensor.DType, shapes ...tensor.Shape) {
+		seed++
+		cs = append(cs, SignatureCases(seed, op, shapes, dt)...)
+	}
+	add(sbp.Transpose(), tensor.Float32, tensor.Shape{7, 3})
+	add(sbp.Transpose(), tensor.Int32, tensor.Shape{2, 7, 3})
+	add(sbp.Transpose(), tensor.Float32, tensor.Shape{3, 0, 5})
+	add(sbp.Permute([]int{2, 0, 1}), tensor.Float32, tensor.Shape{7, 3, 2})
+	add(sbp.Permute([]int{0, 2, 1, 3}), tensor.Float32, tensor.Shape{2, 5, 3, 4})
+	add(sbp.Permute([]int{}), tensor.Uint32, tensor.Shape{})
+	return cs
+}
