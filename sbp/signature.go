@@ -99,6 +99,9 @@ func Infer(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (NdSbp, []Sign
 	if err := Validate(outShape, p, out); err != nil {
 		return nil, nil, newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "the output would be %v: %s", out, err.(*Error).Detail)
 	}
+	if err := placementError(op, shapes, p, in, out); err != nil {
+		return nil, nil, err
+	}
 	return out, used, nil
 }
 
@@ -144,7 +147,19 @@ func InferAs(op Op, shapes []tensor.Shape, p Placement, in []NdSbp, out NdSbp) (
 	if err := Validate(outShape, p, out); err != nil {
 		return nil, newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "the output would be %v: %s", out, err.(*Error).Detail)
 	}
+	if err := placementError(op, shapes, p, in, out); err != nil {
+		return nil, err
+	}
 	return used, nil
+}
+
+// placementError is the ErrSignature error for a signature that does
+// not hold on p (PlacementFault), or nil.
+func placementError(op Op, shapes []tensor.Shape, p Placement, in []NdSbp, out NdSbp) error {
+	if why := PlacementFault(op, shapes, p, in, out); why != "" {
+		return newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "%v -> %v does not hold on %v: %s", formatNds(in), out, p, why)
+	}
+	return nil
 }
 
 func findSignature(sigs []Signature, in []SBP) (Signature, bool) {

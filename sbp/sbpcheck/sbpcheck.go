@@ -52,7 +52,8 @@ type spec struct {
 // SignatureCases returns a case for every valid signature of op on inputs
 // of the given shapes and dtype on every placement of Placements, one
 // signature per mesh dim (of those taking the same inputs, the first, the
-// one Infer picks): the inputs are scattered with exactly the
+// one Infer picks), where the combination holds on the placement
+// (sbp.PlacementFault): the inputs are scattered with exactly the
 // signature's SBPs, Apply must run the op on them as they are (no boxing)
 // and give the signature's output SBP, and the gathered output must equal
 // the single-device result. The values are drawn from seed.
@@ -92,7 +93,7 @@ func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DTy
 			for i := range shapes {
 				valid = valid && sbp.Validate(shapes[i], p, s.in[i]) == nil
 			}
-			if valid {
+			if valid && sbp.PlacementFault(op, shapes, p, s.in, s.to) == "" {
 				cs = append(cs, Case{Name: fmt.Sprintf("%v %v %v on %v with %v -> %v", op, dt, shapes, p, s.in, s.to), Run: s.run})
 			}
 			if !next(choice, len(sigs)) {
