@@ -1,6 +1,6 @@
 // Package sbpcheck is the property suite of the SBP core: random ops
 // (expand, repeat, binary, unary, reduce, mean, matmul, transpose, permute,
-// scale, repeat_grad),
+// reshape, scale, repeat_grad),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
 // boxed to a random SBP (what the boxing moved between the devices
@@ -382,12 +382,15 @@ func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
 	case 4: // matmul
 		m, k, n := r.IntN(6), r.IntN(6), r.IntN(6)
 		return sbp.Matmul(), []tensor.Shape{{m, k}, {k, n}}
-	case 5: // transpose or permute
+	case 5: // transpose, permute or reshape
 		in := randomShape(r, 2+r.IntN(3))
-		if r.IntN(2) == 0 {
+		switch r.IntN(3) {
+		case 0:
 			return sbp.Transpose(), []tensor.Shape{in}
+		case 1:
+			return sbp.Permute(r.Perm(len(in))), []tensor.Shape{in}
 		}
-		return sbp.Permute(r.Perm(len(in))), []tensor.Shape{in}
+		return sbp.Reshape(randomReshape(r, in)), []tensor.Shape{in}
 	case 6: // scale
 		factors := map[tensor.DType][]float64{tensor.Float32: {-1, 2, -0.5, 0, 3, 1e-50}, tensor.Int32: {-1, 2, -3, 0, 1}, tensor.Uint32: {2, 0, 3, 1}}[dt]
 		return sbp.Scale(factors[r.IntN(len(factors))]), []tensor.Shape{randomShape(r, r.IntN(4))}
@@ -403,6 +406,32 @@ func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
 		}
 		return sbp.RepeatGrad(times, in), []tensor.Shape{plan.OutShape}
 	}
+}
+
+// randomReshape returns a target shape for a reshape of in: in's dims
+// with neighbours merged, some dims split in two where they factor, a
+// size-1 dim made here and there, and one size as -1 now and then.
+func randomReshape(r *rand.Rand, in tensor.Shape) []int {
+	var to []int
+	for d := 0; d < len(in); d++ {
+		n := in[d]
+		for d+1 < len(in) && r.IntN(3) == 0 { // flatten with the next
+			d++
+			n *= in[d]
+		}
+		if f := 2 + r.IntN(2); n > f && n%f == 0 && r.IntN(2) == 0 { // split
+			to = append(to, f, n/f)
+		} else {
+			to = append(to, n)
+		}
+		if r.IntN(6) == 0 {
+			to = append(to, 1)
+		}
+	}
+	if n, _ := in.NumElements(); n > 0 && len(to) > 0 && r.IntN(3) == 0 {
+		to[r.IntN(len(to))] = -1
+	}
+	return to
 }
 
 // broadcastable returns a shape that broadcasts to out: some leading dims
