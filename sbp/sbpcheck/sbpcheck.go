@@ -390,7 +390,7 @@ func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
 		case 1:
 			return sbp.Permute(r.Perm(len(in))), []tensor.Shape{in}
 		}
-		return sbp.Reshape(randomReshape(r, in)), []tensor.Shape{in}
+		return sbp.Reshape(RandomReshape(r, in)), []tensor.Shape{in}
 	case 6: // scale
 		factors := map[tensor.DType][]float64{tensor.Float32: {-1, 2, -0.5, 0, 3, 1e-50}, tensor.Int32: {-1, 2, -3, 0, 1}, tensor.Uint32: {2, 0, 3, 1}}[dt]
 		return sbp.Scale(factors[r.IntN(len(factors))]), []tensor.Shape{randomShape(r, r.IntN(4))}
@@ -408,10 +408,11 @@ func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
 	}
 }
 
-// randomReshape returns a target shape for a reshape of in: in's dims
+// RandomReshape returns a target shape for a reshape of in: in's dims
 // with neighbours merged, some dims split in two where they factor, a
-// size-1 dim made here and there, and one size as -1 now and then.
-func randomReshape(r *rand.Rand, in tensor.Shape) []int {
+// size-1 dim made here and there, and one size as -1 now and then (the
+// random programs of package program draw theirs here too).
+func RandomReshape(r *rand.Rand, in tensor.Shape) []int {
 	var to []int
 	for d := 0; d < len(in); d++ {
 		n := in[d]
