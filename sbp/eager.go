@@ -34,6 +34,9 @@ import (
 //	unary      exp, log, neg, sqrt, rsqrt (math_unary_elementwise_op.cpp),
 //	           tanh (tanh_op.cpp): GetSbpFnUtil::SplitForEachAxis; relu
 //	           (relu_op.cpp) the same loop: S(i) -> S(i) per axis, no P
+//	reshape    GetReshapeUserOpSbpSignatures (reshape_user_op_util.cpp):
+//	           size-1 dims squeezed out, per group start in input order
+//	           S(i) -> S(j); P -> P; a rank-0 or empty input only B
 //	mean       ReduceMeanFunctor: reduce_sum, then scalar_mul by 1/count,
 //	           which keeps every SBP: reduce_sum's list
 //
@@ -174,6 +177,20 @@ func (o scaleOp) oneflow(in []tensor.Shape) []Signature {
 	var sigs []Signature
 	for k := range in[0] {
 		sigs = append(sigs, Signature{In: []SBP{S(k)}, Out: S(k)})
+	}
+	return append(sigs, Signature{In: []SBP{PSum}, Out: PSum})
+}
+
+func (o reshapeOp) oneflow(in []tensor.Shape) []Signature {
+	_, groups, err := o.groups(in)
+	if n, _ := in[0].NumElements(); err != nil || len(in[0]) == 0 || n == 0 {
+		return nil
+	}
+	var sigs []Signature
+	for _, g := range groups {
+		if len(g.In) > 0 && len(g.Out) > 0 && in[0][g.In[0]] != 1 {
+			sigs = append(sigs, Signature{In: []SBP{S(g.In[0])}, Out: S(g.Out[0])})
+		}
 	}
 	return append(sigs, Signature{In: []SBP{PSum}, Out: PSum})
 }

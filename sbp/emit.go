@@ -411,6 +411,9 @@ func callOp(lib string, op Op, args []string, shapes []tensor.Shape) string {
 			return x + ".transpose(-2, -1)"
 		}
 		return fmt.Sprintf("%s.permute(%s)", x, pyTuple(o.perm))
+	case reshapeOp: // the logical shape, -1 resolved
+		out, _ := o.OutShape(shapes)
+		return x + ".reshape" + shapeArgs(out)
 	case scaleOp:
 		c := strconv.FormatFloat(o.c, 'g', -1, 64)
 		if o.c == math.Trunc(o.c) && math.Abs(o.c) < 1<<53 { // an int literal keeps an int tensor's dtype

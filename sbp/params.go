@@ -21,6 +21,7 @@ type OpParams struct {
 	To     tensor.Shape    // reduce, mean: the logical target; repeat_grad: the repeat's input shape
 	Count  int             // mean: the input elements each output averages (every device divides by it)
 	Perm   []int           // transpose, permute: y's dim k is x's dim Perm[k] (transpose's is nil: it swaps the last two dims)
+	Shape  []int           // reshape: the target shape as given (one entry may be -1)
 }
 
 // Params returns op's own arguments. An op made outside this package
@@ -40,6 +41,8 @@ func Params(op Op) OpParams {
 		p.Factor = o.c
 	case permuteOp:
 		p.Perm = slices.Clone(o.perm)
+	case reshapeOp:
+		p.Shape = slices.Clone(o.shape)
 	case expandOp:
 		p.Size = append([]int{}, o.size...)
 	case repeatOp:

@@ -6,11 +6,13 @@ import "github.com/stridelab/stridelab/tensor"
 // them: the expand size, the repeat counts, the reduce target and op.
 type OpArgs struct {
 	Size, Times, To, Reduce string
+	Perm                    string // permute: the order of the dims, 0,2,1,3
 }
 
 // ParseOp returns the op named (expand, repeat, reduce, matmul, a binary
 // op: add, sub, mul, div, max, min, eq, or a unary one: exp, log, neg,
-// sqrt, rsqrt, tanh, relu) with its arguments, the one parser `stridelab
+// sqrt, rsqrt, tanh, relu; or a view: transpose, permute by Perm,
+// reshape to To) with its arguments, the one parser `stridelab
 // sbp` and the scenes share. Mean, which needs its input's shape, and
 // the backward's own ops are programs' only.
 func ParseOp(name string, a OpArgs) (Op, error) {
@@ -45,13 +47,27 @@ func ParseOp(name string, a OpArgs) (Op, error) {
 		return Reduce(op, to), err
 	case "matmul":
 		return Matmul(), nil
+	case "transpose":
+		return Transpose(), nil
+	case "permute":
+		if a.Perm == "" {
+			return nil, newError(ErrParse, "op permute", "--op permute needs --perm")
+		}
+		perm, err := tensor.ParseInts("--perm", a.Perm)
+		return Permute(perm), err
+	case "reshape":
+		if a.To == "" {
+			return nil, newError(ErrParse, "op reshape", "--op reshape needs --to (the new shape, one size may be -1)")
+		}
+		shape, err := tensor.ParseInts("--to", a.To)
+		return Reshape(shape), err
 	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
 		op, err := tensor.ParseUnaryOp(name)
 		return Unary(op), err
 	}
 	op, err := tensor.ParseBinaryOp(name)
 	if err != nil {
-		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh and relu")
+		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, transpose, permute and reshape")
 	}
 	return Binary(op), nil
 }

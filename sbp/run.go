@@ -190,7 +190,9 @@ type Candidate struct {
 // output SBPs once, kept when the inputs and the output are valid on p.
 // It is the full signature space: inputs that fit several signatures
 // (expand's B -> B and B -> S(d), reduce's, a binary's) appear once per
-// output they allow. Past maxCandidates combinations the op is refused.
+// output they allow. A combination that does not hold on p
+// (PlacementFault: a reshape's uneven split) is left out. Past
+// maxCandidates combinations the op is refused.
 func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) {
 	sigs := op.Signatures(shapes)
 	if len(sigs) == 0 {
@@ -243,7 +245,7 @@ func Candidates(op Op, shapes []tensor.Shape, p Placement) ([]Candidate, error) 
 			for i := range in {
 				good = good && ok(i, shapes[i], in[i])
 			}
-			if good {
+			if good && PlacementFault(op, shapes, p, in, o) == "" {
 				out = append(out, Candidate{In: in, Out: o, Sig: used})
 			}
 		}

@@ -25,10 +25,10 @@ func formatSBPs(in []SBP) string { return join(in, " x ") }
 // Op is an operation on global tensors: its logical meaning, its SBP
 // signatures and its physical rewrite (what each device runs on its
 // shards). Expand, Repeat, Binary, Unary, Reduce, Mean, Matmul,
-// Transpose, Scale and RepeatGrad make them.
+// Transpose, Permute, Reshape, Scale and RepeatGrad make them.
 type Op interface {
 	// Name is the op's word: expand, repeat, add, …, eq, exp, …, step,
-	// reduce, mean, matmul, transpose, scale, repeat_grad.
+	// reduce, mean, matmul, transpose, permute, reshape, scale, repeat_grad.
 	Name() string
 	// String names the op with its arguments: "expand to [2 4 3 4 2]".
 	String() string
@@ -76,7 +76,8 @@ func describe(op Op, shapes []tensor.Shape) string {
 // laid out on p by in, and the signature each mesh dim uses. When some
 // mesh dim has no signature taking the inputs' SBPs it returns an
 // ErrSignature error that names the op, the SBPs, why, and the valid
-// signatures.
+// signatures; when the signatures do not hold on p (PlacementFault: a
+// reshape's uneven split), one that says why.
 func Infer(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (NdSbp, []Signature, error) {
 	if _, err := checkInputs(op, shapes, p, in); err != nil {
 		return nil, nil, err
@@ -98,6 +99,9 @@ func Infer(op Op, shapes []tensor.Shape, p Placement, in []NdSbp) (NdSbp, []Sign
 	outShape, _ := op.OutShape(shapes)
 	if err := Validate(outShape, p, out); err != nil {
 		return nil, nil, newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "the output would be %v: %s", out, err.(*Error).Detail)
+	}
+	if err := placementError(op, shapes, p, in, out); err != nil {
+		return nil, nil, err
 	}
 	return out, used, nil
 }
@@ -144,7 +148,19 @@ func InferAs(op Op, shapes []tensor.Shape, p Placement, in []NdSbp, out NdSbp) (
 	if err := Validate(outShape, p, out); err != nil {
 		return nil, newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "the output would be %v: %s", out, err.(*Error).Detail)
 	}
+	if err := placementError(op, shapes, p, in, out); err != nil {
+		return nil, err
+	}
 	return used, nil
+}
+
+// placementError is the ErrSignature error for a signature that does
+// not hold on p (PlacementFault), or nil.
+func placementError(op Op, shapes []tensor.Shape, p Placement, in []NdSbp, out NdSbp) error {
+	if why := PlacementFault(op, shapes, p, in, out); why != "" {
+		return newError(ErrSignature, describe(op, shapes)+" with "+formatNds(in), "%v -> %v does not hold on %v: %s", formatNds(in), out, p, why)
+	}
+	return nil
 }
 
 func findSignature(sigs []Signature, in []SBP) (Signature, bool) {

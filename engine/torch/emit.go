@@ -189,6 +189,8 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 			expr = x[0] + ".transpose(-2, -1).contiguous()"
 		case "permute":
 			expr = fmt.Sprintf("%s.permute(%s).contiguous()", x[0], pyInts(js.Perm))
+		case "reshape": // each rank to its own output shard's shape
+			expr = fmt.Sprintf("%s.reshape(%s).clone()", x[0], arg(func(a rankArgs) []int { return a.OutShape }))
 		case "scale":
 			expr = fmt.Sprintf("%s * torch.tensor(%s, dtype=F32, device=DEV)", x[0], strconv.FormatFloat(js.Factor, 'g', -1, 64))
 		case "matmul":

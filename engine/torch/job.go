@@ -36,7 +36,7 @@ type jobStep struct {
 	Reads []string `json:"reads"` // op: its inputs' step names; boxing: the tensor boxed
 
 	// op
-	Op     string     `json:"op,omitempty"`     // the sbp op's name: expand, repeat, reduce, mean, repeat_grad, matmul, transpose, permute, scale, add … eq, exp … step
+	Op     string     `json:"op,omitempty"`     // the sbp op's name: expand, repeat, reduce, mean, repeat_grad, matmul, transpose, permute, reshape, scale, add … eq, exp … step
 	Reduce string     `json:"reduce,omitempty"` // reduce: sum, max or min
 	Factor float64    `json:"factor,omitempty"` // scale
 	Count  int        `json:"count,omitempty"`  // mean: the logical count every device divides by

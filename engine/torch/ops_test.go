@@ -79,6 +79,17 @@ var opCases = []opCase{
 	{sbp.Permute([]int{2, 0, 1}), []tensor.Shape{{5, 3, 2}}},
 }
 
+// reshapeCases are reshapes that flatten ([7 3] -> [21], uneven on 2
+// to 4 devices, so its split runs only on one), split a dim ([6 4] -> [3
+// 2 4], whose S(0) holds where 3 divides) and keep one (S(0) of [4 3 2]
+// -> [4 6]): each signature that holds on the mesh, each rank reshaping
+// to its own output shard.
+var reshapeCases = []opCase{
+	{sbp.Reshape([]int{21}), []tensor.Shape{{7, 3}}},
+	{sbp.Reshape([]int{3, 2, 4}), []tensor.Shape{{6, 4}}},
+	{sbp.Reshape([]int{-1, 6}), []tensor.Shape{{4, 3, 2}}},
+}
+
 // boxingShapes are the shapes every boxing case boxes: 2 over 3 or 4
 // devices leaves some shards empty.
 var boxingShapes = []tensor.Shape{{5, 7}, {2, 3}}
@@ -295,7 +306,7 @@ func TestEveryOpAndBoxingOn1D(t *testing.T) {
 	for n := 1; n <= 4; n++ {
 		t.Run(fmt.Sprintf("%d devices", n), func(t *testing.T) {
 			p, _ := sbp.Devices(n)
-			b, checks := coverage(t, p, opCases, nds)
+			b, checks := coverage(t, p, append(opCases, reshapeCases...), nds)
 			defer b.release()
 			runCoverage(t, b, checks)
 		})
@@ -305,7 +316,7 @@ func TestEveryOpAndBoxingOn1D(t *testing.T) {
 // TestEveryBoxingOn2x2Mesh runs every boxing between the nd-SBPs of
 // S(0), S(1), B and P(sum) on each mesh dim (P(max) and P(min) beside B
 // and S), so the steps of a 2-D mesh run over the mesh's process groups;
-// and a few ops on it (exp, neg and a mean among them).
+// and a few ops on it (exp, neg and a mean among them) and the reshapes.
 func TestEveryBoxingOn2x2Mesh(t *testing.T) {
 	needTorch(t)
 	p, err := sbp.ParsePlacement("[[0,1],[2,3]]")
@@ -324,7 +335,8 @@ func TestEveryBoxingOn2x2Mesh(t *testing.T) {
 		nd, _ := sbp.ParseNd(s)
 		nds = append(nds, nd)
 	}
-	b, checks := coverage(t, p, []opCase{opCases[0], opCases[4], opCases[8], opCases[13], opCases[16], opCases[21], opCases[23], opCases[29]}, nds)
+	ops := []opCase{opCases[0], opCases[4], opCases[8], opCases[13], opCases[16], opCases[21], opCases[23], opCases[29]}
+	b, checks := coverage(t, p, append(ops, reshapeCases...), nds)
 	defer b.release()
 	runCoverage(t, b, checks)
 }

@@ -53,6 +53,10 @@ func TestPrograms(t *testing.T) {
 		// and expand among the gradients' ops), uneven over 3 devices
 		// and on a 2×2 mesh.
 		{"placement 3; x = input 7,5 S(0); w = input 5,4 B; h = matmul x w; r = relu h; t = tanh r; m = mean t 7,1; q = sqrt m; l = log q; k = rsqrt m; e = exp k; n = neg e; a = add l n; s = sum a 1,1; grad s", program.Greedy, nil},
+		// The views: a reshape to heads, permutes and a transpose, and
+		// uneven reshapes the planner boxes first, on 4 devices and a 2×2 mesh.
+		{"placement 4; x = input 8,6 S(0); w = input 6,8 B; h = matmul x w; v = reshape h 8,2,4; q = permute v 1,0,2; t = transpose q; u = reshape t 2,-1; s = sum u 1,1; grad s", program.Greedy, nil},
+		{"placement [[0,1],[2,3]]; x = input 7,6 (S(0), S(1)); r = reshape x 42; e = exp r; y = reshape e 3,14; z = transpose y; s = sum z 1,1; grad s", program.Exact, nil},
 		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; c = sub x m; v = mul c c; u = mean v 5,1; r = rsqrt u; y = mul c r; s = sum y 1,1; grad s", program.Greedy, nil},
 	}
 	for _, tc := range cases {

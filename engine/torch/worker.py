@@ -286,6 +286,8 @@ def main():
             return x.transpose(-2, -1).contiguous()
         if op == "permute":
             return x.permute(tuple(step["perm"])).contiguous()
+        if op == "reshape":  # each rank to its own output shard's shape (sbp.Reshape's rewrite)
+            return x.reshape(tuple(a["out_shape"])).clone()
         if op == "scale":
             return x * torch.tensor(step["factor"], dtype=f32)
         y = ins[1]

@@ -60,7 +60,7 @@
 // with the FLOPs and bytes of the device's own shards ([OpWork]): a
 // matmul of an [m, k] shard by a [k, n] one is 2·m·k·n FLOPs, an
 // elementwise op one FLOP per output element, a reduction one per input
-// element, and expand, repeat, transpose and permute none (they only copy). Every
+// element, and expand, repeat, transpose, permute and reshape none (they only copy). Every
 // device runs at once, so the slowest decides ([TimeOp]).
 //
 // [Fit] goes the other way: from measured times of collectives (a

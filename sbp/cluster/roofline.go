@@ -72,6 +72,7 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 	"repeat":    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 	"transpose": func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 	"permute":   func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"reshape":   func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 }
 
 // OpWork returns the work of op on one device whose input shards have
@@ -79,7 +80,8 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 //
 //	FLOPs  matmul 2·m·k·n; add … eq, exp … step and scale one per output
 //	       element; reduce and repeat_grad one per input element, mean
-//	       one more per output; expand, repeat, transpose and permute 0
+//	       one more per output; expand, repeat, transpose, permute and
+//	       reshape 0
 //	bytes  dt.Size() · (Σ input shard elements + output shard elements):
 //	       each input read once and the output written once, the least
 //	       traffic any kernel needs

@@ -17,6 +17,8 @@
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting
 //	h = tanh z                       # exp log neg sqrt rsqrt tanh relu, elementwise
 //	e = expand h 2,64,16             # expand SIZE (-1 keeps a dim), repeat TIMES
+//	v = reshape e 2,8,8,16           # the same elements, another shape (one size may be -1)
+//	q = permute v 0,2,1,3            # dim k of q is dim order[k] of v; transpose swaps the last two
 //	s = sum e 1,1,1                  # sum | max | min | mean TARGET: reduce to a shape
 //	t = box y B                      # an explicit boxing (OneFlow's to_global)
 //	grad s                           # the backward from s, seeded with ones
@@ -74,7 +76,8 @@
 // route it to the operand (or cells) picked, split at ties, the unary
 // ops multiply by their derivative (exp g·y, log g/x, neg −g, sqrt
 // g/(2y), rsqrt −g·y³/2, tanh g − g·y², relu g where x > 0), matmul's are
-// g·bᵀ and aᵀ·g, and a box is the identity. The gradients are ops like any others, planned
+// g·bᵀ and aᵀ·g, transpose's a transpose, permute's a permute by the
+// inverse order, reshape's a reshape back to x's shape, and a box is the identity. The gradients are ops like any others, planned
 // the same way, so their SBPs fall out: a B weight used on S(0) data gets
 // a P(sum) gradient. Last, every input's gradient is boxed to the input's
 // own SBP (a parameter's gradient lives as the parameter does): for a B

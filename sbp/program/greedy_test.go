@@ -16,7 +16,7 @@ import (
 // order (sbp.EagerSignatures), its input shapes and its producers'
 // SBPs, the inputs and output it runs under. ok is false when nothing
 // can be picked.
-func oneflowPick(t *testing.T, list []sbp.Signature, shapes []tensor.Shape, outShape tensor.Shape, hints []sbp.NdSbp, p sbp.Placement) ([]sbp.NdSbp, sbp.NdSbp, bool) {
+func oneflowPick(t *testing.T, op sbp.Op, list []sbp.Signature, shapes []tensor.Shape, outShape tensor.Shape, hints []sbp.NdSbp, p sbp.Placement) ([]sbp.NdSbp, sbp.NdSbp, bool) {
 	t.Helper()
 	h := p.Hierarchy()
 	type cand struct {
@@ -25,6 +25,12 @@ func oneflowPick(t *testing.T, list []sbp.Signature, shapes []tensor.Shape, outS
 	}
 	holds := func(c cand) bool { // stridelab can lay these out
 		if sbp.Validate(outShape, p, c.out) != nil {
+			return false
+		}
+		// OneFlow's reshape lists a split only where the sizes divide
+		// the parallel num (GetGroupStartInAxis2OutAxis): its list
+		// depends on the placement, as PlacementFault's does
+		if sbp.PlacementFault(op, shapes, p, c.in, c.out) != "" {
 			return false
 		}
 		for j := range c.in {
@@ -223,7 +229,7 @@ func checkEager(t *testing.T, plan *Plan, src string) {
 			for j, a := range s.Inputs {
 				shapes[j], hints[j] = shapeOf[a], sbpOf[a]
 			}
-			in, out, ok := oneflowPick(t, sbp.EagerSignatures(s.Operation(), shapes), shapes, s.Shape, hints, p)
+			in, out, ok := oneflowPick(t, s.Operation(), sbp.EagerSignatures(s.Operation(), shapes), shapes, s.Shape, hints, p)
 			got := make([]sbp.NdSbp, len(s.InSbp))
 			for j, x := range s.InSbp {
 				got[j], _ = sbp.ParseNd(x)

@@ -91,8 +91,12 @@ func opWords(op sbp.Op, names []string) (string, bool) {
 		if par.Reduce == tensor.Sum || len(par.To) > 0 {
 			return par.Reduce.String() + " " + args + " " + par.To.Spell(), true
 		}
-	case "matmul", "add", "sub", "mul", "div", "max", "min":
+	case "matmul", "add", "sub", "mul", "div", "max", "min", "transpose":
 		return par.Name + " " + args, true
+	case "permute":
+		return "permute " + args + " " + tensor.SpellInts(par.Perm), true
+	case "reshape":
+		return "reshape " + args + " " + tensor.SpellInts(par.Shape), true
 	}
 	text := op.Name() + " " + args
 	if rest := strings.TrimPrefix(op.String(), op.Name()); rest != op.String() {

@@ -46,6 +46,7 @@ var (
 	reserved = map[string]bool{"placement": true, "input": true, "from": true, "grad": true, "box": true,
 		"matmul": true, "add": true, "sub": true, "mul": true, "div": true, "max": true, "min": true,
 		"expand": true, "repeat": true, "sum": true, "mean": true,
+		"transpose": true, "permute": true, "reshape": true,
 		"exp": true, "log": true, "neg": true, "sqrt": true, "rsqrt": true, "tanh": true, "relu": true}
 )
 
@@ -278,6 +279,8 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		}
 		op, _ := tensor.ParseUnaryOp(word)
 		return apply(sbp.Unary(op), a)
+	case "transpose", "permute", "reshape":
+		return parseView(s, word, rest, arg, apply)
 	case "expand", "repeat":
 		x, rest2 := cut(rest)
 		v, extra := cut(rest2)
@@ -299,7 +302,7 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		}
 		return apply(sbp.Repeat(n), a)
 	}
-	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, expand, repeat, sum, mean, box (and grad NAME)", word)
+	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)", word)
 }
 
 // reduce reads "sum|max|min|mean X TARGET"; a mean divides the sum by

@@ -43,7 +43,7 @@ type Stmt struct {
 	Shape     tensor.Shape // the logical shape of Name
 	Sbp       sbp.NdSbp    // Input: its SBP; Box: the SBP it boxes to
 	From      string       // Input: the .npy file its values come from, or ""
-	Ints      []int        // expand: the size; repeat: the times
+	Ints      []int        // expand: the size; repeat: the times; permute: the order; reshape: the shape as written
 }
 
 // Inputs lists the program's input statements, in order.

@@ -112,7 +112,7 @@ func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 		name := fmt.Sprintf("v%d", k)
 		var shape tensor.Shape
 		var vr interval
-		switch r.IntN(11) {
+		switch r.IntN(12) {
 		case 0: // matmul: x as a matrix, or a fresh one
 			a := x
 			if len(a.shape) != 2 {
@@ -206,6 +206,11 @@ func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 				m, _ := to.NumElements()
 				vr = x.vals.scaled(float64(n / m))
 			}
+		case 11: // a view: transpose, permute or reshape (randomView)
+			var stmt string
+			stmt, shape = randomView(r, x.name, x.shape)
+			fmt.Fprintf(&b, "%s = %s\n", name, stmt)
+			vr = x.vals
 		case 7:
 			fmt.Fprintf(&b, "%s = box %s %s\n", name, x.name, randomSbp(x.shape, true))
 			shape, vr = x.shape, x.vals

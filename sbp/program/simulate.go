@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
 )
 
 // run is one way through the graph: the steps it writes, the choice of
@@ -158,8 +159,9 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 			continue
 		}
 		a := n.args[j]
+		refused := pl.refusal(n, i, j, c, lay)
 		why := func(b sbp.Boxing) string {
-			return fmt.Sprintf("%s = %s runs under %s, which takes %s as %v; it is %v", n.name, opText(n), sigString(c.sig), a, b.To, b.From)
+			return fmt.Sprintf("%s = %s runs under %s, which takes %s as %v; it is %v", n.name, opText(n), sigString(c.sig), a, b.To, b.From) + refused
 		}
 		from, err := pl.makeCopy(x, want, a, n.name, n.pass, lay, trees, made, r, why)
 		if err != nil {
@@ -295,6 +297,26 @@ func boxingStep(name, tensorName, for_ string, pass Pass, b sbp.Boxing, why stri
 }
 
 // opText spells an op node as a program would: matmul x w.
+// refusal is what a boxing of node i's argument j adds to its why: the
+// op's own reason (sbp.Refusal) that it cannot take the argument as it
+// was made, the other arguments as candidate c takes them, or "".
+func (pl *planner) refusal(n *node, i, j int, c cand, lay []int) string {
+	x := pl.args[i][j]
+	if c.in[j] == lay[x] {
+		return ""
+	}
+	shapes := make([]tensor.Shape, len(n.args))
+	in := make([]sbp.NdSbp, len(n.args))
+	for k, a := range n.args {
+		shapes[k], in[k] = pl.g.lookup(a).shape, pl.nds[c.in[k]]
+	}
+	in[j] = pl.nds[lay[x]]
+	if why := sbp.Refusal(n.op, shapes, pl.p, in); why != "" {
+		return fmt.Sprintf(" (%s cannot take %s as %v: %s)", n.word, n.args[j], in[j], why)
+	}
+	return ""
+}
+
 func opText(n *node) string {
 	return strings.TrimSpace(n.word + " " + strings.Join(n.args, " "))
 }

@@ -1,6 +1,6 @@
 // Package sbpcheck is the property suite of the SBP core: random ops
 // (expand, repeat, binary, unary, reduce, mean, matmul, transpose, permute,
-// scale, repeat_grad),
+// reshape, scale, repeat_grad),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
 // boxed to a random SBP (what the boxing moved between the devices
@@ -52,7 +52,8 @@ type spec struct {
 // SignatureCases returns a case for every valid signature of op on inputs
 // of the given shapes and dtype on every placement of Placements, one
 // signature per mesh dim (of those taking the same inputs, the first, the
-// one Infer picks): the inputs are scattered with exactly the
+// one Infer picks), where the combination holds on the placement
+// (sbp.PlacementFault): the inputs are scattered with exactly the
 // signature's SBPs, Apply must run the op on them as they are (no boxing)
 // and give the signature's output SBP, and the gathered output must equal
 // the single-device result. The values are drawn from seed.
@@ -92,7 +93,7 @@ func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DTy
 			for i := range shapes {
 				valid = valid && sbp.Validate(shapes[i], p, s.in[i]) == nil
 			}
-			if valid {
+			if valid && sbp.PlacementFault(op, shapes, p, s.in, s.to) == "" {
 				cs = append(cs, Case{Name: fmt.Sprintf("%v %v %v on %v with %v -> %v", op, dt, shapes, p, s.in, s.to), Run: s.run})
 			}
 			if !next(choice, len(sigs)) {
@@ -381,12 +382,15 @@ func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
 	case 4: // matmul
 		m, k, n := r.IntN(6), r.IntN(6), r.IntN(6)
 		return sbp.Matmul(), []tensor.Shape{{m, k}, {k, n}}
-	case 5: // transpose or permute
+	case 5: // transpose, permute or reshape
 		in := randomShape(r, 2+r.IntN(3))
-		if r.IntN(2) == 0 {
+		switch r.IntN(3) {
+		case 0:
 			return sbp.Transpose(), []tensor.Shape{in}
+		case 1:
+			return sbp.Permute(r.Perm(len(in))), []tensor.Shape{in}
 		}
-		return sbp.Permute(r.Perm(len(in))), []tensor.Shape{in}
+		return sbp.Reshape(RandomReshape(r, in)), []tensor.Shape{in}
 	case 6: // scale
 		factors := map[tensor.DType][]float64{tensor.Float32: {-1, 2, -0.5, 0, 3, 1e-50}, tensor.Int32: {-1, 2, -3, 0, 1}, tensor.Uint32: {2, 0, 3, 1}}[dt]
 		return sbp.Scale(factors[r.IntN(len(factors))]), []tensor.Shape{randomShape(r, r.IntN(4))}
@@ -402,6 +406,33 @@ func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
 		}
 		return sbp.RepeatGrad(times, in), []tensor.Shape{plan.OutShape}
 	}
+}
+
+// RandomReshape returns a target shape for a reshape of in: in's dims
+// with neighbours merged, some dims split in two where they factor, a
+// size-1 dim made here and there, and one size as -1 now and then (the
+// random programs of package program draw theirs here too).
+func RandomReshape(r *rand.Rand, in tensor.Shape) []int {
+	var to []int
+	for d := 0; d < len(in); d++ {
+		n := in[d]
+		for d+1 < len(in) && r.IntN(3) == 0 { // flatten with the next
+			d++
+			n *= in[d]
+		}
+		if f := 2 + r.IntN(2); n > f && n%f == 0 && r.IntN(2) == 0 { // split
+			to = append(to, f, n/f)
+		} else {
+			to = append(to, n)
+		}
+		if r.IntN(6) == 0 {
+			to = append(to, 1)
+		}
+	}
+	if n, _ := in.NumElements(); n > 0 && len(to) > 0 && r.IntN(3) == 0 {
+		to[r.IntN(len(to))] = -1
+	}
+	return to
 }
 
 // broadcastable returns a shape that broadcasts to out: some leading dims

@@ -191,7 +191,8 @@ func mustArange(t *testing.T, n int) tensor.Tensor {
 // with P(sum) and P(max) inputs, and the unary ops and mean: neg, relu,
 // sqrt and mean (and their gradients' step, scale and expand) byte for
 // byte, exp, log, tanh and rsqrt, whose torch kernels round their own
-// way, within closeTo's 1e-4.
+// way, within closeTo's 1e-4; and the views (reshape, permute,
+// transpose), forward and backward.
 func TestEmitTorch(t *testing.T) {
 	py := needTorch(t)
 	dir := t.TempDir()
@@ -209,6 +210,10 @@ func TestEmitTorch(t *testing.T) {
 		// Partial inputs, P(sum) and P(max), planned exactly.
 		{"partial", 2, []string{"sbp", "program", "--strategy", "exact", "--src", "placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q"}, nil, false},
 		{"unary", 3, []string{"sbp", "program", "--src", "placement 3; x = input 7,5 S(0); c = input 5 B; d = sub x c; r = relu d; q = sqrt x; n = neg q; m = mean r 7,1; a = mul n m; s = sum a 1,1; grad s"}, nil, false},
+		// The views: reshapes (one boxed first: [7 5] over 3 is uneven),
+		// a permute and a transpose, each rank reshaping to its own shard.
+		{"reshape", 3, []string{"sbp", "run", "--op", "reshape", "--to", "5,7", "--in", aPath, "--sbp", "S(0)", "--placement", "3"}, []string{"y.npy"}, false},
+		{"views", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 8,6 (S(0), S(1)); w = input 6,8 (B, B); h = matmul x w; v = reshape h 8,2,4; q = permute v 1,0,2; t = transpose q; u = reshape t 2,-1; s = sum u 1,1; grad s"}, nil, false},
 		{"transcendental", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; e = exp m; l = log e; t = tanh x; u = add t l; r = rsqrt u; s = sum r 1,1; grad s"}, nil, true},
 	}
 	for _, tc := range cases {
