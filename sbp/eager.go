@@ -186,13 +186,8 @@ func (matmulOp) oneflow(in []tensor.Shape) []Signature {
 			}
 		}
 	}
-	return append(sigs,
-		Signature{In: []SBP{S(ra - 2), B}, Out: S(r - 2)},
-		Signature{In: []SBP{B, S(rb - 1)}, Out: S(r - 1)},
-		Signature{In: []SBP{S(ra - 1), S(rb - 2)}, Out: PSum},
-		Signature{In: []SBP{PSum, B}, Out: PSum},
-		Signature{In: []SBP{B, PSum}, Out: PSum},
-	)
+	// the 2-D five: the matrix op's list without B x B (all-B comes last)
+	return append(sigs, slices.DeleteFunc(matrixSignatures(ra, rb), allB)...)
 }
 
 func (o permuteOp) oneflow(in []tensor.Shape) []Signature {

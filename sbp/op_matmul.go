@@ -102,14 +102,22 @@ func (o matmulOp) Signatures(in []tensor.Shape) []Signature {
 			sigs = append(sigs, Signature{In: []SBP{B, S(d - (r - rb))}, Out: S(d)})
 		}
 	}
-	return append(sigs,
-		Signature{In: []SBP{S(ra - 2), B}, Out: S(r - 2)},
-		Signature{In: []SBP{B, S(rb - 1)}, Out: S(r - 1)},
-		Signature{In: []SBP{S(ra - 1), S(rb - 2)}, Out: PSum},
-		Signature{In: []SBP{B, B}, Out: B},
-		Signature{In: []SBP{PSum, B}, Out: PSum},
-		Signature{In: []SBP{B, PSum}, Out: PSum},
-	)
+	return append(sigs, matrixSignatures(ra, rb)...)
+}
+
+// matrixSignatures are the 2-D op's six signatures, in its order, on the
+// last two dims of operands of ranks ra and rb (each operand's axes its
+// own, the output's rank the larger).
+func matrixSignatures(ra, rb int) []Signature {
+	r := max(ra, rb)
+	return []Signature{
+		{In: []SBP{S(ra - 2), B}, Out: S(r - 2)},
+		{In: []SBP{B, S(rb - 1)}, Out: S(r - 1)},
+		{In: []SBP{S(ra - 1), S(rb - 2)}, Out: PSum},
+		{In: []SBP{B, B}, Out: B},
+		{In: []SBP{PSum, B}, Out: PSum},
+		{In: []SBP{B, PSum}, Out: PSum},
+	}
 }
 
 func (o matmulOp) why(in []tensor.Shape, sbps []SBP) string {
