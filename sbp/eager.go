@@ -27,7 +27,10 @@ import (
 //	           mul: B x P, P x B; div: P x B (left out, see Binary)
 //	reduce     GetSbpFn: per axis in order, kept: S(i) -> S(i');
 //	           reduced (sum only): S(i) -> P, then P -> P
-//	matmul     MatmulOp::GetSbp: S(0) x B, B x S(1), S(1) x S(0), P x B, B x P
+//	matmul     MatmulOp::GetSbp: S(0) x B, B x S(1), S(1) x S(0), P x B, B x P;
+//	           batched: BatchMatmulOp::GetSbp (equal ranks and batch dims)
+//	           or BroadcastMatmulOp::GetSbp: per batch dim S x S, B x S or
+//	           S x B, then the 2-D list on the last two dims
 //	transpose, TransposeOp::GetSbp (transpose is a permute): per output dim
 //	permute    i, S(perm[i]) -> S(i); P -> P
 //	scale      ScalarMul's GetSbp: S(i) -> S(i) per axis; P -> P
@@ -155,14 +158,39 @@ func (o reduceOp) oneflow(in []tensor.Shape) []Signature {
 	return sigs
 }
 
+// oneflow is the list of the op flow.matmul dispatches to: matmul for
+// two matrices, batch_matmul for equal ranks with equal batch dims (a
+// split on every batch dim, size 1 included), broadcast_matmul otherwise
+// (per batch dim, padded with 1 from the left: S x S where both are
+// equal and not 1, B x S where only a's is 1, S x B where only b's is);
+// then each lists the 2-D signatures on the last two dims.
 func (matmulOp) oneflow(in []tensor.Shape) []Signature {
-	return []Signature{
-		{In: []SBP{S(0), B}, Out: S(0)},
-		{In: []SBP{B, S(1)}, Out: S(1)},
-		{In: []SBP{S(1), S(0)}, Out: PSum},
-		{In: []SBP{PSum, B}, Out: PSum},
-		{In: []SBP{B, PSum}, Out: PSum},
+	a, b := in[0], in[1]
+	ra, rb := len(a), len(b)
+	if ra < 2 || rb < 2 {
+		return nil
 	}
+	r := max(ra, rb)
+	var sigs []Signature
+	if ra == rb && slices.Equal(a[:ra-2], b[:rb-2]) { // batch_matmul
+		for i := range r - 2 {
+			sigs = append(sigs, Signature{In: []SBP{S(i), S(i)}, Out: S(i)})
+		}
+	} else { // broadcast_matmul
+		for i := range r - 2 {
+			na, nb := batchDim(a, r, i), batchDim(b, r, i)
+			switch {
+			case na == nb && na != 1:
+				sigs = append(sigs, Signature{In: []SBP{S(i - (r - ra)), S(i - (r - rb))}, Out: S(i)})
+			case na == 1 && nb != 1:
+				sigs = append(sigs, Signature{In: []SBP{B, S(i - (r - rb))}, Out: S(i)})
+			case nb == 1 && na != 1:
+				sigs = append(sigs, Signature{In: []SBP{S(i - (r - ra)), B}, Out: S(i)})
+			}
+		}
+	}
+	// the 2-D five: the matrix op's list without B x B (all-B comes last)
+	return append(sigs, slices.DeleteFunc(matrixSignatures(ra, rb), allB)...)
 }
 
 func (o permuteOp) oneflow(in []tensor.Shape) []Signature {

@@ -373,7 +373,7 @@ func callOp(lib string, op Op, args []string, shapes []tensor.Shape) string {
 		return fmt.Sprintf("%s.expand%s", x, pyArgs(o.size))
 	case repeatOp:
 		return fmt.Sprintf("%s.repeat%s", x, pyArgs(o.times))
-	case matmulOp:
+	case matmulOp: // torch.matmul and flow.matmul broadcast batch dims as NumPy's matmul
 		return fmt.Sprintf("%s.matmul(%s, %s)", lib, x, args[1])
 	case binaryOp:
 		y := args[1]

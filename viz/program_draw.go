@@ -228,6 +228,22 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 			rowPx = fitText(rowLabel(shards[r]), FontMono, rowPx, w-18)
 		}
 	}
+	// A label too long for one line (a batch's shape, [2 8 16]) goes on
+	// two, the rank over the shape, where the rows are tall enough.
+	twoLines := false
+	for _, r := range rows {
+		if r != Gap && rowH >= 2*MinText+10 && TextWidth(rowLabel(shards[r]), FontMono, rowPx) > w-18 {
+			twoLines = true
+		}
+	}
+	if twoLines {
+		rowPx = min(14, max(MinText, (rowH-10)/2))
+		for _, r := range rows {
+			if r != Gap {
+				rowPx = fitText(fmt.Sprint([]int(shards[r].Shape)), FontMono, rowPx, w-18)
+			}
+		}
+	}
 	for _, r := range rows {
 		if r == Gap {
 			c.text(cx, y+rowH/2+4, fmt.Sprintf("… %d more", len(shards)-progMaxRows+1), progSmallPx, Muted, FontRegular, AnchorMiddle)
@@ -247,8 +263,14 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 			rc.Stroke, rc.StrokeWidth = Ink, 2.5
 		}
 		c.add(rc)
-		text, size := fitLabel(rowLabel(sh), FontMono, rowPx, rc.W-6)
-		c.add(Text{X: cx, Y: y + rowH/2 + size*0.3, S: text, Size: size, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+		if twoLines {
+			text, size := fitLabel(fmt.Sprint([]int(sh.Shape)), FontMono, rowPx, rc.W-6)
+			c.add(Text{X: cx, Y: y + rowH/2 - size*0.2, S: fmt.Sprintf("r%d", sh.Rank), Size: size, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+			c.add(Text{X: cx, Y: y + rowH/2 + size*0.9, S: text, Size: size, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+		} else {
+			text, size := fitLabel(rowLabel(sh), FontMono, rowPx, rc.W-6)
+			c.add(Text{X: cx, Y: y + rowH/2 + size*0.3, S: text, Size: size, Color: TextOn(fill), Font: FontMono, Anchor: AnchorMiddle})
+		}
 		c.hot(Hot{X: rc.X, Y: rc.Y, W: rc.W, H: rc.H, Focus: Focus{Kind: FocusDevice, Rank: sh.Rank, Offset: i}})
 		y += rowH
 	}

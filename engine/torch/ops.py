@@ -63,8 +63,9 @@ def mean_to(x, to, count):
 
 
 def matmul(a, b):
-    """sbp's matmul: a[m,k,1]·b[k,n] in float32, summed over k in float64."""
-    return (a.unsqueeze(2) * b.unsqueeze(0)).to(F64).sum(dim=1).to(F32)
+    """sbp's matmul, batched: a[..., m, k, 1]·b[..., 1, k, n] in float32
+    (the batch dims broadcast as torch.matmul's), summed over k in float64."""
+    return (a.unsqueeze(-1) * b.unsqueeze(-3)).to(F64).sum(dim=-2).to(F32)
 
 
 def pad_part(t, axis, sizes, ci, op):

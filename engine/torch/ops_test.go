@@ -77,6 +77,11 @@ var opCases = []opCase{
 	// the layer ops: transpose of a batch, permute to heads
 	{sbp.Transpose(), []tensor.Shape{{2, 5, 3}}},
 	{sbp.Permute([]int{2, 0, 1}), []tensor.Shape{{5, 3, 2}}},
+	// batched matmul: a batch of 3 (uneven on 2 and 4), a size-1 and an
+	// absent batch dim broadcast, a matrix times a batch
+	{sbp.Matmul(), []tensor.Shape{{3, 2, 4}, {3, 4, 2}}},
+	{sbp.Matmul(), []tensor.Shape{{3, 1, 2, 3}, {2, 3, 2}}},
+	{sbp.Matmul(), []tensor.Shape{{2, 3}, {5, 3, 2}}},
 }
 
 // reshapeCases are reshapes that flatten ([7 3] -> [21], uneven on 2
@@ -337,6 +342,26 @@ func TestEveryBoxingOn2x2Mesh(t *testing.T) {
 	}
 	ops := []opCase{opCases[0], opCases[4], opCases[8], opCases[13], opCases[16], opCases[21], opCases[23], opCases[29]}
 	b, checks := coverage(t, p, append(ops, reshapeCases...), nds)
+	defer b.release()
+	runCoverage(t, b, checks)
+}
+
+// TestBatchedMatmulOn2x2Mesh runs every signature pair of the batched
+// matmul cases of opCases on a 2 × 2 mesh, each mesh dim its own
+// signature (a batch split on one, m, n or k on the other).
+func TestBatchedMatmulOn2x2Mesh(t *testing.T) {
+	needTorch(t)
+	p, err := sbp.ParsePlacement("[[0,1],[2,3]]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batched []opCase
+	for _, c := range opCases {
+		if c.op.Name() == "matmul" && (len(c.shapes[0]) > 2 || len(c.shapes[1]) > 2) {
+			batched = append(batched, c)
+		}
+	}
+	b, checks := coverage(t, p, batched, nil)
 	defer b.release()
 	runCoverage(t, b, checks)
 }

@@ -58,7 +58,8 @@
 //	T = max(FLOPs / flops_per_s, bytes read and written / mem_bytes_per_s)
 //
 // with the FLOPs and bytes of the device's own shards ([OpWork]): a
-// matmul of an [m, k] shard by a [k, n] one is 2·m·k·n FLOPs, an
+// matmul of an [..., m, k] shard by a [..., k, n] one is 2·batch·m·k·n
+// FLOPs (batch the output's batch dims multiplied out), an
 // elementwise op one FLOP per output element, a reduction one per input
 // element, and expand, repeat, transpose, permute and reshape none (they only copy). Every
 // device runs at once, so the slowest decides ([TimeOp]).

@@ -51,10 +51,11 @@ func (d Device) Roofline(w Work) Roof {
 // sbp's Op.Name; the binary ops (add … eq) share one row, and the unary
 // ops (exp … step) another.
 var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
-	// matmul of an [m, k] shard by a [k, n] shard: m·n dot products of
-	// length k, a multiply and an add each: 2·m·k·n.
+	// matmul of an [..., m, k] shard by a [..., k, n] shard: batch·m·n
+	// dot products of length k (batch the product of the output's batch
+	// dims, broadcast), a multiply and an add each: 2·batch·m·k·n.
 	"matmul": func(in []tensor.Shape, out tensor.Shape) float64 {
-		return 2 * float64(in[0][0]) * float64(in[0][1]) * float64(in[1][1])
+		return 2 * elems(out) * float64(in[0][len(in[0])-1])
 	},
 	// elementwise: one per output element (exp, log, tanh and rsqrt take
 	// a few instructions each on a GPU's special-function units; counted
@@ -78,7 +79,7 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 // OpWork returns the work of op on one device whose input shards have
 // the shapes in and whose output shard has shape out, elements of dt:
 //
-//	FLOPs  matmul 2·m·k·n; add … eq, exp … step and scale one per output
+//	FLOPs  matmul 2·batch·m·k·n; add … eq, exp … step and scale one per output
 //	       element; reduce and repeat_grad one per input element, mean
 //	       one more per output; expand, repeat, transpose, permute and
 //	       reshape 0
@@ -87,7 +88,8 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 //	       traffic any kernel needs
 //
 // An op without a row in the table, a wrong number of shapes or a
-// matmul's shards that are not [m, k] and [k, n] is an error wrapping
+// matmul's shards that are not [..., m, k] and [..., k, n] giving out is
+// an error wrapping
 // ErrUnsupported.
 func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Work, error) {
 	name := op.Name()
@@ -115,8 +117,10 @@ func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Wo
 			}
 		}
 	}
-	if name == "matmul" && (len(in[0]) != 2 || len(in[1]) != 2 || in[0][1] != in[1][0]) {
-		return Work{}, newError(ErrUnsupported, "", "", "matmul of shards %v and %v: they must be [m, k] and [k, n]", in[0], in[1])
+	if name == "matmul" {
+		if want, err := op.OutShape(in); err != nil || !want.Equal(out) {
+			return Work{}, newError(ErrUnsupported, "", "", "matmul of shards %v and %v into %v: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's", in[0], in[1], out)
+		}
 	}
 	bytes := elems(out)
 	for _, s := range in {

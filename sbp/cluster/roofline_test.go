@@ -21,6 +21,11 @@ func TestOpWork(t *testing.T) {
 		{sbp.Matmul(), []tensor.Shape{{64, 32}, {32, 16}}, tensor.Shape{64, 16}, 2 * 64 * 32 * 16, 4 * (64*32 + 32*16 + 64*16)},
 		{sbp.Matmul(), []tensor.Shape{{1, 1}, {1, 1}}, tensor.Shape{1, 1}, 2, 4 * 3},
 		{sbp.Matmul(), []tensor.Shape{{0, 8}, {8, 4}}, tensor.Shape{0, 4}, 0, 4 * 32},
+		// batched [..., m, k]·[..., k, n]: 2·batch·m·k·n, batch the
+		// output's (a matrix broadcast against a batch counts each use)
+		{sbp.Matmul(), []tensor.Shape{{2, 8, 16}, {2, 16, 8}}, tensor.Shape{2, 8, 8}, 2 * 2 * 8 * 16 * 8, 4 * (2*8*16 + 2*16*8 + 2*8*8)},
+		{sbp.Matmul(), []tensor.Shape{{3, 1, 4, 5}, {2, 5, 6}}, tensor.Shape{3, 2, 4, 6}, 2 * 6 * 4 * 5 * 6, 4 * (3*4*5 + 2*5*6 + 6*4*6)},
+		{sbp.Matmul(), []tensor.Shape{{4, 5}, {3, 5, 2}}, tensor.Shape{3, 4, 2}, 2 * 3 * 4 * 5 * 2, 4 * (4*5 + 3*5*2 + 3*4*2)},
 		// elementwise: one per output element
 		{sbp.Binary(tensor.Add), []tensor.Shape{{8, 4}, {1, 4}}, tensor.Shape{8, 4}, 32, 4 * (32 + 4 + 32)},
 		{sbp.Binary(tensor.Eq), []tensor.Shape{{3}, {3}}, tensor.Shape{3}, 3, 4 * 9},
@@ -58,8 +63,11 @@ func TestOpWorkRefuses(t *testing.T) {
 		want string
 	}{
 		{sbp.Matmul(), []tensor.Shape{{4, 3}}, tensor.Shape{4, 4}, tensor.Float32, "cluster: matmul takes 2 inputs, got 1 shapes"},
-		{sbp.Matmul(), []tensor.Shape{{4, 3}, {2, 4}}, tensor.Shape{4, 4}, tensor.Float32, "cluster: matmul of shards [4 3] and [2 4]: they must be [m, k] and [k, n]"},
-		{sbp.Matmul(), []tensor.Shape{{4, 3, 1}, {3, 4}}, tensor.Shape{4, 4}, tensor.Float32, "cluster: matmul of shards [4 3 1] and [3 4]: they must be [m, k] and [k, n]"},
+		{sbp.Matmul(), []tensor.Shape{{4, 3}, {2, 4}}, tensor.Shape{4, 4}, tensor.Float32, "cluster: matmul of shards [4 3] and [2 4] into [4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Matmul(), []tensor.Shape{{4, 3, 1}, {3, 4}}, tensor.Shape{4, 4}, tensor.Float32, "cluster: matmul of shards [4 3 1] and [3 4] into [4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Matmul(), []tensor.Shape{{3}, {3, 4}}, tensor.Shape{4}, tensor.Float32, "cluster: matmul of shards [3] and [3 4] into [4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Matmul(), []tensor.Shape{{2, 4, 3}, {3, 3, 4}}, tensor.Shape{2, 4, 4}, tensor.Float32, "cluster: matmul of shards [2 4 3] and [3 3 4] into [2 4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Matmul(), []tensor.Shape{{2, 4, 3}, {3, 4}}, tensor.Shape{1, 4, 4}, tensor.Float32, "cluster: matmul of shards [2 4 3] and [3 4] into [1 4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
 		{sbp.Scale(2), []tensor.Shape{{-1}}, tensor.Shape{1}, tensor.Float32, "cluster: scale: the shard shape [-1] has a negative size"},
 		{sbp.Scale(2), []tensor.Shape{{1}}, tensor.Shape{1}, tensor.DType(99), "cluster: scale: unknown dtype DType(99)"},
 		{alien{}, []tensor.Shape{{1}}, tensor.Shape{1}, tensor.Float32, `cluster: no FLOP count for the op "conv"`},

@@ -12,7 +12,7 @@
 //	placement 4                      # 4 | 0-3 | cpu:0,1,2,3 | [[0,1],[2,3]], as --placement
 //	x = input 64,32 S(0)             # shape and SBP ((S(0), B) on a 2-D mesh); values 0, 1, 2, … (float32)
 //	w = input 32,16 B from w.npy     # or the logical values of a .npy file
-//	y = matmul x w
+//	y = matmul x w                   # also batched: [..., m, k] x [..., k, n], batch dims broadcast
 //	b = input 16 B
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting
 //	h = tanh z                       # exp log neg sqrt rsqrt tanh relu, elementwise
@@ -76,8 +76,10 @@
 // route it to the operand (or cells) picked, split at ties, the unary
 // ops multiply by their derivative (exp g·y, log g/x, neg −g, sqrt
 // g/(2y), rsqrt −g·y³/2, tanh g − g·y², relu g where x > 0), matmul's are
-// g·bᵀ and aᵀ·g, transpose's a transpose, permute's a permute by the
-// inverse order, reshape's a reshape back to x's shape, and a box is the identity. The gradients are ops like any others, planned
+// g·bᵀ and aᵀ·g (each matrix of a batch transposed), summed over the
+// batch dims the operand broadcast, transpose's a transpose, permute's a
+// permute by the inverse order, reshape's a reshape back to x's shape, and
+// a box is the identity. The gradients are ops like any others, planned
 // the same way, so their SBPs fall out: a B weight used on S(0) data gets
 // a P(sum) gradient. Last, every input's gradient is boxed to the input's
 // own SBP (a parameter's gradient lives as the parameter does): for a B

@@ -13,8 +13,9 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// randomProgram writes a program of 1 to 6 ops (every op kind, box and
-// grad) on a random mesh: 1-D of 1 to 5 devices, or 2-D.
+// randomProgram writes a program of 1 to 6 ops (every op kind, batched
+// matmul with broadcast batch dims included, box and grad) on a random
+// mesh: 1-D of 1 to 5 devices, or 2-D.
 func randomProgram(r *rand.Rand) string {
 	return randomProgramOn(r, []string{"1", "2", "3", "4", "5", "[[0,1],[2,3]]", "[[0,1,2],[3,4,5]]"}, 6)
 }
@@ -113,16 +114,37 @@ func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 		var shape tensor.Shape
 		var vr interval
 		switch r.IntN(12) {
-		case 0: // matmul: x as a matrix, or a fresh one
+		case 0: // matmul: x as a matrix or a batch of them, or a fresh matrix; w a matrix or a batch that broadcasts against a's
 			a := x
-			if len(a.shape) != 2 {
+			if len(a.shape) < 2 {
 				input(tensor.Shape{1 + r.IntN(5), 1 + r.IntN(5)})
 				a = names[len(names)-1]
 			}
-			w := input(tensor.Shape{a.shape[1], 1 + r.IntN(5)})
+			ra := len(a.shape)
+			ws := tensor.Shape{a.shape[ra-1], 1 + r.IntN(5)}
+			if r.IntN(2) == 0 { // w's batch: a's dims, some 1 (w broadcasts) or grown from a's 1 (a does), one dropped or one more in front
+				wb := slices.Clone(a.shape[:ra-2])
+				for d := range wb {
+					switch k := r.IntN(4); {
+					case k == 0:
+						wb[d] = 1
+					case k == 1 && wb[d] == 1:
+						wb[d] = 2 + r.IntN(2)
+					}
+				}
+				switch k := r.IntN(3); {
+				case k == 0 && len(wb) > 0:
+					wb = wb[1:]
+				case k == 1:
+					wb = append(tensor.Shape{1 + r.IntN(3)}, wb...)
+				}
+				ws = append(wb, ws...)
+			}
+			w := input(ws)
 			fmt.Fprintf(&b, "%s = matmul %s %s\n", name, a.name, w)
-			shape = tensor.Shape{a.shape[0], names[len(names)-1].shape[1]}
-			vr = a.vals.times(interval{1, 4}).scaled(float64(a.shape[1]))
+			batch, _ := tensor.BroadcastShapes(a.shape[:ra-2], ws[:len(ws)-2])
+			shape = append(batch, a.shape[ra-2], ws[len(ws)-1])
+			vr = a.vals.times(interval{1, 4}).scaled(float64(a.shape[ra-1]))
 		case 1, 2: // a binary op against a broadcastable partner
 			other := slices.Clone(x.shape)
 			for d := range other {
@@ -407,6 +429,12 @@ func TestGradientsByFiniteDifferences(t *testing.T) {
 		"placement [[0,1],[2,3]]\na = input 5,3 (S(0), S(1))\nq = sqrt a\nl = log q\nr = rsqrt a\nm = mul l r\nu = mean m 1,3\nt = tanh u\ngrad t",
 		"placement [[0,1,2],[3,4,5]]\nx = input 5,4 (S(1), S(0))\nc = input 4 (B, B)\nd = sub x c\nr = relu d\ne = exp r\nm = mean e 5,1\nl = log m\ngrad l",
 		"placement 5\nx = input 3,7 S(1)\ny = mean x ()\nz = exp x\nw = mean z 1,7\nv = rsqrt w\nu = sum v ()\nk = mul u y\ngrad k",
+		// batched matmul: batch dims split on both, a size-1 and an absent
+		// batch dim broadcast (their gradients summed back), a matrix
+		// times a batch
+		"placement [[0,1],[2,3]]\nq = input 3,5,4 (S(0), S(1))\nk = input 3,4,5 (S(0), B)\ns = matmul q k\nw = input 1,5,2 (B, S(2))\no = matmul s w\nt = tanh o\ngrad t",
+		"placement 3\na = input 2,1,3,4 S(0)\nb = input 3,4,2 S(0)\ny = matmul a b\nz = mul y y\ns = sum z 1,1,1,1\ngrad s",
+		"placement 5\nx = input 4,3 B\nw = input 7,3,2 S(0)\ny = matmul x w\nt = tanh y\ngrad t",
 	} {
 		plan := planned(t, src, Greedy)
 		checkFiniteDifferences(t, plan, rand.New(rand.NewPCG(1, 2)), src)
@@ -488,5 +516,34 @@ func checkFiniteDifferences(t *testing.T, plan *Plan, r *rand.Rand, src string) 
 		if math.Abs(fd-float64(g[i])) > 2e-2*(1+math.Abs(fd)) {
 			t.Errorf("d%s/d%s[%d]: the backward says %g, finite differences %g\n%s", p.Grad.Name, in.Name, i, g[i], fd, src)
 		}
+	}
+}
+
+// TestRandomProgramsDrawBatchedMatmul: the property tests' generator
+// draws batched matmuls, broadcast batch dims (one operand's size 1 or
+// absent where the other's is larger) among them, so the tests above
+// check their values and gradients.
+func TestRandomProgramsDrawBatchedMatmul(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 23))
+	batched, broadcast := 0, 0
+	for range 300 {
+		p, err := Parse(randomProgram(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range p.Stmts {
+			if s.Word != "matmul" || len(s.Shape) < 3 {
+				continue
+			}
+			batched++
+			a, b := p.Lookup(s.Args[0]).Shape, p.Lookup(s.Args[1]).Shape
+			if !a[:len(a)-2].Equal(s.Shape[:len(s.Shape)-2]) || !b[:len(b)-2].Equal(s.Shape[:len(s.Shape)-2]) {
+				broadcast++
+			}
+		}
+	}
+	t.Logf("300 programs: %d batched matmuls, %d with a broadcast batch dim", batched, broadcast)
+	if batched < 20 || broadcast < 10 {
+		t.Errorf("300 random programs drew %d batched matmuls, %d broadcasting; want at least 20 and 10", batched, broadcast)
 	}
 }

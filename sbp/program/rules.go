@@ -41,6 +41,25 @@ func (b *builder) sumTo(name, x string, shape tensor.Shape, why string) (string,
 	return b.add(name, "sum", sbp.Reduce(tensor.Sum, shape), why+"; summed over the broadcast dims to "+shape.String(), x)
 }
 
+// matmulTo is a batched matmul's gradient for an operand of shape: the
+// product x · y (its batch the forward output's), summed over the batch
+// dims the operand broadcast (the builder's sumTo) when it has fewer or
+// size-1 ones; the product is named name when no sum follows.
+func (b *builder) matmulTo(name string, shape tensor.Shape, why, x, y string) (string, error) {
+	out, err := sbp.Matmul().OutShape([]tensor.Shape{b.g.lookup(x).shape, b.g.lookup(y).shape})
+	if err != nil {
+		return "", fmt.Errorf("the backward's matmul of %s and %s: %w", x, y, err)
+	}
+	if out.Equal(shape) {
+		return b.add(name, "matmul", sbp.Matmul(), why, x, y)
+	}
+	p, err := b.add("", "matmul", sbp.Matmul(), why, x, y)
+	if err != nil {
+		return "", err
+	}
+	return b.sumTo(name, p, shape, why)
+}
+
 // gather adds up the contributions to a name's gradient: "" when there
 // are none, the one itself, or a chain of adds named grad_NAME at the end.
 func (b *builder) gather(name string, parts []string, shape tensor.Shape) (string, error) {
@@ -89,19 +108,20 @@ func (b *builder) rule(n *node, j int, gy, name string) (string, error) {
 	case "sum":
 		return b.add(name, "expand", sbp.Expand(xs), why+": sum's backward is an expand (stride 0, no copy)", gy)
 	case "matmul":
+		// transpose swaps the last two dims: each matrix of a batch.
 		a, c := n.args[0], n.args[1]
 		if j == 0 { // d(a·c)/da = g · c^T
 			ct, err := b.once(c+".T", "transpose", sbp.Transpose(), "the transpose of "+c+", for "+why, c)
 			if err != nil {
 				return "", err
 			}
-			return b.add(name, "matmul", sbp.Matmul(), why+" = grad · "+c+"^T", gy, ct)
+			return b.matmulTo(name, xs, why+" = grad · "+c+"^T", gy, ct)
 		}
 		at, err := b.once(a+".T", "transpose", sbp.Transpose(), "the transpose of "+a+", for "+why, a)
 		if err != nil {
 			return "", err
 		}
-		return b.add(name, "matmul", sbp.Matmul(), why+" = "+a+"^T · grad", at, gy)
+		return b.matmulTo(name, xs, why+" = "+a+"^T · grad", at, gy)
 	case "add":
 		return b.sumTo(name, gy, xs, why+" = grad")
 	case "sub":

@@ -48,3 +48,36 @@ func TestUnaryBackward(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchedMatmulBackward: a batched matmul's gradients are
+// grad · c^T and a^T · grad (transpose swaps each matrix of a batch),
+// each summed over the batch dims its operand broadcast, and named
+// grad_X.y directly where nothing is summed.
+func TestBatchedMatmulBackward(t *testing.T) {
+	for _, c := range []struct {
+		a, c  string // the inputs' shapes
+		steps string // the backward's op steps: name = op inputs [shape]
+	}{
+		// the same batch: no sums
+		{"2,4,3", "2,3,5", "c.T = transpose c [2 5 3]; grad_a.y = matmul grad_y c.T [2 4 3]; a.T = transpose a [2 3 4]; grad_c.y = matmul a.T grad_y [2 3 5]"},
+		// a's size-1 batch dim and c's absent one broadcast: summed back
+		{"3,1,4,5", "2,5,6", "c.T = transpose c [2 6 5]; tmp.1 = matmul grad_y c.T [3 2 4 5]; grad_a.y = sum tmp.1 [3 1 4 5]; a.T = transpose a [3 1 5 4]; tmp.2 = matmul a.T grad_y [3 2 5 6]; grad_c.y = sum tmp.2 [2 5 6]"},
+		// a matrix times a batch: a's gradient sums over the batch
+		{"4,5", "3,5,2", "c.T = transpose c [3 2 5]; tmp.1 = matmul grad_y c.T [3 4 5]; grad_a.y = sum tmp.1 [4 5]; a.T = transpose a [5 4]; grad_c.y = matmul a.T grad_y [3 5 2]"},
+	} {
+		src := "placement 2; a = input " + c.a + " B; c = input " + c.c + " B; y = matmul a c; grad y"
+		plan := planned(t, src, Greedy)
+		var steps []string
+		for _, s := range plan.Steps {
+			if s.Pass == Backward && s.Kind == StepOp {
+				steps = append(steps, s.Name+" = "+s.Op+" "+strings.Join(s.Inputs, " ")+" "+s.Shape.String())
+				if s.Op == "sum" && !strings.Contains(s.Why, "summed over the broadcast dims to "+s.Shape.String()) {
+					t.Errorf("%s: %s's why is %q, want it to say it sums over the broadcast dims", src, s.Name, s.Why)
+				}
+			}
+		}
+		if got := strings.Join(steps, "; "); got != c.steps {
+			t.Errorf("%s: the backward runs\n  %s\nwant\n  %s", src, got, c.steps)
+		}
+	}
+}

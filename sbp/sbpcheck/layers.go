@@ -6,9 +6,9 @@ import (
 )
 
 // LayerSignatureCases are SignatureCases of the ops a transformer block
-// adds to the language (transpose, permute, reshape): each on shapes that split
-// unevenly over 2 to 5 devices and leave empty shards, on every placement
-// of Placements.
+// adds to the language (transpose, permute, reshape, batched matmul):
+// each on shapes that split unevenly over 2 to 5 devices and leave empty
+// shards, on every placement of Placements.
 func LayerSignatureCases() []Case {
 	var cs []Case
 	seed := uint64(300)
@@ -22,6 +22,13 @@ func LayerSignatureCases() []Case {
 	add(sbp.Permute([]int{2, 0, 1}), tensor.Float32, tensor.Shape{7, 3, 2})
 	add(sbp.Permute([]int{0, 2, 1, 3}), tensor.Float32, tensor.Shape{2, 5, 3, 4})
 	add(sbp.Permute([]int{}), tensor.Uint32, tensor.Shape{})
+	// batched matmul: batch dims split evenly and unevenly, broadcast
+	// (size 1 or absent), rank 3 and 4
+	add(sbp.Matmul(), tensor.Float32, tensor.Shape{5, 3, 4}, tensor.Shape{5, 4, 2})
+	add(sbp.Matmul(), tensor.Float32, tensor.Shape{3, 1, 2, 3}, tensor.Shape{2, 3, 4})
+	add(sbp.Matmul(), tensor.Float32, tensor.Shape{3, 4}, tensor.Shape{6, 4, 2})
+	add(sbp.Matmul(), tensor.Float32, tensor.Shape{2, 3, 2, 3}, tensor.Shape{2, 3, 3, 2})
+	add(sbp.Matmul(), tensor.Int32, tensor.Shape{4, 2, 2}, tensor.Shape{1, 2, 3})
 	cs = append(cs, ReshapeSignatureCases()...)
 	return cs
 }

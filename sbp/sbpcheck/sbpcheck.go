@@ -379,9 +379,14 @@ func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
 			}
 		}
 		return sbp.Reduce(op, broadcastable(r, in)), []tensor.Shape{in}
-	case 4: // matmul
+	case 4: // matmul: two matrices, or batches whose dims broadcast
 		m, k, n := r.IntN(6), r.IntN(6), r.IntN(6)
-		return sbp.Matmul(), []tensor.Shape{{m, k}, {k, n}}
+		var ba, bb tensor.Shape
+		if r.IntN(2) == 0 {
+			batch := randomShape(r, 1+r.IntN(2))
+			ba, bb = broadcastable(r, batch), broadcastable(r, batch)
+		}
+		return sbp.Matmul(), []tensor.Shape{append(ba, m, k), append(bb, k, n)}
 	case 5: // transpose, permute or reshape
 		in := randomShape(r, 2+r.IntN(3))
 		switch r.IntN(3) {

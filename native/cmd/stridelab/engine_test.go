@@ -66,6 +66,8 @@ func TestEngineTorchCLI(t *testing.T) {
 		{"run matmul 3 devices uneven", 3, []string{"sbp", "run", "--op", "matmul", "--in", aPath, "--sbp", "S(0)", "--b", bPath, "--b-sbp", "S(0)", "--placement", "3"}, false},
 		{"boxing 2x2 mesh", 4, []string{"sbp", "boxing", "--in", xPath, "--from", "(S(0), S(1))", "--to", "(S(1), B)", "--placement", "[[0,1],[2,3]]"}, false},
 		{"program data parallel with grad", 4, []string{"sbp", "program", "--src", "placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s"}, true},
+		// a batched matmul whose batch dims broadcast, on a 2×2 mesh
+		{"program batched matmul 2x2 mesh", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; a = input 3,1,4,5 (S(0), B); c = input 2,5,6 (B, S(0)); y = matmul a c; s = sum y 1,1,1,1; grad s"}, true},
 	}
 	t.Run("timeout", func(t *testing.T) {
 		out := filepath.Join(dir, "timeout")
@@ -188,7 +190,8 @@ func mustArange(t *testing.T, n int) tensor.Tensor {
 // --out files: an op over 3 devices with uneven splits and a boxing of
 // its input, a boxing on a 2×2 mesh, and a program with gradients on a
 // 2×2 mesh (all-gather, all-reduce, reduce-scatter, local slices), one
-// with P(sum) and P(max) inputs, and the unary ops and mean: neg, relu,
+// with P(sum) and P(max) inputs, a batched matmul (attention's scores)
+// with its gradients, and the unary ops and mean: neg, relu,
 // sqrt and mean (and their gradients' step, scale and expand) byte for
 // byte, exp, log, tanh and rsqrt, whose torch kernels round their own
 // way, within closeTo's 1e-4; and the views (reshape, permute,
@@ -214,6 +217,8 @@ func TestEmitTorch(t *testing.T) {
 		// a permute and a transpose, each rank reshaping to its own shard.
 		{"reshape", 3, []string{"sbp", "run", "--op", "reshape", "--to", "5,7", "--in", aPath, "--sbp", "S(0)", "--placement", "3"}, []string{"y.npy"}, false},
 		{"views", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 8,6 (S(0), S(1)); w = input 6,8 (B, B); h = matmul x w; v = reshape h 8,2,4; q = permute v 1,0,2; t = transpose q; u = reshape t 2,-1; s = sum u 1,1; grad s"}, nil, false},
+		// attention's scores, a batched matmul, and its gradients
+		{"batched", 4, []string{"sbp", "program", "--src", "placement 4; q = input 2,8,16 S(0); k = input 2,16,8 S(0); s = matmul q k; t = sum s 1,1,1; grad t"}, nil, false},
 		{"transcendental", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; e = exp m; l = log e; t = tanh x; u = add t l; r = rsqrt u; s = sum r 1,1; grad s"}, nil, true},
 	}
 	for _, tc := range cases {

@@ -55,6 +55,9 @@ var numpyCases = []struct {
 	{"sbp min int", "a = np.random.randint(-99,99,(8,5)).astype(np.int32); w = a.min(axis=0)", []string{"sbp", "run", "--op", "reduce", "--reduce", "min", "--in", "a.npy", "--to", "5", "--sbp", "S(0)", "--placement", "cuda:0-7"}},
 	{"sbp matmul illegal boxed", "a = np.random.rand(12,18).astype(np.float32); b = np.random.rand(18,24).astype(np.float32); w = a @ b", []string{"sbp", "run", "--op", "matmul", "--in", "a.npy", "--b", "b.npy", "--sbp", "S(0)", "--b-sbp", "S(0)", "--placement", "3"}},
 	{"sbp matmul partial", "a = np.random.rand(12,18).astype(np.float32); b = np.random.rand(18,24).astype(np.float32); w = a @ b", []string{"sbp", "run", "--op", "matmul", "--in", "a.npy", "--b", "b.npy", "--sbp", "S(1)", "--b-sbp", "S(0)", "--placement", "5"}},
+	{"sbp matmul batched", "a = np.random.rand(3,4,5).astype(np.float32); b = np.random.rand(3,5,6).astype(np.float32); w = a @ b", []string{"sbp", "run", "--op", "matmul", "--in", "a.npy", "--b", "b.npy", "--sbp", "S(0)", "--b-sbp", "S(0)", "--placement", "2"}},
+	{"sbp matmul broadcast batch", "a = np.random.rand(3,1,4,5).astype(np.float32); b = np.random.rand(2,5,6).astype(np.float32); w = a @ b", []string{"sbp", "run", "--op", "matmul", "--in", "a.npy", "--b", "b.npy", "--sbp", "(S(0), B)", "--b-sbp", "(B, S(0))", "--placement", "[[0,1],[2,3]]"}},
+	{"sbp matmul matrix by batch boxed", "a = np.random.rand(4,5).astype(np.float32); b = np.random.rand(7,5,2).astype(np.float32); w = a @ b", []string{"sbp", "run", "--op", "matmul", "--in", "a.npy", "--b", "b.npy", "--sbp", "S(0)", "--b-sbp", "S(0)", "--placement", "3"}},
 	{"grad repeat", "g = np.random.rand(6,3).astype(np.float32); np.save('g.npy', g); a = g; w = g.reshape(2,3,3,1).sum(axis=(0,2))", []string{"grad", "repeat", "--in-shape", "3,1", "--times", "2,3", "--grad", "g.npy"}},
 }
 

@@ -21,7 +21,7 @@ cluster: a preset (h100-node, two-h100-nodes, tpu-v5e, loopback) or a cluster fi
      each step timed there (a boxing by its collectives' links, an op by its roofline), a plan over its device's
      memory refused; --cost time (the default with --cluster) or bytes is what exact minimises
 
-ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs),
+ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs, batched),
      reduce (--reduce sum|max|min --to 1,3), exp, log, neg, sqrt, rsqrt, tanh, relu (one input),
      transpose (the last two dims), permute (--perm 0,2,1), reshape (--to 8,-1: one size may be -1)
 SBP: S(axis), B, P (sum), P(max), P(min); on a mesh one per mesh dim: '(S(0), B)'
