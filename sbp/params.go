@@ -16,6 +16,7 @@ type OpParams struct {
 	Times  []int           // repeat and repeat_grad: the repeat counts
 	To     tensor.Shape    // reduce, mean: the logical target; repeat_grad: the repeat's input shape
 	Count  int             // mean: the input elements each output averages (every device divides by it)
+	Axis   int             // softmax: the dim it normalises along, as written (negative counts from the end)
 }
 
 // Params returns op's own arguments. An op made outside this package
@@ -31,6 +32,8 @@ func Params(op Op) OpParams {
 		p.Reduce, p.To = o.op, o.to.Clone()
 	case meanOp:
 		p.Reduce, p.To, p.Count = tensor.Sum, o.sum.to.Clone(), o.count()
+	case softmaxOp:
+		p.Axis = o.axis
 	case scaleOp:
 		p.Factor = o.c
 	case expandOp:

@@ -3,14 +3,16 @@ package sbp
 import "github.com/stridelab/stridelab/tensor"
 
 // OpArgs are an op's arguments as the command line and the URL spell
-// them: the expand size, the repeat counts, the reduce target and op.
+// them: the expand size, the repeat counts, the reduce target and op,
+// softmax's dim.
 type OpArgs struct {
 	Size, Times, To, Reduce string
+	Dim                     string // softmax: the dim (negative counts from the end; "" is -1, the last)
 }
 
 // ParseOp returns the op named (expand, repeat, reduce, matmul, a binary
 // op: add, sub, mul, div, max, min, eq, or a unary one: exp, log, neg,
-// sqrt, rsqrt, tanh, relu) with its arguments, the one parser `stridelab
+// sqrt, rsqrt, tanh, relu, or softmax along --dim) with its arguments, the one parser `stridelab
 // sbp` and the scenes share. Mean, which needs its input's shape, and
 // the backward's own ops are programs' only.
 func ParseOp(name string, a OpArgs) (Op, error) {
@@ -45,13 +47,25 @@ func ParseOp(name string, a OpArgs) (Op, error) {
 		return Reduce(op, to), err
 	case "matmul":
 		return Matmul(), nil
+	case "softmax":
+		if a.Dim == "" {
+			return Softmax(-1), nil
+		}
+		dim, err := tensor.ParseInts("--dim", a.Dim)
+		if err == nil && len(dim) != 1 {
+			err = newError(ErrParse, "op softmax", "--dim is one dim, not %q", a.Dim)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return Softmax(dim[0]), nil
 	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
 		op, err := tensor.ParseUnaryOp(name)
 		return Unary(op), err
 	}
 	op, err := tensor.ParseBinaryOp(name)
 	if err != nil {
-		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh and relu")
+		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu and softmax")
 	}
 	return Binary(op), nil
 }

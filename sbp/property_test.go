@@ -69,7 +69,7 @@ func TestEverySignature(t *testing.T) {
 			}
 		}
 	}
-	for _, sc := range sbpcheck.UnarySignatureCases() {
+	for _, sc := range append(sbpcheck.UnarySignatureCases(), sbpcheck.SoftmaxSignatureCases()...) {
 		n++
 		if err := sc.Run(tensor.CPU{}); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)

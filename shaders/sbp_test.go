@@ -58,12 +58,12 @@ func TestGradOpsOnEverySignature(t *testing.T) {
 }
 
 // TestUnaryOpsOnEverySignature runs every signature of every unary op, in
-// every dtype it takes, and of mean, as it is, on WebGPU: 1 to 5 devices,
+// every dtype it takes, of mean and of softmax, as it is, on WebGPU: 1 to 5 devices,
 // 2 × 2 and 2 × 3 (sbpcheck.UnarySignatureCases).
 func TestUnaryOpsOnEverySignature(t *testing.T) {
 	be := NewBackend(openOrSkip(t, Options{}))
 	start, failed := time.Now(), 0
-	cases := sbpcheck.UnarySignatureCases()
+	cases := append(sbpcheck.UnarySignatureCases(), sbpcheck.SoftmaxSignatureCases()...)
 	for _, sc := range cases {
 		if err := sc.Run(be); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)
