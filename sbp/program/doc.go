@@ -16,6 +16,7 @@
 //	b = input 16 B
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting
 //	h = tanh z                       # exp log neg sqrt rsqrt tanh relu, elementwise
+//	p = softmax h -1                 # softmax along one dim (negative counts from the end)
 //	e = expand h 2,64,16             # expand SIZE (-1 keeps a dim), repeat TIMES
 //	s = sum e 1,1,1                  # sum | max | min | mean TARGET: reduce to a shape
 //	t = box y B                      # an explicit boxing (OneFlow's to_global)
@@ -73,8 +74,9 @@
 // reduce the broadcast gradient to each operand's shape, max and min
 // route it to the operand (or cells) picked, split at ties, the unary
 // ops multiply by their derivative (exp g·y, log g/x, neg −g, sqrt
-// g/(2y), rsqrt −g·y³/2, tanh g − g·y², relu g where x > 0), matmul's are
-// g·bᵀ and aᵀ·g, and a box is the identity. The gradients are ops like any others, planned
+// g/(2y), rsqrt −g·y³/2, tanh g − g·y², relu g where x > 0), softmax's
+// along d is y·(g − sum(g·y, d)) (mul, sum keeping d as 1, sub, mul),
+// matmul's are g·bᵀ and aᵀ·g, and a box is the identity. The gradients are ops like any others, planned
 // the same way, so their SBPs fall out: a B weight used on S(0) data gets
 // a P(sum) gradient. Last, every input's gradient is boxed to the input's
 // own SBP (a parameter's gradient lives as the parameter does): for a B

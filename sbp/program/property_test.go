@@ -50,7 +50,7 @@ func (s interval) times(t interval) interval {
 func (s interval) scaled(n float64) interval { return interval{min(s.lo, n*s.lo), max(s.hi, n*s.hi)} }
 
 // generate writes a program of 1 to maxOps ops on one of meshes: every
-// op kind the language has, box and (mostly) grad, with uneven splits
+// op kind the language has (softmax too, along any dim), box and (mostly) grad, with uneven splits
 // from sizes 1 to 5. Smooth leaves out max, min and relu, whose
 // gradients jump, and always asks for grad: the finite-difference test's
 // programs. Each tensor's interval of values keeps the ops where their values and
@@ -112,7 +112,14 @@ func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 		name := fmt.Sprintf("v%d", k)
 		var shape tensor.Shape
 		var vr interval
-		switch r.IntN(11) {
+		switch r.IntN(12) {
+		case 11: // softmax along a dim counted from either end: values in (0, 1]
+			d := r.IntN(len(x.shape))
+			if r.IntN(2) == 0 {
+				d -= len(x.shape)
+			}
+			fmt.Fprintf(&b, "%s = softmax %s %d\n", name, x.name, d)
+			shape, vr = x.shape, interval{0, 1}
 		case 0: // matmul: x as a matrix, or a fresh one
 			a := x
 			if len(a.shape) != 2 {
@@ -402,6 +409,11 @@ func TestGradientsByFiniteDifferences(t *testing.T) {
 		"placement [[0,1],[2,3]]\na = input 5,3 (S(0), S(1))\nq = sqrt a\nl = log q\nr = rsqrt a\nm = mul l r\nu = mean m 1,3\nt = tanh u\ngrad t",
 		"placement [[0,1,2],[3,4,5]]\nx = input 5,4 (S(1), S(0))\nc = input 4 (B, B)\nd = sub x c\nr = relu d\ne = exp r\nm = mean e 5,1\nl = log m\ngrad l",
 		"placement 5\nx = input 3,7 S(1)\ny = mean x ()\nz = exp x\nw = mean z 1,7\nv = rsqrt w\nu = sum v ()\nk = mul u y\ngrad k",
+		// softmax: along a split dim (boxed first), along a kept one, a
+		// weighted sum so the gradient is not zero
+		"placement 4\nx = input 8,6 S(1)\nw = input 8,6 B\ny = softmax x -1\nz = mul y w\ns = sum z 1,1\ngrad s",
+		"placement [[0,1],[2,3]]\nx = input 3,5,4 (S(0), S(2))\nw = input 5,1 (B, B)\ny = softmax x 1\nz = mul y w\nt = tanh z\ngrad t",
+		"placement 3\nx = input 5,7 S(0)\ny = softmax x 0\nl = log y\nw = input 5,7 S(1)\nz = mul l w\ns = sum z 1,1\ngrad s",
 	} {
 		plan := planned(t, src, Greedy)
 		checkFiniteDifferences(t, plan, rand.New(rand.NewPCG(1, 2)), src)
@@ -422,7 +434,7 @@ func TestRandomGradientsByFiniteDifferences(t *testing.T) {
 	unary := 0
 	for range n {
 		src := generate(r, meshes, 6, true)
-		for _, w := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "mean"} {
+		for _, w := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "mean", "softmax"} {
 			if strings.Contains(src, " = "+w+" ") {
 				unary++
 			}
@@ -430,7 +442,7 @@ func TestRandomGradientsByFiniteDifferences(t *testing.T) {
 		plan := planned(t, src, Greedy)
 		checkFiniteDifferences(t, plan, r, src)
 	}
-	t.Logf("%d programs, %d uses of the unary ops and mean", n, unary)
+	t.Logf("%d programs, %d uses of the unary ops, mean and softmax", n, unary)
 }
 
 // checkFiniteDifferences gives the inputs of plan's program values from

@@ -163,6 +163,8 @@ func (b *builder) rule(n *node, j int, gy, name string) (string, error) {
 		return b.add(name, "expand", sbp.Expand(xs), why+": then expands it back (stride 0, no copy)", q)
 	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
 		return b.unary(n, gy, name, why)
+	case "softmax":
+		return b.softmax(n, gy, name, why)
 	}
 	return "", fmt.Errorf("no gradient rule for %s", n.word)
 }
