@@ -62,6 +62,13 @@ def mean_to(x, to, count):
     return reduce_to(x, "sum", to) / full(to, float(count))
 
 
+def softmax(x, dim):
+    """sbp's Softmax on one device: along dim (negative counts from the
+    end) in float64, rounded to float32 once, as tensor.softmaxLine; each
+    device holds whole lines (no signature splits dim)."""
+    return torch.softmax(x.to(F64), dim=dim).to(F32)
+
+
 def matmul(a, b):
     """sbp's matmul: a[m,k,1]·b[k,n] in float32, summed over k in float64."""
     return (a.unsqueeze(2) * b.unsqueeze(0)).to(F64).sum(dim=1).to(F32)

@@ -54,6 +54,10 @@ func TestPrograms(t *testing.T) {
 		// and on a 2×2 mesh.
 		{"placement 3; x = input 7,5 S(0); w = input 5,4 B; h = matmul x w; r = relu h; t = tanh r; m = mean t 7,1; q = sqrt m; l = log q; k = rsqrt m; e = exp k; n = neg e; a = add l n; s = sum a 1,1; grad s", program.Greedy, nil},
 		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; c = sub x m; v = mul c c; u = mean v 5,1; r = rsqrt u; y = mul c r; s = sum y 1,1; grad s", program.Greedy, nil},
+		// softmax along a split dim (boxed) and a kept one, forward and
+		// backward, uneven over 3 devices and exactly on a 2×2 mesh.
+		{"placement 3; x = input 7,5 S(1); y = softmax x -1; w = input 7,5 S(0); z = mul y w; p = softmax z 0; s = sum p 1,5; q = mul s s; t = sum q 1,1; grad t", program.Greedy, nil},
+		{"placement [[0,1],[2,3]]; x = input 4,6,5 (S(0), S(2)); y = softmax x 1; l = log y; s = sum l 1,1,1; grad s", program.Exact, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.src[:strings.Index(tc.src, ";")], func(t *testing.T) { runProgram(t, tc.src, tc.strategy, tc.inputs) })

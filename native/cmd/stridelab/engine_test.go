@@ -189,7 +189,7 @@ func mustArange(t *testing.T, n int) tensor.Tensor {
 // with P(sum) and P(max) inputs, and the unary ops and mean: neg, relu,
 // sqrt and mean (and their gradients' step, scale and expand) byte for
 // byte, exp, log, tanh and rsqrt, whose torch kernels round their own
-// way, within closeTo's 1e-4.
+// way, within closeTo's 1e-4, as softmax (and its gradient) is.
 func TestEmitTorch(t *testing.T) {
 	py := needTorch(t)
 	dir := t.TempDir()
@@ -208,6 +208,9 @@ func TestEmitTorch(t *testing.T) {
 		{"partial", 2, []string{"sbp", "program", "--strategy", "exact", "--src", "placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q"}, nil, false},
 		{"unary", 3, []string{"sbp", "program", "--src", "placement 3; x = input 7,5 S(0); c = input 5 B; d = sub x c; r = relu d; q = sqrt x; n = neg q; m = mean r 7,1; a = mul n m; s = sum a 1,1; grad s"}, nil, false},
 		{"transcendental", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; e = exp m; l = log e; t = tanh x; u = add t l; r = rsqrt u; s = sum r 1,1; grad s"}, nil, true},
+		// softmax along a split dim (boxed first) and a kept one, with
+		// its gradient's mul, sum, sub, mul
+		{"softmax", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); y = softmax x -1; w = input 5,6 (S(0), B); z = mul y w; p = softmax z 0; s = sum p 1,6; q = mul s s; t = sum q 1,1; grad t"}, nil, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -122,6 +122,38 @@ func TestSbpUnaryOps(t *testing.T) {
 	}
 }
 
+// Softmax on the one-op commands: a split on another dim passes; a split
+// along its dim is refused under --strict saying why, and boxed
+// otherwise; sbp run checks an uneven split against the single device.
+func TestSbpSoftmax(t *testing.T) {
+	dir := t.TempDir()
+	v := make([]float32, 21)
+	for i := range v {
+		v[i] = float32(i-10) / 3
+	}
+	xt, _ := tensor.FromSlice(tensor.Shape{7, 3}, v)
+	x := writeNpy(t, dir, "x.npy", xt)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sbp", "plan", "--op", "softmax", "--shape", "7,3", "--sbp", "S(0)", "--placement", "3"}, "in S(0) -> out S(0)"},
+		{[]string{"sbp", "plan", "--op", "softmax", "--dim", "0", "--shape", "7,3", "--sbp", "S(1)", "--placement", "3"}, "in S(1) -> out S(1)"},
+		{[]string{"sbp", "plan", "--op", "softmax", "--shape", "7,3", "--sbp", "S(1)", "--placement", "3"}, "boxed"},
+		{[]string{"sbp", "run", "--op", "softmax", "--dim", "-1", "--in", x, "--sbp", "S(0)", "--placement", "3"}, "the gathered result equals the single-device result"},
+		{[]string{"sbp", "run", "--op", "softmax", "--dim", "0", "--in", x, "--sbp", "S(0)", "--placement", "2"}, "the gathered result equals the single-device result"},
+	} {
+		if out := runCLI(t, c.args...); !strings.Contains(out, c.want) {
+			t.Errorf("stridelab %s:\n%s\nwant %q in it", strings.Join(c.args, " "), out, c.want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"sbp", "plan", "--op", "softmax", "--shape", "7,3", "--sbp", "S(1)", "--placement", "3", "--strict"}
+	if code := run(args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "softmax along 1 needs whole lines along dim 1") {
+		t.Errorf("stridelab %s: exit %d, %q", strings.Join(args, " "), code, stderr.String())
+	}
+}
+
 // Every emitted program is valid Python (checked with Python's own
 // parser) and spells the placement, the SBPs and the op for its engine.
 func TestSbpEmit(t *testing.T) {
@@ -145,6 +177,10 @@ func TestSbpEmit(t *testing.T) {
 			[]string{"flow.eq(a, b).to(a.dtype)", "stridelab: [flow.sbp.split(0)]"}},
 		{[]string{"plan", "--op", "rsqrt", "--shape", "4,3", "--sbp", "S(1)", "--placement", "3", "--emit", "oneflow"},
 			[]string{"flow.rsqrt(x)", "stridelab: [flow.sbp.split(1)]"}},
+		{[]string{"plan", "--op", "softmax", "--dim", "-1", "--shape", "4,3", "--sbp", "S(0)", "--placement", "2", "--emit", "pytorch"},
+			[]string{"torch.softmax(x, dim=1)", "[Shard(0)]"}},
+		{[]string{"plan", "--op", "softmax", "--dim", "0", "--shape", "4,3", "--sbp", "S(1)", "--placement", "3", "--emit", "oneflow"},
+			[]string{"flow.softmax(x, dim=0)", "stridelab: [flow.sbp.split(1)]"}},
 		{[]string{"plan", "--op", "neg", "--shape", "4,3", "--sbp", "P", "--placement", "2", "--emit", "pytorch"},
 			[]string{"-x", `[Partial("sum")]`}},
 		{[]string{"boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(1)", "--placement", "4", "--emit", "oneflow"},
