@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/oliverbestmann/webgpu/wgpu"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -49,13 +48,6 @@ func (d *Device) softmaxJob(src tensor.Tensor, l tensor.Layout, axis, outputs in
 		return nil, tooLarge(fmt.Sprintf("an output of %d elements (u32 indices)", outputs), 4*uint64(outputs), 4*math.MaxUint32)
 	}
 	o := spanOf(src, l)
-	limit := d.limits.MaxStorageBufferBindingSize
-	if n := uint64(len(o.data)); n > limit {
-		return nil, tooLarge("the softmax input's span", n, limit)
-	}
-	if n := 4 * uint64(outputs); n > limit {
-		return nil, tooLarge("the softmax output", n, limit)
-	}
 	var p params
 	for k, n := range cs {
 		p.shape[k], p.strideA[k], p.strideO[k] = uint32(n), int32(st[0][k]), int32(st[1][k])
@@ -63,13 +55,8 @@ func (d *Device) softmaxJob(src tensor.Tensor, l tensor.Layout, axis, outputs in
 	p.count, p.baseA = uint32(lines), uint32(o.base)
 	p.aux[0] = uint32(full[axis])
 	p.strideB[0], p.strideB[1] = int32(l.Stride(axis)), int32(outStrides[axis])
-	in0, err := d.upload("softmax input", o.data)
+	in0, outBuf, err := d.inputAndOutput("softmax", o.data, outputs)
 	if err != nil {
-		return nil, err
-	}
-	outBuf, err := d.newBuffer("out", 4*uint64(outputs), wgpu.BufferUsageStorage|wgpu.BufferUsageCopySrc)
-	if err != nil {
-		in0.Destroy()
 		return nil, err
 	}
 	dp := dispatch{
