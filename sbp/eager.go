@@ -35,6 +35,8 @@ import (
 //	           (relu_op.cpp) the same loop: S(i) -> S(i) per axis, no P
 //	mean       ReduceMeanFunctor: reduce_sum, then scalar_mul by 1/count,
 //	           which keeps every SBP: reduce_sum's list
+//	softmax    SoftmaxOp::GetSbp (softmax_op.cpp): S(i) -> S(i) per axis
+//	           but the normalised one (OneFlow's last; here the op's dim)
 //
 // repeat and repeat_grad are not OneFlow user ops: their list is
 // stridelab's own, with B -> B moved last.
