@@ -85,6 +85,19 @@ func (c cancellable) Unary(op tensor.UnaryOp, src tensor.Tensor) (tensor.Tensor,
 	return c.viewSlabs(src, func(v tensor.Tensor) (tensor.Tensor, error) { return c.be.Unary(op, v) })
 }
 
+// Softmax is be's, in slabs of src's first dim when the softmax runs
+// along another (each slab's lines are whole), and whole along dim 0,
+// whose lines cross every slab.
+func (c cancellable) Softmax(src tensor.Tensor, axis int) (tensor.Tensor, error) {
+	if err := c.ctx.Err(); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if tensor.SoftmaxOperand(src, axis) != nil || axis == 0 {
+		return c.be.Softmax(src, axis) // the kernel's own error, or its whole run
+	}
+	return c.viewSlabs(src, func(v tensor.Tensor) (tensor.Tensor, error) { return c.be.Softmax(v, axis) })
+}
+
 // Binary is be's, in slabs of the broadcast output's first dim: both
 // operands expanded to it (stride 0 on broadcast dims) and narrowed alike.
 func (c cancellable) Binary(op tensor.BinaryOp, a, b tensor.Tensor) (tensor.Tensor, error) {

@@ -37,6 +37,11 @@ func (c *counting) Unary(op tensor.UnaryOp, src tensor.Tensor) (tensor.Tensor, e
 	return c.CPU.Unary(op, src)
 }
 
+func (c *counting) Softmax(src tensor.Tensor, axis int) (tensor.Tensor, error) {
+	c.count()
+	return c.CPU.Softmax(src, axis)
+}
+
 func (c *counting) Repeat(src tensor.Tensor, times []int) (tensor.Tensor, error) {
 	c.count()
 	return c.CPU.Repeat(src, times)
@@ -141,6 +146,8 @@ func TestCancellableIsTheKernel(t *testing.T) {
 		"reduce over dim 0": func(be tensor.Backend) (tensor.Tensor, error) {
 			return be.Reduce(tensor.MaxAll, slice, tensor.Shape{1, 5, 1})
 		},
+		"softmax along the last dim": func(be tensor.Backend) (tensor.Tensor, error) { return be.Softmax(perm, 2) },
+		"softmax along dim 0":        func(be tensor.Backend) (tensor.Tensor, error) { return be.Softmax(slice, 0) },
 	}
 	for name, run := range cases {
 		want, err := run(cpu)

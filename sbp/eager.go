@@ -42,6 +42,8 @@ import (
 //	           S(i) -> S(j); P -> P; a rank-0 or empty input only B
 //	mean       ReduceMeanFunctor: reduce_sum, then scalar_mul by 1/count,
 //	           which keeps every SBP: reduce_sum's list
+//	softmax    SoftmaxOp::GetSbp (softmax_op.cpp): S(i) -> S(i) per axis
+//	           but the normalised one (OneFlow's last; here the op's dim)
 //
 // repeat and repeat_grad are not OneFlow user ops: their list is
 // stridelab's own, with B -> B moved last.

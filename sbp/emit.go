@@ -393,6 +393,9 @@ func callOp(lib string, op Op, args []string, shapes []tensor.Shape) string {
 		case tensor.Eq: // a bool tensor, brought back to the operands' dtype
 			return fmt.Sprintf("%s.eq(%s, %s).to(%s.dtype)", lib, x, y, x)
 		}
+	case softmaxOp:
+		d, _ := o.dim(len(shapes[0]))
+		return fmt.Sprintf("%s.softmax(%s, dim=%d)", lib, x, d)
 	case unaryOp:
 		switch o.op {
 		case tensor.Neg:

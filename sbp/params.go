@@ -22,6 +22,7 @@ type OpParams struct {
 	Count  int             // mean: the input elements each output averages (every device divides by it)
 	Perm   []int           // transpose, permute: y's dim k is x's dim Perm[k] (transpose's is nil: it swaps the last two dims)
 	Shape  []int           // reshape: the target shape as given (one entry may be -1)
+	Axis   int             // softmax: the dim it normalises along, as written (negative counts from the end)
 }
 
 // Params returns op's own arguments. An op made outside this package
@@ -37,6 +38,8 @@ func Params(op Op) OpParams {
 		p.Reduce, p.To = o.op, o.to.Clone()
 	case meanOp:
 		p.Reduce, p.To, p.Count = tensor.Sum, o.sum.to.Clone(), o.count()
+	case softmaxOp:
+		p.Axis = o.axis
 	case scaleOp:
 		p.Factor = o.c
 	case permuteOp:

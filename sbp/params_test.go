@@ -22,6 +22,7 @@ func TestParams(t *testing.T) {
 		{sbp.Matmul(), sbp.OpParams{Name: "matmul"}},
 		{sbp.Transpose(), sbp.OpParams{Name: "transpose"}},
 		{sbp.Unary(tensor.Rsqrt), sbp.OpParams{Name: "rsqrt", Unary: tensor.Rsqrt}},
+		{sbp.Softmax(-1), sbp.OpParams{Name: "softmax", Axis: -1}},
 		{sbp.Mean(tensor.Shape{4, 6, 5}, tensor.Shape{1, 6, 1}), sbp.OpParams{Name: "mean", Reduce: tensor.Sum, To: tensor.Shape{1, 6, 1}, Count: 20}},
 	}
 	for _, c := range cases {

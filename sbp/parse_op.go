@@ -3,16 +3,18 @@ package sbp
 import "github.com/stridelab/stridelab/tensor"
 
 // OpArgs are an op's arguments as the command line and the URL spell
-// them: the expand size, the repeat counts, the reduce target and op.
+// them: the expand size, the repeat counts, the reduce target and op,
+// softmax's dim.
 type OpArgs struct {
 	Size, Times, To, Reduce string
 	Perm                    string // permute: the order of the dims, 0,2,1,3
+	Dim                     string // softmax: the dim (negative counts from the end; "" is -1, the last)
 }
 
 // ParseOp returns the op named (expand, repeat, reduce, matmul, a binary
 // op: add, sub, mul, div, max, min, eq, or a unary one: exp, log, neg,
-// sqrt, rsqrt, tanh, relu; or a view: transpose, permute by Perm,
-// reshape to To) with its arguments, the one parser `stridelab
+// sqrt, rsqrt, tanh, relu, or softmax along Dim; or a view: transpose,
+// permute by Perm, reshape to To) with its arguments, the one parser `stridelab
 // sbp` and the scenes share. Mean, which needs its input's shape, and
 // the backward's own ops are programs' only.
 func ParseOp(name string, a OpArgs) (Op, error) {
@@ -61,13 +63,25 @@ func ParseOp(name string, a OpArgs) (Op, error) {
 		}
 		shape, err := tensor.ParseInts("--to", a.To)
 		return Reshape(shape), err
+	case "softmax":
+		if a.Dim == "" {
+			return Softmax(-1), nil
+		}
+		dim, err := tensor.ParseInts("--dim", a.Dim)
+		if err == nil && len(dim) != 1 {
+			err = newError(ErrParse, "op softmax", "--dim is one dim, not %q", a.Dim)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return Softmax(dim[0]), nil
 	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
 		op, err := tensor.ParseUnaryOp(name)
 		return Unary(op), err
 	}
 	op, err := tensor.ParseBinaryOp(name)
 	if err != nil {
-		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, transpose, permute and reshape")
+		return nil, newError(ErrParse, "op "+name, "the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, transpose, permute and reshape")
 	}
 	return Binary(op), nil
 }

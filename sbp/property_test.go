@@ -69,7 +69,7 @@ func TestEverySignature(t *testing.T) {
 			}
 		}
 	}
-	for _, sc := range append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...) {
+	for _, sc := range append(append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...), sbpcheck.SoftmaxSignatureCases()...) {
 		n++
 		if err := sc.Run(tensor.CPU{}); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)

@@ -24,11 +24,11 @@ func formatSBPs(in []SBP) string { return join(in, " x ") }
 
 // Op is an operation on global tensors: its logical meaning, its SBP
 // signatures and its physical rewrite (what each device runs on its
-// shards). Expand, Repeat, Binary, Unary, Reduce, Mean, Matmul,
-// Transpose, Permute, Reshape, Scale and RepeatGrad make them.
+// shards). Expand, Repeat, Binary, Unary, Reduce, Mean, Softmax,
+// Matmul, Transpose, Permute, Reshape, Scale and RepeatGrad make them.
 type Op interface {
 	// Name is the op's word: expand, repeat, add, …, eq, exp, …, step,
-	// reduce, mean, matmul, transpose, permute, reshape, scale, repeat_grad.
+	// reduce, mean, softmax, matmul, transpose, permute, reshape, scale, repeat_grad.
 	Name() string
 	// String names the op with its arguments: "expand to [2 4 3 4 2]".
 	String() string

@@ -87,8 +87,8 @@ func TestSplitReductionsAgreeWithTheCPU(t *testing.T) {
 }
 
 // A reduction of 4000 bytes under a 1 KiB binding limit runs in pieces;
-// work that cannot be cut small enough fails with an error naming the size
-// and the limit.
+// work that cannot be cut small enough (a copy under 8 bytes, a softmax
+// line of 4000 bytes) fails with an error naming the size and the limit.
 func TestTooLargeIsSplitOrAClearError(t *testing.T) {
 	d := openOrSkip(t, Options{MaxBindingBytes: 1024})
 	x, _ := tensor.Arange(tensor.Int32, tensor.Shape{1000})
@@ -100,6 +100,14 @@ func TestTooLargeIsSplitOrAClearError(t *testing.T) {
 	_, err = NewBackend(tiny).Materialize(x)
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "bytes") || !strings.Contains(err.Error(), "allows 8") {
 		t.Fatalf("a copy under an 8-byte binding limit: %v", err)
+	}
+	t.Log(err)
+	// softmax's lines are whole in every piece: a line of 1000 floats
+	// cannot fit 1 KiB, and says so.
+	f, _ := tensor.Arange(tensor.Float32, tensor.Shape{2, 1000})
+	_, err = NewBackend(d).Softmax(f, 1)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "softmax") || !strings.Contains(err.Error(), "allows 1024") {
+		t.Fatalf("softmax of lines of 4000 bytes under a 1024-byte binding limit: %v", err)
 	}
 	t.Log(err)
 }

@@ -71,6 +71,8 @@ const (
 	kernelBinaryWalk kernel = "binary_walk"
 	kernelReduce     kernel = "reduce"
 	kernelCopy       kernel = "copy"
+	// kernelSoftmax is softmax along one dim, a line per invocation.
+	kernelSoftmax kernel = "softmax"
 )
 
 // load says how a kernel reads an operand for one work item.

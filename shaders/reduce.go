@@ -58,12 +58,6 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 	}
 	o := spanOf(src, l)
 	limit := d.limits.MaxStorageBufferBindingSize
-	if n := uint64(len(o.data)); n > limit {
-		return nil, tooLarge("the reduce input's span", n, limit)
-	}
-	if n := 4 * uint64(outputs); n > limit {
-		return nil, tooLarge("the reduce output", n, limit)
-	}
 	vec, rvec := reduceVectors(shape, in, outSt, o.base)
 	items := outputs / vec
 	lanes, chunks, chunk := 1, 1, total
@@ -77,13 +71,8 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 	}
 	p.count, p.baseA, p.reduced = uint32(items), uint32(o.base), uint32(total)
 	p.split = [4]uint32{uint32(chunks), uint32(chunk)}
-	in0, err := d.upload("reduce input", o.data)
+	in0, outBuf, err := d.inputAndOutput("reduce", o.data, outputs)
 	if err != nil {
-		return nil, err
-	}
-	outBuf, err := d.newBuffer("out", 4*uint64(outputs), wgpu.BufferUsageStorage|wgpu.BufferUsageCopySrc)
-	if err != nil {
-		in0.Destroy()
 		return nil, err
 	}
 	owned := []*wgpu.Buffer{in0, outBuf}

@@ -27,6 +27,11 @@ type Backend interface {
 	// (op.Takes(src.DType()) must hold):
 	//	for each index i: out[i] = op(src.buf[src.Offset(i)])
 	Unary(op UnaryOp, src Tensor) (Tensor, error)
+	// Softmax normalises any strided float32 view src along axis
+	// (0 ≤ axis < rank, SoftmaxOperand): for each line x along axis,
+	//	y_j = exp(x_j − max x) / Σ_k exp(x_k − max x)
+	// a line holding a NaN, or whose max is ±Inf, all NaN (as torch).
+	Softmax(src Tensor, axis int) (Tensor, error)
 }
 
 // BinaryOperands validates a binary op and returns the broadcast output

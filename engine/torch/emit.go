@@ -182,6 +182,8 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 			expr = fmt.Sprintf("mean_to(%s, %s, %d)", x[0], arg(func(a rankArgs) []int { return a.ReduceTo }), js.Count)
 		case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu", "step":
 			expr = fmt.Sprintf("UNARY[%s](%s)", pyStr(js.Op), x[0])
+		case "softmax":
+			expr = fmt.Sprintf("softmax(%s, %d)", x[0], js.Dim)
 		case "repeat_grad":
 			expr = fmt.Sprintf("reduce_to(%s.reshape(%s), \"sum\", %s).reshape(%s)", x[0], arg(func(a rankArgs) []int { return a.View }),
 				arg(func(a rankArgs) []int { return a.ViewTo }), arg(func(a rankArgs) []int { return a.ReduceTo }))

@@ -36,11 +36,12 @@ type jobStep struct {
 	Reads []string `json:"reads"` // op: its inputs' step names; boxing: the tensor boxed
 
 	// op
-	Op     string     `json:"op,omitempty"`     // the sbp op's name: expand, repeat, reduce, mean, repeat_grad, matmul, transpose, permute, reshape, scale, add … eq, exp … step
+	Op     string     `json:"op,omitempty"`     // the sbp op's name: expand, repeat, reduce, mean, repeat_grad, matmul, transpose, permute, reshape, scale, add … eq, exp … step, softmax
 	Reduce string     `json:"reduce,omitempty"` // reduce: sum, max or min
 	Factor float64    `json:"factor,omitempty"` // scale
 	Count  int        `json:"count,omitempty"`  // mean: the logical count every device divides by
 	Perm   []int      `json:"perm,omitempty"`   // permute: y's dim k is x's dim perm[k]
+	Dim    int        `json:"dim,omitempty"`    // softmax: its dim as written (negative counts from the end; absent is 0)
 	Args   []rankArgs `json:"args,omitempty"`   // per position: sbp.PlanOp's rewrite
 
 	// boxing

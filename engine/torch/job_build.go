@@ -93,7 +93,7 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out
 		return sbp.OpPlan{}, err
 	}
 	par := sbp.Params(op)
-	js := jobStep{Kind: string(program.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name, Factor: par.Factor, Count: par.Count, Perm: par.Perm}
+	js := jobStep{Kind: string(program.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name, Factor: par.Factor, Count: par.Count, Perm: par.Perm, Dim: par.Axis}
 	if par.Name == "reduce" {
 		js.Reduce = par.Reduce.String()
 	}

@@ -62,6 +62,13 @@ def mean_to(x, to, count):
     return reduce_to(x, "sum", to) / full(to, float(count))
 
 
+def softmax(x, dim):
+    """sbp's Softmax on one device: along dim (negative counts from the
+    end) in float64, rounded to float32 once, as tensor.softmaxLine; each
+    device holds whole lines (no signature splits dim)."""
+    return torch.softmax(x.to(F64), dim=dim).to(F32)
+
+
 def matmul(a, b):
     """sbp's matmul, batched: a[..., m, k, 1]·b[..., 1, k, n] in float32
     (the batch dims broadcast as torch.matmul's), summed over k in float64."""

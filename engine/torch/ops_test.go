@@ -82,6 +82,11 @@ var opCases = []opCase{
 	{sbp.Matmul(), []tensor.Shape{{3, 2, 4}, {3, 4, 2}}},
 	{sbp.Matmul(), []tensor.Shape{{3, 1, 2, 3}, {2, 3, 2}}},
 	{sbp.Matmul(), []tensor.Shape{{2, 3}, {5, 3, 2}}},
+	// softmax along the last dim (negative), the first, and a middle one:
+	// every other dim split unevenly, and B.
+	{sbp.Softmax(-1), []tensor.Shape{{5, 7}}},
+	{sbp.Softmax(0), []tensor.Shape{{5, 7}}},
+	{sbp.Softmax(1), []tensor.Shape{{2, 5, 3}}},
 }
 
 // reshapeCases are reshapes that flatten ([7 3] -> [21], uneven on 2
@@ -321,7 +326,7 @@ func TestEveryOpAndBoxingOn1D(t *testing.T) {
 // TestEveryBoxingOn2x2Mesh runs every boxing between the nd-SBPs of
 // S(0), S(1), B and P(sum) on each mesh dim (P(max) and P(min) beside B
 // and S), so the steps of a 2-D mesh run over the mesh's process groups;
-// and a few ops on it (exp, neg and a mean among them) and the reshapes.
+// and a few ops on it (exp, neg, a mean and softmax among them) and the reshapes.
 func TestEveryBoxingOn2x2Mesh(t *testing.T) {
 	needTorch(t)
 	p, err := sbp.ParsePlacement("[[0,1],[2,3]]")
@@ -340,7 +345,7 @@ func TestEveryBoxingOn2x2Mesh(t *testing.T) {
 		nd, _ := sbp.ParseNd(s)
 		nds = append(nds, nd)
 	}
-	ops := []opCase{opCases[0], opCases[4], opCases[8], opCases[13], opCases[16], opCases[21], opCases[23], opCases[29]}
+	ops := []opCase{opCases[0], opCases[4], opCases[8], opCases[13], opCases[16], opCases[21], opCases[23], opCases[29], opCases[37], opCases[39]}
 	b, checks := coverage(t, p, append(ops, reshapeCases...), nds)
 	defer b.release()
 	runCoverage(t, b, checks)

@@ -58,6 +58,10 @@ func TestPrograms(t *testing.T) {
 		{"placement 4; x = input 8,6 S(0); w = input 6,8 B; h = matmul x w; v = reshape h 8,2,4; q = permute v 1,0,2; t = transpose q; u = reshape t 2,-1; s = sum u 1,1; grad s", program.Greedy, nil},
 		{"placement [[0,1],[2,3]]; x = input 7,6 (S(0), S(1)); r = reshape x 42; e = exp r; y = reshape e 3,14; z = transpose y; s = sum z 1,1; grad s", program.Exact, nil},
 		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; c = sub x m; v = mul c c; u = mean v 5,1; r = rsqrt u; y = mul c r; s = sum y 1,1; grad s", program.Greedy, nil},
+		// softmax along a split dim (boxed) and a kept one, forward and
+		// backward, uneven over 3 devices and exactly on a 2×2 mesh.
+		{"placement 3; x = input 7,5 S(1); y = softmax x -1; w = input 7,5 S(0); z = mul y w; p = softmax z 0; s = sum p 1,5; q = mul s s; t = sum q 1,1; grad t", program.Greedy, nil},
+		{"placement [[0,1],[2,3]]; x = input 4,6,5 (S(0), S(2)); y = softmax x 1; l = log y; s = sum l 1,1,1; grad s", program.Exact, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.src[:strings.Index(tc.src, ";")], func(t *testing.T) { runProgram(t, tc.src, tc.strategy, tc.inputs) })

@@ -253,7 +253,7 @@ def main():
     import numpy as np
     import torch
     import torch.distributed as dist
-    from ops import UNARY as unary, matmul, mean_to, reduce_to  # beside this file
+    from ops import UNARY as unary, matmul, mean_to, reduce_to, softmax  # beside this file
 
     with open(os.path.join(JOB, "job.json")) as f:
         job = json.load(f)
@@ -280,6 +280,8 @@ def main():
             return mean_to(x, a["reduce_to"], step["count"])
         if op in unary:
             return unary[op](x)
+        if op == "softmax":
+            return softmax(x, step.get("dim", 0))
         if op == "repeat_grad":  # tensor.RepeatBackward: view as the repeat's expand, sum the copies
             return reduce_to(x.reshape(tuple(a["view"])), "sum", a["view_to"]).reshape(tuple(a["reduce_to"]))
         if op == "transpose":

@@ -68,6 +68,9 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 	"reduce":      func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
 	"mean":        func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) + elems(out) },
 	"repeat_grad": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
+	// softmax: five per element, a compare for the line's max, a
+	// subtraction, an exp, an add to the line's sum and a division.
+	"softmax": func(in []tensor.Shape, out tensor.Shape) float64 { return 5 * elems(in[0]) },
 	// copies compute nothing; their time is their bytes.
 	"expand":    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 	"repeat":    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
@@ -81,8 +84,8 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 //
 //	FLOPs  matmul 2·batch·m·k·n; add … eq, exp … step and scale one per output
 //	       element; reduce and repeat_grad one per input element, mean
-//	       one more per output; expand, repeat, transpose, permute and
-//	       reshape 0
+//	       one more per output; softmax five per element; expand,
+//	       repeat, transpose, permute and reshape 0
 //	bytes  dt.Size() · (Σ input shard elements + output shard elements):
 //	       each input read once and the output written once, the least
 //	       traffic any kernel needs

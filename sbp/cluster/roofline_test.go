@@ -35,6 +35,8 @@ func TestOpWork(t *testing.T) {
 		// reductions: one per input element; mean one more per output
 		{sbp.Reduce(tensor.Sum, tensor.Shape{1, 4}), []tensor.Shape{{8, 4}}, tensor.Shape{1, 4}, 32, 4 * (32 + 4)},
 		{sbp.Mean(tensor.Shape{8, 4}, tensor.Shape{1, 4}), []tensor.Shape{{8, 4}}, tensor.Shape{1, 4}, 32 + 4, 4 * (32 + 4)},
+		// softmax: five per element (max, sub, exp, add, div)
+		{sbp.Softmax(-1), []tensor.Shape{{8, 4}}, tensor.Shape{8, 4}, 5 * 32, 4 * 64},
 		{sbp.RepeatGrad([]int{2, 1}, tensor.Shape{3, 4}), []tensor.Shape{{6, 4}}, tensor.Shape{3, 4}, 24, 4 * (24 + 12)},
 		// copies: no FLOPs, their bytes
 		{sbp.Expand([]int{4, 3}), []tensor.Shape{{1, 3}}, tensor.Shape{4, 3}, 0, 4 * (3 + 12)},

@@ -16,6 +16,7 @@
 //	b = input 16 B
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting
 //	h = tanh z                       # exp log neg sqrt rsqrt tanh relu, elementwise
+//	p = softmax h -1                 # softmax along one dim (negative counts from the end)
 //	e = expand h 2,64,16             # expand SIZE (-1 keeps a dim), repeat TIMES
 //	v = reshape e 2,8,8,16           # the same elements, another shape (one size may be -1)
 //	q = permute v 0,2,1,3            # dim k of q is dim order[k] of v; transpose swaps the last two
@@ -75,7 +76,9 @@
 // reduce the broadcast gradient to each operand's shape, max and min
 // route it to the operand (or cells) picked, split at ties, the unary
 // ops multiply by their derivative (exp g·y, log g/x, neg −g, sqrt
-// g/(2y), rsqrt −g·y³/2, tanh g − g·y², relu g where x > 0), matmul's are
+// g/(2y), rsqrt −g·y³/2, tanh g − g·y², relu g where x > 0), softmax's
+// along d is y·(g − sum(g·y, d)) (mul, sum keeping d as 1, sub, mul),
+// matmul's are
 // g·bᵀ and aᵀ·g (each matrix of a batch transposed), summed over the
 // batch dims the operand broadcast, transpose's a transpose, permute's a
 // permute by the inverse order, reshape's a reshape back to x's shape, and

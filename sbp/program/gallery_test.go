@@ -255,3 +255,65 @@ func TestGalleryLayerCaptions(t *testing.T) {
 		})
 	}
 }
+
+// TestGallerySoftmaxPair: the gallery's two softmaxes of x split along
+// the softmax's dim send what their captions say. The softmax op boxes x
+// to whole rows and y back (two all-to-alls in the forward) and its
+// backward's sum over the split dim is one all-reduce; written out of max,
+// sub, exp, sum and div, x stays split and the forward all-reduces the
+// rows' partial max and partial sum, [8 1] each, half the bytes.
+func TestGallerySoftmaxPair(t *testing.T) {
+	entries := galleryEntries(t)
+	type sent struct {
+		collectives []string // "all-to-all 384 B", in order
+		bytes       int64
+	}
+	plan := func(name string) (*Plan, map[Pass]*sent, string) {
+		e, ok := entries[name]
+		if !ok || !e.exact {
+			t.Fatalf("the gallery has no exact %s", name)
+		}
+		p := planned(t, e.src, Exact)
+		by := map[Pass]*sent{Forward: {}, Backward: {}}
+		for _, s := range p.Steps {
+			if s.Kind == StepBoxing && s.SendBytes > 0 {
+				ps := by[s.Pass]
+				for _, c := range s.Collectives {
+					ps.collectives = append(ps.collectives, c+" "+tensor.FormatBytes(s.SendBytes))
+				}
+				ps.bytes += s.SendBytes
+			}
+		}
+		return p, by, e.caption
+	}
+	says := func(name, caption string, facts ...string) {
+		for _, f := range facts {
+			if !strings.Contains(caption, f) {
+				t.Errorf("%s's caption does not say %q, which the plan computes", name, f)
+			}
+		}
+	}
+	fused, fs, fc := plan("program-softmax")
+	byHand, hs, hc := plan("program-softmax-by-hand")
+	if got := strings.Join(fs[Forward].collectives, ", "); got != "all-to-all 384 B, all-to-all 384 B" {
+		t.Errorf("the softmax op's forward sends %s, want two all-to-alls of 384 B", got)
+	}
+	if got := strings.Join(fs[Backward].collectives, ", "); got != "all-reduce 192 B" {
+		t.Errorf("the softmax op's backward sends %s, want one all-reduce of 192 B", got)
+	}
+	if got := strings.Join(hs[Forward].collectives, ", "); got != "all-reduce 192 B, all-reduce 192 B" {
+		t.Errorf("the written-out softmax's forward sends %s, want two all-reduces of 192 B (the rows' max and sum)", got)
+	}
+	if got := strings.Join(hs[Backward].collectives, ", "); got != "all-reduce 192 B, reduce-scatter 96 B, reduce-scatter 96 B, all-gather 96 B" {
+		t.Errorf("the written-out softmax's backward sends %s", got)
+	}
+	if 2*hs[Forward].bytes != fs[Forward].bytes {
+		t.Errorf("forward bytes: written out %d, softmax %d; want half", hs[Forward].bytes, fs[Forward].bytes)
+	}
+	says("program-softmax", fc, "an all-to-all, 384 B", "another all-to-all, 384 B", tensor.FormatBytes(fs[Forward].bytes)+" in the forward",
+		"all-reduce (192 B)", tensor.FormatBytes(fused.TotalSendBytes)+" in all", tensor.FormatBytes(fused.GreedySendBytes))
+	says("program-softmax-by-hand", hc, "P(max)", "all-reduce of those 8 maxima (192 B)", "P(sum), all-reduced too (192 B)",
+		tensor.FormatBytes(hs[Forward].bytes)+" in the forward", "an all-reduce (192 B), two reduce-scatters and an all-gather (96 B each)",
+		tensor.FormatBytes(byHand.TotalSendBytes)+" in all against the fused softmax's "+tensor.FormatBytes(fused.TotalSendBytes),
+		tensor.FormatBytes(byHand.GreedySendBytes))
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -47,7 +48,8 @@ var (
 		"matmul": true, "add": true, "sub": true, "mul": true, "div": true, "max": true, "min": true,
 		"expand": true, "repeat": true, "sum": true, "mean": true,
 		"transpose": true, "permute": true, "reshape": true,
-		"exp": true, "log": true, "neg": true, "sqrt": true, "rsqrt": true, "tanh": true, "relu": true}
+		"exp": true, "log": true, "neg": true, "sqrt": true, "rsqrt": true, "tanh": true, "relu": true,
+		"softmax": true}
 )
 
 // Parse reads a program: one statement a line or several separated by
@@ -268,6 +270,21 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		x, rest2 := cut(rest)
 		to, extra := cut(rest2)
 		return reduce(word, x, to, extra, arg, apply)
+	case "softmax":
+		x, rest2 := cut(rest)
+		dim, extra := cut(rest2)
+		if dim == "" || extra != "" {
+			return nil, bad("softmax takes a name and a dim: softmax X -1 (negative counts from the end)")
+		}
+		d, err := strconv.Atoi(dim)
+		if err != nil {
+			return nil, bad("softmax's dim %q is not an integer: softmax X -1 (negative counts from the end)", dim)
+		}
+		a, err := arg(x)
+		if err != nil {
+			return nil, err
+		}
+		return apply(sbp.Softmax(d), a)
 	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
 		x, extra := cut(rest)
 		if x == "" || extra != "" {
@@ -302,7 +319,7 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		}
 		return apply(sbp.Repeat(n), a)
 	}
-	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)", word)
+	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)", word)
 }
 
 // reduce reads "sum|max|min|mean X TARGET"; a mean divides the sum by

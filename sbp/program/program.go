@@ -37,7 +37,7 @@ type Stmt struct {
 	Text      string // as written, trimmed
 	Kind      Kind
 	Name      string       // the name it defines (Grad: the name it differentiates)
-	Word      string       // the op's word as written: matmul, add, …, exp, …, relu, expand, repeat, sum, mean, max, min, box, input
+	Word      string       // the op's word as written: matmul, add, …, exp, …, relu, softmax, expand, repeat, sum, mean, max, min, box, input
 	Op        sbp.Op       // Apply: the op
 	Args      []string     // Apply and Box: the names it reads
 	Shape     tensor.Shape // the logical shape of Name

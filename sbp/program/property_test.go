@@ -51,7 +51,7 @@ func (s interval) times(t interval) interval {
 func (s interval) scaled(n float64) interval { return interval{min(s.lo, n*s.lo), max(s.hi, n*s.hi)} }
 
 // generate writes a program of 1 to maxOps ops on one of meshes: every
-// op kind the language has, box and (mostly) grad, with uneven splits
+// op kind the language has (softmax too, along any dim), box and (mostly) grad, with uneven splits
 // from sizes 1 to 5. Smooth leaves out max, min and relu, whose
 // gradients jump, and always asks for grad: the finite-difference test's
 // programs. Each tensor's interval of values keeps the ops where their values and
@@ -113,7 +113,14 @@ func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 		name := fmt.Sprintf("v%d", k)
 		var shape tensor.Shape
 		var vr interval
-		switch r.IntN(12) {
+		switch r.IntN(13) {
+		case 12: // softmax along a dim counted from either end: values in (0, 1]
+			d := r.IntN(len(x.shape))
+			if r.IntN(2) == 0 {
+				d -= len(x.shape)
+			}
+			fmt.Fprintf(&b, "%s = softmax %s %d\n", name, x.name, d)
+			shape, vr = x.shape, interval{0, 1}
 		case 0: // matmul: x as a matrix or a batch of them, or a fresh matrix; w a matrix or a batch that broadcasts against a's
 			a := x
 			if len(a.shape) < 2 {
@@ -435,6 +442,11 @@ func TestGradientsByFiniteDifferences(t *testing.T) {
 		"placement [[0,1],[2,3]]\nq = input 3,5,4 (S(0), S(1))\nk = input 3,4,5 (S(0), B)\ns = matmul q k\nw = input 1,5,2 (B, S(2))\no = matmul s w\nt = tanh o\ngrad t",
 		"placement 3\na = input 2,1,3,4 S(0)\nb = input 3,4,2 S(0)\ny = matmul a b\nz = mul y y\ns = sum z 1,1,1,1\ngrad s",
 		"placement 5\nx = input 4,3 B\nw = input 7,3,2 S(0)\ny = matmul x w\nt = tanh y\ngrad t",
+		// softmax: along a split dim (boxed first), along a kept one, a
+		// weighted sum so the gradient is not zero
+		"placement 4\nx = input 8,6 S(1)\nw = input 8,6 B\ny = softmax x -1\nz = mul y w\ns = sum z 1,1\ngrad s",
+		"placement [[0,1],[2,3]]\nx = input 3,5,4 (S(0), S(2))\nw = input 5,1 (B, B)\ny = softmax x 1\nz = mul y w\nt = tanh z\ngrad t",
+		"placement 3\nx = input 5,7 S(0)\ny = softmax x 0\nl = log y\nw = input 5,7 S(1)\nz = mul l w\ns = sum z 1,1\ngrad s",
 	} {
 		plan := planned(t, src, Greedy)
 		checkFiniteDifferences(t, plan, rand.New(rand.NewPCG(1, 2)), src)
@@ -455,7 +467,7 @@ func TestRandomGradientsByFiniteDifferences(t *testing.T) {
 	unary := 0
 	for range n {
 		src := generate(r, meshes, 6, true)
-		for _, w := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "mean"} {
+		for _, w := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "mean", "softmax"} {
 			if strings.Contains(src, " = "+w+" ") {
 				unary++
 			}
@@ -463,7 +475,7 @@ func TestRandomGradientsByFiniteDifferences(t *testing.T) {
 		plan := planned(t, src, Greedy)
 		checkFiniteDifferences(t, plan, r, src)
 	}
-	t.Logf("%d programs, %d uses of the unary ops and mean", n, unary)
+	t.Logf("%d programs, %d uses of the unary ops, mean and softmax", n, unary)
 }
 
 // checkFiniteDifferences gives the inputs of plan's program values from

@@ -185,6 +185,8 @@ func (b *builder) rule(n *node, j int, gy, name string) (string, error) {
 		return b.unary(n, gy, name, why)
 	case "transpose", "permute", "reshape":
 		return b.view(n, gy, name, why)
+	case "softmax":
+		return b.softmax(n, gy, name, why)
 	}
 	return "", fmt.Errorf("no gradient rule for %s", n.word)
 }

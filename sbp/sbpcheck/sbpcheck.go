@@ -1,6 +1,6 @@
 // Package sbpcheck is the property suite of the SBP core: random ops
-// (expand, repeat, binary, unary, reduce, mean, matmul, transpose, permute,
-// reshape, scale, repeat_grad),
+// (expand, repeat, binary, unary, reduce, mean, softmax, matmul, transpose,
+// permute, reshape, scale, repeat_grad),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
 // boxed to a random SBP (what the boxing moved between the devices
@@ -257,11 +257,11 @@ func same(got, want tensor.Tensor, tol float64) error {
 
 // tolerance is what an op's gathered output is held to against the
 // single device's: exactly, but for mean, whose parts divide by the count
-// before they add, and the unary ops whose WGSL builtins (exp, log, sqrt,
+// before they add, softmax (exp and a division on a GPU), and the unary ops whose WGSL builtins (exp, log, sqrt,
 // rsqrt, tanh) may differ from the CPU's in their last bits.
 func tolerance(op sbp.Op) float64 {
 	switch p := sbp.Params(op); {
-	case p.Name == "mean":
+	case p.Name == "mean" || p.Name == "softmax":
 		return tensor.Tolerance
 	case p.Unary != 0 && p.Unary != tensor.Neg && p.Unary != tensor.Relu && p.Unary != tensor.Step:
 		return tensor.Tolerance
@@ -326,7 +326,16 @@ func randomShape(r *rand.Rand, rank int) tensor.Shape {
 // (a scale of an integer tensor takes a whole factor, of a uint32 one a
 // factor >= 0; a unary op is one dt takes; a mean is of float32 only).
 func randomOp(r *rand.Rand, dt tensor.DType) (sbp.Op, []tensor.Shape) {
-	switch r.IntN(10) {
+	switch r.IntN(11) {
+	case 10: // softmax along a random dim of float32 (counted from either end), else a unary op
+		if in := randomShape(r, 1+r.IntN(3)); dt == tensor.Float32 {
+			axis := r.IntN(len(in))
+			if r.IntN(2) == 0 {
+				axis -= len(in)
+			}
+			return sbp.Softmax(axis), []tensor.Shape{in}
+		}
+		return sbp.Unary(tensor.Relu), []tensor.Shape{randomShape(r, r.IntN(4))}
 	case 8: // a unary op the dtype takes
 		var ops []tensor.UnaryOp
 		for _, op := range tensor.UnaryOps() {

@@ -74,9 +74,9 @@ func binaryTol(op tensor.BinaryOp, dt tensor.DType) float64 {
 const sumTol = tensor.Tolerance
 
 // Cases returns the suite: every kernel (materialize, expand, repeat,
-// binary ops, reduce ops, unary ops) in every dtype, over contiguous,
+// binary ops, reduce ops, unary ops, softmax) in every dtype, over contiguous,
 // permuted, expanded and sliced inputs of ranks 0 to 6 and the swept
-// sizes, and the unary ops on IEEE 754's special values.
+// sizes, and the unary ops and softmax on IEEE 754's special values.
 func Cases(o Options) []Case {
 	var cs []Case
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Int32, tensor.Uint32} {
@@ -101,6 +101,7 @@ func Cases(o Options) []Case {
 				}
 			}
 			cs = append(cs, unaryCases(dt, n)...)
+			cs = append(cs, softmaxCases(dt, n)...)
 			cs = append(cs, expandCases(dt, n)...)
 			cs = append(cs, repeatCases(dt, n)...)
 			cs = append(cs, binaryCases(dt, n)...)
@@ -110,6 +111,7 @@ func Cases(o Options) []Case {
 		}
 	}
 	cs = append(cs, specialCases()...)
+	cs = append(cs, softmaxSpecialCases()...)
 	if o.Huge {
 		n := 65536*256 + 3
 		x := values(tensor.Float32, tensor.Shape{n, 1})

@@ -243,6 +243,9 @@ func rankCases(dt tensor.DType, rank int) []Case {
 			Case{Name: fmt.Sprintf("repeat %s by %v", v.name, times), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Repeat(v.t, times) }},
 			Case{Name: fmt.Sprintf("add %s and %v", v.name, bshape), Run: func(be tensor.Backend) (tensor.Tensor, error) { return be.Binary(tensor.Add, v.t, b) }},
 		)
+		if dt == tensor.Float32 {
+			cs = append(cs, softmaxRankCases(v.name, v.t)...)
+		}
 		for _, op := range []tensor.UnaryOp{tensor.Exp, tensor.Relu} {
 			if op.Takes(dt) {
 				cs = append(cs, Case{Name: fmt.Sprintf("%v %s", op, v.name), Tol: unaryTol(op, dt),

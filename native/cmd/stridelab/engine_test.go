@@ -194,8 +194,8 @@ func mustArange(t *testing.T, n int) tensor.Tensor {
 // with its gradients, and the unary ops and mean: neg, relu,
 // sqrt and mean (and their gradients' step, scale and expand) byte for
 // byte, exp, log, tanh and rsqrt, whose torch kernels round their own
-// way, within closeTo's 1e-4; and the views (reshape, permute,
-// transpose), forward and backward.
+// way, within closeTo's 1e-4, as softmax (and its gradient) is; and the
+// views (reshape, permute, transpose), forward and backward.
 func TestEmitTorch(t *testing.T) {
 	py := needTorch(t)
 	dir := t.TempDir()
@@ -220,6 +220,9 @@ func TestEmitTorch(t *testing.T) {
 		// attention's scores, a batched matmul, and its gradients
 		{"batched", 4, []string{"sbp", "program", "--src", "placement 4; q = input 2,8,16 S(0); k = input 2,16,8 S(0); s = matmul q k; t = sum s 1,1,1; grad t"}, nil, false},
 		{"transcendental", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; e = exp m; l = log e; t = tanh x; u = add t l; r = rsqrt u; s = sum r 1,1; grad s"}, nil, true},
+		// softmax along a split dim (boxed first) and a kept one, with
+		// its gradient's mul, sum, sub, mul
+		{"softmax", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); y = softmax x -1; w = input 5,6 (S(0), B); z = mul y w; p = softmax z 0; s = sum p 1,6; q = mul s s; t = sum q 1,1; grad t"}, nil, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { emitMatchesSim(t, py, dir, tc.name, tc.ranks, tc.args, tc.files, tc.tol) })

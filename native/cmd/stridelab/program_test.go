@@ -404,7 +404,7 @@ else:
     torch.Tensor.to_global = relayout
     torch.Tensor.to_local = lambda self: self
     module("oneflow", tensor=torch.tensor, placement=Layout, matmul=torch.matmul, maximum=torch.maximum, minimum=torch.minimum, eq=torch.eq,
-           exp=torch.exp, log=torch.log, sqrt=torch.sqrt, rsqrt=torch.rsqrt, tanh=torch.tanh, relu=torch.relu,
+           exp=torch.exp, log=torch.log, sqrt=torch.sqrt, rsqrt=torch.rsqrt, tanh=torch.tanh, relu=torch.relu, softmax=torch.softmax,
            sbp=types.SimpleNamespace(split=Layout, broadcast=Layout(), partial_sum=Layout()), env=types.SimpleNamespace(get_rank=lambda: 0))
 exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
 `
@@ -446,6 +446,9 @@ func TestProgramEmit(t *testing.T) {
 		// the unary ops and mean, through the engines' autograd
 		{"placement 3\nx = input 6,4 S(0) from c6.npy\nm = mean x 1,4\nc = sub x m\nr = relu c\ne = exp r\nl = log e\nq = sqrt e\nk = rsqrt q\nt = tanh k\nn = neg t\na = add l n\nu = mean a ()\ngrad u",
 			[]string{"oneflow", "pytorch"}, []string{"x.mean(dim=(0,), keepdim=True).reshape(1, 4)", ".relu(c)", ".exp(r)", ".log(e)", ".sqrt(e)", ".rsqrt(q)", ".tanh(k)", "n = -t", "a.mean(dim=(0, 1), keepdim=True).reshape(())"}, nil},
+		// softmax along either end, through the engines' autograd
+		{"placement 3\nx = input 6,4 S(0) from c6.npy\ny = softmax x -1\nw = input 6,4 S(1)\nz = mul y w\np = softmax z 0\nq = mul p p\nu = sum q 1,1\ngrad u",
+			[]string{"oneflow", "pytorch"}, []string{".softmax(x, dim=1)", ".softmax(z_S_1, dim=0)"}, nil},
 	} {
 		file := filepath.Join(dir, fmt.Sprintf("p%d.txt", i))
 		os.WriteFile(file, []byte(tc.src), 0o644)

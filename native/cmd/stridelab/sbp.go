@@ -23,7 +23,8 @@ cluster: a preset (h100-node, two-h100-nodes, tpu-v5e, loopback) or a cluster fi
 
 ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs, batched),
      reduce (--reduce sum|max|min --to 1,3), exp, log, neg, sqrt, rsqrt, tanh, relu (one input),
-     transpose (the last two dims), permute (--perm 0,2,1), reshape (--to 8,-1: one size may be -1)
+     transpose (the last two dims), permute (--perm 0,2,1), reshape (--to 8,-1: one size may be -1),
+     softmax (--dim -1: along one dim, negative counts from the end)
 SBP: S(axis), B, P (sum), P(max), P(min); on a mesh one per mesh dim: '(S(0), B)'
 placement: 4 | 0-3 | cpu:0,1,2,3 | cuda:[[0,1],[2,3]]
 program: one statement a line or separated by ';' (docs/reference.md has the language):
@@ -53,24 +54,25 @@ func runSbp(args []string, stdout, stderr io.Writer) error {
 
 // opFlags are the flags that name an op and its arguments.
 type opFlags struct {
-	op, size, times, to, reduce, perm *string
+	op, size, times, to, reduce, perm, dim *string
 }
 
 func defineOpFlags(fs *flagSet) *opFlags {
 	return &opFlags{
-		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, transpose, permute or reshape"),
+		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, transpose, permute or reshape"),
 		size:   fs.String("size", "", "expand: the expand size (-1 keeps a dim)"),
 		times:  fs.String("times", "", "repeat: the repeat count per dim"),
 		to:     fs.String("to", "", "reduce: the target shape (each dim the input's or 1); reshape: the new shape (one size may be -1)"),
 		perm:   fs.String("perm", "", "permute: the order of the dims (y's dim k is x's dim perm[k])"),
 		reduce: fs.String("reduce", "sum", "reduce: sum, max or min"),
+		dim:    fs.String("dim", "-1", "softmax: the dim it normalises along (negative counts from the end)"),
 	}
 }
 
 // build returns the op the flags name (sbp.ParseOp); a bad op or a
 // missing argument is a usage error.
 func (f *opFlags) build() (sbp.Op, error) {
-	op, err := sbp.ParseOp(*f.op, sbp.OpArgs{Size: *f.size, Times: *f.times, To: *f.to, Reduce: *f.reduce, Perm: *f.perm})
+	op, err := sbp.ParseOp(*f.op, sbp.OpArgs{Size: *f.size, Times: *f.times, To: *f.to, Reduce: *f.reduce, Perm: *f.perm, Dim: *f.dim})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

@@ -88,37 +88,74 @@ func TestSbpShapeFromFileAndNaN(t *testing.T) {
 	}
 }
 
+// sevenByThree writes a [7 3] float32 .npy of (i−10)/3, negatives, zero
+// and positives, which splits unevenly over 2 and 3 devices; it returns
+// its path.
+func sevenByThree(t *testing.T) string {
+	v := make([]float32, 21)
+	for i := range v {
+		v[i] = float32(i-10) / 3
+	}
+	xt, _ := tensor.FromSlice(tensor.Shape{7, 3}, v)
+	return writeNpy(t, t.TempDir(), "x.npy", xt)
+}
+
 // The unary ops on the one-op commands: neg passes P(sum); exp of a
 // P(sum) is refused under --strict saying why (it is not linear), and
 // boxed otherwise; sbp run checks a tanh of an uneven split, and a log
 // of a P(max) (NaN and -Inf where its values are not positive), against
 // the single device.
 func TestSbpUnaryOps(t *testing.T) {
-	dir := t.TempDir()
-	v := make([]float32, 21)
-	for i := range v {
-		v[i] = float32(i-10) / 3
-	}
-	xt, _ := tensor.FromSlice(tensor.Shape{7, 3}, v)
-	x := writeNpy(t, dir, "x.npy", xt)
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	x := sevenByThree(t)
+	cliSays(t, []cliCase{
 		{[]string{"sbp", "plan", "--op", "neg", "--shape", "7,3", "--sbp", "P", "--placement", "3"}, "in P(sum) -> out P(sum)"},
 		{[]string{"sbp", "plan", "--op", "relu", "--shape", "7,3", "--sbp", "P(max)", "--placement", "3"}, "in P(max) -> out P(max)"},
 		{[]string{"sbp", "plan", "--op", "exp", "--shape", "7,3", "--sbp", "P", "--placement", "3"}, "boxed"},
 		{[]string{"sbp", "run", "--op", "tanh", "--in", x, "--sbp", "S(1)", "--placement", "3"}, "the gathered result equals the single-device result"},
 		{[]string{"sbp", "run", "--op", "log", "--in", x, "--sbp", "P(max)", "--placement", "2"}, "the gathered result equals the single-device result"},
-	} {
+	})
+	failsSaying(t, []string{"sbp", "plan", "--op", "exp", "--shape", "7,3", "--sbp", "P", "--placement", "3", "--strict"},
+		"exp(x₁ + x₂) is not exp(x₁) + exp(x₂): exp is not linear")
+}
+
+// Softmax on the one-op commands: a split on another dim passes; a split
+// along its dim is refused under --strict saying why, and boxed
+// otherwise; sbp run checks an uneven split against the single device.
+func TestSbpSoftmax(t *testing.T) {
+	x := sevenByThree(t)
+	cliSays(t, []cliCase{
+		{[]string{"sbp", "plan", "--op", "softmax", "--shape", "7,3", "--sbp", "S(0)", "--placement", "3"}, "in S(0) -> out S(0)"},
+		{[]string{"sbp", "plan", "--op", "softmax", "--dim", "0", "--shape", "7,3", "--sbp", "S(1)", "--placement", "3"}, "in S(1) -> out S(1)"},
+		{[]string{"sbp", "plan", "--op", "softmax", "--shape", "7,3", "--sbp", "S(1)", "--placement", "3"}, "boxed"},
+		{[]string{"sbp", "run", "--op", "softmax", "--dim", "-1", "--in", x, "--sbp", "S(0)", "--placement", "3"}, "the gathered result equals the single-device result"},
+		{[]string{"sbp", "run", "--op", "softmax", "--dim", "0", "--in", x, "--sbp", "S(0)", "--placement", "2"}, "the gathered result equals the single-device result"},
+	})
+	failsSaying(t, []string{"sbp", "plan", "--op", "softmax", "--shape", "7,3", "--sbp", "S(1)", "--placement", "3", "--strict"},
+		"softmax along 1 needs whole lines along dim 1")
+}
+
+// cliCase is a command line and what its output must say.
+type cliCase struct {
+	args []string
+	want string
+}
+
+// cliSays runs each case's command and checks that its output says want.
+func cliSays(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, c := range cases {
 		if out := runCLI(t, c.args...); !strings.Contains(out, c.want) {
 			t.Errorf("stridelab %s:\n%s\nwant %q in it", strings.Join(c.args, " "), out, c.want)
 		}
 	}
+}
+
+// failsSaying runs args and checks that it fails saying want.
+func failsSaying(t *testing.T, args []string, want string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	args := []string{"sbp", "plan", "--op", "exp", "--shape", "7,3", "--sbp", "P", "--placement", "3", "--strict"}
-	if code := run(args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "exp(x₁ + x₂) is not exp(x₁) + exp(x₂): exp is not linear") {
-		t.Errorf("stridelab %s: exit %d, %q", strings.Join(args, " "), code, stderr.String())
+	if code := run(args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("stridelab %s: exit %d, %q; want a failure saying %q", strings.Join(args, " "), code, stderr.String(), want)
 	}
 }
 
@@ -145,6 +182,10 @@ func TestSbpEmit(t *testing.T) {
 			[]string{"flow.eq(a, b).to(a.dtype)", "stridelab: [flow.sbp.split(0)]"}},
 		{[]string{"plan", "--op", "rsqrt", "--shape", "4,3", "--sbp", "S(1)", "--placement", "3", "--emit", "oneflow"},
 			[]string{"flow.rsqrt(x)", "stridelab: [flow.sbp.split(1)]"}},
+		{[]string{"plan", "--op", "softmax", "--dim", "-1", "--shape", "4,3", "--sbp", "S(0)", "--placement", "2", "--emit", "pytorch"},
+			[]string{"torch.softmax(x, dim=1)", "[Shard(0)]"}},
+		{[]string{"plan", "--op", "softmax", "--dim", "0", "--shape", "4,3", "--sbp", "S(1)", "--placement", "3", "--emit", "oneflow"},
+			[]string{"flow.softmax(x, dim=0)", "stridelab: [flow.sbp.split(1)]"}},
 		{[]string{"plan", "--op", "neg", "--shape", "4,3", "--sbp", "P", "--placement", "2", "--emit", "pytorch"},
 			[]string{"-x", `[Partial("sum")]`}},
 		{[]string{"boxing", "--shape", "25,33", "--from", "S(0)", "--to", "S(1)", "--placement", "4", "--emit", "oneflow"},

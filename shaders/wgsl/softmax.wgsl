@@ -1,0 +1,48 @@
+// softmax.wgsl: softmax along one dim of any strided view. Must agree
+// with tensor.CPU.Softmax (tensor.softmaxLine):
+//   m = max_t a[line + t·s_a];  y_t = exp(x_t − m) / Σ_u exp(x_u − m)
+// One invocation per line (item j: the line's coordinates over the
+// coalesced other dims, shape / stride_a / stride_o), three passes over
+// its p.aux[0].x elements, s_a = p.stride_b[0].x apart in a and
+// s_o = p.stride_b[0].y apart in out: the max, the sum of exponentials
+// (f32), the quotients. As torch's: a line holding a NaN, or whose max is
+// ±Inf (all −Inf; a +Inf, where +Inf − +Inf is NaN), is all NaN, told by
+// bits (lavapipe folds x != x to false; WGSL's max of a NaN is
+// indeterminate); exp of a difference below −104 is 0 (e^−104 is below
+// f32's least subnormal; exp(−Inf) is indeterminate in WGSL).
+
+var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);
+fn nan() -> f32 { return bitcast<f32>(special_bits.y); }
+fn is_nan(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u; }
+fn is_inf(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) == 0x7f800000u; }
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let j = item_index(wid, nwg, lid);
+  if (j >= p.count) { return; }
+  let c = coords_out(j);
+  let ia = offset_out(c, i32(p.base_a), p.stride_a);
+  let io = offset_out(c, 0, p.stride_o);
+  let n = p.aux[0].x;
+  let sa = p.stride_b[0].x;
+  let so = p.stride_b[0].y;
+  var m = -bitcast<f32>(special_bits.x);
+  var bad = false;
+  for (var t = 0u; t < n; t++) {
+    let v = load_a(ia + i32(t) * sa);
+    bad = bad || is_nan(v);
+    m = max(m, v);
+  }
+  bad = bad || is_inf(m);
+  var s = 0.0;
+  for (var t = 0u; t < n; t++) {
+    let d = load_a(ia + i32(t) * sa) - m;
+    s += select(exp(d), 0.0, d < -104.0);
+  }
+  for (var t = 0u; t < n; t++) {
+    let d = load_a(ia + i32(t) * sa) - m;
+    let e = select(exp(d), 0.0, d < -104.0);
+    out[u32(io + i32(t) * so)] = select(e / s, nan(), bad);
+  }
+}
