@@ -202,7 +202,9 @@ func planCollectives(t *testing.T, pl *Plan) []collectiveSeen {
 // TestGalleryLayerCaptions: the gallery's real layers run the collectives
 // their captions name, forward and backward, and no others. Megatron's
 // MLP (Shoeybi et al. 2019): one all-reduce of y in the forward (the g
-// operator) and one of x's gradient in the backward (f). Sequence
+// operator) and one of x's gradient in the backward (f); attention with
+// its heads split (reshape, permute, batched matmul and softmax on each
+// device's heads) the same two and nothing else. Sequence
 // parallelism (Korthikanti et al. 2022): an all-gather before the
 // column-parallel matmul and a reduce-scatter after the row-parallel one,
 // and in the backward the same two the other way round. ZeRO-3 / FSDP
@@ -224,6 +226,10 @@ func TestGalleryLayerCaptions(t *testing.T) {
 			{Forward, "y", "reduce-scatter", 0, 24 << 10},
 			{Backward, "grad_o", "all-gather", 0, 24 << 10},
 			{Backward, "grad_nb", "reduce-scatter", 0, 24 << 10},
+		}},
+		{"program-attention-heads", []collectiveSeen{
+			{Forward, "y", "all-reduce", 0, 12 << 10},
+			{Backward, "grad_x.sum", "all-reduce", 0, 12 << 10},
 		}},
 		{"program-zero3", []collectiveSeen{
 			{Forward, "w", "all-gather", 0, 384 << 10},

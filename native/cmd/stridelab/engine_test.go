@@ -230,10 +230,11 @@ func TestEmitTorch(t *testing.T) {
 }
 
 // TestEmitTorchGallery: the gallery's real layers (Megatron's MLP,
-// sequence parallelism, ZeRO-3), emitted with --emit torch and run as
-// torchrun would on gloo, one process per device of their placement, save every tensor and
-// gradient within closeTo's 1e-4 of --engine sim's (tanh and rsqrt round
-// their own way in torch).
+// attention with its heads split, sequence parallelism, ZeRO-3), emitted
+// with --emit torch and run as torchrun would on gloo, one process per
+// device of their placement, save every tensor and gradient within
+// closeTo's 1e-4 of --engine sim's (tanh, rsqrt and softmax round their
+// own way in torch).
 func TestEmitTorchGallery(t *testing.T) {
 	py := needTorch(t)
 	dir := t.TempDir()
@@ -241,7 +242,7 @@ func TestEmitTorchGallery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	layers := map[string]bool{"program-megatron-mlp": true, "program-sequence-parallel": true, "program-zero3": true}
+	layers := map[string]bool{"program-megatron-mlp": true, "program-attention-heads": true, "program-sequence-parallel": true, "program-zero3": true}
 	src := regexp.MustCompile(`--src '([^']*)'`)
 	n := 0
 	for _, line := range strings.Split(string(list), "\n") {
