@@ -578,6 +578,18 @@ func TestLessonFacts(t *testing.T) {
 	say("tensor-parallel", "multiplies each device's %d columns of `g` by its own %d rows of `w2`", block(mlp, "w2", 0), block(mlp, "w2", 0))
 	say("tensor-parallel", "x.T · grad_h runs as %s", step(mlp, program.StepOp, "grad_w1.h").Signature)
 	say("tensor-parallel", "gives each device %d of the %d tokens", block(seq, "x", 0), seq.Program.Lookup("x").Shape[0])
+	attn := tp(7)
+	if got := collectives(attn); !slices.Equal(got, []string{"forward all-reduce", "backward all-reduce"}) {
+		t.Errorf("attention runs %v; the lesson says one all-reduce each way", got)
+	}
+	heads := step(attn, program.StepOp, "qh").Shape[1]
+	say("tensor-parallel", "is 16 tokens of 32 features, %d heads of %d", heads, step(attn, program.StepOp, "qh").Shape[2])
+	say("tensor-parallel", "each device computes %d of the 32 features of `q`, `k` and `v`, one head's", block(attn, "wq", 1))
+	for _, name := range []string{"a", "p", "o"} {
+		if st := step(attn, program.StepOp, name); st.OutSbp != "S(0)" {
+			t.Errorf("attention's %s runs as %s; the lesson says S(0) on the heads", name, st.Signature)
+		}
+	}
 
 	for _, id := range []string{"expand-repeat", "views", "broadcast-backward", "global-view", "program", "tensor-parallel"} {
 		src, err := fs.ReadFile(files, id+".md")
