@@ -12,6 +12,7 @@ import (
 
 	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/results"
+	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -25,9 +26,39 @@ const megatronMLP = "placement 4; x = input 32,64 B; w1 = input 64,256 S(1); h =
 // firstDimOfX finds x's first dim in a program: an edit doubles it.
 var firstDimOfX = regexp.MustCompile(`x = input (\d+),`)
 
+// doubleX edits a program as a user would: x's first dim doubled, and,
+// where the program then no longer holds together (a weight or a
+// reduction's target that spells the same rows), every shape that starts
+// with that size doubled with it.
+func doubleX(src string) (string, error) {
+	m := firstDimOfX.FindStringSubmatchIndex(src)
+	if m == nil {
+		return "", fmt.Errorf("no x to edit in %q", src)
+	}
+	n := src[m[2]:m[3]]
+	twice := strconv.Itoa(2 * mustAtoi(n))
+	edited := src[:m[2]] + twice + src[m[3]:]
+	if _, err := program.Parse(edited); err == nil {
+		return edited, nil
+	}
+	edited = regexp.MustCompile(`(^|\s)`+n+`,`).ReplaceAllString(src, "${1}"+twice+",")
+	if _, err := program.Parse(edited); err != nil {
+		return "", fmt.Errorf("doubling x's first dim (and every shape starting with %s): %w", n, err)
+	}
+	return edited, nil
+}
+
+func mustAtoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
 // editPrograms are the gallery's programs (docs/gallery/gallery.sh) and
 // Megatron's MLP, each as its spec and as the spec an edit of its source
-// makes (x's first dim doubled, a shape every program still takes).
+// makes (doubleX: x's first dim doubled).
 func editPrograms(t testing.TB) []struct {
 	name       string
 	base, edit viz.Spec
@@ -43,13 +74,9 @@ func editPrograms(t testing.TB) []struct {
 	}
 	add := func(name string, base viz.Spec) {
 		src := base.Get("src")
-		edited, doubled := src, false
-		if m := firstDimOfX.FindStringSubmatchIndex(src); m != nil {
-			n, _ := strconv.Atoi(src[m[2]:m[3]])
-			edited, doubled = src[:m[2]]+strconv.Itoa(2*n)+src[m[3]:], true
-		}
-		if !doubled {
-			t.Fatalf("%s: no x to edit in %q", name, src)
+		edited, err := doubleX(src)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
 		values := map[string]string{}
 		for k, v := range base.Values {

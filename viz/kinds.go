@@ -65,7 +65,7 @@ var sceneKinds = []SceneKind{
 		Example: example("view", "shape", "4,5", "index", "1:4:2, 2"), build: buildIndexScene},
 	{Name: "placement", Required: []string{"shape", "sbp", "placement"}, Focus: shardFocus,
 		Example: example("placement", "shape", "8,6", "sbp", "(S(0), P)", "placement", "[[0,1],[2,3]]"), build: buildShardScene},
-	{Name: "plan", Required: []string{"op", "shape", "sbp", "placement"}, Optional: []string{"size", "times", "to", "b-shape", "b-sbp", "reduce"}, Focus: shardFocus,
+	{Name: "plan", Required: []string{"op", "shape", "sbp", "placement"}, Optional: []string{"size", "times", "to", "b-shape", "b-sbp", "reduce", "permute", "dim"}, Focus: shardFocus,
 		Example: example("plan", "op", "expand", "shape", "4,3,1,2", "size", "2,4,3,4,2", "sbp", "S(3)", "placement", "2"), build: buildShardScene},
 	{Name: "boxing", Required: []string{"shape", "from", "to", "placement"}, Focus: shardFocus,
 		Example: example("boxing", "shape", "25,33", "from", "S(0)", "to", "S(1)", "placement", "4"), build: buildShardScene},

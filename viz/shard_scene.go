@@ -132,7 +132,7 @@ func buildShardScene(_ context.Context, spec Spec) (*Scene, error) {
 		}
 		plan, err := sbp.PlanOp(op, shapes, p, nds)
 		if err != nil {
-			return nil, onField("sbp", err, "shape", "placement", "b-shape", "b-sbp", "op", "size", "times", "to", "reduce")
+			return nil, onField("sbp", err, "shape", "placement", "b-shape", "b-sbp", "op", "size", "times", "to", "reduce", "permute", "dim")
 		}
 		s.plan, s.op, s.inShapes, s.inSbps = &plan, op, shapes, nds
 		s.shape = plan.OutShape
@@ -178,7 +178,8 @@ func buildShardScene(_ context.Context, spec Spec) (*Scene, error) {
 // each fault is blamed on the field that holds it.
 func planArgs(spec Spec, shape tensor.Shape) (sbp.Op, []tensor.Shape, []sbp.NdSbp, error) {
 	name := spec.Get("op")
-	args := sbp.OpArgs{Size: spec.Get("size"), Times: spec.Get("times"), To: spec.Get("to"), Reduce: spec.Get("reduce")}
+	args := sbp.OpArgs{Size: spec.Get("size"), Times: spec.Get("times"), To: spec.Get("to"), Reduce: spec.Get("reduce"),
+		Perm: spec.Get("permute"), Dim: spec.Get("dim")}
 	if name == "reduce" && args.Reduce != "" {
 		if _, err := tensor.ParseReduceOp(args.Reduce); err != nil {
 			return nil, nil, nil, onField("reduce", err)
@@ -188,7 +189,7 @@ func planArgs(spec Spec, shape tensor.Shape) (sbp.Op, []tensor.Shape, []sbp.NdSb
 	if err != nil {
 		// ParseOp's fault is in the one argument name's op reads, or
 		// in the name itself.
-		key, ok := map[string]string{"expand": "size", "repeat": "times", "reduce": "to"}[name]
+		key, ok := map[string]string{"expand": "size", "repeat": "times", "reduce": "to", "reshape": "to", "permute": "permute", "softmax": "dim"}[name]
 		if !ok {
 			key = "op"
 		}
