@@ -19,7 +19,9 @@ type Case struct {
 	Arg  []int        // expand size, repeat times or reduce target
 }
 
-// Cases returns the seven cases of the tensor-core benchmark.
+// Cases returns the nine cases of the tensor-core benchmark: the
+// data-movement and reduction kernels, then a unary op (exp) and softmax
+// along the last dim, whose one pass a line reads it more than once.
 func Cases() []Case {
 	return []Case{
 		{Name: "expand [1024,1,4096]->[1024,4,4096]", Op: "expand", In: tensor.Shape{1024, 1, 4096}, Arg: []int{1024, 4, 4096}},
@@ -29,10 +31,12 @@ func Cases() []Case {
 		{Name: "sum [1024,4,4096] to [1024,1,4096]", Op: "sum", In: tensor.Shape{1024, 4, 4096}, Arg: []int{1024, 1, 4096}},
 		{Name: "sum [64,256,1024] to [1,256,1]", Op: "sum", In: tensor.Shape{64, 256, 1024}, Arg: []int{1, 256, 1}},
 		{Name: "add [1024,1,4096]+[1,4,4096]", Op: "add", In: tensor.Shape{1024, 1, 4096}, B: tensor.Shape{1, 4, 4096}},
+		{Name: "exp [4096,4096]", Op: "exp", In: tensor.Shape{4096, 4096}},
+		{Name: "softmax [4096,4096] along 1", Op: "softmax", In: tensor.Shape{4096, 4096}, Arg: []int{1}},
 	}
 }
 
-// SmallCases returns the seven cases at about a sixteenth of the bytes
+// SmallCases returns the nine cases at about a sixteenth of the bytes
 // (the small repeat as it is): what the browser runs, where software
 // WebGPU (SwiftShader) is several times slower than lavapipe.
 func SmallCases() []Case {
@@ -44,6 +48,8 @@ func SmallCases() []Case {
 		{Name: "sum [64,4,4096] to [64,1,4096]", Op: "sum", In: tensor.Shape{64, 4, 4096}, Arg: []int{64, 1, 4096}},
 		{Name: "sum [4,256,1024] to [1,256,1]", Op: "sum", In: tensor.Shape{4, 256, 1024}, Arg: []int{1, 256, 1}},
 		{Name: "add [64,1,4096]+[1,4,4096]", Op: "add", In: tensor.Shape{64, 1, 4096}, B: tensor.Shape{1, 4, 4096}},
+		{Name: "exp [256,4096]", Op: "exp", In: tensor.Shape{256, 4096}},
+		{Name: "softmax [256,4096] along 1", Op: "softmax", In: tensor.Shape{256, 4096}, Arg: []int{1}},
 	}
 }
 
@@ -88,6 +94,10 @@ func (c Case) Run(be tensor.Backend, in []tensor.Tensor) (tensor.Tensor, error) 
 		return be.Reduce(tensor.Sum, in[0], c.Arg)
 	case "add":
 		return be.Binary(tensor.Add, in[0], in[1])
+	case "exp":
+		return be.Unary(tensor.Exp, in[0])
+	case "softmax":
+		return be.Softmax(in[0], c.Arg[0])
 	}
 	return tensor.Tensor{}, fmt.Errorf("bench: unknown op %q in case %q", c.Op, c.Name)
 }
@@ -111,6 +121,8 @@ func (c Case) Bytes() int64 {
 	case "add":
 		s, _ := tensor.BroadcastShapes(c.In, c.B)
 		out, _ = s.NumElements()
+	case "exp", "softmax":
+		out = in
 	}
 	return 4 * int64(in+b+out)
 }

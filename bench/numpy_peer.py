@@ -4,7 +4,8 @@ Reads {"cases": [...], "runs": N, "min_s": T} as JSON on stdin and prints
 {"numpy": version, "results": [{"name", "median_s"}]}: the median of at
 least N runs and T seconds per case. Each case allocates a
 fresh output per run, the way NumPy code does: broadcast_to().copy(), tile,
-sum(keepdims), and a broadcast add.
+sum(keepdims), a broadcast add, exp, and softmax as NumPy code writes it
+(exp of x less its max, over its sum).
 """
 import json
 import sys
@@ -31,6 +32,15 @@ def runner(case):
     if op == "add":
         b = make(case["b"], 1)
         return lambda: a + b
+    if op == "exp":
+        return lambda: np.exp(a)
+    if op == "softmax":
+        d = arg[0]
+
+        def softmax():
+            e = np.exp(a - a.max(axis=d, keepdims=True))
+            return e / e.sum(axis=d, keepdims=True)
+        return softmax
     raise SystemExit("unknown op " + op)
 
 

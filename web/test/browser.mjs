@@ -185,8 +185,8 @@ try {
   if (benchFile) {
     const r = await page.evaluate(() => runBench(5));
     await writeFile(benchFile, JSON.stringify(r, null, 2));
-    check(r.results.length === 7 && r.results.every((x) => x.kernel_s > 0 && x.copy_kernel_s > 0 && x.buffer_copy_s > 0),
-      `benchmark: 7 cases timed on ${r.device.name}, written to ${benchFile}`);
+    check(r.results.length === 9 && r.results.every((x) => x.kernel_s > 0 && x.copy_kernel_s > 0 && x.buffer_copy_s > 0),
+      `benchmark: 9 cases timed on ${r.device.name}, written to ${benchFile}`);
     for (const x of r.results) {
       console.log(`     ${x.case.padEnd(34)} kernel ${(x.kernel_s * 1e3).toFixed(3).padStart(8)} ms ${x.kernel_gb_per_s.toFixed(2).padStart(6)} GB/s  copy kernel ${x.copy_kernel_gb_per_s.toFixed(2).padStart(6)}  copyBufferToBuffer ${x.buffer_copy_gb_per_s.toFixed(2).padStart(6)}  ratio ${x.ratio_of_copy_kernel.toFixed(2)} (target ${x.target_ratio})`);
     }
