@@ -17,6 +17,7 @@
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting
 //	h = tanh z                       # exp log neg sqrt rsqrt tanh relu, elementwise
 //	p = softmax h -1                 # softmax along one dim (negative counts from the end)
+//	a = scale h 0.5                  # times a constant (which gets no gradient)
 //	e = expand h 2,64,16             # expand SIZE (-1 keeps a dim), repeat TIMES
 //	v = reshape e 2,8,8,16           # the same elements, another shape (one size may be -1)
 //	q = permute v 0,2,1,3            # dim k of q is dim order[k] of v; transpose swaps the last two
@@ -78,6 +79,7 @@
 // ops multiply by their derivative (exp g·y, log g/x, neg −g, sqrt
 // g/(2y), rsqrt −g·y³/2, tanh g − g·y², relu g where x > 0), softmax's
 // along d is y·(g − sum(g·y, d)) (mul, sum keeping d as 1, sub, mul),
+// scale's by C is the gradient scaled by C,
 // matmul's are
 // g·bᵀ and aᵀ·g (each matrix of a batch transposed), summed over the
 // batch dims the operand broadcast, transpose's a transpose, permute's a

@@ -49,7 +49,7 @@ var (
 		"expand": true, "repeat": true, "sum": true, "mean": true,
 		"transpose": true, "permute": true, "reshape": true,
 		"exp": true, "log": true, "neg": true, "sqrt": true, "rsqrt": true, "tanh": true, "relu": true,
-		"softmax": true}
+		"softmax": true, "scale": true}
 )
 
 // Parse reads a program: one statement a line or several separated by
@@ -296,6 +296,21 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		}
 		op, _ := tensor.ParseUnaryOp(word)
 		return apply(sbp.Unary(op), a)
+	case "scale":
+		x, rest2 := cut(rest)
+		c, extra := cut(rest2)
+		if c == "" || extra != "" {
+			return nil, bad("scale takes a name and a number: scale X 0.5")
+		}
+		f, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			return nil, bad("scale's factor %q is not a number: scale X 0.5", c)
+		}
+		a, err := arg(x)
+		if err != nil {
+			return nil, err
+		}
+		return apply(sbp.Scale(f), a)
 	case "transpose", "permute", "reshape":
 		return parseView(s, word, rest, arg, apply)
 	case "expand", "repeat":
@@ -319,7 +334,7 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		}
 		return apply(sbp.Repeat(n), a)
 	}
-	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)", word)
+	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, scale, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)", word)
 }
 
 // reduce reads "sum|max|min|mean X TARGET"; a mean divides the sum by

@@ -245,7 +245,7 @@ func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 			shape, vr = x.shape, x.vals
 		default: // a unary op, in its domain
 			var ok []string
-			for _, op := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu"} {
+			for _, op := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu", "scale"} {
 				switch {
 				case op == "relu" && smooth:
 				case op == "exp" && x.vals.hi > 20:
@@ -264,6 +264,13 @@ func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 				"tanh":  x.vals.through(math.Tanh),
 				"relu":  {max(x.vals.lo, 0), max(x.vals.hi, 0)},
 			}[op]
+			if op == "scale" { // by 2 or −½: exact in float32, so ties and sums stay exact
+				f := []float64{2, -0.5}[r.IntN(2)]
+				vr = interval{min(f*x.vals.lo, f*x.vals.hi), max(f*x.vals.lo, f*x.vals.hi)}
+				fmt.Fprintf(&b, "%s = scale %s %g\n", name, x.name, f)
+				shape = x.shape
+				break
+			}
 			fmt.Fprintf(&b, "%s = %s %s\n", name, op, x.name)
 			shape = x.shape
 		}
@@ -467,7 +474,7 @@ func TestRandomGradientsByFiniteDifferences(t *testing.T) {
 	unary := 0
 	for range n {
 		src := generate(r, meshes, 6, true)
-		for _, w := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "mean", "softmax"} {
+		for _, w := range []string{"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "mean", "softmax", "scale"} {
 			if strings.Contains(src, " = "+w+" ") {
 				unary++
 			}
@@ -475,7 +482,7 @@ func TestRandomGradientsByFiniteDifferences(t *testing.T) {
 		plan := planned(t, src, Greedy)
 		checkFiniteDifferences(t, plan, r, src)
 	}
-	t.Logf("%d programs, %d uses of the unary ops, mean and softmax", n, unary)
+	t.Logf("%d programs, %d uses of the unary ops, mean, softmax and scale", n, unary)
 }
 
 // checkFiniteDifferences gives the inputs of plan's program values from

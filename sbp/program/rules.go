@@ -187,6 +187,9 @@ func (b *builder) rule(n *node, j int, gy, name string) (string, error) {
 		return b.view(n, gy, name, why)
 	case "softmax":
 		return b.softmax(n, gy, name, why)
+	case "scale":
+		c := sbp.Params(n.op).Factor
+		return b.add(name, "scale", sbp.Scale(c), fmt.Sprintf("%s = grad · %g", why, c), gy)
 	}
 	return "", fmt.Errorf("no gradient rule for %s", n.word)
 }
