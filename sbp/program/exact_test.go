@@ -69,6 +69,8 @@ func newEnumerator(t *testing.T, p *Program) *enumerator {
 			for j := range shapes {
 				ok = ok && sbp.Validate(shapes[j], p.Placement, s.in[j]) == nil
 			}
+			// a reshape's split holds only where the placement's parts line up
+			ok = ok && sbp.PlacementFault(n.op, shapes, p.Placement, s.in, s.out) == ""
 			key := fmt.Sprint(s.in, s.out)
 			if ok && !seen[key] {
 				seen[key] = true
