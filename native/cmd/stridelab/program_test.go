@@ -449,6 +449,10 @@ func TestProgramEmit(t *testing.T) {
 		// softmax along either end, through the engines' autograd
 		{"placement 3\nx = input 6,4 S(0) from c6.npy\ny = softmax x -1\nw = input 6,4 S(1)\nz = mul y w\np = softmax z 0\nq = mul p p\nu = sum q 1,1\ngrad u",
 			[]string{"oneflow", "pytorch"}, []string{".softmax(x, dim=1)", ".softmax(z_S_1, dim=0)"}, nil},
+		// the layer ops: reshape to heads, permute, transpose, batched
+		// matmuls, a scale and a softmax, through the engines' autograd
+		{"placement 2\nx = input 6,4 S(0) from c6.npy\nwt = input 6,4 S(1) from c6.npy\nw = transpose wt\nh = matmul x w\nv = reshape h 6,2,3\nq = permute v 1,0,2\nk = transpose q\na = matmul q k\nb = scale a 0.25\np = softmax b -1\no = matmul p q\nu = sum o 1,1,1\ngrad u",
+			[]string{"oneflow", "pytorch"}, []string{".reshape(", ".permute((1, 0, 2))", ".transpose(-2, -1)", " * 0.25", ".softmax("}, nil},
 	} {
 		file := filepath.Join(dir, fmt.Sprintf("p%d.txt", i))
 		os.WriteFile(file, []byte(tc.src), 0o644)
