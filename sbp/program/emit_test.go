@@ -31,14 +31,7 @@ func TestEmitNamesTheStatement(t *testing.T) {
 // the file), beside an arange input; without one the file has no such
 // function.
 func TestEmitFromUniform(t *testing.T) {
-	prog, err := Parse("placement 2\nw = input 4,6 S(1) from uniform\nx = input 3,4 B\ny = matmul x w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := NewPlan(prog, Greedy)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planned(t, "placement 2\nw = input 4,6 S(1) from uniform\nx = input 3,4 B\ny = matmul x w", Greedy)
 	for _, engine := range []string{"oneflow", "pytorch"} {
 		var b strings.Builder
 		if err := plan.Emit(&b, engine, EmitOptions{}); err != nil {
@@ -53,14 +46,7 @@ func TestEmitFromUniform(t *testing.T) {
 			t.Errorf("%s: uniform() is defined %d times, want once", engine, n)
 		}
 	}
-	plain, err := Parse("placement 2\nx = input 3,4 B")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pp, err := NewPlan(plain, Greedy)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pp := planned(t, "placement 2\nx = input 3,4 B", Greedy)
 	var b strings.Builder
 	if err := pp.Emit(&b, "pytorch", EmitOptions{}); err != nil || strings.Contains(b.String(), "def uniform(") {
 		t.Errorf("a program without from uniform: %v, uniform() defined: %v", err, strings.Contains(b.String(), "def uniform("))

@@ -14,14 +14,7 @@ import (
 // says uniform; an input without from stays 0, 1, 2, …; a value given
 // by name overrides uniform, as it does arange; and the backward runs.
 func TestFromUniformRuns(t *testing.T) {
-	p, err := Parse("placement [[0,1],[2,3]]; w = input 5,7 (S(0), S(1)) from uniform; x = input 3,5 (B, B); v = input 7 (B, B) from uniform; y = matmul x w; z = add y v; s = sum z 1,1; grad s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := NewPlan(p, Greedy)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planned(t, "placement [[0,1],[2,3]]; w = input 5,7 (S(0), S(1)) from uniform; x = input 3,5 (B, B); v = input 7 (B, B) from uniform; y = matmul x w; z = add y v; s = sum z 1,1; grad s", Greedy)
 	for _, s := range plan.Steps {
 		want := map[string]string{"w": ValuesUniform, "v": ValuesUniform, "x": ValuesArange}[s.Name]
 		if s.Kind == StepInput && s.Pass == Forward && s.Values != want {
