@@ -41,13 +41,15 @@ type Program struct {
 }
 
 // Input is one global input of a Program: loaded from Path (a .npy file),
-// or when Path is empty an arange of Shape.
+// or made as tensor.Uniform(Name, Shape) when Uniform is set, or else an
+// arange of Shape.
 type Input struct {
-	Name  string
-	Path  string
-	Shape tensor.Shape
-	DType tensor.DType
-	Sbp   NdSbp
+	Name    string
+	Path    string
+	Uniform bool
+	Shape   tensor.Shape
+	DType   tensor.DType
+	Sbp     NdSbp
 }
 
 // Statement is one statement of a whole Program: an op on earlier names, or a
@@ -90,6 +92,12 @@ func Emit(w io.Writer, engine string, pr Program) error {
 		b.WriteString("import os\n")
 	}
 	b.WriteString(d.prelude)
+	for _, in := range pr.Inputs {
+		if in.Uniform && in.Path == "" {
+			b.WriteString(tensor.UniformPython + "\n\n")
+			break
+		}
+	}
 	if whole {
 		fmt.Fprintf(&b, "def full(t):\n")
 		fmt.Fprintf(&b, "    \"\"\"t's logical value as a NumPy array, gathered on every process.\"\"\"\n")
@@ -102,7 +110,11 @@ func Emit(w io.Writer, engine string, pr Program) error {
 	}
 	for _, in := range pr.Inputs {
 		array := fmt.Sprintf("np.load(%q).astype(%s)", in.Path, numpyDType[in.DType])
-		if in.Path == "" {
+		switch {
+		case in.Path != "":
+		case in.Uniform:
+			array = fmt.Sprintf("uniform(%q, %s).astype(%s)", in.Name, pyTuple(in.Shape), numpyDType[in.DType])
+		default:
 			n, _ := in.Shape.NumElements()
 			array = fmt.Sprintf("np.arange(%d, dtype=%s).reshape(%s)", n, numpyDType[in.DType], pyTuple(in.Shape))
 		}

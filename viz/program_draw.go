@@ -189,9 +189,12 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 	name, what := st.Name, []string{""}
 	switch st.Kind {
 	case program.StepInput:
-		what[0] = "input " + st.Values
-		if st.Values != "arange" && st.Values != "ones" && st.Values != "zeros" {
+		what[0] = "input " + st.Values // input arange, ones, zeros
+		if st.Values == program.ValuesUniform || program.FromFile(st.Values) {
 			what[0] = "from " + st.Values
+			if TextWidth(what[0], FontMono, progSmallPx) > inner { // the word over its source
+				what = []string{"from", st.Values}
+			}
 		}
 	case program.StepOp:
 		what = []string{st.Op + " " + strings.Join(st.Inputs, " ")}

@@ -92,6 +92,10 @@ func Emit(w io.Writer, plan *program.Plan, opt EmitOptions) error {
 	o.Write(opsPy)
 	o.WriteString("\n\n")
 	o.WriteString(emitPrelude)
+	if slices.ContainsFunc(plan.Steps, func(s program.Step) bool { return s.Kind == program.StepInput && s.Values == program.ValuesUniform }) {
+		o.WriteString("\n\n")
+		o.WriteString(tensor.UniformPython)
+	}
 	fmt.Fprintf(&o, "\nWORLD = %d\nMESH = %s\nGROUPS = %s  # per mesh dim, its groups of ranks\nOUT_DIR = %s\n\n", p.Size(), pyInts(p.Hierarchy()), pyAny(b.job.Groups), pyStr(opt.OutDir))
 	o.WriteString("\ndef main():\n    args = setup(GROUPS, MESH)\n    V = {}\n")
 	for i, js := range b.job.Steps {
@@ -129,11 +133,13 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 		switch src, ok := opt.Files[s.Name]; {
 		case ok:
 			value = fmt.Sprintf("load(%s, %s)", pyStr(src), pyInts(s.Shape))
-		case s.Values == "arange":
+		case s.Values == program.ValuesArange:
 			value = fmt.Sprintf("arange(%s)", pyInts(s.Shape))
-		case s.Values == "ones":
+		case s.Values == program.ValuesUniform:
+			value = fmt.Sprintf("torch.from_numpy(uniform(%s, %s)).to(DEV)", pyStr(s.Name), pyInts(s.Shape))
+		case s.Values == program.ValuesOnes:
 			value = fmt.Sprintf("full(%s, 1.0)", pyInts(s.Shape))
-		case s.Values == "zeros":
+		case s.Values == program.ValuesZeros:
 			value = fmt.Sprintf("full(%s, 0.0)", pyInts(s.Shape))
 		default:
 			from := s.Values

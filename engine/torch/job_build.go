@@ -146,8 +146,8 @@ func (b *builder) boxing(name, read string, to sbp.NdSbp) (sbp.Boxing, error) {
 	return bx, nil
 }
 
-// buildJob turns plan into a job: every input's shards (from inputs by
-// name, else the step's arange, ones or zeros), every op and every
+// buildJob turns plan into a job: every input's shards (cut from
+// program.InputValue, the value every engine makes), every op and every
 // boxing as the plan has them, and the steps whose shards come back
 // (save).
 func buildJob(plan *program.Plan, inputs program.Values, save []int, timeoutS float64) (*builder, error) {
@@ -177,7 +177,7 @@ func (b *builder) step(s program.Step, inputs program.Values) error {
 			b.add(jobStep{Kind: string(program.StepInput), Name: s.Name}, s.Shape, nd)
 			return nil
 		}
-		full, err := inputValue(s, inputs)
+		full, err := program.InputValue(s, inputs)
 		if err != nil {
 			return err
 		}
@@ -205,38 +205,4 @@ func (b *builder) step(s program.Step, inputs program.Values) error {
 		return err
 	}
 	return fmt.Errorf("unknown step kind %q", s.Kind)
-}
-
-// inputValue is an input step's logical value, as program.Plan.Run takes
-// it: the one given by name, ones, zeros, or 0, 1, 2, ….
-func inputValue(s program.Step, given program.Values) (tensor.Tensor, error) {
-	switch s.Values {
-	case "ones":
-		return filled(s.Shape, 1)
-	case "zeros":
-		return tensor.Zeros(tensor.Float32, s.Shape)
-	}
-	if t, ok := given[s.Name]; ok {
-		if !t.Shape().Equal(s.Shape) || t.DType() != tensor.Float32 {
-			return tensor.Tensor{}, fmt.Errorf("the program's input is float32 %v, but the values given are %v %v", s.Shape, t.DType(), t.Shape())
-		}
-		return tensor.CPU{}.Materialize(t)
-	}
-	if s.Values != "arange" {
-		return tensor.Tensor{}, fmt.Errorf("its values come from %s, but none were given", s.Values)
-	}
-	return tensor.Arange(tensor.Float32, s.Shape)
-}
-
-// filled is a float32 tensor of shape holding v everywhere.
-func filled(shape tensor.Shape, v float32) (tensor.Tensor, error) {
-	n, err := shape.NumElements()
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	data := make([]float32, n)
-	for i := range data {
-		data[i] = v
-	}
-	return tensor.FromSlice(shape, data)
 }

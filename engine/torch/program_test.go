@@ -62,6 +62,9 @@ func TestPrograms(t *testing.T) {
 		// backward, uneven over 3 devices and exactly on a 2×2 mesh.
 		{"placement 3; x = input 7,5 S(1); y = softmax x -1; w = input 7,5 S(0); z = mul y w; p = softmax z 0; s = sum p 1,5; q = mul s s; t = sum q 1,1; grad t", program.Greedy, nil},
 		{"placement [[0,1],[2,3]]; x = input 4,6,5 (S(0), S(2)); y = softmax x 1; l = log y; s = sum l 1,1,1; grad s", program.Exact, nil},
+		// Inputs from uniform (values in [-1, 1), so tanh and softmax
+		// do not saturate), split unevenly on a 2×2 mesh.
+		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), B) from uniform; w = input 6,7 (B, S(1)) from uniform; h = matmul x w; t = tanh h; p = softmax t -1; s = sum p 1,7; q = mul s s; r = sum q 1,1; grad r", program.Greedy, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.src[:strings.Index(tc.src, ";")], func(t *testing.T) { runProgram(t, tc.src, tc.strategy, tc.inputs) })

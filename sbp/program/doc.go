@@ -12,6 +12,7 @@
 //	placement 4                      # 4 | 0-3 | cpu:0,1,2,3 | [[0,1],[2,3]], as --placement
 //	x = input 64,32 S(0)             # shape and SBP ((S(0), B) on a 2-D mesh); values 0, 1, 2, … (float32)
 //	w = input 32,16 B from w.npy     # or the logical values of a .npy file
+//	u = input 16,16 B from uniform   # or values spread over [-1, 1): tensor.Uniform(name, shape)
 //	y = matmul x w                   # also batched: [..., m, k] x [..., k, n], batch dims broadcast
 //	b = input 16 B
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting

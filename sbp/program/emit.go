@@ -57,7 +57,7 @@ func (pl *Plan) Emit(w io.Writer, engine string, opt EmitOptions) error {
 		}
 		switch s.Kind {
 		case StepInput:
-			in := sbp.Input{Name: s.Name, Shape: s.Shape, DType: dt, Sbp: nd}
+			in := sbp.Input{Name: s.Name, Shape: s.Shape, DType: dt, Sbp: nd, Uniform: s.Values == ValuesUniform}
 			if st := p.Lookup(s.Name); st != nil && st.From != "" {
 				in.Path = st.From
 				if opt.Path != nil {

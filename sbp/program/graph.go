@@ -44,7 +44,7 @@ type node struct {
 	// gradOf is the input whose gradient a final nBox or an nZeros
 	// defines, and seedOf the result an nOnes seeds.
 	gradOf, seedOf string
-	from           string // nInput: its .npy file
+	values         string // nInput: where its values come from, as its step's Values (values.go)
 	ints           []int  // expand: the size; repeat: the times
 }
 
@@ -76,7 +76,14 @@ func buildGraph(p *Program) (*graph, error) {
 	for _, s := range p.Stmts {
 		switch s.Kind {
 		case Input:
-			g.nodes = append(g.nodes, &node{name: s.Name, kind: nInput, word: "input", shape: s.Shape, sbp: s.Sbp, pass: Forward, from: s.From})
+			values := ValuesArange
+			switch {
+			case s.Uniform:
+				values = ValuesUniform
+			case s.From != "":
+				values = s.From
+			}
+			g.nodes = append(g.nodes, &node{name: s.Name, kind: nInput, word: "input", shape: s.Shape, sbp: s.Sbp, pass: Forward, values: values})
 		case Apply:
 			g.nodes = append(g.nodes, &node{name: s.Name, kind: nOp, word: s.Word, op: s.Op, args: slices.Clone(s.Args), shape: s.Shape, pass: Forward, ints: s.Ints})
 		case Box:

@@ -201,14 +201,20 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i := strings.LastIndex(rest, " from "); i >= 0 || strings.HasPrefix(rest, "from ") {
-			if i < 0 {
-				i = -1
-			}
-			s.From = strings.TrimSpace(rest[i+len(" from "):])
-			rest = strings.TrimSpace(rest[:max(i, 0)])
-			if s.From == "" {
-				return nil, bad("from needs a .npy file")
+		// The word from, padded so that it may open or close rest: in
+		// " "+rest+" " it is at i, so in rest it starts at i.
+		if i := strings.LastIndex(" "+rest+" ", " from "); i >= 0 {
+			from := strings.TrimSpace((rest + " ")[i+len("from "):])
+			rest = strings.TrimSpace(rest[:i])
+			switch {
+			case from == "":
+				return nil, bad("from needs uniform or a .npy file, e.g. from uniform, from w.npy")
+			case from == ValuesUniform:
+				s.Uniform = true
+			case strings.HasSuffix(strings.ToLower(from), ".npy"):
+				s.From = from
+			default:
+				return nil, bad("from takes uniform (values spread over [-1, 1)) or a .npy file, not %q", from)
 			}
 		}
 		if rest == "" {

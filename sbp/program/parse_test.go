@@ -58,6 +58,24 @@ func TestParseInputFromFileAndMeshSbp(t *testing.T) {
 	}
 }
 
+// TestParseInputFromUniform: from uniform marks the input (no file), the
+// word is exact (a file must end in .npy), and the SBP before it parses
+// as without it.
+func TestParseInputFromUniform(t *testing.T) {
+	p, err := Parse("placement [[0,1],[2,3]]\nw = input 32,128 (B, S(1)) from uniform\nx = input 4,32 (B, B) from uniform.npy\ny = input 4,32 (B, B)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, from, sbp string
+		uniform         bool
+	}{{"w", "", "(B, S(1))", true}, {"x", "uniform.npy", "(B, B)", false}, {"y", "", "(B, B)", false}} {
+		if s := p.Lookup(c.name); s.Uniform != c.uniform || s.From != c.from || s.Sbp.String() != c.sbp {
+			t.Errorf("%s: uniform %v, from %q, as %v; want %v, %q, %s", s.Text, s.Uniform, s.From, s.Sbp, c.uniform, c.from, c.sbp)
+		}
+	}
+}
+
 // TestParseUnaryAndMean: the unary ops take one name and keep its
 // shape; mean takes a name and a target, as sum does, and divides by the
 // elements each output averages; max A B, with B a name, stays the
@@ -106,6 +124,10 @@ func TestParseErrors(t *testing.T) {
 		{"placement [[0,1],[2,3]]\nx = input 8,4 S(0)", "program: line 2, column 1: x = input 8,4 S(0): "},
 		{"placement 4\nx = input 8,4 Q", "program: line 2, column 1: x = input 8,4 Q: "},
 		{"placement 4\nx = input 8,4", "program: line 2, column 1: x = input 8,4: input needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh"},
+		{"placement 4\nx = input 8,4 B from", "program: line 2, column 1: x = input 8,4 B from: from needs uniform or a .npy file, e.g. from uniform, from w.npy"},
+		{"placement 4\nx = input 8,4 B from unifrom", `program: line 2, column 1: x = input 8,4 B from unifrom: from takes uniform (values spread over [-1, 1)) or a .npy file, not "unifrom"`},
+		{"placement 4\nx = input 8,4 B from w.csv", `program: line 2, column 1: x = input 8,4 B from w.csv: from takes uniform (values spread over [-1, 1)) or a .npy file, not "w.csv"`},
+		{"placement 4\nx = input 8,4 from uniform", "program: line 2, column 1: x = input 8,4 from uniform: input needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh"},
 		{"placement 4\nx = input 8,4 B\ny = conv x", `program: line 3, column 1: y = conv x: unknown op "conv"; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, scale, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)`},
 		{"placement 4\nx = input 8,4 B\ny = exp", "program: line 3, column 1: y = exp: exp takes one name: exp X"},
 		{"placement 4\nx = input 8,4 B\ny = tanh x x", "program: line 3, column 1: y = tanh x x: tanh takes one name: tanh X"},
@@ -161,6 +183,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("placement [[0,1],[2,3]]; x = input 8,6 (S(0), B); y = max x 1,6; t = box y B")
 	f.Add("placement 3\na = input 3,1 S(0)\nb = input 1,4 B\nc = div a b\nd = repeat c 2,1\ne = expand d 2,6,4\ngrad e")
 	f.Add("placement 2; x = input 4,6 S(1); y = exp x; m = mean y 4,1; l = log m; r = relu l; grad r")
+	f.Add("placement 2; w = input 4,6 S(1) from uniform; v = input 6 B from v.npy; y = add w v; grad y")
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Parse(src)
 		if err != nil {

@@ -104,7 +104,7 @@ type Step struct {
 	Shape  tensor.Shape `json:"shape"`            // the logical shape
 	Pass   Pass         `json:"pass"`             // forward or backward
 	Sbp    string       `json:"sbp,omitempty"`    // input: its SBP
-	Values string       `json:"values,omitempty"` // input: arange, FILE.npy, ones or zeros
+	Values string       `json:"values,omitempty"` // input: arange, uniform, FILE.npy, ones or zeros (values.go)
 
 	// boxing
 	Tensor      string      `json:"tensor,omitempty"`    // the tensor boxed

@@ -20,7 +20,8 @@ type Kind uint8
 
 const (
 	// Input defines a global input: a shape and an SBP, and either the
-	// values 0, 1, 2, … (float32) or the logical values of a .npy file.
+	// values 0, 1, 2, … (float32), tensor.Uniform's values (from
+	// uniform) or the logical values of a .npy file.
 	Input Kind = iota + 1
 	// Apply defines a name as an op on earlier names.
 	Apply
@@ -43,6 +44,7 @@ type Stmt struct {
 	Shape     tensor.Shape // the logical shape of Name
 	Sbp       sbp.NdSbp    // Input: its SBP; Box: the SBP it boxes to
 	From      string       // Input: the .npy file its values come from, or ""
+	Uniform   bool         // Input: written `from uniform`, its values are tensor.Uniform(Name, Shape)
 	Ints      []int        // expand: the size; repeat: the times; permute: the order; reshape: the shape as written
 }
 

@@ -90,7 +90,7 @@ func (pl *Plan) RunMoved(be tensor.Backend, inputs Values) (vals Values, moved [
 		fail := func(err error) error { return &Error{Err: fmt.Errorf("step %s (%s): %w", s.Name, s.Kind, err)} }
 		switch s.Kind {
 		case StepInput:
-			full, err := inputValue(s, inputs)
+			full, err := InputValue(s, inputs)
 			if err != nil {
 				return nil, nil, fail(err)
 			}
@@ -144,7 +144,7 @@ func (pl *Plan) Reference(inputs Values) (Values, error) {
 	for _, s := range pl.Steps {
 		switch s.Kind {
 		case StepInput:
-			t, err := inputValue(s, inputs)
+			t, err := InputValue(s, inputs)
 			if err != nil {
 				return nil, &Error{Err: err}
 			}
@@ -196,33 +196,4 @@ func (pl *Plan) collect(full func(string) (tensor.Tensor, error)) (Values, error
 		}
 	}
 	return out, nil
-}
-
-// inputValue is an input step's logical value: the one given, ones,
-// zeros, or 0, 1, 2, ….
-func inputValue(s Step, given Values) (tensor.Tensor, error) {
-	switch s.Values {
-	case "ones":
-		n, _ := s.Shape.NumElements()
-		data := make([]float32, n)
-		for i := range data {
-			data[i] = 1
-		}
-		return tensor.FromSlice(s.Shape, data)
-	case "zeros":
-		return tensor.Zeros(tensor.Float32, s.Shape)
-	}
-	if t, ok := given[s.Name]; ok {
-		if !t.Shape().Equal(s.Shape) {
-			return tensor.Tensor{}, fmt.Errorf("input %s is %v in the program but its values are %v", s.Name, s.Shape, t.Shape())
-		}
-		if t.DType() != tensor.Float32 {
-			return tensor.Tensor{}, fmt.Errorf("input %s: its values are %v; programs run on float32", s.Name, t.DType())
-		}
-		return tensor.CPU{}.Materialize(t)
-	}
-	if s.Values != "arange" {
-		return tensor.Tensor{}, fmt.Errorf("input %s comes from %s, but no values were given for it", s.Name, s.Values)
-	}
-	return tensor.Arange(tensor.Float32, s.Shape)
 }

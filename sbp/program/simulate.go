@@ -84,14 +84,12 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 	}
 	switch n.kind {
 	case nInput, nOnes, nZeros:
-		values := "arange"
-		switch {
-		case n.kind == nOnes:
-			values = "ones"
-		case n.kind == nZeros:
-			values = "zeros"
-		case n.from != "":
-			values = n.from
+		values := n.values
+		switch n.kind {
+		case nOnes:
+			values = ValuesOnes
+		case nZeros:
+			values = ValuesZeros
 		}
 		write(Step{Kind: StepInput, Name: n.name, Shape: n.shape, Pass: n.pass, Sbp: pl.nds[lay[me]].String(), Values: values, Why: n.why})
 		return nil

@@ -206,26 +206,37 @@ func TestEmitTorch(t *testing.T) {
 		args  []string
 		files []string // the values compared; nil: every file sim wrote to its --out folder
 		tol   bool     // compared within closeTo's 1e-4, not byte for byte
+		exact []string // files compared byte for byte even when tol
 	}{
-		{"run", 3, []string{"sbp", "run", "--op", "matmul", "--in", aPath, "--sbp", "S(0)", "--b", bPath, "--b-sbp", "S(0)", "--placement", "3"}, []string{"y.npy"}, false},
-		{"boxing", 4, []string{"sbp", "boxing", "--in", xPath, "--from", "(S(0), S(1))", "--to", "(S(1), P)", "--placement", "[[0,1],[2,3]]"}, []string{"y.npy"}, false},
-		{"program", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 9,6 (S(0), B); w = input 6,5 (B, S(1)); y = matmul x w; b = input 5 (B, B); z = add y b; m = max z 1,5; s = sum m 1,1; grad s"}, nil, false},
+		{"run", 3, []string{"sbp", "run", "--op", "matmul", "--in", aPath, "--sbp", "S(0)", "--b", bPath, "--b-sbp", "S(0)", "--placement", "3"}, []string{"y.npy"}, false, nil},
+		{"boxing", 4, []string{"sbp", "boxing", "--in", xPath, "--from", "(S(0), S(1))", "--to", "(S(1), P)", "--placement", "[[0,1],[2,3]]"}, []string{"y.npy"}, false, nil},
+		{"program", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 9,6 (S(0), B); w = input 6,5 (B, S(1)); y = matmul x w; b = input 5 (B, B); z = add y b; m = max z 1,5; s = sum m 1,1; grad s"}, nil, false, nil},
 		// Partial inputs, P(sum) and P(max), planned exactly.
-		{"partial", 2, []string{"sbp", "program", "--strategy", "exact", "--src", "placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q"}, nil, false},
-		{"unary", 3, []string{"sbp", "program", "--src", "placement 3; x = input 7,5 S(0); c = input 5 B; d = sub x c; r = relu d; q = sqrt x; n = neg q; m = mean r 7,1; a = mul n m; s = sum a 1,1; grad s"}, nil, false},
+		{"partial", 2, []string{"sbp", "program", "--strategy", "exact", "--src", "placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q"}, nil, false, nil},
+		{"unary", 3, []string{"sbp", "program", "--src", "placement 3; x = input 7,5 S(0); c = input 5 B; d = sub x c; r = relu d; q = sqrt x; n = neg q; m = mean r 7,1; a = mul n m; s = sum a 1,1; grad s"}, nil, false, nil},
 		// The views: reshapes (one boxed first: [7 5] over 3 is uneven),
 		// a permute and a transpose, each rank reshaping to its own shard.
-		{"reshape", 3, []string{"sbp", "run", "--op", "reshape", "--to", "5,7", "--in", aPath, "--sbp", "S(0)", "--placement", "3"}, []string{"y.npy"}, false},
-		{"views", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 8,6 (S(0), S(1)); w = input 6,8 (B, B); h = matmul x w; v = reshape h 8,2,4; q = permute v 1,0,2; t = transpose q; u = reshape t 2,-1; s = sum u 1,1; grad s"}, nil, false},
+		{"reshape", 3, []string{"sbp", "run", "--op", "reshape", "--to", "5,7", "--in", aPath, "--sbp", "S(0)", "--placement", "3"}, []string{"y.npy"}, false, nil},
+		{"views", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 8,6 (S(0), S(1)); w = input 6,8 (B, B); h = matmul x w; v = reshape h 8,2,4; q = permute v 1,0,2; t = transpose q; u = reshape t 2,-1; s = sum u 1,1; grad s"}, nil, false, nil},
 		// attention's scores, a batched matmul, and its gradients
-		{"batched", 4, []string{"sbp", "program", "--src", "placement 4; q = input 2,8,16 S(0); k = input 2,16,8 S(0); s = matmul q k; t = sum s 1,1,1; grad t"}, nil, false},
-		{"transcendental", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; e = exp m; l = log e; t = tanh x; u = add t l; r = rsqrt u; s = sum r 1,1; grad s"}, nil, true},
+		{"batched", 4, []string{"sbp", "program", "--src", "placement 4; q = input 2,8,16 S(0); k = input 2,16,8 S(0); s = matmul q k; t = sum s 1,1,1; grad t"}, nil, false, nil},
+		{"transcendental", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; e = exp m; l = log e; t = tanh x; u = add t l; r = rsqrt u; s = sum r 1,1; grad s"}, nil, true, nil},
 		// softmax along a split dim (boxed first) and a kept one, with
 		// its gradient's mul, sum, sub, mul
-		{"softmax", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); y = softmax x -1; w = input 5,6 (S(0), B); z = mul y w; p = softmax z 0; s = sum p 1,6; q = mul s s; t = sum q 1,1; grad t"}, nil, true},
+		{"softmax", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); y = softmax x -1; w = input 5,6 (S(0), B); z = mul y w; p = softmax z 0; s = sum p 1,6; q = mul s s; t = sum q 1,1; grad t"}, nil, true, nil},
+		// from uniform: the emitted file's uniform() makes the inputs the
+		// simulation makes, byte for byte (exact); the values after them
+		// within closeTo (torch's float32 matmul rounds its own way once
+		// the values are not small integers).
+		{"uniform", 4, []string{"sbp", "program", "--src", "placement [[0,1],[2,3]]; x = input 5,6 (S(0), B) from uniform; w = input 6,7 (B, S(1)) from uniform; h = matmul x w; t = tanh h; p = softmax t -1; s = sum p 1,7; q = mul s s; r = sum q 1,1; grad r"}, nil, true, []string{"x.npy", "w.npy"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { emitMatchesSim(t, py, dir, tc.name, tc.ranks, tc.args, tc.files, tc.tol) })
+		t.Run(tc.name, func(t *testing.T) {
+			emitMatchesSim(t, py, dir, tc.name, tc.ranks, tc.args, tc.files, tc.tol)
+			for _, f := range tc.exact {
+				sameBytes(t, filepath.Join(dir, tc.name+".sim", f), filepath.Join(dir, tc.name+".torch", f))
+			}
+		})
 	}
 }
 

@@ -282,10 +282,10 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 		case program.StepInput:
 			what = fmt.Sprintf("%s = input", s.Name)
 			switch s.Values {
-			case "arange":
-			case "ones", "zeros":
+			case program.ValuesArange:
+			case program.ValuesOnes, program.ValuesZeros:
 				what = fmt.Sprintf("%s = %s", s.Name, s.Values)
-			default:
+			default: // from uniform, from FILE.npy
 				what += " from " + s.Values
 			}
 			sbps = s.Sbp
