@@ -8,9 +8,10 @@ import (
 )
 
 // Agreement is how one named tensor of two runs compares: by
-// tensor.Agree at tensor.Tolerance (engines add partial values in other
-// orders, so float32 sums may differ in their last bits; sums of whole
-// numbers agree bit for bit).
+// tensor.AgreeNormwise at tensor.Tolerance (engines add partial values in
+// other orders, so float32 sums may differ in their last bits, and where
+// a sum cancels, relative to its terms, which the tensor's largest value
+// stands for; sums of whole numbers agree bit for bit).
 type Agreement struct {
 	Name  string
 	Shape tensor.Shape
@@ -52,7 +53,7 @@ func Compare(got, want program.Values) []Agreement {
 			ag.Problem = "not in the values compared with"
 		default:
 			var err error
-			if ag.Agreement, err = tensor.Agree(a, b, tensor.Tolerance); err != nil {
+			if ag.Agreement, err = tensor.AgreeNormwise(a, b, tensor.Tolerance); err != nil {
 				ag.Problem = err.Error()
 			} else {
 				ag.Shape = a.Shape()

@@ -104,16 +104,23 @@ func TestCompare(t *testing.T) {
 	b, _ := tensor.FromSlice(tensor.Shape{3}, []float32{1, 2, 3.5})
 	c, _ := tensor.FromSlice(tensor.Shape{3}, []float32{1, 2, 3 + 1e-6})
 	d, _ := tensor.FromSlice(tensor.Shape{1, 3}, []float32{1, 2, 3})
-	got := engine.Compare(program.Values{"a": a, "b": a, "c": a, "d": a, "only": a}, program.Values{"a": a, "b": b, "c": c, "d": d, "other": a})
+	// a sum that cancels to 0.8 from terms near 100 is held to the
+	// tensor's scale: 5e-4 apart is within 1e-5 of 100
+	e, _ := tensor.FromSlice(tensor.Shape{3}, []float32{100, 2, 0.8})
+	f, _ := tensor.FromSlice(tensor.Shape{3}, []float32{100, 2, 0.8005})
+	g, _ := tensor.FromSlice(tensor.Shape{3}, []float32{100, 2, 0.81})
+	got := engine.Compare(program.Values{"a": a, "b": a, "c": a, "d": a, "e": e, "g": e, "only": a}, program.Values{"a": a, "b": b, "c": c, "d": d, "e": f, "g": g, "other": a})
 	want := map[string]string{
 		"a":     "equals",
-		"b":     "differs: 3 against 3.5 at [2] (difference 0.5, tolerance 1e-5)",
-		"c":     "agrees within 1e-5 (largest difference 9.536743e-7 at [2])",
+		"b":     "differs: 3 against 3.5 at [2] (difference 0.5, tolerance 1e-5 of 3.5, the largest |value|)",
+		"e":     "agrees within 1e-5 of 100, the largest |value| (largest difference 0.00049996376 at [2])",
+		"g":     "differs: 0.8 against 0.81 at [2] (difference 0.00999999, tolerance 1e-5 of 100, the largest |value|)",
+		"c":     "agrees within 1e-5 of 3.000001, the largest |value| (largest difference 9.536743e-7 at [2])",
 		"d":     "tensor: compare float32 [3] with float32 [1 3]: the shapes differ",
 		"only":  "not in the values compared with",
 		"other": "missing from the run",
 	}
-	agrees := map[string]bool{"a": true, "c": true}
+	agrees := map[string]bool{"a": true, "c": true, "e": true}
 	if len(got) != len(want) {
 		t.Fatalf("got %d agreements, want %d", len(got), len(want))
 	}

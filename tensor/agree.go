@@ -79,6 +79,9 @@ type Agreement struct {
 	At []int
 	// Got and Want are the values at At.
 	Got, Want float64
+	// Scale is the least size each pair's tolerance is relative to: 1 for
+	// Agree; for AgreeNormwise the largest |value| of want (at least 1).
+	Scale float64
 }
 
 // Agree compares got with want value by value, in row-major order. Their
@@ -86,7 +89,22 @@ type Agreement struct {
 // their dtypes (ErrDType). Float32 values are held to tol (AgreeValues);
 // integer values must be equal whatever tol is, since integer arithmetic
 // does not round.
-func Agree(got, want Tensor, tol float64) (Agreement, error) {
+func Agree(got, want Tensor, tol float64) (Agreement, error) { return agree(got, want, tol, false) }
+
+// AgreeNormwise is Agree with each pair held to the tensor's scale, not
+// only its own: |a − b| ≤ tol·max(1, |a|, |b|, max|want|). It is how two
+// runs of a whole program compare. A distributed run adds its partial
+// sums in another order than one device does, and where a sum cancels
+// (a layer norm's backward, a softmax's) the rounding error is relative
+// to the terms added, not to what is left of them: a gradient of 0.8
+// made of terms near 100 differs in its fifth digit. The tensor's largest
+// value stands in for the size of its terms. A wrong index still shows:
+// it moves a value by the tensor's own size.
+func AgreeNormwise(got, want Tensor, tol float64) (Agreement, error) {
+	return agree(got, want, tol, true)
+}
+
+func agree(got, want Tensor, tol float64, normwise bool) (Agreement, error) {
 	op := fmt.Sprintf("compare %v %v with %v %v", got.DType(), got.Shape(), want.DType(), want.Shape())
 	if !got.Shape().Equal(want.Shape()) {
 		return Agreement{}, newError(ErrShape, op, "the shapes differ")
@@ -94,18 +112,25 @@ func Agree(got, want Tensor, tol float64) (Agreement, error) {
 	if got.DType() != want.DType() {
 		return Agreement{}, newError(ErrDType, op, "the dtypes differ")
 	}
-	a := Agreement{Equal: true, Agrees: true, Tol: tol}
+	a := Agreement{Equal: true, Agrees: true, Tol: tol, Scale: 1}
 	if got.DType() != Float32 {
 		a.Tol = 0
 	}
 	g, w := got.Float64s(), want.Float64s()
+	if normwise {
+		for _, v := range w {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				a.Scale = max(a.Scale, math.Abs(v))
+			}
+		}
+	}
 	worst := -1
 	for i := range g {
 		if math.Float64bits(g[i]) == math.Float64bits(w[i]) {
 			continue
 		}
 		a.Equal = false
-		a.Agrees = a.Agrees && AgreeValues(g[i], w[i], a.Tol)
+		a.Agrees = a.Agrees && AgreeValues(g[i]/a.Scale, w[i]/a.Scale, a.Tol)
 		abs, rel := gap(g[i], w[i])
 		a.MaxAbs = max(a.MaxAbs, abs)
 		if worst < 0 || rel > a.MaxRel {
@@ -137,11 +162,20 @@ func (a Agreement) Words(other string) string {
 	case a.Equal:
 		return "equals" + other
 	case a.Agrees && a.MaxAbs == 0:
-		return fmt.Sprintf("agrees%s%s within %s (the same values in other bits: %s against %s at %v)", with, other, number(a.Tol), number(a.Got), number(a.Want), a.At)
+		return fmt.Sprintf("agrees%s%s within %s (the same values in other bits: %s against %s at %v)", with, other, a.tolWords(), number(a.Got), number(a.Want), a.At)
 	case a.Agrees:
-		return fmt.Sprintf("agrees%s%s within %s (largest difference %s at %v)", with, other, number(a.Tol), number(a.MaxAbs), a.At)
+		return fmt.Sprintf("agrees%s%s within %s (largest difference %s at %v)", with, other, a.tolWords(), number(a.MaxAbs), a.At)
 	}
-	return fmt.Sprintf("differs%s%s: %s against %s at %v (difference %s, tolerance %s)", from, other, number(a.Got), number(a.Want), a.At, number(a.MaxAbs), number(a.Tol))
+	return fmt.Sprintf("differs%s%s: %s against %s at %v (difference %s, tolerance %s)", from, other, number(a.Got), number(a.Want), a.At, number(a.MaxAbs), a.tolWords())
+}
+
+// tolWords spells the tolerance: "1e-5", or "1e-5 of 23.5, the largest
+// |value|" when it is relative to the tensor's scale (AgreeNormwise).
+func (a Agreement) tolWords() string {
+	if a.Scale > 1 {
+		return number(a.Tol) + " of " + number(a.Scale) + ", the largest |value|"
+	}
+	return number(a.Tol)
 }
 
 // number spells x in the fewest digits that read back as x at the

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -259,16 +258,12 @@ func readOut(t *testing.T, dir string, names []string) map[string]tensor.Tensor 
 // closeTo compares two tensors' values within float32 sums' rounding.
 func closeTo(t *testing.T, what string, got, want tensor.Tensor) {
 	t.Helper()
-	if !got.Shape().Equal(want.Shape()) {
-		t.Errorf("%s: shape %v, want %v", what, got.Shape(), want.Shape())
-		return
-	}
-	g, w := got.Float64s(), want.Float64s()
-	for i := range g {
-		if math.Abs(g[i]-w[i]) > 1e-4*math.Max(1, math.Abs(w[i])) {
-			t.Errorf("%s: element %d is %v, want %v", what, i, g[i], w[i])
-			return
-		}
+	a, err := tensor.AgreeNormwise(got, want, 1e-4)
+	switch {
+	case err != nil:
+		t.Errorf("%s: %v", what, err)
+	case !a.Agrees:
+		t.Errorf("%s: %s", what, a.Words("the simulated run's"))
 	}
 }
 
