@@ -26,24 +26,19 @@ const megatronMLP = "placement 4; x = input 32,64 B; w1 = input 64,256 S(1); h =
 // firstDimOfX finds x's first dim in a program: an edit doubles it.
 var firstDimOfX = regexp.MustCompile(`x = input (\d+),`)
 
-// doubleX edits a program as a user would: x's first dim doubled, and,
-// where the program then no longer holds together (a weight or a
-// reduction's target that spells the same rows), every shape that starts
-// with that size doubled with it.
+// doubleX edits a program as a user would, with twice the rows: x's
+// first dim doubled, and with it every shape that starts with that size
+// (a weight or a reduction's target that spells the same rows, a reshape
+// of them), so the program still holds together. web/test/harness.mjs's
+// scaledRows is the same rule for the browser's edits.
 func doubleX(src string) (string, error) {
-	m := firstDimOfX.FindStringSubmatchIndex(src)
+	m := firstDimOfX.FindStringSubmatch(src)
 	if m == nil {
 		return "", fmt.Errorf("no x to edit in %q", src)
 	}
-	n := src[m[2]:m[3]]
-	twice := strconv.Itoa(2 * mustAtoi(n))
-	edited := src[:m[2]] + twice + src[m[3]:]
-	if _, err := program.Parse(edited); err == nil {
-		return edited, nil
-	}
-	edited = regexp.MustCompile(`(^|\s)`+n+`,`).ReplaceAllString(src, "${1}"+twice+",")
+	edited := regexp.MustCompile(`(^|\s)`+m[1]+`,`).ReplaceAllString(src, "${1}"+strconv.Itoa(2*mustAtoi(m[1]))+",")
 	if _, err := program.Parse(edited); err != nil {
-		return "", fmt.Errorf("doubling x's first dim (and every shape starting with %s): %w", n, err)
+		return "", fmt.Errorf("doubling x's rows (every shape starting with %s): %w", m[1], err)
 	}
 	return edited, nil
 }

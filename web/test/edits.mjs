@@ -17,7 +17,7 @@
 //   node test/edits.mjs --cli bin/stridelab [--edits 5] [--marks] [--profile DIR] [--json FILE] [--only PATTERN]
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { launch, options, serve } from "./harness.mjs";
+import { launch, options, scaledRows, serve } from "./harness.mjs";
 
 const { cli } = options("edits.mjs");
 const args = process.argv.slice(2);
@@ -65,7 +65,7 @@ for (const [label, src, hash] of programs) {
       await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
       await cdp.send("Profiler.start");
     }
-    const edited = src.replace(/input (\d+)/, (_, d) => `input ${Number(d) * (n + 1)}`);
+    const edited = scaledRows(src, n + 1);
     const start = await page.evaluate(() => performance.now());
     await field.fill(edited);
     if (cdp && n > 1) { // the profile ends with the edit shown, before the results are computed

@@ -65,3 +65,13 @@ export async function finish({ browser, served, tally, what }) {
     process.exit(1);
   }
 }
+
+// scaledRows edits a program as a user would, with more rows: x's first
+// dim (or the first input's, where there is no x) times k, and with it
+// every shape that starts with that size (a weight or a reduction's target
+// that spells the same rows, a reshape of them), so the program still
+// holds together. viz's doubleX is the same rule in Go.
+export function scaledRows(src, k) {
+  const rows = (src.match(/\bx = input (\d+),/) || src.match(/input (\d+)/))[1];
+  return src.replace(new RegExp(`(^|\\s)${rows},`, "g"), (_, before) => `${before}${Number(rows) * k},`);
+}

@@ -41,7 +41,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
-import { checker, launch, options, serve, finish } from "./harness.mjs";
+import { checker, launch, options, scaledRows, serve, finish } from "./harness.mjs";
 
 const { cli, shots } = options("playground.mjs");
 
@@ -431,8 +431,9 @@ try {
   // An edit of every gallery program and of Megatron's MLP: from the end
   // of the page's pause to the frame holding the new scene (main.js's
   // "stridelab-edit-shown" measure), and to the page ready with its
-  // results. Each program is typed with a new first input shape, so no
-  // plan is at hand. Reported, not asserted: the figure is this machine's.
+  // results. Each program is typed with x's rows scaled (scaledRows), so
+  // no plan is at hand. Reported, not asserted: the figure is this
+  // machine's.
   const megatron = "placement 4\nx = input 8,16 B\nw1 = input 16,32 S(1)\nh = matmul x w1\nzero = input 1 B\nr = max h zero\nw2 = input 32,16 S(0)\ny = matmul r w2\ns = sum y 1,1\ngrad s";
   const edits = gallery.filter(([, h]) => h.startsWith("#/program")).map(([label, h]) => [label.split(" — ")[0], srcOf(h).replaceAll("; ", "\n"), h]);
   edits.push(["Megatron's MLP", megatron, null]);
@@ -441,7 +442,7 @@ try {
     const { page: pg } = await open(h || dpHash);
     const field = pg.locator("textarea#f-src");
     for (const n of [1, 2]) { // the second is the one reported (the first may compile code paths)
-      const edited = src.replace(/input (\d+)/, (_, d) => `input ${Number(d) * 2 * n}`);
+      const edited = scaledRows(src, 2 * n);
       const start = await pg.evaluate(() => performance.now());
       await field.fill(edited);
       await pg.waitForFunction((t) => document.body.dataset.state !== "busy" && performance.getEntriesByName("stridelab-edit-shown").some((m) => m.startTime > t), start, { timeout: 30000 }).catch(() => {});
