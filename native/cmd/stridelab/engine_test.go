@@ -243,9 +243,10 @@ func TestEmitTorch(t *testing.T) {
 // TestEmitTorchGallery: the gallery's real layers (Megatron's MLP,
 // attention with its heads split, sequence parallelism, ZeRO-3), emitted
 // with --emit torch and run as torchrun would on gloo, one process per
-// device of their placement, save every tensor and gradient within
-// closeTo's 1e-4 of --engine sim's (tanh, rsqrt and softmax round their
-// own way in torch).
+// device of their placement (4; the three layers also on 2 and 3), save
+// every tensor and gradient within closeTo's 1e-4 of --engine sim's
+// (tanh, rsqrt and softmax round their own way in torch, and float32
+// matmuls add in their own order).
 func TestEmitTorchGallery(t *testing.T) {
 	py := needTorch(t)
 	dir := t.TempDir()
@@ -265,16 +266,27 @@ func TestEmitTorchGallery(t *testing.T) {
 		if m == nil {
 			t.Fatalf("%s: no --src", f[0])
 		}
-		args := []string{"sbp", "program", "--src", m[1]}
-		if strings.Contains(f[1], "--strategy exact") {
-			args = append(args, "--strategy", "exact")
-		}
-		prog, err := program.Parse(m[1])
-		if err != nil {
-			t.Fatalf("%s: %v", f[0], err)
-		}
 		n++
-		t.Run(f[0], func(t *testing.T) { emitMatchesSim(t, py, dir, f[0], prog.Placement.Size(), args, nil, true) })
+		// each at its own placement (4 devices), and the real layers
+		// also on 2 and 3 processes (3 splits their heads and rows
+		// unevenly, so the plan boxes what 4 did not)
+		places := []string{"placement 4"}
+		if f[0] != "program-zero3" {
+			places = append(places, "placement 2", "placement 3")
+		}
+		for _, pl := range places {
+			src := strings.Replace(m[1], "placement 4", pl, 1)
+			args := []string{"sbp", "program", "--src", src}
+			if strings.Contains(f[1], "--strategy exact") {
+				args = append(args, "--strategy", "exact")
+			}
+			prog, err := program.Parse(src)
+			if err != nil {
+				t.Fatalf("%s: %v", f[0], err)
+			}
+			name := fmt.Sprintf("%s-%d", f[0], prog.Placement.Size())
+			t.Run(name, func(t *testing.T) { emitMatchesSim(t, py, dir, name, prog.Placement.Size(), args, nil, true) })
+		}
 	}
 	if n != len(layers) {
 		t.Errorf("%d of the gallery's %d layers found", n, len(layers))
