@@ -206,6 +206,11 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 			name = st.Tensor
 		}
 		what[0] = strings.Join(st.Collectives, " + ")
+		if TextWidth(what[0], FontMono, progSmallPx) > inner { // reduce-scatter over two lines, at its hyphen
+			if a, b, ok := strings.Cut(what[0], "-"); ok {
+				what = []string{a + "-", b}
+			}
+		}
 	}
 	label(top+36, name, progNamePx, Ink, FontBold)
 	for k, l := range what {

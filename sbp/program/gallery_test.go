@@ -222,10 +222,13 @@ func TestGalleryLayerCaptions(t *testing.T) {
 			{Backward, "grad_x.h", "all-reduce", 0, 48 << 10},
 		}},
 		{"program-sequence-parallel", []collectiveSeen{
-			{Forward, "n", "all-gather", 0, 24 << 10},
+			{Forward, "nn", "all-gather", 0, 24 << 10},
 			{Forward, "y", "reduce-scatter", 0, 24 << 10},
 			{Backward, "grad_o", "all-gather", 0, 24 << 10},
 			{Backward, "grad_nb", "reduce-scatter", 0, 24 << 10},
+			// the layer norm's scale and shift: each device's sum over its own tokens
+			{Backward, "grad_gm.ns", "all-reduce", 0, 768},
+			{Backward, "grad_bt.nn", "all-reduce", 0, 768},
 		}},
 		{"program-attention-heads", []collectiveSeen{
 			{Forward, "y", "all-reduce", 0, 12 << 10},
