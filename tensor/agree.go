@@ -117,7 +117,7 @@ func agree(got, want Tensor, tol float64, normwise bool) (Agreement, error) {
 		a.Tol = 0
 	}
 	g, w := got.Float64s(), want.Float64s()
-	if normwise {
+	if normwise && a.Tol > 0 { // integers are equal or not: no scale to be relative to
 		for _, v := range w {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				a.Scale = max(a.Scale, math.Abs(v))

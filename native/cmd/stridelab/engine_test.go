@@ -270,6 +270,9 @@ func TestEmitTorchGallery(t *testing.T) {
 		// each at its own placement (4 devices), and the real layers
 		// also on 2 and 3 processes (3 splits their heads and rows
 		// unevenly, so the plan boxes what 4 did not)
+		if !strings.HasPrefix(m[1], "placement 4;") {
+			t.Fatalf("%s: the layers are written on placement 4, and the test places them on 2 and 3 too: %q", f[0], m[1])
+		}
 		places := []string{"placement 4"}
 		if f[0] != "program-zero3" {
 			places = append(places, "placement 2", "placement 3")
