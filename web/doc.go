@@ -10,10 +10,14 @@
 // placeholder and Embedded says so in one line ([ErrNotBuilt]). [Load]
 // takes any fs.FS, so tests serve files of their own.
 //
-// Load reads every file once, names its type, hashes it (SHA-256: the
-// ETag) and compresses what compresses (text, wasm, SVG, JSON) with gzip
-// and brotli, once, when the site is loaded: [gzipLevel] and
-// [brotliLevel] say why those levels.
+// Load reads every file once, names its type and hashes it (SHA-256: the
+// ETag). What compresses (text, wasm, SVG, JSON) is served in gzip and
+// brotli: `make web` makes those encodings once, when it builds the page
+// (package precompress: NAME.gz and NAME.br beside each file, and a
+// manifest of the bytes they were made from), so Load takes them as they
+// are and `stridelab serve` starts in a fraction of a second; a file the
+// manifest does not vouch for (a test's own files, a page changed since)
+// is compressed by Load itself, at precompress's levels.
 //
 // # Serving
 //

@@ -1,10 +1,6 @@
 package web
 
 import (
-	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -17,19 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/andybalholm/brotli"
-)
-
-// Compression levels, measured on the 7.2 MB wasm of the kernels' page on
-// this project's 2-core machine: gzip 6 gives 27.7% in 0.37 s and gzip 9
-// 27.6% in 1.0 s; brotli 6 gives 22.9% in 0.55 s, brotli 9 22.4% in
-// 1.4 s and brotli 11 19.8% in 29 s. The site is compressed whenever it is
-// loaded (every start of stridelab serve), so the levels past the knee
-// would cost seconds to minutes for 1-3% (a 20 MB wasm takes about three
-// times as long).
-const (
-	gzipLevel   = gzip.DefaultCompression // 6
-	brotliLevel = 6
+	"github.com/stridelab/stridelab/web/precompress"
 )
 
 // Site is a set of files ready to serve: each with its type, its content
@@ -48,6 +32,8 @@ type File struct {
 type file struct {
 	File
 	body, gz, br []byte
+	sum          string // the hex SHA-256 of body
+	made         bool   // gz and br came precompressed
 }
 
 // types are the Content-Types of the files a page is made of.
@@ -65,19 +51,14 @@ var types = map[string]string{
 	".ico":  "image/x-icon",
 }
 
-// minCompress is the smallest file worth compressing: an answer under a
-// kilobyte fits one TCP packet (1460 bytes with its headers) either way.
-const minCompress = 1024
-
-// compressible reports whether a file is worth compressing: big enough,
-// and of a type that is not compressed already (as images are).
-func compressible(f *file) bool {
-	return f.Size >= minCompress && (strings.HasPrefix(f.Type, "text/") ||
-		slices.Contains([]string{"application/json", "application/wasm", "image/svg+xml"}, f.Type))
-}
+// compressible reports whether a file is worth compressing (see package
+// precompress).
+func compressible(f *file) bool { return precompress.Worth(f.Name, f.Size) }
 
 // Load reads every file of fsys, apart from names that start with a dot,
-// and makes its encodings, compressing on up to GOMAXPROCS goroutines.
+// and takes its encodings from beside it where package precompress made
+// them for these very bytes (its manifest), or makes them, compressing on
+// up to GOMAXPROCS goroutines.
 func Load(fsys fs.FS) (*Site, error) { return LoadWith(fsys, nil) }
 
 // LoadWith is Load with more files beside fsys's: extra maps a name to
@@ -85,24 +66,19 @@ func Load(fsys fs.FS) (*Site, error) { return LoadWith(fsys, nil) }
 // drawn for a static host). A name fsys holds too is an error.
 func LoadWith(fsys fs.FS, extra map[string][]byte) (*Site, error) {
 	s := &Site{files: map[string]*file{}}
-	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
+	made, err := precompress.ReadManifest(fsys)
+	if err != nil {
+		return nil, err
+	}
+	err = made.Files(fsys, func(name string, body []byte) error {
+		if err := s.add(name, body); err != nil {
 			return err
 		}
-		if name != "." && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
+		f := s.files[name]
+		if gz, br, ok := made.Encodings(fsys, name, f.sum); ok && compressible(f) {
+			f.gz, f.br, f.made = gz, br, true
 		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		body, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return err
-		}
-		return s.add(name, body)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -117,9 +93,9 @@ func LoadWith(fsys fs.FS, extra map[string][]byte) (*Site, error) {
 	}
 	var jobs []func()
 	for _, f := range s.files {
-		if compressible(f) {
-			jobs = append(jobs, func() { f.gz = smaller(f.body, gzipBytes(f.body)) },
-				func() { f.br = smaller(f.body, brotliBytes(f.body)) })
+		if compressible(f) && !f.made {
+			jobs = append(jobs, func() { f.gz = precompress.Smaller(f.body, precompress.Gzip(f.body)) },
+				func() { f.br = precompress.Smaller(f.body, precompress.Brotli(f.body)) })
 		}
 	}
 	var wg sync.WaitGroup
@@ -143,38 +119,13 @@ func (s *Site) add(name string, body []byte) error {
 	if strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") != "" {
 		return fmt.Errorf("web: file name %q: a served name holds only letters, digits, '.', '-', '_' and '/'", name)
 	}
-	sum := sha256.Sum256(body)
+	sum := precompress.Hash(body)
 	ctype, ok := types[path.Ext(name)]
 	if !ok {
 		ctype = "application/octet-stream"
 	}
-	s.files[name] = &file{File: File{Name: name, Type: ctype, ETag: hex.EncodeToString(sum[:16]), Size: len(body)}, body: body}
+	s.files[name] = &file{File: File{Name: name, Type: ctype, ETag: sum[:32], Size: len(body)}, body: body, sum: sum}
 	return nil
-}
-
-func gzipBytes(body []byte) []byte {
-	var b bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&b, gzipLevel) // the level is valid
-	w.Write(body)                              // a bytes.Buffer does not fail
-	w.Close()
-	return b.Bytes()
-}
-
-func brotliBytes(body []byte) []byte {
-	var b bytes.Buffer
-	w := brotli.NewWriterLevel(&b, brotliLevel)
-	w.Write(body)
-	w.Close()
-	return b.Bytes()
-}
-
-// smaller keeps an encoding that saves at least an eighth of the bytes,
-// which pays for the client's decoding; nil otherwise.
-func smaller(body, enc []byte) []byte {
-	if len(enc) > len(body)-len(body)/8 {
-		return nil
-	}
-	return enc
 }
 
 // Files lists the site's files by name.

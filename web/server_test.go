@@ -18,6 +18,7 @@ import (
 	"testing/fstest"
 
 	"github.com/andybalholm/brotli"
+	"github.com/stridelab/stridelab/web/precompress"
 )
 
 // testFiles is a small site: a page, a compressible wasm, a script in a
@@ -246,5 +247,48 @@ func TestEmbedded(t *testing.T) {
 	}
 	if _, err := fs.Stat(site, ".keep"); err != nil {
 		t.Errorf("the placeholder is gone: %v", err)
+	}
+}
+
+// TestLoadTakesPrecompressed: Load serves the encodings package
+// precompress made for a file's bytes as they are (here a gzip at another
+// level than Load's own, so the bytes tell where they came from), never
+// serves them as files of their own, and compresses afresh a file changed
+// since the manifest was written.
+func TestLoadTakesPrecompressed(t *testing.T) {
+	dir := t.TempDir()
+	for name, f := range testFiles() {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, f.Data, 0o644)
+	}
+	if _, err := precompress.Dir(dir); err != nil {
+		t.Fatal(err)
+	}
+	wasm := testFiles()["app.wasm"].Data
+	var made bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&made, gzip.BestCompression)
+	w.Write(wasm)
+	w.Close()
+	os.WriteFile(filepath.Join(dir, "app.wasm.gz"), made.Bytes(), 0o644)
+	changed := []byte(strings.Repeat("console.log(2);\n", 200))
+	os.WriteFile(filepath.Join(dir, "js/main.js"), changed, 0o644)
+
+	s, err := Load(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.files["app.wasm"].gz; !bytes.Equal(got, made.Bytes()) {
+		t.Errorf("app.wasm's gzip: %d bytes, not the %d precompressed ones", len(got), made.Len())
+	}
+	if s.files["app.wasm.gz"] != nil || s.files["app.wasm.br"] != nil {
+		t.Error("an encoding is served as a file of its own")
+	}
+	r, err := gzip.NewReader(bytes.NewReader(s.files["js/main.js"].gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(r); !bytes.Equal(got, changed) {
+		t.Error("js/main.js changed after precompressing, and its stale gzip was served")
 	}
 }
