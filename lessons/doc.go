@@ -45,8 +45,9 @@
 // # Front ends
 //
 // Builtin returns the embedded lessons, so the wasm playground and the
-// desktop app carry them; it loads them once and every caller shares
-// them, read-only. A front end shows Step.Text (TextHTML renders
+// desktop app carry them; it parses them once and every caller shares
+// them, read-only (the package's tests Check them, so a front end lists
+// them without building every step's scene first). A front end shows Step.Text (TextHTML renders
 // it), builds the scene with Step.Build and draws it at Step.Scene.Step
 // (at Size or larger), shows Question.Prompt, passes the Hot under a
 // click to Question.Judge, and then moves the scene to Answer.Reveal.
@@ -54,7 +55,8 @@
 //
 // # Errors
 //
-// Load and Builtin parse every file and Check every step: the scene must
+// Load parses every file and Checks every step (Builtin only parses: its
+// files are checked by this package's tests): the scene must
 // build, the question must be one the scene can answer, its answer must be
 // drawn (not elided) at the step's state so the learner can click it, the
 // step must not already show it, and every "wrong TARGET:" must name a

@@ -78,10 +78,13 @@ func (e *Error) Unwrap() []error { return []error{ErrLesson, e.Err} }
 var files embed.FS
 
 // Builtin returns the lessons this package carries (every lessons/*.md,
-// embedded, so the wasm build and the desktop app have them), loaded and
-// checked as Load does. They are loaded once, on the first call; later
-// calls (the playground asks on every hash change) return the same
-// lessons without parsing or building anything.
+// embedded, so the wasm build and the desktop app have them), parsed as
+// Load parses them but not checked: this package's tests Check every one
+// of them (TestBuiltinLessonsCheck), so a front end need not plan every
+// program of every lesson before it can list them (in the browser that
+// took seconds before the first scene). They are parsed once, on the first
+// call; later calls (the playground asks on every hash change) return the
+// same lessons without parsing anything.
 //
 // The slice is the caller's own (a copy: sort or append to it freely),
 // but the *Lesson values it points to are shared by every caller of
@@ -93,14 +96,16 @@ func Builtin() ([]*Lesson, error) {
 }
 
 // builtin loads the embedded lessons once.
-var builtin = sync.OnceValues(func() ([]*Lesson, error) { return load(files, ".", "lessons") })
+var builtin = sync.OnceValues(func() ([]*Lesson, error) { return load(files, ".", "lessons", false) })
 
 // Load parses every *.md file in dir of fsys (a teacher's own folder:
 // Load(os.DirFS("."), "my-lessons")), builds every step's scene and checks
 // every question against it; lessons come back in Order, then ID.
-func Load(fsys fs.FS, dir string) ([]*Lesson, error) { return load(fsys, dir, dir) }
+func Load(fsys fs.FS, dir string) ([]*Lesson, error) { return load(fsys, dir, dir, true) }
 
-func load(fsys fs.FS, dir, shown string) ([]*Lesson, error) {
+// load parses every lesson of dir (shown is what errors call the folder)
+// and, with check, Checks each.
+func load(fsys fs.FS, dir, shown string, check bool) ([]*Lesson, error) {
 	names, err := fs.Glob(fsys, path.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -119,8 +124,10 @@ func load(fsys fs.FS, dir, shown string) ([]*Lesson, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := l.Check(); err != nil {
-			return nil, err
+		if check {
+			if err := l.Check(); err != nil {
+				return nil, err
+			}
 		}
 		if other, ok := ids[l.ID]; ok {
 			return nil, &Error{File: l.File, What: "front matter", Err: fmt.Errorf("id %q is also %s's", l.ID, other)}

@@ -321,3 +321,18 @@ func TestRoute(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinLessonsCheck: every embedded lesson passes Check, as a
+// teacher's lessons must to Load (Builtin parses them without checking,
+// so the front ends list them at once).
+func TestBuiltinLessonsCheck(t *testing.T) {
+	ls, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		if err := l.Check(); err != nil {
+			t.Error(err)
+		}
+	}
+}

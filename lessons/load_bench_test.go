@@ -16,13 +16,18 @@ func BenchmarkBuiltin(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadBuiltin: loading and checking every embedded lesson, what
-// the first call to Builtin pays.
+// BenchmarkLoadBuiltin: parsing every embedded lesson, what the first
+// call to Builtin pays, beside checking them too (what Load pays, and
+// what Builtin paid before it left the checks to the tests).
 func BenchmarkLoadBuiltin(b *testing.B) {
-	for b.Loop() {
-		if _, err := load(files, ".", "lessons"); err != nil {
-			b.Fatal(err)
-		}
+	for _, check := range []bool{false, true} {
+		b.Run(map[bool]string{false: "parse", true: "parse+check"}[check], func(b *testing.B) {
+			for b.Loop() {
+				if _, err := load(files, ".", "lessons", check); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stridelab/stridelab/app/session"
+	"github.com/stridelab/stridelab/results"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -31,7 +32,7 @@ func TestAnEditPlansOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			s.StartComputing(tensor.CPU{})
+			s.StartComputing(tensor.CPU{}, results.Compute)
 			plans := viz.CountPlans(t)
 			s.SetField("src", p.edit.Get("src"))
 			if _, err := s.Err(); err != nil {

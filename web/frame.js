@@ -8,18 +8,36 @@
 // frame starts on the page's (the wasm reads its own location.hash).
 if (!location.hash && window.parent !== window) history.replaceState(null, "", window.parent.location.hash);
 
+// stillShown waits, before the frame so much as asks for its wasm, for
+// the page's still of the scene (still.js) to be shown or to be known
+// not to come, at most stillWait: fetching, decoding and compiling the
+// wasm takes the page's thread (and, on a small machine, its cores) for
+// a second or more, and a still that arrived meanwhile would wait behind
+// it. The page makes stridelabStillSettled in its head, before this
+// frame exists. A frame opened on its own, or in a page of another
+// origin, has no still to wait for.
+const stillWait = 2000;
+async function stillShown() {
+  let settled;
+  try {
+    settled = window.parent !== window && window.parent.stridelabStillSettled;
+  } catch { /* a parent of another origin: no still */ }
+  if (settled) await Promise.race([settled, new Promise((r) => setTimeout(r, stillWait))]);
+}
+
 // The marks (performance.getEntriesByType("mark")) time the start: the
-// wasm fetched and compiled, then Go's main reached stridelab.frame; the
-// first drawn scene is globalThis.stridelabFirstDraw.
+// still settled and the wasm asked for, the wasm fetched and compiled,
+// then Go's main reached stridelab.frame; the first drawn scene is
+// globalThis.stridelabFirstDraw.
 globalThis.frameReady = new Promise((resolve, reject) => {
   globalThis.stridelabFrameReady = () => { performance.mark("stridelab-frame-ready"); resolve(); }; // the wasm calls it once stridelab.frame is there
   const go = new Go();
-  WebAssembly.instantiateStreaming(fetch("playground.wasm"), go.importObject).then(async (result) => {
+  stillShown().then(() => {
+    performance.mark("stridelab-wasm-asked");
+    return WebAssembly.instantiateStreaming(fetch("playground.wasm"), go.importObject);
+  }).then((result) => {
     performance.mark("stridelab-wasm-compiled");
-    // The WebGPU binding's WriteBuffer reads Go's memory through
-    // globalThis.wasm.instance.
     globalThis.wasm = result;
-    await stillPainted();
     go.run(result.instance).then(() => reject(new Error("the scene frame's wasm exited")));
   }, reject);
 });
@@ -47,21 +65,6 @@ new MutationObserver((_, observer) => {
   canvas.setAttribute("aria-describedby", "scene-keys");
   nameScene(sceneTitle || document.title);
 }).observe(document.documentElement, { childList: true, subtree: true });
-
-// stillPainted waits, before Go's runtime takes the page's one thread,
-// for the page's still of the scene (still.js) to be painted or to be
-// known not to come, at most 2 s: otherwise, on a busy machine, a still
-// that arrived while the wasm compiled would wait behind the Go start
-// and show after the live frame. Normally the still is up long before
-// the wasm has compiled, so this waits for nothing.
-function stillPainted() {
-  let settled;
-  try {
-    settled = window.parent !== window && window.parent.stridelabStillSettled;
-  } catch { /* a parent of another origin: no still */ }
-  if (!settled) return Promise.resolve();
-  return Promise.race([settled, new Promise((r) => setTimeout(r, 2000))]);
-}
 
 // A click on the scene gives it the keyboard (the arrows walk the cells,
 // enter pins, escape unpins, space plays, , and . step, + and - zoom,

@@ -1,13 +1,16 @@
 // main.js: the playground. The scene frame (frame.html: app/live on
-// Ebitengine, with globalThis.stridelab beside it in one wasm) draws; this
-// page holds the HTML controls and the results and talks to the frame's
-// window: stridelab.scenes/spec/scene/compute/export and
+// Ebitengine, with globalThis.stridelab's scene methods beside it in one
+// wasm) draws; this page holds the HTML controls and the results and
+// talks to the frame's window: stridelab.scenes/spec/scene and
 // stridelab.frame.show/act, and the frame's "stridelab-state" messages.
-// The URL hash is the state, in viz's grammar, written and read only by
-// the wasm (stridelab.spec and stridelab.scene), never here. lessons.js
-// shows the lessons in this page; still.js shows the first scene before
-// the frame can.
-import "./still.js"; // first: the scene's still shows while the frame's wasm starts
+// The results and the exports are computed in a worker of their own
+// (compute.js: stridelab.compute/export/devices there), started once the
+// frame has drawn its first scene. The URL hash is the state, in viz's
+// grammar, written and read only by the wasm (stridelab.spec and
+// stridelab.scene), never here. lessons.js shows the lessons in this
+// page; still.js shows the first scene before the frame can.
+import "./still.js"; // the scene's still shows while the frame's wasm starts (index.html runs it first, async)
+import * as compute from "./compute.js";
 import { $, hide, show } from "./dom.js";
 import { inLesson, leaveLesson, lessonState, loadLessons, showLesson, writeLessonHash } from "./lessons.js";
 
@@ -25,10 +28,13 @@ let embed = false;
 let nav = 0;        // counts links and edits: each async step checks it is still the latest
 let backend = "cpu";
 let adapter = "";
+let gpuFound;       // findGPU's promise: the backend is known once it settles
 let hideAnswers = false; // a lesson's question is open: the report and the computed values hide its answer
 
 // pageReady resolves once the page shows its first scene; the tests wait on it.
 globalThis.pageReady = boot();
+// The compute worker's calls, for the tests (the leak test runs kernels there).
+globalThis.stridelabCompute = compute.call;
 
 async function boot() {
   // The frame loads as the page parses it, on the page's hash; wait for its wasm.
@@ -37,7 +43,12 @@ async function boot() {
   api = frameEl.contentWindow.stridelab;
   catalog = await api.scenes();
   for (const s of catalog.scenes) $("scene").add(new Option(s.name, s.name));
-  await Promise.all([loadGallery(), findGPU(), loadLessons(api, playground)]);
+  // The frame starts on its own hash; the page's work (the menus, the
+  // compute worker's wasm) waits until it has drawn, so none of it holds
+  // up the first scene on the thread the two share.
+  await firstDraw();
+  gpuFound = findGPU(); // the worker starts; results wait for it, the fields and menus do not
+  await Promise.all([loadGallery(), loadLessons(api, playground)]);
   window.addEventListener("message", (e) => {
     if (e.source === frameEl.contentWindow && e.data?.type === "stridelab-state") onState(e.data.state);
   });
@@ -46,11 +57,23 @@ async function boot() {
   return { scenes: catalog.scenes.length, backend, adapter };
 }
 
-// findGPU asks for the browser's WebGPU; without it the page computes on
-// the CPU and says so.
+// firstDraw resolves once the frame has drawn its first scene
+// (globalThis.stridelabFirstDraw), or after firstDrawWait should it never
+// draw (no WebGL: the page still works, without the scene).
+const firstDrawWait = 10000;
+async function firstDraw() {
+  const start = performance.now();
+  while (typeof frameEl.contentWindow.stridelabFirstDraw !== "number" && performance.now() - start < firstDrawWait) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// findGPU asks the compute worker for the browser's WebGPU; without it
+// (a page without navigator.gpu has none in its workers either) the page
+// computes on the CPU and says so.
 async function findGPU() {
   try {
-    const list = await api.devices();
+    const list = navigator.gpu ? await compute.call("devices") : [];
     if (list.length) [backend, adapter] = ["gpu", list[0].name || "unnamed adapter"];
   } catch { /* no WebGPU: the CPU computes */ }
   $("backend").textContent = backend === "gpu" ? `on WebGPU (${adapter}), checked against the CPU reference` : "no WebGPU: computed on the CPU";
@@ -66,8 +89,9 @@ async function loadGallery() {
   for (const line of text.split("\n")) {
     const [name, args, at, , caption = ""] = line.split("|");
     if (!name || !args) continue;
-    const { hash } = await api.spec({ command: `${args} --step ${at || 0}` });
-    gallery.set((await api.spec({ command: args })).hash, { name, caption });
+    // Spelled, not built: the scene is built (its program planned) when it is opened.
+    const { hash } = await api.spec({ command: `${args} --step ${at || 0}`, check: false });
+    gallery.set((await api.spec({ command: args, check: false })).hash, { name, caption });
     const label = `${name} — ${args}`;
     const option = new Option(label.length > 100 ? label.slice(0, 99) + "…" : label, hash);
     option.title = caption || args;
@@ -387,8 +411,10 @@ let computeSeq = 0;
 async function computeResults() {
   const seq = ++computeSeq;
   const hash = good.hash;
+  await gpuFound;
+  if (seq !== computeSeq) return;
   try {
-    const r = await api.compute({ hash, backend, hideAnswers });
+    const r = await compute.call("compute", { hash, backend, hideAnswers });
     if (seq !== computeSeq) return;
     hide($("compute-error"));
     $("computed").replaceChildren(section(r.section));
@@ -427,29 +453,30 @@ $("scrub").addEventListener("input", () => {
 
 $("scene").addEventListener("change", () => { location.hash = example($("scene").value); });
 
-// Exports: the bytes `stridelab draw` writes, made by the wasm and saved
-// through a Blob and a download link.
+// Exports: the bytes `stridelab draw` writes, drawn in the compute worker
+// and saved through a Blob and a download link; the frame's keys (s, p,
+// g) ask for them through stridelabExport.
 const exportTypes = { svg: "image/svg+xml", png: "image/png", gif: "image/gif" };
-for (const b of document.querySelectorAll(".exports button")) {
-  b.onclick = async () => {
-    const format = b.dataset.format;
-    const status = $("export-status");
-    status.className = "status";
-    status.textContent = `drawing ${format.toUpperCase()}…`;
-    try {
-      const size = format === "gif" ? { width: 960, height: 540 } : { width: 1280, height: 720 };
-      const bytes = await api.export({ hash: good.hash, format, step: format === "gif" ? 0 : step, ...size });
-      const name = `${good.scene}${format === "gif" ? "" : "-step" + step}.${format}`;
-      const url = URL.createObjectURL(new Blob([bytes], { type: exportTypes[format] }));
-      const a = Object.assign(document.createElement("a"), { href: url, download: name });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-      status.textContent = `saved ${name} (${bytes.length} bytes)`;
-    } catch (e) {
-      status.className = "error";
-      status.textContent = e.message;
-    }
-  };
+async function exportScene(format, at = step) {
+  const status = $("export-status");
+  status.className = "status";
+  status.textContent = `drawing ${format.toUpperCase()}…`;
+  try {
+    const size = format === "gif" ? { width: 960, height: 540 } : { width: 1280, height: 720 };
+    if (format === "gif") at = 0;
+    const bytes = await compute.call("export", { hash: good.hash, format, step: at, ...size });
+    const name = `${good.scene}${format === "gif" ? "" : "-step" + at}.${format}`;
+    const url = URL.createObjectURL(new Blob([bytes], { type: exportTypes[format] }));
+    const a = Object.assign(document.createElement("a"), { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    status.textContent = `saved ${name} (${bytes.length} bytes)`;
+  } catch (e) {
+    status.className = "error";
+    status.textContent = e.message;
+  }
 }
+for (const b of document.querySelectorAll(".exports button")) b.onclick = () => exportScene(b.dataset.format);
+globalThis.stridelabExport = (format, at) => { if (good) exportScene(format, at); };

@@ -15,11 +15,12 @@
 // still; the img's data-source says where it came from (serve, gallery).
 import { $ } from "./dom.js";
 
-// stridelabStillSettled resolves once the first still is painted or is
-// known not to come: the frame (frame.js) starts its wasm only then (or
-// after 2 s), so the still always shows first.
-let settle;
-globalThis.stridelabStillSettled = new Promise((r) => { settle = r; });
+// stridelabStillSettled (made by index.html's head, so it is there
+// before the frame's scripts run) resolves once the first still is shown
+// (decoded whole and unhidden: the next paint draws it) or is known not
+// to come: the frame (frame.js) asks for its wasm only then (or after
+// 2 s), so the still always shows first.
+const settle = globalThis.stridelabSettleStill ?? (() => {});
 
 const frame = $("frame");
 const img = $("still");
@@ -47,6 +48,7 @@ async function draw() {
   if (!decoded) return drop(null, true);
   img.hidden = false;
   if (!performance.getEntriesByName("stridelab-still-shown").length) performance.mark("stridelab-still-shown");
+  settle();
 }
 
 // fromServer asks stridelab serve to draw the still: {url, title,
@@ -119,6 +121,6 @@ const resized = new ResizeObserver(() => {
 addEventListener("hashchange", draw);
 resized.observe(frame);
 watch();
-// Settled once the first draw is over and, if it showed a still, that
-// still has been painted (a task after the next animation frame).
-draw().finally(() => requestAnimationFrame(() => setTimeout(settle)));
+// Settled once the first still is shown (draw settles it), or once the
+// first draw is over without one.
+draw().finally(settle);

@@ -15,7 +15,6 @@ import (
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/viz/render"
 )
 
 // Options start the app.
@@ -27,11 +26,16 @@ type Options struct {
 	Embed bool
 	// Paused starts with the animation stopped (an embed on a teaching page).
 	Paused bool
-	// Backend computes the results panel's values (nil: the CPU reference).
+	// Compute runs the results panel's op (results.Compute) on Backend
+	// (nil: the CPU reference); nil computes nothing (the playground's
+	// frame, whose page computes the results itself).
+	Compute session.ComputeFunc
 	Backend tensor.Backend
-	// Export writes an exported scene (name: e.g. "expand-step5.svg");
-	// natively a file in the working directory, in the browser a download.
-	Export func(name string, write func(io.Writer) error) error
+	// Export writes the scene on screen at step as format ("svg", "png"
+	// or "gif") under name (e.g. "expand-step5.svg"): natively a file in
+	// the working directory drawn by the headless renderers, in the
+	// browser a download the page makes.
+	Export func(name, format string, scene *viz.Scene, step int) error
 	// For tests and scripts: draw Frames frames, write the last as PNG
 	// to Screenshot and stop; replay Script; report frame times to FPS.
 	Screenshot string
@@ -111,8 +115,8 @@ func New(o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{opt: o, s: s, scale: 1}
-	if !o.Embed { // embedded, the page shows the results (and computes them itself)
-		s.StartComputing(o.Backend)
+	if !o.Embed && o.Compute != nil { // embedded, the page shows the results (and computes them itself)
+		s.StartComputing(o.Backend, o.Compute)
 	}
 	if len(o.Script) > 0 {
 		a.script = &player{events: o.Script}
@@ -202,7 +206,7 @@ func (a *App) afterDraw() error {
 	}
 	path, img := a.shotPath, a.shot
 	a.shotPath, a.shot = "", nil
-	if err := render.WriteFileAtomic(path, func(w io.Writer) error { return encodePNG(w, img) }); err != nil {
+	if err := writePNG(path, img); err != nil {
 		return err
 	}
 	if a.script == nil || a.script.finished {

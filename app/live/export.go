@@ -1,17 +1,11 @@
 package live
 
-import (
-	"fmt"
-	"io"
-
-	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/viz/render"
-)
+import "fmt"
 
 // export writes the scene at the current step as format through
-// Options.Export, by the headless renderers at the size `stridelab draw`
-// uses by default, so the file is the bytes the CLI writes for the same
-// spec; it returns the status line to show.
+// Options.Export (the desktop app draws it with the headless renderers
+// at the size `stridelab draw` uses by default, so the file is the bytes
+// the CLI writes for the same spec); it returns the status line to show.
 func (a *App) export(format string) string {
 	if a.opt.Export == nil {
 		return "export: this build cannot write files"
@@ -21,11 +15,7 @@ func (a *App) export(format string) string {
 	if format == "gif" {
 		name = spec.Scene + ".gif"
 	}
-	scene := a.s.Scene()
-	err := a.opt.Export(name, func(w io.Writer) error {
-		return render.Encode(w, scene, format, spec.Step, viz.DefaultSize)
-	})
-	if err != nil {
+	if err := a.opt.Export(name, format, a.s.Scene(), spec.Step); err != nil {
 		return "export: " + err.Error()
 	}
 	return "wrote " + name

@@ -3,7 +3,6 @@ package live
 import (
 	"fmt"
 	"image"
-	"image/png"
 	"io"
 	"slices"
 	"time"
@@ -17,8 +16,6 @@ func screenImage(screen *ebiten.Image, b image.Rectangle) *image.RGBA {
 	screen.ReadPixels(img.Pix)
 	return img
 }
-
-func encodePNG(w io.Writer, img image.Image) error { return png.Encode(w, img) }
 
 // reportFPS prints the frame rate a run measured: the median and the 5th
 // percentile (the slow frames), from the times between frames (the first

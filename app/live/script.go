@@ -3,13 +3,11 @@ package live
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/viz/render"
 )
 
 // player replays a script, one event a tick (wait N: N ticks), through
@@ -127,7 +125,7 @@ func (p *player) step(a *App) error {
 			Results string `json:"results"`
 		}{a.state(), a.resultsText()}, "", " ")
 		if err == nil {
-			err = render.WriteFileAtomic(e.Text, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+			err = writeFile(e.Text, append(b, '\n'))
 		}
 		if err != nil {
 			return fail(err)

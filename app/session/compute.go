@@ -62,11 +62,14 @@ type computeJob struct {
 	sec   viz.Section
 }
 
-// StartComputing starts the session's compute worker on backend b (the
-// CPU reference when nil): from now on every scene that builds is
-// computed, and Results shows the latest. Close stops it.
-func (s *Session) StartComputing(b tensor.Backend) {
-	s.startComputing(b, results.Compute, nil)
+// StartComputing starts the session's compute worker running run (the
+// front ends pass results.Compute) on backend b (the CPU reference when
+// nil): from now on every scene that builds is computed, and Results
+// shows the latest. Close stops it. A front end that computes elsewhere
+// (the playground's frame: its page computes in a worker of its own)
+// never calls it, and so links no kernel.
+func (s *Session) StartComputing(b tensor.Backend, run ComputeFunc) {
+	s.startComputing(b, run, nil)
 }
 
 // startComputing starts a worker that runs run on b and, when ran is not

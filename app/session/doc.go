@@ -28,11 +28,11 @@
 //
 // # Computing
 //
-// StartComputing runs the scene's op (results.Compute) on a worker
-// goroutine, one compute at a time: a new scene cancels the compute in
-// flight and replaces any that waits, so a burst of keys runs at most the
-// compute already started and the last key's, and Results shows only the
-// latest scene's. Every compute's context derives from the worker's,
+// StartComputing runs the scene's op (results.Compute, passed in by the
+// front end) on a worker goroutine, one compute at a time: a new scene
+// cancels the compute in flight and replaces any that waits, so a burst
+// of keys runs at most the compute already started and the last key's,
+// and Results shows only the latest scene's. Every compute's context derives from the worker's,
 // which Close cancels under the lock the worker starts jobs under: once
 // Close begins no compute starts, the running one stops at its next check
 // (between kernel calls, and between slabs of a CPU kernel), and Close

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stridelab/stridelab/lessons"
+	"github.com/stridelab/stridelab/results"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -24,7 +25,7 @@ import (
 // After the right click the same focus shows all of it.
 func TestReportHidesTheAnswerUntilAnswered(t *testing.T) {
 	ls, s := builtinLessons(t)
-	s.StartComputing(tensor.CPU{})
+	s.StartComputing(tensor.CPU{}, results.Compute)
 	defer s.Close()
 	asked := 0
 	for _, l := range ls {

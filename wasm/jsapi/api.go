@@ -20,6 +20,7 @@
 //	await stridelab.scenes()                       // -> {version, scenes: [{name, keys: [{name, help, rows, choices}], example}]}
 //	await stridelab.spec({scene, fields, step, changed}) // or ({command: "expand --shape 4,1,3 …"})
 //	    // -> {hash, error, field}: the fields as a hash, and why they do not build
+//	    // (check: false spells the hash without building the scene)
 //	await stridelab.compute({hash, backend: "gpu", hideAnswers})
 //	    // -> {backend, section}: the scene's op on arange inputs, checked against the CPU
 //	await stridelab.memStats()                     // -> {heapAlloc, heapInuse, heapObjects, sys, numGC}
@@ -46,28 +47,41 @@ import (
 	"github.com/stridelab/stridelab/wasm/jsvalue"
 )
 
-// Register sets every method of the API on obj.
+// Register sets every method of the API on obj: the scenes', the
+// kernels' and the test suites' (conformance and bench). stridelab.wasm
+// registers them all: the kernels' page runs it, and so does the
+// playground's compute worker (web/worker.js).
 func Register(obj js.Value) {
 	RegisterScenes(obj)
+	RegisterCompute(obj)
 	obj.Set("conformance", jsvalue.Async(conformance))
 	obj.Set("bench", jsvalue.Async(runBench))
 }
 
-// RegisterScenes sets the methods a playground needs (devices, run,
-// scene, export, scenes, spec, compute, the lessons' and memStats),
-// leaving out the test suites (conformance and bench, with the
-// benchmark's charts): the playground's frame loads less.
+// RegisterScenes sets the methods that build and describe scenes (scene,
+// scenes, spec, the lessons' and memStats): what the playground's scene
+// frame needs to draw its first scene. It leaves out every kernel, the
+// WebGPU binding and the exporters, which the frame's page reaches in a
+// worker of its own (RegisterCompute), so the frame's wasm is smaller
+// and starts sooner.
 func RegisterScenes(obj js.Value) {
-	obj.Set("devices", jsvalue.Async(devices))
-	obj.Set("run", jsvalue.Async(run))
 	obj.Set("scene", jsvalue.Async(scene))
-	obj.Set("export", jsvalue.Async(export))
 	obj.Set("scenes", jsvalue.Async(scenes))
 	obj.Set("spec", jsvalue.Async(spec))
-	obj.Set("compute", jsvalue.Async(compute))
 	obj.Set("lessons", jsvalue.Async(lessonList))
 	obj.Set("lessonRoute", jsvalue.Async(lessonRoute))
 	obj.Set("lessonAnswers", jsvalue.Async(lessonAnswers))
+	obj.Set("memStats", jsvalue.Async(memStats))
+}
+
+// RegisterCompute sets the methods that run kernels or draw files
+// (devices, run, compute, export, memStats): the playground's results
+// and exports, computed in its worker.
+func RegisterCompute(obj js.Value) {
+	obj.Set("devices", jsvalue.Async(devices))
+	obj.Set("run", jsvalue.Async(run))
+	obj.Set("compute", jsvalue.Async(compute))
+	obj.Set("export", jsvalue.Async(export))
 	obj.Set("memStats", jsvalue.Async(memStats))
 }
 

@@ -52,7 +52,9 @@ func scenes(js.Value) (any, error) {
 // CLI's words, as the gallery lists them) -> {hash, error, field}. hash is
 // written even when the fields do not build; error is then the one line
 // the CLI would print and field the key it is about (viz.Blame: the
-// field the error is about, else changed), both "" when it builds.
+// field the error is about, else changed), both "" when it builds. With
+// check: false the fields are checked but the scene is not built (a
+// program not planned): the gallery's menu spells its links that way.
 func spec(req js.Value) (any, error) {
 	var sp viz.Spec
 	var changed string
@@ -84,7 +86,7 @@ func spec(req js.Value) (any, error) {
 	opts := viz.HashOptions{Embed: field(req, "embed").Truthy()}
 	out := map[string]any{"hash": sp.HashWith(opts), "error": "", "field": ""}
 	checked, err := viz.ParseSpec(sp.Scene, maps.Clone(sp.Values), sp.Step)
-	if err == nil {
+	if c := field(req, "check"); err == nil && (c.Type() != js.TypeBoolean || c.Bool()) {
 		_, err = build(checked)
 	}
 	if err != nil {

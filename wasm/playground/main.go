@@ -30,7 +30,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"runtime/debug"
 	"syscall/js"
 
@@ -64,7 +63,7 @@ func main() {
 		spec, _ = viz.Example("expand")
 	}
 	var last session.State // what the frame shows, for frame.state()
-	o := live.Options{Spec: spec, Embed: true, Paused: opts.Embed, Export: download,
+	o := live.Options{Spec: spec, Embed: true, Paused: opts.Embed, Export: exportOnPage,
 		OnState: func(st session.State) { last = st; post(st) },
 		OnFirstDraw: func() {
 			// When the first scene was drawn, in the page's clock: the
@@ -179,27 +178,18 @@ func post(st session.State) {
 	parent.Call("postMessage", msg, js.Global().Get("location").Get("origin"))
 }
 
-// download saves an export through the browser: a Blob and a link.
-func download(name string, write func(io.Writer) error) error {
-	var buf bytesBuffer
-	if err := write(&buf); err != nil {
-		return err
+// exportOnPage saves an export (the frame's keys s, p and g) as the
+// page's Export buttons do: the page's stridelabExport draws the scene on
+// screen in its compute worker, where the headless renderers are (the
+// frame's wasm leaves them out), and saves it as a download named name.
+func exportOnPage(name, format string, _ *viz.Scene, step int) error {
+	parent := js.Global().Get("parent")
+	if parent.Equal(js.Global()) || parent.Get("stridelabExport").Type() != js.TypeFunction {
+		return errors.New("this page cannot save exports: open the scene in the playground")
 	}
-	arr := js.Global().Get("Uint8Array").New(len(buf))
-	js.CopyBytesToJS(arr, buf)
-	blob := js.Global().Get("Blob").New([]any{arr})
-	url := js.Global().Get("URL").Call("createObjectURL", blob)
-	a := js.Global().Get("document").Call("createElement", "a")
-	a.Set("href", url)
-	a.Set("download", name)
-	a.Call("click")
-	js.Global().Get("URL").Call("revokeObjectURL", url)
+	parent.Call("stridelabExport", format, step, name)
 	return nil
 }
-
-type bytesBuffer []byte
-
-func (b *bytesBuffer) Write(p []byte) (int, error) { *b = append(*b, p...); return len(p), nil }
 
 // focusArg reads a call's first argument as a viz.Focus ({kind,
 // operand, index, offset, rank}, as the State names it).

@@ -29,6 +29,7 @@ import (
 
 	"github.com/stridelab/stridelab/app/live"
 	"github.com/stridelab/stridelab/app/session"
+	"github.com/stridelab/stridelab/results"
 	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
@@ -98,7 +99,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	o := live.Options{Spec: spec, Width: *width, Height: *height, Screenshot: *shot, Frames: *frames, Paused: *paused}
+	o := live.Options{Spec: spec, Width: *width, Height: *height, Screenshot: *shot, Frames: *frames, Paused: *paused, Compute: results.Compute}
 	if *lesson != "" {
 		id, step, _ := strings.Cut(*lesson, "/")
 		n := 1
@@ -140,7 +141,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	o.Export = render.WriteFileAtomic // names in the working directory
+	o.Export = exportFile
 	return live.Run(o)
 }
 
@@ -162,4 +163,13 @@ func pickBackend(name string, stderr io.Writer) (tensor.Backend, error) {
 		return nil, nil
 	}
 	return nil, fmt.Errorf("%w: --backend %q: choose cpu, gpu or auto", errUsage, name)
+}
+
+// exportFile writes the scene at step as format into name in the working
+// directory, drawn by the headless renderers at the size `stridelab draw`
+// uses by default: the bytes the CLI writes for the same spec.
+func exportFile(name, format string, scene *viz.Scene, step int) error {
+	return render.WriteFileAtomic(name, func(w io.Writer) error {
+		return render.Encode(w, scene, format, step, viz.DefaultSize)
+	})
 }
