@@ -20,7 +20,7 @@ PAGE      := web/site
 # tests and is the real distributed engine beside the simulated devices.
 APT_PACKAGES := gcc python3-numpy python3-torch nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
-.PHONY: all deps build desktop bench-desktop web run site demo test test-go test-wasm test-browser bench bench-serve bench-browser bench-edit gallery lessons fuzz clean
+.PHONY: all deps build desktop bench-desktop web wasm-size run site demo test test-go test-wasm test-browser bench bench-serve bench-browser bench-edit gallery lessons fuzz clean
 
 all: build
 
@@ -44,8 +44,11 @@ build:
 # The browser build: the playground (index.html, main.js and the modules
 # it imports) with its scene frame (frame.html: playground.wasm, app/live
 # and the scene API in one binary), the kernels' page (kernels.html: stridelab.wasm) and the
-# gallery's list (gallery.txt, the lines of docs/gallery/gallery.sh).
-# -s -w drops the symbol table and DWARF, which the browser never reads.
+# gallery's list (gallery.txt, the lines of docs/gallery/gallery.sh),
+# then each file's gzip and brotli beside it (web/precompress: only the
+# files whose bytes changed), so stridelab serve starts without
+# compressing anything. -s -w drops the symbol table and DWARF, which
+# the browser never reads.
 # WEB_FILES is every page, module and style sheet in web/, so a new module
 # cannot be left out of the site.
 WEB_FILES := $(wildcard web/*.html web/*.js web/*.css)
@@ -60,12 +63,14 @@ EBITEN_INTERNAL := github.com/hajimehoshi/ebiten/v2/internal
 COLD := go/... text/template/... math/big regexp/... encoding/gob net os/exec \
 	archive/zip log/slog/... internal/buildcfg $(EBITEN_INTERNAL)/shader... \
 	$(EBITEN_INTERNAL)/shaderir/... $(EBITEN_INTERNAL)/builtinshader
+PLAYGROUND_FLAGS := $(foreach p,$(COLD),-gcflags=$(p)=-l)
 web:
 	mkdir -p $(PAGE)
-	GOOS=js GOARCH=wasm $(GO) build $(foreach p,$(COLD),-gcflags=$(p)=-l) -ldflags="-s -w" -o $(PAGE)/playground.wasm ./wasm/playground
+	GOOS=js GOARCH=wasm $(GO) build $(PLAYGROUND_FLAGS) -ldflags="-s -w" -o $(PAGE)/playground.wasm ./wasm/playground
 	GOOS=js GOARCH=wasm $(GO) build -ldflags="-s -w" -o $(PAGE)/stridelab.wasm ./wasm
 	cp $(WEB_FILES) $(WASM_JS) $(PAGE)/
 	awk '/<<.LIST.$$/ { on = 1; next } /^LIST$$/ { on = 0 } on' docs/gallery/gallery.sh > $(PAGE)/gallery.txt
+	$(GO) run ./web/cmd/precompress $(PAGE)
 
 # The main job: build the page, then the binary that embeds it, and serve
 # it on http://127.0.0.1:8080/ until Ctrl-C.
@@ -106,9 +111,12 @@ test: deps test-go test-wasm test-browser
 # handling. They run under the race detector (it needs cgo: gcc); the rest
 # run without it, since -race makes them slower and finds nothing there.
 # The CLI's other tests (NumPy, torch, the GPU) are many and slow: they run
-# once without -race, and only the concurrent ones again with it.
+# once without -race, and only its own concurrent ones again with it (the
+# still server, the signals); its torch runs are the torch engine's, whose
+# gang runs under -race in engine/...: again through the CLI they spent
+# two minutes starting Python processes and found nothing new.
 RACE       := ./app/session ./engine/... ./web
-RACE_CLI   := 'Serve|Still|Signal|Sigterm|Torch'
+RACE_CLI   := 'Serve|Still|Signal|Sigterm'
 REQUIRE    := STRIDELAB_REQUIRE_NUMPY=1 STRIDELAB_REQUIRE_TORCH=1 STRIDELAB_REQUIRE_GPU=1 STRIDELAB_REQUIRE_DISPLAY=1
 test-go:
 	$(GO) vet ./...
@@ -127,29 +135,26 @@ test-wasm:
 # end to end (every gallery example, fields, links, exports, embed) with
 # its budget (wasm gzip bytes, time to the first scene), the program
 # scene's cluster field (URL → scene, the time axis and memory lines, a
-# bad cluster's error in place), every step of
-# every lesson, the page on every screen (360 to 1920 CSS px, the still
-# before the live frame), and the leak test (5,000 calls into the frame
-# leave the Go and JS heaps where they were). They are independent (each its own
-# server and browser), so they run at once: about 200 s on 2 cores
-# instead of 330 s one after another. Each line is prefixed with its
-# test's name; the target fails if any test fails.
-BROWSER_TESTS := "kernels test/browser.mjs site --serve --screenshot ../bin/screenshot.png" \
-	"playground test/playground.mjs --screenshots ../bin" \
-	"cluster test/cluster.mjs --screenshots ../bin" \
-	"lessons test/lessons.mjs --screenshots ../bin" \
-	"screens test/screens.mjs --screenshots ../bin" \
-	"leaks test/leaks.mjs" \
-	"a11y test/a11y.mjs --screenshots ../bin"
+# bad cluster's error in place), every step of every lesson, the page on
+# every screen (360 to 1920 CSS px, the still before the live frame), the
+# leak test (5,000 calls into the frame and its compute worker leave the
+# Go and JS heaps where they were) and the accessibility audit. First,
+# playground.wasm is held to its size (4 MiB gzip -6: what the first
+# scene waits for). web/test/run.mjs runs the suites one per core (each
+# its own server and browser; all seven at once starved a 2-core machine
+# past their timeouts: docs/testing.md), each line prefixed with its
+# suite's name, and fails naming each failed check in one line.
+PLAYGROUND_MAX_GZIP := 4MiB
 test-browser: web build
-	@cd web && rm -f ../bin/test-browser-*.rc && for t in $(BROWSER_TESTS); do \
-		set -- $$t; name=$$1; shift; \
-		{ node "$$@" --cli ../$(BIN) 2>&1; echo $$? > ../bin/test-browser-$$name.rc; } | sed -u "s/^/[$$name] /" & \
-	done; wait; failed=""; \
-	for t in $(BROWSER_TESTS); do set -- $$t; \
-		[ "$$(cat ../bin/test-browser-$$1.rc 2>/dev/null)" = 0 ] || failed="$$failed $$1"; done; \
-	if [ -n "$$failed" ]; then echo "test-browser: failed:$$failed"; exit 1; fi; \
-	echo "test-browser: kernels, playground, cluster, lessons, screens, leaks and a11y pass"
+	$(GO) run ./web/cmd/wasmsize --max-gzip $(PLAYGROUND_MAX_GZIP) $(PAGE)/playground.wasm
+	cd web && node test/run.mjs --cli ../$(BIN)
+
+# What playground.wasm is made of, package by package (a build with its
+# function names, otherwise as make web builds it): docs/performance.md.
+wasm-size:
+	mkdir -p bin
+	GOOS=js GOARCH=wasm $(GO) build $(PLAYGROUND_FLAGS) -o bin/playground-named.wasm ./wasm/playground
+	$(GO) run ./web/cmd/wasmsize --main ./wasm/playground bin/playground-named.wasm
 
 # Go benchmarks, the CPU report beside NumPy, then the GPU kernels beside
 # the same device's copy kernel and copyBufferToBuffer (same run each).

@@ -1,6 +1,7 @@
 package sbp_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -12,7 +13,7 @@ import (
 // backend: a sharded run plus boxing must equal the single-device result.
 func TestProperty(t *testing.T) {
 	n := 3000
-	if testing.Short() {
+	if testing.Short() || runtime.GOOS == "js" { // make test-wasm: a sample, in the browser's runtime
 		n = 300
 	}
 	failed := 0

@@ -2,6 +2,7 @@ package viz
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 )
 
@@ -14,12 +15,16 @@ var viewports = []Size{{320, 480}, {344, 560}, {374, 640}, {760, 340}, {720, 900
 // scene draws no text under MinText, and no text runs past the frame's
 // sides (a text that does not fit is wrapped, cut short or left out).
 func TestNoTextUnderMinText(t *testing.T) {
+	sizes := viewports
+	if runtime.GOOS == "js" { // make test-wasm: the smallest, a phone turned and a laptop, in the browser's runtime
+		sizes = []Size{viewports[0], viewports[3], viewports[6]}
+	}
 	for _, spec := range describeSpecs() {
 		s, err := Build(spec)
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
-		for _, sz := range viewports {
+		for _, sz := range sizes {
 			for _, step := range []int{0, s.Steps / 2, s.Steps - 1} {
 				for _, hide := range []bool{false, true} {
 					f, err := s.FrameLook(step, sz, Look{HideAnswers: hide})

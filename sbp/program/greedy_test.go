@@ -3,6 +3,7 @@ package program
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
 	"testing"
@@ -250,7 +251,10 @@ func checkEager(t *testing.T, plan *Plan, src string) {
 func TestGreedyIsOneFlowsRule(t *testing.T) {
 	r := rand.New(rand.NewPCG(30, 3))
 	n := 600
-	if testing.Short() {
+	switch {
+	case runtime.GOOS == "js": // make test-wasm: a sample, in the browser's runtime
+		n = 40
+	case testing.Short():
 		n = 100
 	}
 	for range n {

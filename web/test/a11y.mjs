@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { checker, launch, options, serve, finish } from "./harness.mjs";
+import { checker, finish, goTo, launch, options, serve, t, visit } from "./harness.mjs";
 
 const { cli, shots } = options("a11y.mjs");
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -69,10 +69,9 @@ async function open(context, hash) {
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-  await page.goto(url + (hash || ""));
-  await page.evaluate(() => globalThis.pageReady);
-  await page.waitForFunction(() => document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: 30000 });
-  await page.waitForTimeout(400); // a few of the frame's ticks at SwiftShader's 10-20 fps
+  await visit(page, url + (hash || ""));
+  await page.waitForFunction(() => document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: t(30000) });
+  await page.waitForTimeout(t(400)); // a few of the frame's ticks at SwiftShader's 10-20 fps
   return page;
 }
 
@@ -145,8 +144,8 @@ try {
   const st = l.steps.find((s) => s.question);
   const { hash: lessonHash } = await api(page, "lessonRoute", { id: l.id, step: st.n });
   await page.evaluate((h) => { location.hash = h; }, lessonHash);
-  await page.waitForFunction((h) => document.body.dataset.shown === h && document.body.dataset.state === "ready", lessonHash, { timeout: 30000 });
-  await page.waitForFunction(() => !document.getElementById("lesson-prompt").hidden, null, { timeout: 10000 });
+  await page.waitForFunction((h) => document.body.dataset.shown === h && document.body.dataset.state === "ready", lessonHash, { timeout: t(30000) });
+  await page.waitForFunction(() => !document.getElementById("lesson-prompt").hidden, null, { timeout: t(10000) });
   check(await page.locator("#lesson").isVisible() && /Question:/.test(await page.locator("#lesson-prompt").textContent()),
     `${lessonHash} shows its question: "${(await page.locator("#lesson-prompt").textContent()).slice(0, 80)}…"`);
   await audit(page, `a lesson step with its question open (${l.id} step ${st.n})`);
@@ -158,16 +157,20 @@ try {
   const [, args, at] = line.split("|");
   const { hash: programHash } = await api(page, "spec", { command: `${args} --step ${at}` });
   const { hash: embedHash } = await api(page, "spec", { command: "boxing --shape 25,33 --from S(0) --to S(1) --placement 4", embed: true });
-  await page.close(); // one SwiftShader frame at a time
-  page = await open(desk, programHash);
+  // The program and the embed by their links in the same page (as the
+  // gallery menu and a pasted link open them), sparing a fresh load.
+  const go = async (h) => {
+    await goTo(page, h);
+    await page.waitForTimeout(t(400)); // a few of the frame's ticks at SwiftShader's 10-20 fps
+  };
+  await go(programHash);
   check((await page.evaluate(() => location.hash)).startsWith("#/program"), `the program opens: ${programHash.slice(0, 60)}…`);
   await audit(page, "a program scene");
   await canvasNamed(page, "a program");
   await shot(page, "program");
-  await page.close();
 
   // The scene alone (&embed=1, for teaching pages): the controls hidden.
-  page = await open(desk, embedHash);
+  await go(embedHash);
   check(await page.evaluate(() => document.body.classList.contains("embed")) && !(await page.locator("#fields").isVisible()), `${embedHash} shows the scene alone`);
   await audit(page, "the scene alone (&embed=1)");
   await shot(page, "embed");
@@ -187,7 +190,7 @@ try {
   page = await plain.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(url + "kernels.html");
-  await page.waitForFunction(() => !/loading/.test(document.getElementById("device").textContent) && document.querySelectorAll("#examples tbody tr").length > 0, null, { timeout: 60000 });
+  await page.waitForFunction(() => !/loading/.test(document.getElementById("device").textContent) && document.querySelectorAll("#examples tbody tr").length > 0, null, { timeout: t(60000) });
   await audit(page, "the kernels' page");
   await page.close();
 

@@ -21,6 +21,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { promisify } from "node:util";
+import "./harness.mjs"; // a failure said in one line
 
 const args = process.argv.slice(2);
 const site = args[0];

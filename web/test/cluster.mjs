@@ -21,7 +21,7 @@
 //
 //   node test/cluster.mjs --cli bin/stridelab [--screenshots DIR]
 import { join } from "node:path";
-import { checker, launch, options, serve, finish } from "./harness.mjs";
+import { checker, finish, goTo, launch, options, serve, t, visit } from "./harness.mjs";
 
 const { cli, shots } = options("cluster.mjs");
 const tally = checker();
@@ -40,14 +40,13 @@ async function open(hash, viewport = { width: 1280, height: 900 }) {
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => { if (m.type() === "error" && !(/status of 400/.test(m.text()) && /\/scene\.svg\?/.test(m.location().url))) errors.push(m.text()); });
-  await page.goto(url + (hash || ""));
-  await page.evaluate(() => globalThis.pageReady);
-  await page.waitForFunction(() => document.body.dataset.shown === location.hash, null, { timeout: 60000 });
+  await visit(page, url + (hash || ""));
+  await page.waitForFunction(() => document.body.dataset.shown === location.hash, null, { timeout: t(60000) });
   return { context, page };
 }
 
 // ready waits until the page has settled on what it shows.
-const ready = (page) => page.waitForFunction(() => document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: 60000 });
+const ready = (page) => page.waitForFunction(() => document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: t(60000) });
 const frameState = (page) => page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.state());
 const texts = (page) => page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.texts());
 // hashOf spells a command line as a link, as the wasm does.
@@ -81,59 +80,63 @@ try {
 
   // The cost toggle to its default (time): the URL drops cost, the plan is the fastest.
   await page.locator("#f-cost label", { hasText: "time" }).click();
-  await page.waitForFunction(() => !/cost=/.test(location.hash) && document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: 60000 });
+  await page.waitForFunction(() => !/cost=/.test(location.hash) && document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: t(60000) });
   check(/cluster=two-h100-nodes/.test(await hashNow(page)) && /on two-h100-nodes, exact by time: 13\.1 µs/.test(await page.locator("#report").textContent()),
     `cost time, the default, drops cost from the URL and plans the fastest (13.1 µs): ${(await hashNow(page)).slice(-60)}`);
 
   // none: the cost hides, the URL drops cluster and cost, no time is drawn.
   await page.selectOption("#f-cluster", "none");
-  await page.waitForFunction(() => !/cluster=/.test(location.hash) && document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: 60000 });
+  await page.waitForFunction(() => !/cluster=/.test(location.hash) && document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: t(60000) });
   const plain = await texts(page);
   check(!await costShown(page) && !/cost=/.test(await hashNow(page)) && !plain.includes("each step's time") && plain.includes("what each device holds"),
     `cluster none hides the cost, drops cluster and cost from the URL, draws no time and keeps the memory lines: ${(await hashNow(page)).slice(-50)}`);
   await page.selectOption("#f-cluster", "tpu-v5e");
-  await page.waitForFunction(() => /cluster=tpu-v5e/.test(location.hash) && document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: 60000 });
+  await page.waitForFunction(() => /cluster=tpu-v5e/.test(location.hash) && document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: t(60000) });
   check(await costShown(page) && /on tpu-v5e/.test(await page.locator("#report").textContent()), "picking tpu-v5e shows the cost again and plans there");
   const flatLink = await hashOf(page, `program --src '${flat}' --cluster h100-node`);
-  await context.close();
 
-  // A bad cluster's error in place: two nodes' links for a 1-D placement.
-  ({ context, page } = await open(flatLink));
-  await ready(page);
+  // The rest in the same page, by its links (as the gallery menu and a
+  // pasted link change it), which spares a fresh load of its two wasm
+  // each time. A bad cluster's error in place: two nodes' links for a
+  // 1-D placement.
+  const go = (h) => goTo(page, h);
+  await go(flatLink);
   const good = await hashNow(page);
   const spec = (await frameState(page)).spec;
   await page.selectOption("#f-cluster", "two-h100-nodes");
-  await page.waitForFunction(() => document.body.dataset.state === "error" && !document.getElementById("f-cluster-error").hidden, null, { timeout: 60000 }).catch(() => {});
+  await page.waitForFunction(() => document.body.dataset.state === "error" && !document.getElementById("f-cluster-error").hidden, null, { timeout: t(60000) }).catch(() => {});
   const msg = await page.locator("#f-cluster-error").textContent();
   check(/cluster two-h100-nodes: links: 2 links for cpu:\[0, 1, 2, 3\], a 1-D mesh/.test(msg) && await page.locator("#f-cluster").getAttribute("aria-invalid") === "true" &&
     await hashNow(page) === good && (await frameState(page)).spec === spec,
     `two-h100-nodes for placement 4 shows its error under the cluster menu, the last good URL and scene stay: ${msg}`);
   if (shots) await page.locator("#fields").screenshot({ path: join(shots, "cluster-error.png") });
   await page.selectOption("#f-cluster", "h100-node");
-  await page.waitForFunction(() => document.body.dataset.state === "ready" && document.getElementById("f-cluster-error").hidden, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.body.dataset.state === "ready" && document.getElementById("f-cluster-error").hidden, null, { timeout: t(60000) });
   check(await page.locator("#f-cluster").getAttribute("aria-invalid") === null, "h100-node again clears the error");
-  await context.close();
 
   // A link naming no preset says which, and shows the worked example.
-  ({ context, page } = await open(`#/program?src=${encodeURIComponent(flat)}&cluster=dgx-9000`));
+  await page.evaluate((h) => { location.hash = h; }, `#/program?src=${encodeURIComponent(flat)}&cluster=dgx-9000`);
+  await page.waitForFunction(() => !document.getElementById("link-error").hidden && document.body.dataset.state === "ready", null, { timeout: t(60000) });
   const linkError = await page.locator("#link-error").textContent();
   check(/cluster dgx-9000: no preset of that name; the presets are h100-node, two-h100-nodes, tpu-v5e and loopback/.test(linkError), `a link with cluster=dgx-9000 says why it does not open: ${linkError}`);
-  await context.close();
 
   // A cluster's JSON in a link: an entry of the menu of its own.
-  ({ context, page } = await open(""));
   const json = JSON.stringify({ name: "my-nodes", links: [{ alpha_s: 1e-5, beta_bytes_per_s: 5e10 }, { alpha_s: 3e-6, beta_bytes_per_s: 4.5e11 }], device: { flops_per_s: 6.7e13, mem_bytes_per_s: 3.35e12, mem_capacity_bytes: 8e10 } });
   const custom = await hashOf(page, `program --src '${mesh}' --strategy exact --cluster '${json}'`);
-  await page.evaluate((h) => { location.hash = h; }, custom);
-  await ready(page);
+  await go(custom);
   check(await page.locator("#f-cluster").inputValue() === json && /on my-nodes, exact by time: 13\.1 µs/.test(await page.locator("#report").textContent()),
     "a cluster's JSON in a link is the menu's choice and plans there (my-nodes, 13.1 µs)");
-  await context.close();
 
-  // A phone: the time axis and the memory lines at 11 CSS px or more.
-  ({ context, page } = await open(timed, { width: 390, height: 844 }));
-  await ready(page);
-  await page.waitForTimeout(400); // a few of the frame's ticks at SwiftShader's 10-20 fps
+  // A phone: the time axis and the memory lines at 11 CSS px or more
+  // (the page turned to a phone's viewport, the frame laid out again).
+  await go(timed);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => {
+    const frame = document.getElementById("frame");
+    const L = frame.contentWindow.stridelab.frame.state().layout;
+    return L && Math.abs(L.width - frame.clientWidth / L.scale) <= 1;
+  }, null, { timeout: t(10000) }).catch(() => {});
+  await page.waitForTimeout(t(400)); // a few of the frame's ticks at SwiftShader's 10-20 fps
   st = await frameState(page);
   const phone = await texts(page);
   check(st.layout?.minTextPx >= 11 && phone.includes("each step's time") && phone.includes("r0–r3 peak 17.0 KiB at step 11"),
@@ -143,6 +146,6 @@ try {
 
   check(errors.length === 0, `no page errors${errors.length ? ": " + errors.join(" | ") : ""}`);
 } catch (e) {
-  check(false, `the cluster test stopped: ${e.stack || e}`);
+  check(false, `the cluster test stopped: ${String(e?.message ?? e).split("\n")[0]}`);
 }
 await finish({ browser, served, tally, what: "cluster" });

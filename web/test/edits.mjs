@@ -17,7 +17,7 @@
 //   node test/edits.mjs --cli bin/stridelab [--edits 5] [--marks] [--profile DIR] [--json FILE] [--only PATTERN]
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { launch, options, scaledRows, serve } from "./harness.mjs";
+import { launch, options, scaledRows, serve, t, visit } from "./harness.mjs";
 
 const { cli } = options("edits.mjs");
 const args = process.argv.slice(2);
@@ -38,8 +38,7 @@ const context = await browser.newContext({ viewport: { width: 1280, height: 900 
 async function open(hash) {
   const page = await context.newPage();
   page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
-  await page.goto(url + (hash || ""));
-  await page.evaluate(() => globalThis.pageReady);
+  await visit(page, url + (hash || ""));
   await page.waitForFunction(() => document.body.dataset.shown === location.hash);
   return page;
 }
@@ -73,7 +72,7 @@ for (const [label, src, hash] of programs) {
       const { profile } = await cdp.send("Profiler.stop");
       await writeFile(join(profileDir, `${label.replace(/[^A-Za-z0-9-]+/g, "_")}-${n - 1}.cpuprofile`), JSON.stringify(profile));
     }
-    await page.waitForFunction((t) => document.body.dataset.state === "ready" && performance.getEntriesByName("stridelab-edit-shown").some((m) => m.startTime > t), start, { timeout: 30000 });
+    await page.waitForFunction((t) => document.body.dataset.state === "ready" && performance.getEntriesByName("stridelab-edit-shown").some((m) => m.startTime > t), start, { timeout: t(30000) });
     const [ms, toReady, between] = await page.evaluate((t) => {
       const m = performance.getEntriesByName("stridelab-edit-shown").filter((e) => e.startTime > t).pop();
       const between = performance.getEntriesByType("mark").filter((e) => e.startTime >= m.startTime && e.name.startsWith("stridelab-edit"))

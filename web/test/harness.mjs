@@ -1,9 +1,22 @@
 // harness.mjs: what the Chromium tests share: a numbered check line,
-// `stridelab serve` on a free loopback port, and Debian's Chromium through
+// `stridelab serve` on a free loopback port, Debian's Chromium through
 // playwright-core (never a downloaded browser) with WebGPU and WebGL on
-// SwiftShader.
+// SwiftShader, timeouts scaled to the machine, the page's own ready
+// signal, and a failure said in one line.
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
+import { basename } from "node:path";
+
+// slow scales every timeout: the runner (run.mjs) sets STRIDELAB_SLOW to
+// how many suites share each core, so a wait that takes 10 s on an idle
+// core is given its share of a loaded one. 1 when a suite runs alone.
+export const slow = Math.max(1, Number(process.env.STRIDELAB_SLOW) || 1);
+
+// t is a timeout of ms on an idle machine, scaled by slow.
+export const t = (ms) => Math.round(ms * slow);
+
+const suite = basename(process.argv[1] || "test");
+let lastCheck = "none yet";
 
 // checker prints "ok" or "FAIL" for each check with the seconds since it
 // started, and counts the failures.
@@ -13,9 +26,24 @@ export function checker() {
   c.check = (ok, what) => {
     console.log(`${ok ? "ok  " : "FAIL"} ${what} [${((Date.now() - t0) / 1e3).toFixed(1)} s]`);
     if (!ok) c.failed++;
+    lastCheck = what;
   };
   return c;
 }
+
+// A suite that throws (a wait that timed out, a page that crashed) ends
+// with one line: where in the suite it was, the error's first line, and
+// the last check it had passed; not a stack trace. Its browser and
+// server are stopped by its own finally (finish) or, failing that, when
+// the process exits.
+function died(e) {
+  const at = String(e?.stack || "").split("\n").map((l) => l.match(/\/test\/([\w.-]+\.mjs):(\d+)/)).find((m) => m && m[1] !== "harness.mjs");
+  const first = String(e?.message ?? e).split("\n")[0];
+  console.log(`FAIL ${suite}${at ? `:${at[2]}` : ""}: ${first} (after the check "${lastCheck.slice(0, 120)}")`);
+  process.exit(1);
+}
+process.on("uncaughtException", died);
+process.on("unhandledRejection", died);
 
 // serve starts `cli serve` on a free loopback port and resolves with the
 // process (its output so far in .output, its exit in .exited) and the URL
@@ -24,6 +52,7 @@ export async function serve(cli, addr = "127.0.0.1:0") {
   const served = spawn(cli, ["serve", "--addr", addr], { stdio: ["ignore", "pipe", "inherit"] });
   served.output = "";
   served.exited = new Promise((r) => served.on("exit", (code, signal) => r(code ?? signal)));
+  process.on("exit", () => served.kill("SIGINT")); // never left running by a suite that died
   const line = await new Promise((resolve, reject) => {
     served.stdout.on("data", (d) => { served.output += d; if (served.output.includes("\n")) resolve(served.output.split("\n")[0]); });
     served.exited.then((code) => reject(new Error(`stridelab serve exited (${code}) before it served`)));
@@ -32,13 +61,46 @@ export async function serve(cli, addr = "127.0.0.1:0") {
   return { served, url: line.match(/at (http:\/\/127\.0\.0\.1:\d+\/)/)[1] };
 }
 
-// launch opens Debian's Chromium (CHROMIUM overrides the path).
-export function launch() {
-  return chromium.launch({
+// launch opens Debian's Chromium (CHROMIUM overrides the path); every
+// context and page it makes waits t(30 s) for an action and t(60 s) for a
+// navigation unless a call says otherwise.
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-quic", "--disable-background-networking", "--disable-component-update",
       "--disable-sync", "--enable-unsafe-webgpu", "--use-angle=swiftshader"],
+    timeout: t(60000),
   });
+  const scaled = (c) => { c.setDefaultTimeout(t(30000)); c.setDefaultNavigationTimeout(t(60000)); return c; };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (o) => scaled(await newContext(o));
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (o) => { const p = await newPage(o); scaled(p.context()); return p; };
+  return browser;
+}
+
+// goTo moves the playground in page to the link hash as the gallery menu
+// or a pasted link does (no reload), and waits until the page shows it
+// with its results. The page's "shown" is cleared first: the page sets
+// it again once it has shown the new link (which it may spell otherwise).
+export async function goTo(page, hash) {
+  const moved = await page.evaluate((h) => {
+    if (location.hash === h) return false;
+    document.body.dataset.shown = "";
+    location.hash = h;
+    return true;
+  }, hash);
+  if (moved) await page.waitForFunction(() => document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: t(60000) });
+}
+
+// visit navigates page to url and waits for the page's own ready signal
+// (globalThis.pageReady: the playground has shown its first scene, the
+// kernels' page has run its examples), not for the load event, which
+// waits on subresources the test does not need.
+export async function visit(page, url) {
+  await page.goto(url, { waitUntil: "commit" });
+  await page.waitForFunction(() => globalThis.pageReady, null, { timeout: t(60000) });
+  return page.evaluate(() => globalThis.pageReady);
 }
 
 // options reads a test's command line: --cli BIN (required) and

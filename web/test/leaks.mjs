@@ -7,14 +7,16 @@
 // page and a pointer would: stridelab.frame.hover across the scene's
 // cells (every cell of both operands and every storage offset, in turn),
 // frame.show at every step, frame.act (the transport's keys),
-// stridelab.scene with a focus (the results of a hover) and
-// stridelab.run with a Float32Array (a request that holds a typed array).
+// stridelab.scene with a focus (the results of a hover) and, in the
+// page's compute worker, stridelab.run with a Float32Array (a request
+// that holds a typed array, posted to the worker and back).
 // The page listens all along, as it does for a pointer: its URL and
 // results follow the frame.
 //
 // After a warm-up of WARMUP calls (caches and pools filled), it reads
 //
-//   - the Go heap: stridelab.memStats(), HeapAlloc after runtime.GC;
+//   - the Go heaps of the frame and of the compute worker:
+//     stridelab.memStats(), HeapAlloc after runtime.GC;
 //   - the JS heap: V8's used heap and the array buffers' backing stores
 //     (CDP Runtime.getHeapUsage after HeapProfiler.collectGarbage; Go's
 //     linear memory is not among them, its size is printed beside),
@@ -26,7 +28,7 @@
 //
 //   node test/leaks.mjs --cli bin/stridelab [--calls 5000] [--screenshots DIR]
 import { join } from "node:path";
-import { checker, launch, options, serve, finish } from "./harness.mjs";
+import { checker, finish, launch, options, serve, t, visit } from "./harness.mjs";
 
 const { cli, shots } = options("leaks.mjs");
 const argv = process.argv.slice(2);
@@ -40,7 +42,7 @@ const WARMUP = 500;
 // array buffers; the leaking build (executors never released) grew by
 // +1031 KiB of Go heap (19,504 objects), +315 KiB of JS heap and
 // +32,000 KiB of array buffers (every Float32Array sent, kept).
-const bounds = { go: 128 << 10, js: 128 << 10, buffers: 1 << 20 };
+const bounds = { go: 128 << 10, worker: 128 << 10, js: 128 << 10, buffers: 1 << 20 };
 
 const tally = checker();
 const check = tally.check;
@@ -60,19 +62,20 @@ const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 // measure reads the Go heap and the JS heap, each after a collection (the
 // Go collection first: its finalizers drop the JS values Go held).
 async function measure() {
-  await page.waitForTimeout(500); // the page's debounced reports finish
+  await page.waitForTimeout(t(500)); // the page's debounced reports finish
   const read = () => page.evaluate(async () => {
     const w = document.getElementById("frame").contentWindow;
-    return { go: await w.stridelab.memStats(), wasm: w.wasm.instance.exports.mem.buffer.byteLength };
+    return { go: await w.stridelab.memStats(), worker: await globalThis.stridelabCompute("memStats"), wasm: w.wasm.instance.exports.mem.buffer.byteLength };
   });
   await read();
-  const { go, wasm } = await read();
+  const { go, worker, wasm } = await read();
   const cdp = await context.newCDPSession(page);
   await cdp.send("HeapProfiler.collectGarbage");
   await cdp.send("HeapProfiler.collectGarbage");
   const heap = await cdp.send("Runtime.getHeapUsage");
   await cdp.detach();
-  return { go: go.heapAlloc, goInuse: go.heapInuse, objects: go.heapObjects, js: heap.usedSize, buffers: heap.backingStorageSize, wasm };
+  return { go: go.heapAlloc, goInuse: go.heapInuse, objects: go.heapObjects, worker: worker.heapAlloc, workerObjects: worker.heapObjects,
+    js: heap.usedSize, buffers: heap.backingStorageSize, wasm };
 }
 
 // calls makes n calls into the frame from the page, in rounds of 50 made
@@ -102,9 +105,11 @@ function calls(from, n) {
             round.push(s.scene({ hash: `${base}&step=${i % 64}`, focus: cell(i) })); made.scene++; break;
           case 8:
             s.frame.act(keys[i % keys.length]); made.act++; break;
-          case 9: // a request that holds a Float32Array (64 KiB)
-            round.push(s.run({ kernel: "expand", backend: "cpu", a: new Float32Array(16384).fill(i), shape: [16384, 1], arg: [16384, 1] }));
+          case 9: { // a request that holds a Float32Array (64 KiB), sent to the compute worker
+            const a = new Float32Array(16384).fill(i);
+            round.push(globalThis.stridelabCompute("run", { kernel: "expand", backend: "cpu", a, shape: [16384, 1], arg: [16384, 1] }));
             made.run++; break;
+          }
         }
       }
       await Promise.all(round);
@@ -114,8 +119,7 @@ function calls(from, n) {
 }
 
 try {
-  await page.goto(url + base);
-  await page.evaluate(() => globalThis.pageReady);
+  await visit(page, url + base);
   await page.waitForFunction((h) => document.body.dataset.shown === h, base);
 
   // A hover is what the page shows: the focus in the frame's state and
@@ -132,11 +136,12 @@ try {
   const after = await measure();
   const n = Object.values(made).reduce((a, b) => a + b, 0);
   console.log(`     ${n} calls in ${(ms / 1e3).toFixed(1)} s after a warm-up of ${WARMUP} in ${((t1 - t0) / 1e3).toFixed(1)} s: ${Object.entries(made).map(([k, v]) => `${v} ${k}`).join(", ")}`);
-  console.log(`     before: Go heap ${kib(before.go)} (in use ${kib(before.goInuse)}, ${before.objects} objects), JS heap ${kib(before.js)}, array buffers ${kib(before.buffers)}, wasm memory ${kib(before.wasm)}`);
-  console.log(`     after:  Go heap ${kib(after.go)} (in use ${kib(after.goInuse)}, ${after.objects} objects), JS heap ${kib(after.js)}, array buffers ${kib(after.buffers)}, wasm memory ${kib(after.wasm)}`);
+  console.log(`     before: Go heap ${kib(before.go)} (in use ${kib(before.goInuse)}, ${before.objects} objects), the worker's ${kib(before.worker)} (${before.workerObjects} objects), JS heap ${kib(before.js)}, array buffers ${kib(before.buffers)}, wasm memory ${kib(before.wasm)}`);
+  console.log(`     after:  Go heap ${kib(after.go)} (in use ${kib(after.goInuse)}, ${after.objects} objects), the worker's ${kib(after.worker)} (${after.workerObjects} objects), JS heap ${kib(after.js)}, array buffers ${kib(after.buffers)}, wasm memory ${kib(after.wasm)}`);
   check(n === CALLS, `made ${n} calls`);
   const grew = (k) => after[k] - before[k];
   check(grew("go") <= bounds.go, `the Go heap ends within ${kib(bounds.go)} of where it started: ${grew("go") >= 0 ? "+" : ""}${kib(grew("go"))} (${after.objects - before.objects} objects) over ${n} calls`);
+  check(grew("worker") <= bounds.worker, `the compute worker's Go heap ends within ${kib(bounds.worker)} of where it started: ${grew("worker") >= 0 ? "+" : ""}${kib(grew("worker"))} (${after.workerObjects - before.workerObjects} objects) over ${made.run} runs`);
   check(grew("js") <= bounds.js, `the JS heap ends within ${kib(bounds.js)} of where it started: ${grew("js") >= 0 ? "+" : ""}${kib(grew("js"))} over ${n} calls`);
   check(grew("buffers") <= bounds.buffers, `the array buffers (${made.run} Float32Arrays of 64 KiB sent) end within ${kib(bounds.buffers)} of where they started: ${grew("buffers") >= 0 ? "+" : ""}${kib(grew("buffers"))}`);
   if (shots) await page.screenshot({ path: join(shots, "leaks.png") });

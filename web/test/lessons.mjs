@@ -12,7 +12,7 @@
 //
 //   node test/lessons.mjs --cli bin/stridelab [--screenshots DIR]
 import { join } from "node:path";
-import { checker, launch, options, serve, finish } from "./harness.mjs";
+import { checker, finish, launch, options, serve, t, visit } from "./harness.mjs";
 
 const { cli, shots } = options("lessons.mjs");
 
@@ -33,9 +33,9 @@ async function clickCell(focus) {
   const at = await page.evaluate((f) => document.getElementById("frame").contentWindow.stridelab.frame.locate(f), focus);
   const box = await page.locator("#frame").boundingBox();
   await page.mouse.move(box.x + at.x, box.y + at.y);
-  await page.waitForTimeout(150);
+  await page.waitForTimeout(t(150));
   await page.mouse.down();
-  await page.waitForTimeout(250);
+  await page.waitForTimeout(t(250));
   await page.mouse.up();
 }
 
@@ -59,13 +59,12 @@ const questionMarks = async () => (await page.evaluate(() => document.getElement
 
 // feedback waits for the frame to judge click number tries.
 async function feedback(tries) {
-  await page.waitForFunction((n) => document.getElementById("lesson-feedback").dataset.tries === String(n), tries, { timeout: 20000 });
+  await page.waitForFunction((n) => document.getElementById("lesson-feedback").dataset.tries === String(n), tries, { timeout: t(20000) });
   return { text: await page.locator("#lesson-feedback").textContent(), cls: await page.locator("#lesson-feedback").getAttribute("class") };
 }
 
 try {
-  await page.goto(url);
-  await page.evaluate(() => globalThis.pageReady);
+  await visit(page, url);
   const { lessons } = await api("lessons");
   check(lessons.length === 6 && lessons.some((l) => l.id === "tensor-parallel"), `the lessons menu lists ${lessons.length} lessons: ${lessons.map((l) => l.id).join(", ")}`);
   for (const l of lessons) {
@@ -73,7 +72,7 @@ try {
     for (const st of l.steps) {
       const { hash } = await api("lessonRoute", { id: l.id, step: st.n, done });
       await page.evaluate((h) => { location.hash = h; }, hash);
-      await page.waitForFunction((h) => document.body.dataset.shown === h && document.body.dataset.state === "ready", hash, { timeout: 30000 });
+      await page.waitForFunction((h) => document.body.dataset.shown === h && document.body.dataset.state === "ready", hash, { timeout: t(30000) });
       const heading = await page.locator("#lesson-heading").textContent();
       const text = await page.locator("#lesson-text").textContent();
       const ok = heading === st.title && text.length > 40 && await page.locator("#lesson").isVisible() && !(await page.locator("#fields").isVisible());
@@ -86,7 +85,7 @@ try {
       const { right, wrong } = await api("lessonAnswers", { id: l.id, step: st.n, width: layout?.width, height: layout?.height });
       // While the question is open: the panels and the scene hide its answer.
       const answers = await answerLines(st.hash);
-      await page.waitForFunction((w) => document.getElementById("computed").textContent.includes(w), hiddenWords, { timeout: 20000 }).catch(() => {});
+      await page.waitForFunction((w) => document.getElementById("computed").textContent.includes(w), hiddenWords, { timeout: t(20000) }).catch(() => {});
       const open = await panels();
       const prompt = await page.locator("#lesson-prompt").isVisible() ? await page.locator("#lesson-prompt").textContent() : "";
       check(prompt.startsWith("Question: "), `${l.id} step ${st.n}: the question shows as the step opens, before the pointer moves: "${prompt.slice(0, 70)}"`);
@@ -113,7 +112,7 @@ try {
       const r = await feedback(2);
       // Once answered: the panels show everything, and the scene draws fewer "?".
       const shown = await page.waitForFunction((w) => !document.getElementById("computed").textContent.includes(w) && /\S/.test(document.getElementById("computed").textContent)
-        && ![...document.querySelectorAll("#report p")].some((p) => p.textContent.includes(w)), hiddenWords, { timeout: 20000 }).then(() => true, () => false);
+        && ![...document.querySelectorAll("#report p")].some((p) => p.textContent.includes(w)), hiddenWords, { timeout: t(20000) }).then(() => true, () => false);
       const marksAfter = await questionMarks();
       const answered = await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.state());
       check(shown, `${l.id} step ${st.n}: after the right click the results and the Computed panel show the answer ("${(await panels()).computed.slice(0, 60)}…")`);
@@ -122,7 +121,7 @@ try {
       const revealed = answered.scene === "program" ? answered.step === right.offset : marksAfter < marksOpen;
       check(marksOpen > 0 && revealed,
         `${l.id} step ${st.n}: the scene draws its answers as "?" while the question is open (${marksOpen} of them), and the right click reveals them (${answered.scene === "program" ? "the scene moved to step " + (answered.step + 1) : marksAfter + " left"})`);
-      await page.waitForFunction((n) => new RegExp(`done=([0-9,]*,)?${n}(,|$)`).test(location.hash), st.n, { timeout: 10000 }).catch(() => {});
+      await page.waitForFunction((n) => new RegExp(`done=([0-9,]*,)?${n}(,|$)`).test(location.hash), st.n, { timeout: t(10000) }).catch(() => {});
       const after = await page.evaluate(() => location.hash);
       done = (await api("lessonRoute", { hash: after }))?.done || done;
       check(ok && w.cls === "wrong" && w.text.length > 20 && stayed && r.cls === "right" && done.includes(st.n),
@@ -140,9 +139,8 @@ try {
   fresh.on("pageerror", (e) => errors.push(e.message));
   fresh.on("crash", () => errors.push("the fresh page crashed"));
   const link = `#/lesson/${lessons[0].id}/2?done=1`;
-  await fresh.goto(url + link);
-  await fresh.evaluate(() => globalThis.pageReady);
-  await fresh.waitForFunction((h) => document.body.dataset.shown === h, link, { timeout: 30000 });
+  await visit(fresh, url + link);
+  await fresh.waitForFunction((h) => document.body.dataset.shown === h, link, { timeout: t(30000) });
   check(await fresh.locator("#lesson-heading").textContent() === lessons[0].steps[1].title && /answered: 1/.test(await fresh.locator("#lesson-step").textContent()),
     `the link ${link} opens step 2 with step 1 answered`);
   await fresh.locator("#lesson-exit").click().catch(() => {});

@@ -31,7 +31,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { promisify } from "node:util";
-import { checker, launch, options, serve, finish } from "./harness.mjs";
+import { checker, finish, launch, options, serve, t } from "./harness.mjs";
 
 const { cli, shots } = options("screens.mjs");
 
@@ -67,8 +67,8 @@ async function open(base, hash, [width, height], { before } = {}) {
 
 async function ready(page) {
   await page.evaluate(() => globalThis.pageReady);
-  await page.waitForFunction(() => document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: 60000 });
-  await page.waitForTimeout(300); // a few of the frame's ticks at SwiftShader's 10-20 fps
+  await page.waitForFunction(() => document.body.dataset.shown === location.hash && document.body.dataset.state === "ready", null, { timeout: t(60000) });
+  await page.waitForTimeout(t(300)); // a few of the frame's ticks at SwiftShader's 10-20 fps
 }
 
 // measure reads what the sweep checks, in the page.
@@ -95,30 +95,41 @@ const measure = (page) => page.evaluate(() => {
 const near = (a, b, tol = 1) => Math.abs(a - b) <= tol;
 
 try {
-  // The width sweep.
-  for (const vp of sweep) {
-    const { context, page } = await open(url, boxing, vp);
+  // The width sweep: one page, resized to each viewport in turn (as a
+  // window is resized or a phone turned), each measured once the frame
+  // has laid its scene out again for its new box.
+  {
+    const { context, page } = await open(url, boxing, sweep[0]);
     await ready(page);
-    const m = await measure(page);
-    const name = `${vp[0]}x${vp[1]}`;
-    const narrow = vp[0] <= 900;
-    check(m.scroll <= m.inner, `${name}: no sideways scrolling (the page is ${m.scroll} px wide in ${m.inner})`);
-    check(near(m.frame.w, m.stageWidth), `${name}: the frame fills the width it is given (${m.frame.w.toFixed(0)} of ${m.stageWidth.toFixed(0)} px), ${m.frame.h.toFixed(0)} px tall`);
-    const L = m.layout;
-    check(L !== null && L.minTextPx >= 11 && near(L.width, m.client[0] / L.scale) && near(L.height, m.client[1] / L.scale),
-      `${name}: the scene is laid out for the frame's ${m.client.join("×")} CSS px at its scale, its smallest text at least 11 CSS px: ` +
-      (L ? `layout ${L.width}×${L.height} at scale ${L.scale}, smallest text ${L.minTextPx} px` : "frame.state() has no layout"));
-    if (narrow) {
-      check(m.frame.bottom <= m.fields.top && m.fields.bottom <= m.results.top && m.frame.top - m.header.bottom <= 24 && m.header.h <= 0.3 * m.innerH,
-        `${name}: one column: the header (${m.header.h.toFixed(0)} px), the scene right under it (${m.frame.top.toFixed(0)}–${m.frame.bottom.toFixed(0)}), then its fields (${m.fields.top.toFixed(0)}–${m.fields.bottom.toFixed(0)}), then the results (from ${m.results.top.toFixed(0)})`);
-      check(m.small.length === 0, `${name}: every control is at least 44 px tall for a finger${m.small.length ? ": not " + m.small.join(", ") : ""}`);
-      const tall = vp[1] > vp[0] ? 0.7 * m.innerH : 0.9 * m.innerH;
-      check(m.frame.h >= tall, `${name}: the frame is ${m.frame.h.toFixed(0)} px tall (at least ${tall.toFixed(0)} of the ${m.innerH} px screen)`);
-    } else {
-      check(m.frame.w / m.frame.h >= 1.5, `${name}: a slide-like frame, ${m.frame.w.toFixed(0)}×${m.frame.h.toFixed(0)}`);
-    }
-    if (shots && shotSizes.includes(name)) await page.screenshot({ path: join(shots, `screens-${name}.png`), fullPage: true });
-    await context.close();
+    for (const vp of sweep) {
+      await page.setViewportSize({ width: vp[0], height: vp[1] });
+      await page.waitForFunction(() => {
+        const frame = document.getElementById("frame");
+        const L = frame.contentWindow.stridelab.frame.state().layout;
+        return L && Math.abs(L.width - frame.clientWidth / L.scale) <= 1 && Math.abs(L.height - frame.clientHeight / L.scale) <= 1;
+      }, null, { timeout: t(10000) }).catch(() => {});
+      await page.waitForTimeout(t(300)); // a few of the frame's ticks at SwiftShader's 10-20 fps
+      const m = await measure(page);
+      const name = `${vp[0]}x${vp[1]}`;
+      const narrow = vp[0] <= 900;
+      check(m.scroll <= m.inner, `${name}: no sideways scrolling (the page is ${m.scroll} px wide in ${m.inner})`);
+      check(near(m.frame.w, m.stageWidth), `${name}: the frame fills the width it is given (${m.frame.w.toFixed(0)} of ${m.stageWidth.toFixed(0)} px), ${m.frame.h.toFixed(0)} px tall`);
+      const L = m.layout;
+      check(L !== null && L.minTextPx >= 11 && near(L.width, m.client[0] / L.scale) && near(L.height, m.client[1] / L.scale),
+        `${name}: the scene is laid out for the frame's ${m.client.join("×")} CSS px at its scale, its smallest text at least 11 CSS px: ` +
+        (L ? `layout ${L.width}×${L.height} at scale ${L.scale}, smallest text ${L.minTextPx} px` : "frame.state() has no layout"));
+      if (narrow) {
+        check(m.frame.bottom <= m.fields.top && m.fields.bottom <= m.results.top && m.frame.top - m.header.bottom <= 24 && m.header.h <= 0.3 * m.innerH,
+          `${name}: one column: the header (${m.header.h.toFixed(0)} px), the scene right under it (${m.frame.top.toFixed(0)}–${m.frame.bottom.toFixed(0)}), then its fields (${m.fields.top.toFixed(0)}–${m.fields.bottom.toFixed(0)}), then the results (from ${m.results.top.toFixed(0)})`);
+        check(m.small.length === 0, `${name}: every control is at least 44 px tall for a finger${m.small.length ? ": not " + m.small.join(", ") : ""}`);
+        const tall = vp[1] > vp[0] ? 0.7 * m.innerH : 0.9 * m.innerH;
+        check(m.frame.h >= tall, `${name}: the frame is ${m.frame.h.toFixed(0)} px tall (at least ${tall.toFixed(0)} of the ${m.innerH} px screen)`);
+      } else {
+        check(m.frame.w / m.frame.h >= 1.5, `${name}: a slide-like frame, ${m.frame.w.toFixed(0)}×${m.frame.h.toFixed(0)}`);
+      }
+      if (shots && shotSizes.includes(name)) await page.screenshot({ path: join(shots, `screens-${name}.png`), fullPage: true });
+  }
+  await context.close();
   }
   // A lesson on a phone: its text above the scene.
   {
@@ -139,7 +150,7 @@ try {
   const { context, page } = await open(url, boxing, [1280, 800], {
     before: (p) => p.route("**/playground.wasm", async (route) => { await held; await route.continue(); }),
   });
-  await page.waitForFunction(() => !document.getElementById("still").hidden, null, { timeout: 10000 }).catch(() => {});
+  await page.waitForFunction(() => !document.getElementById("still").hidden, null, { timeout: t(10000) }).catch(() => {});
   const still = (p = page) => p.evaluate(() => {
     const img = document.getElementById("still");
     const f = document.getElementById("frame").getBoundingClientRect();
@@ -158,18 +169,18 @@ try {
   // lesson's link has none (its answers hide), so it is dropped.
   const repeat = "#/repeat?shape=3,1,5&times=5,3,1&step=12";
   await page.evaluate((h) => { location.hash = h; }, repeat);
-  await page.waitForFunction((h) => document.getElementById("still").dataset.hash === h && !document.getElementById("still").hidden, repeat, { timeout: 10000 }).catch(() => {});
+  await page.waitForFunction((h) => document.getElementById("still").dataset.hash === h && !document.getElementById("still").hidden, repeat, { timeout: t(10000) }).catch(() => {});
   const s2 = await still();
   check(s2.shown && s2.hash === repeat && s2.alt.startsWith("repeat") && s2.src !== s1.src, `a new link before the frame has started shows its still: "${s2.alt}"`);
   await page.evaluate(() => { location.hash = "#/lesson/expand-repeat/2"; });
-  await page.waitForFunction(() => document.getElementById("still").hidden, null, { timeout: 10000 }).catch(() => {});
+  await page.waitForFunction(() => document.getElementById("still").hidden, null, { timeout: t(10000) }).catch(() => {});
   check((await still()).shown === false, "a lesson's link drops the still (the live frame hides its answers)");
   await page.evaluate((h) => { location.hash = h; }, program);
-  await page.waitForFunction((h) => document.getElementById("still").dataset.hash === h && !document.getElementById("still").hidden, program, { timeout: 10000 }).catch(() => {});
+  await page.waitForFunction((h) => document.getElementById("still").dataset.hash === h && !document.getElementById("still").hidden, program, { timeout: t(10000) }).catch(() => {});
   const before = await still();
   release();
-  await page.waitForFunction(() => typeof document.getElementById("frame").contentWindow.stridelabFirstDraw === "number", null, { timeout: 60000 });
-  await page.waitForFunction(() => document.getElementById("still").hidden, null, { timeout: 5000 }).catch(() => {});
+  await page.waitForFunction(() => typeof document.getElementById("frame").contentWindow.stridelabFirstDraw === "number", null, { timeout: t(60000) });
+  await page.waitForFunction(() => document.getElementById("still").hidden, null, { timeout: t(5000) }).catch(() => {});
   const after = await still();
   check(before.shown && !after.shown && !after.src, "the still goes once the live frame has drawn");
   check(after.frame.join() === before.frame.join(), `the frame's box does not move when the live frame takes over: ${before.frame.map((v) => v.toFixed(1)).join(",")} → ${after.frame.map((v) => v.toFixed(1)).join(",")}`);
@@ -186,18 +197,19 @@ try {
     await promisify(execFile)(cli, ["serve", "--write", dir]);
     const index = JSON.parse(await readFile(join(dir, "scenes", "index.json"), "utf8"));
     // The stills were drawn at the frame sizes this style sheet gives.
+    const sized = await open(url, "", [390, 844]);
     for (const [[w, h], want] of [[[390, 844], index.sizes[0]], [[768, 1024], index.sizes[1]], [[1280, 800], index.sizes[2]], [[1920, 1080], index.sizes[3]]]) {
-      const { context, page } = await open(url, "", [w, h]);
-      const got = await page.evaluate(() => [document.getElementById("frame").clientWidth, document.getElementById("frame").clientHeight]);
+      await sized.page.setViewportSize({ width: w, height: h });
+      const got = await sized.page.evaluate(() => [document.getElementById("frame").clientWidth, document.getElementById("frame").clientHeight]);
       check(got.join() === want?.join(), `at ${w}×${h} the frame is ${got.join("×")} CSS px, a size the static copy's stills were drawn at (${want?.join("×")}; still.go's stillSizes)`);
-      await context.close();
     }
+    await sized.context.close();
     const host = await staticHost(dir);
     const gallery = Object.keys(index.scenes).find((h) => h.startsWith("#/placement"));
     const { context, page } = await open(host.url, gallery, [390, 844], {
       before: (p) => p.route("**/playground.wasm", async (route) => { await new Promise((r) => setTimeout(r, 1500)); await route.continue(); }),
     });
-    await page.waitForFunction(() => !document.getElementById("still").hidden, null, { timeout: 10000 }).catch(() => {});
+    await page.waitForFunction(() => !document.getElementById("still").hidden, null, { timeout: t(10000) }).catch(() => {});
     const s = await still(page);
     check(s.shown && s.source === "gallery" && s.src.endsWith(`scenes/${index.scenes[gallery].n}-${index.sizes[0].join("x")}.svg`) && s.alt === index.scenes[gallery].title,
       `a static host (no scene.svg) shows the pre-drawn still of ${gallery}: ${s.src.split("/").slice(-2).join("/")}, "${s.alt}"`);
