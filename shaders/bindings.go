@@ -18,7 +18,7 @@ func (d *Device) inputAndOutput(what string, data []byte, outputs int) (in, out 
 		return nil, nil, err
 	}
 	if out, err = d.newBuffer("out", 4*uint64(outputs), wgpu.BufferUsageStorage|wgpu.BufferUsageCopySrc); err != nil {
-		in.Destroy()
+		free(in)
 		return nil, nil, err
 	}
 	return in, out, nil

@@ -94,7 +94,7 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 	}
 	outBuf, err := d.newBuffer("out", 4*uint64(count), wgpu.BufferUsageStorage|wgpu.BufferUsageCopySrc)
 	if err != nil {
-		destroyAll(bufs)
+		freeAll(bufs)
 		return nil, err
 	}
 	bufs = append(bufs, outBuf)
@@ -120,7 +120,7 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 	for s := 0; s < count; {
 		n, windows, err := e.chunkAt(s, min(chunk, count-s), vec, align, limit)
 		if err != nil {
-			destroyAll(bufs)
+			freeAll(bufs)
 			return nil, err
 		}
 		dp := e.dispatch(key, vec, bufs, windows)

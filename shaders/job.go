@@ -103,9 +103,7 @@ func (j *job) release() {
 			s.group.Release()
 		}
 	}
-	for _, b := range j.owned {
-		b.Destroy()
-	}
+	freeAll(j.owned)
 	j.steps, j.owned = nil, nil
 }
 
@@ -126,7 +124,7 @@ func (d *Device) readback(j *job, reps int, dst []byte) error {
 	if err != nil {
 		return err
 	}
-	defer staging.Destroy()
+	defer free(staging)
 	if err := encoder.TryCopyBufferToBuffer(j.out, 0, staging, 0, size); err != nil {
 		return err
 	}

@@ -74,7 +74,7 @@ func (d *Device) prepareCopy(bytes uint64, kernel bool) (*Kernel, error) {
 		}
 		dst, err := d.newBuffer("copy destination", bytes, usage)
 		if err != nil {
-			src.Destroy()
+			free(src)
 			return err
 		}
 		if !kernel {

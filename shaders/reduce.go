@@ -93,7 +93,7 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 	partialBytes := roundUp16(4 * uint64(chunks*outputs))
 	partials, err := d.newBuffer("reduce partials", partialBytes, wgpu.BufferUsageStorage)
 	if err != nil {
-		destroyAll(owned)
+		freeAll(owned)
 		return nil, err
 	}
 	owned = append(owned, partials)
