@@ -48,20 +48,20 @@ func hooked(name string) js.Value {
 }
 
 // attach records the GPUDevice just requested and turns its loss into
-// d.lost: later calls fail with ErrDeviceLost and the browser's reason.
-func (d *Device) attach() {
-	d.plat.device = hooked("device")
-	if d.plat.device.IsUndefined() {
+// h.lost: later calls fail with ErrDeviceLost and the browser's reason.
+func (h *hub) attach() {
+	h.plat.device = hooked("device")
+	if h.plat.device.IsUndefined() {
 		return
 	}
 	var onLost js.Func
 	onLost = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		msg := args[0].Get("message").String()
-		d.markLost(fmt.Errorf("%w: %s", ErrDeviceLost, msg))
+		h.markLost(fmt.Errorf("%w: %s", ErrDeviceLost, msg))
 		onLost.Release()
 		return nil
 	})
-	d.plat.device.Get("lost").Call("then", onLost)
+	h.plat.device.Get("lost").Call("then", onLost)
 }
 
 // hostThreads is how many threads a CPU adapter (SwiftShader) runs

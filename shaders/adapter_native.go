@@ -36,7 +36,7 @@ func hostThreads() int { return runtime.NumCPU() }
 
 // attach has nothing to record natively: wgpu-native reports errors
 // synchronously to the Try calls.
-func (d *Device) attach() {}
+func (h *hub) attach() {}
 
 func browserInfo(i AdapterInfo) AdapterInfo { return i }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,21 +12,6 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/conform"
 )
-
-// openOrSkip opens the default device; without an adapter the test skips,
-// unless STRIDELAB_REQUIRE_GPU=1 (make test sets it: lavapipe is installed).
-func openOrSkip(t *testing.T, opts Options) *Device {
-	t.Helper()
-	d, err := Open(opts)
-	if errors.Is(err, ErrNoAdapter) && os.Getenv("STRIDELAB_REQUIRE_GPU") != "1" {
-		t.Skip("no WebGPU adapter (install mesa-vulkan-drivers for lavapipe)")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Close)
-	return d
-}
 
 func TestConformance(t *testing.T) {
 	d := openOrSkip(t, Options{})

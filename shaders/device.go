@@ -126,22 +126,34 @@ func infoOf(a *wgpu.Adapter) AdapterInfo {
 // cpuAdapter is AdapterInfo.Type of an adapter that runs on the CPU.
 var cpuAdapter = wgpu.AdapterTypeCPU.String()
 
-// Device is one WebGPU device with its compiled pipelines. A process
-// normally opens one; its methods are safe for concurrent use (calls are
-// serialized).
+// Device is one WebGPU device with its compiled pipelines, under the
+// limits and tuning of its Options. A process normally opens one; its
+// methods are safe for concurrent use (calls are serialized).
 type Device struct {
-	mu        sync.Mutex
-	instance  *wgpu.Instance
-	adapter   *wgpu.Adapter
-	device    *wgpu.Device
-	queue     *wgpu.Queue
-	info      AdapterInfo
-	limits    Limits // what the device was created with, MaxBindingBytes applied
-	pipelines map[programKey]*wgpu.ComputePipeline
-	lost      atomic.Pointer[error] // why the device is gone (lostErr)
-	plat      platform
+	*hub
+	limits    Limits                               // what the device was created with, MaxBindingBytes applied
+	pipelines map[programKey]*wgpu.ComputePipeline // the pipelines this Device has run, from hub.compiled
+	closed    atomic.Bool
 	tuning    Tuning // TuneGPU or TuneCPU
 	threads   int    // TuneCPU: the adapter's threads
+}
+
+// hub is the WebGPU device that Open requests and every Device derived
+// from it shares (Device.derive): the adapter, the queue, and the
+// pipelines compiled for it, each compiled once whichever Device asks
+// first. Calls on any of its Devices are serialized by mu.
+type hub struct {
+	mu       sync.Mutex
+	instance *wgpu.Instance
+	adapter  *wgpu.Adapter
+	device   *wgpu.Device
+	queue    *wgpu.Queue
+	info     AdapterInfo
+	own      Limits // what the device reports
+	compiled map[programKey]*wgpu.ComputePipeline
+	lost     atomic.Pointer[error] // why the device is gone (lostErr)
+	plat     platform
+	users    int // open Devices on it: the last Close releases it
 }
 
 // Open requests the default adapter and a device with the adapter's own
@@ -151,13 +163,34 @@ func Open(opts Options) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{instance: instance, adapter: adapter, info: browserInfo(infoOf(adapter)), pipelines: map[programKey]*wgpu.ComputePipeline{}}
-	device, limits, err := requestDevice(adapter, d.markLost)
+	h := &hub{instance: instance, adapter: adapter, info: browserInfo(infoOf(adapter)), compiled: map[programKey]*wgpu.ComputePipeline{}}
+	device, limits, err := requestDevice(adapter, h.markLost)
 	if err != nil {
-		return nil, &Error{Op: "open " + d.info.Name, Err: err}
+		adapter.Release()
+		instance.Release()
+		return nil, &Error{Op: "open " + h.info.Name, Err: err}
 	}
-	d.device, d.queue, d.limits = device, device.GetQueue(), limits
-	d.attach()
+	h.device, h.queue, h.own = device, device.GetQueue(), limits
+	h.attach()
+	return h.open(opts), nil
+}
+
+// derive returns a Device on d's WebGPU device under opts (its caps
+// applied to the device's own limits, its tuning and threads): a
+// pipeline either of them compiles serves both, so tests that run the
+// same kernels under several limits and tunings compile each once. It
+// must be closed like an opened Device; the WebGPU device is released
+// when the last of them closes.
+func (d *Device) derive(opts Options) *Device {
+	d.hub.mu.Lock()
+	defer d.hub.mu.Unlock()
+	return d.hub.open(opts)
+}
+
+// open returns a Device on h under opts.
+func (h *hub) open(opts Options) *Device {
+	h.users++
+	d := &Device{hub: h, limits: h.own, pipelines: map[programKey]*wgpu.ComputePipeline{}}
 	if opts.MaxBindingBytes > 0 && opts.MaxBindingBytes < d.limits.MaxStorageBufferBindingSize {
 		d.limits.MaxStorageBufferBindingSize = opts.MaxBindingBytes
 	}
@@ -177,7 +210,7 @@ func Open(opts Options) (*Device, error) {
 	if d.tuning == TuneAuto {
 		d.tuning = autoTuning(d.info)
 	}
-	return d, nil
+	return d
 }
 
 // Info describes the device's adapter.
@@ -186,40 +219,56 @@ func (d *Device) Info() AdapterInfo { return d.info }
 // Limits returns the limits the device works under.
 func (d *Device) Limits() Limits { return d.limits }
 
+// errClosed is what a closed Device's calls fail with.
+var errClosed = fmt.Errorf("%w: the device was closed", ErrDeviceLost)
+
 // Close releases the device. Later calls fail.
 func (d *Device) Close() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.device == nil {
+	h := d.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if d.closed.Swap(true) {
 		return
 	}
-	d.markLost(fmt.Errorf("%w: the device was closed", ErrDeviceLost))
-	for k, p := range d.pipelines {
-		p.Release()
-		delete(d.pipelines, k)
+	if h.users--; h.users > 0 {
+		return
 	}
-	d.queue.Release()
-	d.device.Release()
-	d.adapter.Release()
-	d.instance.Release()
-	d.device = nil
+	h.markLost(errClosed)
+	for k, p := range h.compiled {
+		p.Release()
+		delete(h.compiled, k)
+	}
+	h.queue.Release()
+	h.device.Release()
+	h.adapter.Release()
+	h.instance.Release()
+	h.device = nil
 }
 
 // markLost records why the device is gone; the first reason stays (a
 // device that Close released reports its release as a loss too).
-func (d *Device) markLost(err error) { d.lost.CompareAndSwap(nil, &err) }
+func (h *hub) markLost(err error) { h.lost.CompareAndSwap(nil, &err) }
 
-// lostErr is why the device is gone, or nil while it works.
+// lostErr is why the device is gone (lost, for all its Devices, or
+// closed), or nil while it works.
 func (d *Device) lostErr() error {
 	if p := d.lost.Load(); p != nil {
 		return *p
 	}
+	if d.closed.Load() {
+		return errClosed
+	}
 	return nil
 }
 
-// pipeline returns the compiled pipeline of k, compiling it on first use.
+// pipeline returns the compiled pipeline of k, compiling it on the
+// device's first use (by d or a Device that shares its hub).
 func (d *Device) pipeline(k programKey) (*wgpu.ComputePipeline, error) {
 	if p, ok := d.pipelines[k]; ok {
+		return p, nil
+	}
+	if p, ok := d.compiled[k]; ok {
+		d.pipelines[k] = p
 		return p, nil
 	}
 	src, err := k.source()
@@ -246,6 +295,6 @@ func (d *Device) pipeline(k programKey) (*wgpu.ComputePipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.pipelines[k] = p
+	d.compiled[k], d.pipelines[k] = p, p
 	return p, nil
 }

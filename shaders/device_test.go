@@ -67,3 +67,35 @@ func TestResultsPastTheDeviceAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// Devices derived from one share its pipelines, each under its own
+// limits; closing one leaves the others working.
+func TestDerivedDevicesSharePipelines(t *testing.T) {
+	a := openOrSkip(t, Options{MaxBindingBytes: 4096})
+	b := openOrSkip(t, Options{Tuning: TuneGPU})
+	x, _ := tensor.Arange(tensor.Int32, tensor.Shape{5, 3})
+	xt, _ := x.Permute([]int{1, 0})
+	for _, d := range []*Device{a, b} {
+		if _, err := NewBackend(d).Materialize(xt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(a.pipelines) != 1 || len(b.pipelines) != 1 {
+		t.Fatalf("pipelines run: %d and %d, want 1 each", len(a.pipelines), len(b.pipelines))
+	}
+	for k, p := range a.pipelines {
+		if b.pipelines[k] != p {
+			t.Errorf("%+v compiled twice", k)
+		}
+	}
+	if a.Limits().MaxStorageBufferBindingSize != 4096 || b.Limits().MaxStorageBufferBindingSize == 4096 {
+		t.Errorf("binding limits %d and %d, want 4096 and the device's", a.Limits().MaxStorageBufferBindingSize, b.Limits().MaxStorageBufferBindingSize)
+	}
+	a.Close()
+	if _, err := NewBackend(a).Materialize(xt); !errors.Is(err, ErrDeviceLost) {
+		t.Errorf("a call on a closed Device: %v, want ErrDeviceLost", err)
+	}
+	if _, err := NewBackend(b).Materialize(xt); err != nil {
+		t.Errorf("a call on the other after the first closed: %v", err)
+	}
+}
