@@ -6,6 +6,7 @@
 package conform
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -153,6 +154,9 @@ func compare(c Case, be, ref tensor.Backend) string {
 	case gerr != nil:
 		return fmt.Sprintf("%s failed: %v", be.Name(), gerr)
 	}
+	if sameBits(got, want) {
+		return ""
+	}
 	ag, err := tensor.Agree(got, want, c.Tol)
 	switch {
 	case err != nil:
@@ -161,4 +165,22 @@ func compare(c Case, be, ref tensor.Backend) string {
 		return ag.Words(ref.Name() + "'s")
 	}
 	return ""
+}
+
+// sameBits reports whether got and want are of one dtype and shape and
+// hold the same bits, compared straight from their buffers when each
+// buffer is exactly its tensor's contiguous elements (a result always
+// is). tensor.Agree passes such a pair at any tolerance, one value at a
+// time through float64: the suite's gather of 33.5M elements took 3 s
+// to compare that way, milliseconds this way. Any other pair is left to
+// Agree.
+func sameBits(got, want tensor.Tensor) bool {
+	if got.DType() != want.DType() || !got.Shape().Equal(want.Shape()) {
+		return false
+	}
+	g, w := tensor.RawBytes(got), tensor.RawBytes(want)
+	whole := func(t tensor.Tensor, b []byte) bool {
+		return t.Layout().IsContiguous() && len(b) == 4*t.NumElements()
+	}
+	return whole(got, g) && whole(want, w) && bytes.Equal(g, w)
 }

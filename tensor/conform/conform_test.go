@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -43,6 +44,35 @@ func TestSuiteCatchesAPlantedBug(t *testing.T) {
 	for _, f := range fails {
 		if !strings.HasPrefix(f.Case, "repeat") {
 			t.Errorf("unexpected failure outside repeat: %v", f)
+		}
+	}
+}
+
+// sameBits answers only for whole contiguous tensors of one dtype and
+// shape; every other pair goes to tensor.Agree.
+func TestSameBits(t *testing.T) {
+	a, _ := tensor.Arange(tensor.Float32, tensor.Shape{2, 3})
+	b, _ := tensor.Arange(tensor.Float32, tensor.Shape{2, 3})
+	c, _ := tensor.Arange(tensor.Float32, tensor.Shape{3, 2})
+	i, _ := tensor.Arange(tensor.Int32, tensor.Shape{2, 3})
+	big, _ := tensor.Arange(tensor.Float32, tensor.Shape{3, 3})
+	rows, _ := big.Narrow(0, 0, 2) // a's values, but a view of a larger buffer
+	tail, _ := big.Narrow(0, 1, 3)
+	nan, _ := tensor.FromSlice(tensor.Shape{1}, []float32{float32(math.NaN())})
+	for _, c := range []struct {
+		name      string
+		got, want tensor.Tensor
+		same      bool
+	}{
+		{"equal", a, b, true},
+		{"NaN and itself", nan, nan, true},
+		{"other shape", a, c, false},
+		{"other dtype", a, i, false},
+		{"a view of part of a buffer", rows, a, false},
+		{"an offset view", tail, a, false},
+	} {
+		if got := sameBits(c.got, c.want); got != c.same {
+			t.Errorf("%s: sameBits %v, want %v", c.name, got, c.same)
 		}
 	}
 }
