@@ -232,7 +232,7 @@ func saveLast(b *builder) int {
 func runCoverage(t *testing.T, b *builder, checks []check) {
 	t.Helper()
 	start := time.Now()
-	ex, err := New(Options{}).execute(context.Background(), b)
+	ex, err := New(Options{}).execute(context.Background(), b, "")
 	if err != nil {
 		t.Fatal(err)
 	}

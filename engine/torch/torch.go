@@ -93,7 +93,8 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	if err := checkRanks(plan, e.timeRuns() > 0); err != nil {
 		return nil, err
 	}
-	if _, err := findPython(ctx, e.opts.Python, p); err != nil {
+	python, err := findPython(ctx, e.opts.Python, p)
+	if err != nil {
 		return nil, err
 	}
 	ranks, err := engine.Planned(plan)
@@ -107,7 +108,7 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	}
 	b.job.TimeRuns = e.timeRuns()
 	defer b.release()
-	ex, err := e.execute(ctx, b)
+	ex, err := e.execute(ctx, b, python)
 	if err != nil {
 		return nil, err
 	}
@@ -165,13 +166,17 @@ func (ex *execution) release() {
 }
 
 // execute writes b's job to a temporary folder, runs one worker per
-// device on it, and reads back every worker's report and the saved
-// steps' shards. The folder is removed before it returns. When ctx has
-// ended already it starts nothing: the error wraps ErrCancelled (or
-// ErrTimeout, for a deadline) and ctx's error.
-func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
+// device on it (python, or Options.Python when ""), and reads back every
+// worker's report and the saved steps' shards. The folder is removed
+// before it returns. When ctx has ended already it starts nothing: the
+// error wraps ErrCancelled (or ErrTimeout, for a deadline) and ctx's
+// error.
+func (e *Engine) execute(ctx context.Context, b *builder, python string) (*execution, error) {
+	if python == "" {
+		python = e.opts.Python
+	}
 	ex := &execution{shards: map[int][]tensor.Tensor{}}
-	run := jobRun{python: e.opts.Python, port: e.opts.Port, p: b.p, timeout: e.timeout(), script: "worker.py", write: b.write, fault: e.opts.fault}
+	run := jobRun{python: python, port: e.opts.Port, p: b.p, timeout: e.timeout(), script: "worker.py", write: b.write, fault: e.opts.fault}
 	st, err := runJob(ctx, run, func(dir string) error { return ex.read(dir, b) })
 	if err != nil {
 		ex.release()
