@@ -65,6 +65,10 @@ type Options struct {
 	// (KIND:RANK:STEP with KIND raise, kill or hang): the tests' way to
 	// make a worker fail. It is never read from the environment.
 	fault string
+	// onStatus, when set, hears each status line of the workers of a
+	// run without a Pool: the tests' way to act once a worker is at a
+	// step.
+	onStatus func(pos int, where string)
 }
 
 // Engine runs plans on torch.distributed: one process per device.
@@ -184,7 +188,8 @@ func (e *Engine) execute(ctx context.Context, b *builder, python string) (*execu
 		python = e.opts.Python
 	}
 	ex := &execution{shards: map[int][]tensor.Tensor{}}
-	run := jobRun{python: python, port: e.opts.Port, p: b.p, timeout: e.timeout(), script: "worker.py", write: b.write, fault: e.opts.fault, pool: e.opts.Pool}
+	run := jobRun{python: python, port: e.opts.Port, p: b.p, timeout: e.timeout(), script: "worker.py", write: b.write, fault: e.opts.fault,
+		onStatus: e.opts.onStatus, pool: e.opts.Pool}
 	st, err := runJob(ctx, run, func(dir string) error { return ex.read(dir, b) })
 	if err != nil {
 		ex.release()
