@@ -5,7 +5,8 @@
 // # Overview
 //
 // [Engine.Run] writes a job to a temporary folder and starts one worker
-// per device of the placement: the interpreter ([FindPython], or
+// per device of the placement (or, with a [Pool], hands the job to the
+// workers of an earlier run: see Pools): the interpreter ([FindPython], or
 // Options.Python) running the embedded worker.py (beside ops.py, its
 // local arithmetic) with
 //
@@ -102,7 +103,33 @@
 // in one line. Past Options.Timeout (DefaultTimeout, 120 s) every
 // worker is killed and the error says which step each rank was in; the
 // caller's ctx ending does the same (the CLI ends it on Ctrl-C and on
-// SIGTERM). No worker and no job folder outlives Run.
+// SIGTERM). No worker and no job folder outlives Run; with a [Pool], no
+// job folder outlives Run and no worker outlives the pool's Close (and
+// the runs going on when it is called).
+//
+// # Pools
+//
+// A run with Options.Pool hands its workers to the pool once they are
+// done, instead of letting them exit: each worker (worker.py with
+// --serve) prints "stridelab-idle: SEQ" once every rank has written its
+// job's files, and waits on its stdin, torch imported and
+// torch.distributed joined. The next run on as many devices, with the
+// same interpreter and port and a timeout no longer than the first
+// run's (gloo's own timeout, set when the workers joined), writes its
+// job folder as any run does and hands each worker one line of JSON,
+// {"job": JOB, "fault": …, "seq": SEQ}: the worker reads the job, makes
+// the process groups of its mesh that no earlier job made (new_group,
+// every rank in the same order, kept for later jobs) and warms up their
+// collectives, then runs the steps and writes its files as above. The
+// bytes counted and the collectives' times mean what they mean without
+// a pool, but the costs a gang's start pays fall on its first run: a
+// later run's RankReport.Setup is only its own (its new groups and
+// their warm-up, no import and no init_process_group), a note says the
+// workers were kept, and a collective's first call (FirstTime) may find
+// gloo already warmed at that size by an earlier run. Every fault is a
+// run's as above, and ends its gang: the workers are killed, and the
+// next run starts new ones; so does a worker that died while it waited.
+// The CLI runs one plan a process and uses no pool; the tests share one.
 //
 // # Calibrating
 //

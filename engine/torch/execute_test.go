@@ -43,7 +43,7 @@ func TestExecuteDoneContext(t *testing.T) {
 	defer b.release()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	ex, err := New(Options{Python: py}).execute(ctx, b)
+	ex, err := New(Options{Python: py}).execute(ctx, b, "")
 	if err == nil {
 		ex.release()
 	}

@@ -3,8 +3,10 @@ package torch
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -102,21 +104,34 @@ func positionOf(ranks []RankStatus, rank int) int {
 	return 0
 }
 
-// gang is one run's workers: one process per device.
+// gang is the workers of a job: one process per device. A one-shot
+// gang's workers run the job they start with and exit; a serving gang's
+// (a Pool's) stay, each running the next job its stdin names.
 type gang struct {
 	python    string
-	dir       string
+	dir       string // the folder of the job running now
 	port      int
 	placement sbp.Placement
-	fault     string
-	timeout   time.Duration
-	workers   []*worker
+	fault     string        // the tests' fault for the job running now
+	timeout   time.Duration // the job running now's
+	// joined is the timeout the workers joined torch.distributed with,
+	// their first job's: gloo's own, for the world's collectives. A
+	// serving gang runs later jobs whose timeout is no longer, so that
+	// the engine's timeout, not gloo's, ends a job that hangs.
+	joined  time.Duration
+	workers []*worker
 	// script is the file in dir each worker runs: worker.py when empty
 	// (calibrate runs calibrate.py).
 	script string
 	// onStatus, when set, hears every status line a worker prints (its
 	// position and the line's text), as it prints it.
 	onStatus func(pos int, where string)
+	// serve starts the workers with --serve: after each job a worker
+	// prints "stridelab-idle: SEQ" and reads its next job from its stdin.
+	serve bool
+	seq   int          // the job running now, or last run: 1 is the one the workers start with
+	exits chan *worker // each worker, once, when it has exited
+	idle  chan int     // serve: the job each worker says it has finished
 }
 
 // worker is one process.
@@ -124,7 +139,8 @@ type worker struct {
 	pos  int
 	cmd  *exec.Cmd
 	out  *tail
-	err  error // from Wait
+	in   io.WriteCloser // serve: its stdin, where its next job goes
+	err  error          // from Wait
 	done bool
 }
 
@@ -134,42 +150,78 @@ type worker struct {
 // collectives broke because of it.
 const grace = 300 * time.Millisecond
 
-// run starts every worker and waits for all of them: nil when every one
-// exited 0. runCtx carries the timeout; callerCtx tells a cancellation
-// from it.
-func (g *gang) run(runCtx, callerCtx context.Context) error {
+// errLeft is a serving worker's exit in the middle of a job: it exits
+// only when its stdin ends, and never during a job.
+var errLeft = errors.New("exited before its job was done")
+
+// start starts one worker per device on the job in g.dir, each in a
+// process group of its own, and no worker once runCtx has ended (wait
+// then says why). On an error the caller stops the gang.
+func (g *gang) start(runCtx context.Context) error {
 	n := g.placement.Size()
-	exits := make(chan *worker, n)
-	defer func() {
-		g.killAll()
-		for _, w := range g.workers {
-			for !w.done {
-				(<-exits).done = true
-			}
-		}
-	}()
+	g.seq, g.joined, g.exits, g.idle = 1, g.timeout, make(chan *worker, n), make(chan int, n)
 	for pos := range n {
 		if runCtx.Err() != nil {
-			break // the select below says why; no worker starts after the run's end
+			break
 		}
-		w, err := g.start(pos)
+		w, err := g.startWorker(pos)
 		if err != nil {
 			return fmt.Errorf("torch engine: starting rank %d with %s: %w", g.placement.Rank(pos), g.python, err)
 		}
 		g.workers = append(g.workers, w)
 		go func() {
 			w.err = w.cmd.Wait()
-			exits <- w
+			g.exits <- w
 		}()
 	}
-	left := len(g.workers)
-	for left > 0 || len(g.workers) < n {
+	return nil
+}
+
+// next hands a serving gang its next job, the folder dir (fault: the
+// tests' fault for it; timeout: its timeout, the one runCtx carries),
+// and waits for it as wait does. A worker that has exited cannot read
+// the job: wait hears its exit.
+func (g *gang) next(runCtx, callerCtx context.Context, dir, fault string, timeout time.Duration) error {
+	g.seq++
+	g.dir, g.fault, g.timeout = dir, fault, timeout
+	line, err := json.Marshal(jobLine{Job: dir, Fault: fault, Seq: g.seq})
+	if err != nil {
+		return fmt.Errorf("torch engine: %w", err)
+	}
+	line = append(line, '\n')
+	for _, w := range g.workers {
+		w.in.Write(line)
+	}
+	return g.wait(runCtx, callerCtx)
+}
+
+// jobLine is a serving worker's next job: one line of JSON on its stdin.
+type jobLine struct {
+	Job   string `json:"job"`   // the job folder
+	Fault string `json:"fault"` // the tests' fault (Options.fault)
+	Seq   int    `json:"seq"`   // the job's number in the gang: it says "stridelab-idle: SEQ" when done
+}
+
+// wait waits until every worker has finished the job running now: a
+// one-shot worker by exiting 0, a serving one by saying it is idle. The
+// first worker to fail (for a serving gang, to exit at all) and the end
+// of runCtx return an *Error; the caller then stops the gang. runCtx
+// carries the timeout; callerCtx tells a cancellation from it.
+func (g *gang) wait(runCtx, callerCtx context.Context) error {
+	for left := g.placement.Size(); left > 0; {
 		select {
-		case w := <-exits:
+		case w := <-g.exits:
 			w.done = true
-			left--
+			if w.err == nil && g.serve {
+				w.err = errLeft
+			}
 			if w.err != nil {
-				return g.failed(w, exits)
+				return g.failed(w)
+			}
+			left--
+		case seq := <-g.idle:
+			if seq == g.seq {
+				left--
 			}
 		case <-runCtx.Done():
 			g.killAll()
@@ -183,19 +235,45 @@ func (g *gang) run(runCtx, callerCtx context.Context) error {
 	return nil
 }
 
+// alive reports whether every worker of an idle serving gang is still
+// running.
+func (g *gang) alive() bool {
+	select {
+	case w := <-g.exits:
+		w.done = true
+		return false
+	default:
+		return true
+	}
+}
+
+// stop kills every worker still running, with its process group, and
+// waits until each has been reaped.
+func (g *gang) stop() {
+	g.killAll()
+	for _, w := range g.workers {
+		for !w.done {
+			(<-g.exits).done = true
+		}
+	}
+}
+
 // failed collects the workers that fail within grace of first, stops
 // the rest, and blames one: a worker killed by a signal first, then one
 // whose error is its own (not a broken connection to a peer), then the
 // first.
-func (g *gang) failed(first *worker, exits chan *worker) error {
+func (g *gang) failed(first *worker) error {
 	failures := []*worker{first}
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 wait:
 	for {
 		select {
-		case w := <-exits:
+		case w := <-g.exits:
 			w.done = true
+			if w.err == nil && g.serve {
+				w.err = errLeft
+			}
 			if w.err != nil {
 				failures = append(failures, w)
 			}
@@ -220,7 +298,7 @@ wait:
 		}
 	}
 	e := &Error{Kind: ErrWorker, Rank: g.placement.Rank(blame.pos), Line: g.lastLine(blame), Ranks: g.statuses()}
-	if where := e.Ranks[blame.pos].Where; strings.HasPrefix(where, "init") {
+	if where := e.Ranks[blame.pos].Where; strings.HasPrefix(where, "init: joining") {
 		e.Detail = fmt.Sprintf("torch.distributed did not start on 127.0.0.1:%d; is the port taken?", g.port)
 	}
 	return e
@@ -282,18 +360,32 @@ func (g *gang) statuses() []RankStatus {
 	return out
 }
 
-// start starts the worker at position pos in a process group of its own.
-func (g *gang) start(pos int) (*worker, error) {
+// startWorker starts the worker at position pos in a process group of
+// its own.
+func (g *gang) startWorker(pos int) (*worker, error) {
 	script := g.script
 	if script == "" {
 		script = "worker.py"
 	}
-	cmd := exec.Command(g.python, "-u", filepath.Join(g.dir, script), g.dir)
+	args := []string{"-u", filepath.Join(g.dir, script), g.dir}
+	if g.serve {
+		args = append(args, "--serve")
+	}
+	cmd := exec.Command(g.python, args...)
 	cmd.Dir = g.dir
 	cmd.Env = g.env(pos)
 	out := &tail{max: tailBytes}
 	if g.onStatus != nil {
 		out.onStatus = func(where string) { g.onStatus(pos, where) }
+	}
+	w := &worker{pos: pos, cmd: cmd, out: out}
+	if g.serve {
+		out.onIdle = func(seq int) { g.idle <- seq }
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		w.in = in
 	}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = sysProcAttr()
@@ -301,7 +393,7 @@ func (g *gang) start(pos int) (*worker, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &worker{pos: pos, cmd: cmd, out: out}, nil
+	return w, nil
 }
 
 // env is the worker's environment: the caller's, less anything that
@@ -366,8 +458,12 @@ const tailBytes = 16 << 10
 // statusPrefix starts the lines a worker prints to say where it is.
 const statusPrefix = "stridelab-status: "
 
-// tail keeps the last max bytes a worker writes, less its status lines,
-// and the last status line apart.
+// idlePrefix starts the line a serving worker prints when it has
+// finished a job, the job's number after it.
+const idlePrefix = "stridelab-idle: "
+
+// tail keeps the last max bytes a worker writes, less its status and
+// idle lines, and the last status line apart.
 type tail struct {
 	mu      sync.Mutex
 	max     int
@@ -376,13 +472,20 @@ type tail struct {
 	status  string
 	// onStatus hears each status line, after Write has let go of mu.
 	onStatus func(where string)
+	// onIdle hears each idle line's job number, after Write has let go
+	// of mu.
+	onIdle func(seq int)
 }
 
 func (t *tail) Write(p []byte) (int, error) {
 	var heard []string
+	var idle []int
 	defer func() {
 		for _, where := range heard {
 			t.onStatus(where)
+		}
+		for _, seq := range idle {
+			t.onIdle(seq)
 		}
 	}()
 	t.mu.Lock()
@@ -398,6 +501,10 @@ func (t *tail) Write(p []byte) (int, error) {
 			t.status = strings.TrimSpace(string(rest))
 			if t.onStatus != nil {
 				heard = append(heard, t.status)
+			}
+		} else if rest, ok := bytes.CutPrefix(line, []byte(idlePrefix)); ok && t.onIdle != nil {
+			if seq, err := strconv.Atoi(strings.TrimSpace(string(rest))); err == nil {
+				idle = append(idle, seq)
 			}
 		} else {
 			t.buf = append(t.buf, line...)

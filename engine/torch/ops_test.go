@@ -224,15 +224,15 @@ func saveLast(b *builder) int {
 	return step
 }
 
-// runCoverage runs the job and checks every step: the gathered value
-// equals the single device's and the simulated devices', and each
-// rank's measured bytes equal the plan's where the engine ran the plan's
-// collective (a reduce-scatter, run as an all-reduce and a slice, must
-// count the all-reduce's ring).
+// runCoverage runs the job on testPool's workers and checks every step:
+// the gathered value equals the single device's and the simulated
+// devices', and each rank's measured bytes equal the plan's where the
+// engine ran the plan's collective (a reduce-scatter, run as an
+// all-reduce and a slice, must count the all-reduce's ring).
 func runCoverage(t *testing.T, b *builder, checks []check) {
 	t.Helper()
 	start := time.Now()
-	ex, err := New(Options{}).execute(context.Background(), b)
+	ex, err := pooled(t, Options{}).execute(context.Background(), b, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func runCoverage(t *testing.T, b *builder, checks []check) {
 	r0 := ex.reports[0]
 	t.Logf("%d steps (%d checked) on %v: %v in all; rank 0: import torch %.2fs, start torch.distributed %.2fs, steps %.2fs, write %.2fs",
 		len(b.job.Steps), len(checks), b.p, time.Since(start).Round(time.Millisecond), r0.ImportSeconds, r0.InitSeconds, inRank0, r0.WriteSeconds)
-	noStrays(t, pids...)
+	keptWorkers(t, pids...)
 	ran := map[string]int{}
 	for _, c := range checks {
 		got, err := assemble(c.shape, b.p, c.nd, ex.shards[c.step])

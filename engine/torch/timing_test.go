@@ -31,7 +31,7 @@ func TestCollectivesTimed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := New(Options{}).Run(context.Background(), pl, nil)
+	res, err := pooled(t, Options{}).Run(context.Background(), pl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestTimedRunsLeaveTheRunAlone(t *testing.T) {
 	defer sim.Values.Release()
 	var results [2]*engine.Result
 	for i, runs := range []int{-1, 3} {
-		res, err := New(Options{TimeRuns: runs}).Run(context.Background(), pl, nil)
+		res, err := pooled(t, Options{TimeRuns: runs}).Run(context.Background(), pl, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

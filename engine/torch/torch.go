@@ -56,11 +56,19 @@ type Options struct {
 	// DefaultTimeRuns; a negative number runs none, and the run's own
 	// call is the time.
 	TimeRuns int
+	// Pool, when set, keeps each run's workers for the next run of
+	// their kind (see Pool), which then pays none of their start; nil
+	// starts the workers in Run and stops them before it returns.
+	Pool *Pool
 
 	// fault is handed to the workers as STRIDELAB_TORCH_TEST_FAULT
 	// (KIND:RANK:STEP with KIND raise, kill or hang): the tests' way to
 	// make a worker fail. It is never read from the environment.
 	fault string
+	// onStatus, when set, hears each status line of the workers of a
+	// run without a Pool: the tests' way to act once a worker is at a
+	// step.
+	onStatus func(pos int, where string)
 }
 
 // Engine runs plans on torch.distributed: one process per device.
@@ -93,7 +101,8 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	if err := checkRanks(plan, e.timeRuns() > 0); err != nil {
 		return nil, err
 	}
-	if _, err := findPython(ctx, e.opts.Python, p); err != nil {
+	python, err := findPython(ctx, e.opts.Python, p)
+	if err != nil {
 		return nil, err
 	}
 	ranks, err := engine.Planned(plan)
@@ -107,12 +116,15 @@ func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Val
 	}
 	b.job.TimeRuns = e.timeRuns()
 	defer b.release()
-	ex, err := e.execute(ctx, b)
+	ex, err := e.execute(ctx, b, python)
 	if err != nil {
 		return nil, err
 	}
 	defer ex.release()
 	notes := []string{fmt.Sprintf("torch: %d processes of %s, torch.distributed gloo on 127.0.0.1:%d", p.Size(), ex.python, ex.port)}
+	if ex.kept > 0 {
+		notes = append(notes, fmt.Sprintf("torch: workers kept by the pool, this their job %d: they imported torch and joined torch.distributed in their first, so each rank's setup is this run's own (the groups no earlier job made, and their warm-up)", ex.kept+1))
+	}
 	if p.Device() != "cpu" {
 		notes = append(notes, fmt.Sprintf("the placement is on %s, but this engine's workers run gloo on this machine's CPUs", p.Device()))
 	}
@@ -150,6 +162,7 @@ func (e *Engine) timeout() time.Duration {
 type execution struct {
 	python  string
 	port    int
+	kept    int                     // the jobs the workers ran before this one (started.kept)
 	reports []workerReport          // by position
 	shards  map[int][]tensor.Tensor // saved step index → shard per position
 }
@@ -164,20 +177,25 @@ func (ex *execution) release() {
 	}
 }
 
-// execute writes b's job to a temporary folder, runs one worker per
-// device on it, and reads back every worker's report and the saved
-// steps' shards. The folder is removed before it returns. When ctx has
-// ended already it starts nothing: the error wraps ErrCancelled (or
+// execute writes b's job to a temporary folder, runs it on one worker
+// per device (python, or Options.Python when ""; kept by Options.Pool
+// when set), and reads back every worker's report and the saved steps'
+// shards. The folder is removed before it returns. When ctx has ended
+// already it starts nothing: the error wraps ErrCancelled (or
 // ErrTimeout, for a deadline) and ctx's error.
-func (e *Engine) execute(ctx context.Context, b *builder) (*execution, error) {
+func (e *Engine) execute(ctx context.Context, b *builder, python string) (*execution, error) {
+	if python == "" {
+		python = e.opts.Python
+	}
 	ex := &execution{shards: map[int][]tensor.Tensor{}}
-	run := jobRun{python: e.opts.Python, port: e.opts.Port, p: b.p, timeout: e.timeout(), script: "worker.py", write: b.write, fault: e.opts.fault}
+	run := jobRun{python: python, port: e.opts.Port, p: b.p, timeout: e.timeout(), script: "worker.py", write: b.write, fault: e.opts.fault,
+		onStatus: e.opts.onStatus, pool: e.opts.Pool}
 	st, err := runJob(ctx, run, func(dir string) error { return ex.read(dir, b) })
 	if err != nil {
 		ex.release()
 		return nil, err
 	}
-	ex.python, ex.port = st.python, st.port
+	ex.python, ex.port, ex.kept = st.python, st.port, st.kept
 	return ex, nil
 }
 

@@ -28,6 +28,14 @@ temporary name, then renamed. Before each step it prints a line
 "stridelab-status: step INDEX: …" to stderr, so that stridelab can say
 where a rank was when a run is stopped. A failure writes JOB/error.RANK
 (where it was, a tab, the exception's last line) and exits with status 1.
+
+With --serve after JOB (stridelab's Pool), the worker stays for more jobs
+once JOB is done: it prints "stridelab-idle: 1" to stderr and reads the
+next job from its stdin, one JSON line {"job": DIR, "fault": SPEC, "seq":
+SEQ}, runs it in the same world (its groups made the first time a job
+names them, then kept), prints "stridelab-idle: SEQ", and so on; at the
+end of its stdin it leaves torch.distributed and exits 0. A failure ends
+it as above, writing DIR/error.RANK of the job it was running.
 """
 
 import datetime
@@ -37,10 +45,14 @@ import sys
 import time
 import traceback
 
-JOB = sys.argv[1] if len(sys.argv) > 1 else "."
+JOB = sys.argv[1] if len(sys.argv) > 1 else "."  # the job running now: a later job of --serve replaces it
+SERVE = "--serve" in sys.argv[2:]
 RANK = int(os.environ.get("RANK", "0"))
 WORLD = int(os.environ.get("WORLD_SIZE", "1"))
 STATUS = {"where": "start"}
+# The fault the tests inject into the job running now: the first job's
+# from STRIDELAB_TORCH_TEST_FAULT, a later one's from its line.
+FAULT = {"spec": os.environ.get("STRIDELAB_TORCH_TEST_FAULT", "")}
 
 
 def atomic_write(path, text):
@@ -57,9 +69,10 @@ def status(where):
 
 
 def fault_at(index):
-    """A fault the tests inject: STRIDELAB_TORCH_TEST_FAULT=KIND:RANK:STEP,
-    KIND raise, kill or hang. stridelab passes it only from its tests."""
-    spec = os.environ.get("STRIDELAB_TORCH_TEST_FAULT", "")
+    """A fault the tests inject: KIND:RANK:STEP, KIND raise, kill or hang
+    (STRIDELAB_TORCH_TEST_FAULT, or a --serve job line's "fault").
+    stridelab passes it only from its tests."""
+    spec = FAULT["spec"]
     if not spec:
         return
     kind, rank, step = spec.split(":")
@@ -75,22 +88,39 @@ def fault_at(index):
             time.sleep(1)
 
 
+# The process groups this worker has made, by (positions, whether the
+# group is the world): a --serve worker keeps them for its later jobs.
+# Every rank runs the same jobs in the same order, so every rank makes
+# the same new groups in the same order, as new_group needs.
+GROUPS = {}
+# The groups whose collectives warm_up has called: those a later job
+# finds here have paid their first calls already.
+WARM = set()
+
+
 def join(dist, job):
-    """Joins torch.distributed (gloo) and makes one process group per group
-    of devices along each mesh dim of an n-D mesh, made by every rank in
-    the same order (a 1-D mesh uses the world). Returns, per mesh dim, this
-    rank's group (its positions) and its process group (None: the world).
+    """Joins torch.distributed (gloo); returns groups(dist, job).
     calibrate.py joins the same way."""
     status("init: joining torch.distributed (gloo) at %s:%s" % (os.environ.get("MASTER_ADDR"), os.environ.get("MASTER_PORT")))
     dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=job["timeout_s"]))
+    return groups(dist, job)
+
+
+def groups(dist, job):
+    """Makes one process group per group of devices along each mesh dim of
+    an n-D mesh (a 1-D mesh uses the world), every rank every group in the
+    job's order, each the first time a job names it (GROUPS). Returns, per
+    mesh dim, this rank's group (its positions), its process group (None:
+    the world) and its key in GROUPS."""
     mine = {}
-    for m, groups in enumerate(job["groups"]):
-        for g in groups:
-            pg = None
-            if len(job["mesh"]) > 1 and len(g) > 1:
-                pg = dist.new_group(g)
+    for m, gs in enumerate(job["groups"]):
+        for g in gs:
+            world = not (len(job["mesh"]) > 1 and len(g) > 1)
+            key = (tuple(sorted(g)), world)
+            if key not in GROUPS:
+                GROUPS[key] = None if world else dist.new_group(g)
             if RANK in g:
-                mine[m] = (g, pg)
+                mine[m] = (g, GROUPS[key], key)
     return mine
 
 
@@ -109,7 +139,7 @@ def make_collective(torch, dist, mine):
         collective does it, on this rank's tensor t. Returns the new
         tensor and what was measured."""
         kind, x, y = c["collective"], c["x"], c["y"]
-        g, pg = mine[c["mesh_dim"]]
+        g, pg, _ = mine[c["mesh_dim"]]
         k, ci = len(g), g.index(RANK)
         before = [c["before"][q] for q in g]
         rec = {"ran": "local", "handed": 0, "send": 0, "recv": 0, "note": "", "call_seconds": 0.0}
@@ -233,13 +263,15 @@ def warm_up(torch, dist, mine):
     this rank's group along every mesh dim, then a barrier: the first
     call of each pays costs of its own (calibrate.py discards its first
     run for the same reason), and they belong to the setup, not to the
-    plan's first boxing of that kind."""
+    plan's first boxing of that kind. A group warmed for an earlier job
+    (WARM) is not warmed again; every rank of a group agrees on that."""
     status("init: warming up the collectives")
     for m in sorted(mine):
-        g, pg = mine[m]
+        g, pg, key = mine[m]
         k = len(g)
-        if k < 2:
+        if k < 2 or key in WARM:
             continue
+        WARM.add(key)
         one = torch.zeros(1)
         dist.all_gather([torch.empty_like(one) for _ in g], one, group=pg)
         dist.all_reduce(one, group=pg)
@@ -248,24 +280,64 @@ def warm_up(torch, dist, mine):
 
 
 def main():
+    """Imports torch, joins the world and runs JOB; with --serve, then
+    each job its stdin names, in the same world, until its stdin ends."""
+    global JOB
     t_start = time.perf_counter()
     status("importing torch")
     import numpy as np
     import torch
     import torch.distributed as dist
-    from ops import UNARY as unary, matmul, mean_to, reduce_to, softmax  # beside this file
+    import ops  # beside this file: imported now, so a --serve worker's later jobs need nothing of its first job's folder
 
+    torch.set_num_threads(1)
+    job = read_job()
+    t0 = time.perf_counter()
+    mine = join(dist, job)
+    warm_up(torch, dist, mine)
+    setup = {"import_seconds": t0 - t_start, "init_seconds": time.perf_counter() - t0}
+    seq = 1
+    while True:
+        run_job(np, torch, dist, job, mine, setup)
+        if not SERVE:
+            break
+        sys.stderr.write("stridelab-idle: %d\n" % seq)
+        sys.stderr.flush()
+        line = sys.stdin.readline()
+        if not line:
+            break
+        # A later job: its setup is reading it and making (and warming
+        # up) the groups no earlier job made; the import and the world's
+        # start were the first job's.
+        t0 = time.perf_counter()
+        msg = json.loads(line)
+        JOB, FAULT["spec"], seq = msg["job"], msg.get("fault", ""), msg["seq"]
+        os.chdir(JOB)
+        status("init: job %d's groups" % seq)
+        job = read_job()
+        mine = groups(dist, job)
+        warm_up(torch, dist, mine)
+        setup = {"import_seconds": 0.0, "init_seconds": time.perf_counter() - t0}
+    dist.destroy_process_group()
+
+
+def read_job():
+    """JOB/job.json, whose plans must be float32."""
     with open(os.path.join(JOB, "job.json")) as f:
         job = json.load(f)
     if job["dtype"] != "float32":
         raise ValueError("this worker runs float32 plans, not %s" % job["dtype"])
-    f32 = torch.float32
-    torch.set_num_threads(1)
+    return job
 
-    t0 = time.perf_counter()
-    mine = join(dist, job)
-    warm_up(torch, dist, mine)
-    report = {"position": RANK, "pid": os.getpid(), "import_seconds": t0 - t_start, "init_seconds": time.perf_counter() - t0, "steps": []}
+
+def run_job(np, torch, dist, job, mine, setup):
+    """Runs job's steps in the world joined, this rank's groups mine
+    (groups'), and writes its saved shards and its report, setup's
+    seconds in it; returns once every rank has."""
+    from ops import UNARY as unary, matmul, mean_to, reduce_to, softmax  # beside this file
+    f32 = torch.float32
+    report = {"position": RANK, "pid": os.getpid(), "steps": []}
+    report.update(setup)
 
     def run_op(step, ins, a):
         op = step["op"]
@@ -393,7 +465,6 @@ def main():
     # Every rank leaves together: a rank that left early could break a
     # peer's last collective.
     dist.barrier()
-    dist.destroy_process_group()
 
 
 def run(main):

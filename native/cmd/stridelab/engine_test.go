@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/sbp/program"
@@ -337,38 +335,6 @@ func emitMatchesSim(t *testing.T, py, dir, name string, ranks int, args, files [
 			continue
 		}
 		sameBytes(t, want, filepath.Join(emitOut, f))
-	}
-}
-
-// runWorld starts n processes of the file as torchrun would, on a free
-// port, and waits for all of them; any failing fails the test, and none
-// outlives it.
-func runWorld(t *testing.T, py, file string, n int, args ...string) {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmds := make([]*exec.Cmd, n)
-	outs := make([]bytes.Buffer, n)
-	for r := range n {
-		c := exec.CommandContext(ctx, py, append([]string{file}, args...)...)
-		c.Env = append(os.Environ(), "MASTER_ADDR=127.0.0.1", fmt.Sprintf("MASTER_PORT=%d", port), fmt.Sprintf("RANK=%d", r), fmt.Sprintf("WORLD_SIZE=%d", n), fmt.Sprintf("LOCAL_RANK=%d", r))
-		c.Stdout, c.Stderr = &outs[r], &outs[r]
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds[r] = c
-	}
-	for r, c := range cmds {
-		if err := c.Wait(); err != nil {
-			cancel()
-			t.Errorf("rank %d of %s: %v: %s", r, filepath.Base(file), err, outs[r].String())
-		}
 	}
 }
 

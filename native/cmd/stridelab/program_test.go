@@ -406,7 +406,8 @@ exec(compile(open(path).read(), path, "exec"), {"__name__": "__main__"})
 
 // TestProgramEmit: the emitted programs spell the plan for their
 // engine, and compute, on one process through emitShim (with the
-// interpreter torch.FindPython picks), every tensor and gradient that
+// interpreter torch.FindPython picks, the process forked by runPython),
+// every tensor and gradient that
 // --out writes: the ops' spellings, the explicit boxings and the
 // engine's own autograd agree with stridelab's plan and backward.
 // Without torch the spellings are checked and the test is skipped,
@@ -467,7 +468,7 @@ func TestProgramEmit(t *testing.T) {
 			if noTorch != nil {
 				continue
 			}
-			if b, err := exec.Command(python, shim, engine, py).CombinedOutput(); err != nil {
+			if b, err := runPython(t, python, shim, engine, py); err != nil {
 				t.Errorf("program %d, %s: running it: %v\n%s\n%s", i, engine, err, b, prog)
 				continue
 			}
