@@ -2,12 +2,10 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
-	"github.com/stridelab/stridelab/tensor"
 )
 
 // Engine runs a program's plan: every input laid out as the plan says,
@@ -143,7 +141,7 @@ func Planned(plan *program.Plan) ([]RankReport, error) {
 		var b sbp.Boxing
 		if s.Kind == program.StepBoxing {
 			var err error
-			if b, err = StepBoxing(p, s); err != nil {
+			if b, err = s.PlannedBoxing(); err != nil {
 				return nil, err
 			}
 		}
@@ -157,39 +155,4 @@ func Planned(plan *program.Plan) ([]RankReport, error) {
 		}
 	}
 	return ranks, nil
-}
-
-// StepBoxing returns the sbp plan of a boxing step: the collectives along
-// each mesh dim, with every device's shard shapes and bytes, as the
-// planner counted them (float32, the programs' dtype).
-func StepBoxing(p sbp.Placement, s program.Step) (sbp.Boxing, error) {
-	if s.Kind != program.StepBoxing {
-		return sbp.Boxing{}, fmt.Errorf("engine: step %s is an %s step, not a boxing", s.Name, s.Kind)
-	}
-	from, err := sbp.ParseNd(s.From)
-	if err != nil {
-		return sbp.Boxing{}, fmt.Errorf("engine: step %s: from: %w", s.Name, err)
-	}
-	to, err := sbp.ParseNd(s.To)
-	if err != nil {
-		return sbp.Boxing{}, fmt.Errorf("engine: step %s: to: %w", s.Name, err)
-	}
-	return sbp.PlanBoxing(s.Shape, tensor.Float32, p, from, to)
-}
-
-// StepSbp is the nd-SBP a step's output is laid out by: an input's own,
-// a boxing's target, an op's output.
-func StepSbp(s program.Step) (sbp.NdSbp, error) {
-	text := s.Sbp
-	switch s.Kind {
-	case program.StepBoxing:
-		text = s.To
-	case program.StepOp:
-		text = s.OutSbp
-	}
-	nd, err := sbp.ParseNd(text)
-	if err != nil {
-		return nil, fmt.Errorf("engine: step %s: %w", s.Name, err)
-	}
-	return nd, nil
 }

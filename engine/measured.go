@@ -36,8 +36,8 @@ type TimedBoxing struct {
 	Step        int               `json:"step"` // its index in the plan's steps
 	Name        string            `json:"name"`
 	Shape       []int             `json:"shape"`
-	From        string            `json:"from"`
-	To          string            `json:"to"`
+	From        sbp.NdSbp         `json:"from"`
+	To          sbp.NdSbp         `json:"to"`
 	SendBytes   int64             `json:"send_bytes"` // the plan's, all devices together
 	PredictedS  float64           `json:"predicted_s"`
 	MeasuredS   float64           `json:"measured_s"`

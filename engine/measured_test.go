@@ -84,7 +84,7 @@ func TestTimes(t *testing.T) {
 			}
 			b := got.Boxings[boxings]
 			boxings++
-			if b.Step != k || b.Name != s.Name || b.From != s.From || b.To != s.To || b.SendBytes != s.SendBytes || b.PredictedS != s.TimeS {
+			if b.Step != k || b.Name != s.Name || !b.From.Equal(s.From) || !b.To.Equal(s.To) || b.SendBytes != s.SendBytes || b.PredictedS != s.TimeS {
 				t.Errorf("%s: boxing %+v, want step %d %s %s -> %s, %d bytes, %g s", tc.src, b, k, s.Name, s.From, s.To, s.SendBytes, s.TimeS)
 			}
 			var sum, calls float64

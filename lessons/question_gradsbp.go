@@ -29,7 +29,7 @@ func (askGradSbp) form() form {
 func (k askGradSbp) prompt(q *Question, sc *viz.Scene) string {
 	in := "its input"
 	if g, err := gradOf(q, sc); err == nil {
-		in = g.input.Sbp
+		in = g.input.Sbp.String()
 	}
 	return fmt.Sprintf("%s is %s. Where does the backward first lay out %s's gradient as %s is? Predict the SBP its op gives it, then %s: the op itself if it comes out %s, or the boxing after it.",
 		q.Name, in, q.Name, q.Name, k.form().click.what, in)

@@ -275,15 +275,7 @@ func checkProgram(spec viz.Spec, q *Question, a *Answer) error {
 				continue
 			}
 			want = append(want, viz.Focus{Kind: viz.FocusStep, Offset: i})
-			from, err := sbp.ParseNd(st.From)
-			if err != nil {
-				return err
-			}
-			to, err := sbp.ParseNd(st.To)
-			if err != nil {
-				return err
-			}
-			b, err := sbp.PlanBoxing(st.Shape, tensor.Float32, plan.Program.Placement, from, to)
+			b, err := sbp.PlanBoxing(st.Shape, tensor.Float32, plan.Program.Placement, st.From, st.To)
 			if err != nil {
 				return err
 			}
@@ -301,8 +293,8 @@ func checkProgram(spec viz.Spec, q *Question, a *Answer) error {
 			return fmt.Errorf("no step holds %s's gradient %s", q.Name, plan.Grads[q.Name])
 		}
 		st := plan.Steps[at]
-		out := map[program.StepKind]string{program.StepBoxing: st.To, program.StepOp: st.OutSbp, program.StepInput: st.Sbp}[st.Kind]
-		if got, err := sbp.ParseNd(out); err != nil || got.String() != in.Sbp.String() {
+		out := map[program.StepKind]sbp.NdSbp{program.StepBoxing: st.To, program.StepOp: st.OutSbp, program.StepInput: st.Sbp}[st.Kind]
+		if !out.Equal(in.Sbp) {
 			return fmt.Errorf("step %d leaves %s's gradient as %s, not as %s is (%s)", at+1, q.Name, out, q.Name, in.Sbp)
 		}
 		if st.Kind == program.StepBoxing && !slices.ContainsFunc(plan.Steps[:at], func(op program.Step) bool { return op.Kind == program.StepOp && op.Name == st.Tensor }) {
@@ -594,7 +586,7 @@ func TestLessonFacts(t *testing.T) {
 	say("tensor-parallel", "is 16 tokens of 32 features, %d heads of %d", heads, step(attn, program.StepOp, "qh").Shape[2])
 	say("tensor-parallel", "each device computes %d of the 32 features of `q`, `k` and `v`, one head's", block(attn, "wq", 1))
 	for _, name := range []string{"a", "p", "o"} {
-		if st := step(attn, program.StepOp, name); st.OutSbp != "S(0)" {
+		if st := step(attn, program.StepOp, name); st.OutSbp.String() != "S(0)" {
 			t.Errorf("attention's %s runs as %s; the lesson says S(0) on the heads", name, st.Signature)
 		}
 	}

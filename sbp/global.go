@@ -152,10 +152,25 @@ func (g *Global) BoxMoved(to NdSbp) (*Global, Boxing, []Moved, error) {
 	if err != nil {
 		return nil, Boxing{}, nil, err
 	}
+	out, moved, err := g.RunBoxing(plan)
+	if err != nil {
+		return nil, Boxing{}, nil, err
+	}
+	return out, plan, moved, nil
+}
+
+// RunBoxing runs a boxing already planned for g (by PlanBoxing, for g's
+// shape and placement, from g's SBP), step by step on the devices'
+// buffers, and returns the new tensor and what each step moved. A plan
+// made for another tensor is refused, naming both.
+func (g *Global) RunBoxing(plan Boxing) (*Global, []Moved, error) {
+	if !plan.From.Equal(g.nd) || !plan.Shape.Equal(g.shape) || !plan.Placement.Equal(g.placement) {
+		return nil, nil, fmt.Errorf("sbp: a boxing planned for %v %v on %v run on %v %v on %v", plan.Shape, plan.From, plan.Placement, g.shape, g.nd, g.placement)
+	}
 	for _, st := range plan.Steps {
 		op := fmt.Sprintf("boxing %v to %v (%v)", st.From, st.To, st.Collective)
 		if err := checkFootprint(op, g.shape, g.dtype, g.placement, st.To); err != nil {
-			return nil, Boxing{}, nil, err
+			return nil, nil, err
 		}
 	}
 	var moved []Moved
@@ -166,15 +181,16 @@ func (g *Global) BoxMoved(to NdSbp) (*Global, Boxing, []Moved, error) {
 			cur.Release()
 		}
 		if err != nil {
-			return nil, Boxing{}, nil, err
+			return nil, nil, err
 		}
 		moved = append(moved, mv)
 		cur = next
 	}
 	if cur == g {
-		cur, err = g.clone()
+		c, err := g.clone()
+		return c, moved, err
 	}
-	return cur, plan, moved, err
+	return cur, moved, nil
 }
 
 // clone copies every local into a new buffer.

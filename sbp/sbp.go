@@ -109,6 +109,10 @@ func (n NdSbp) String() string {
 	return "(" + join(n, ", ") + ")"
 }
 
+// JoinNd spells nds as String does each, with sep between them: the
+// inputs of a signature, "S(0) x B".
+func JoinNd(nds []NdSbp, sep string) string { return join(nds, sep) }
+
 // Equal reports whether n and m are the same SBP on every mesh dim.
 func (n NdSbp) Equal(m NdSbp) bool { return slices.Equal(n, m) }
 

@@ -260,9 +260,9 @@ func wantWords(t *testing.T, s *Scene, step int, f Focus) []string {
 			}
 			switch st.Kind {
 			case program.StepInput:
-				return append(want, st.Name, st.Shape.String(), st.Sbp)
+				return append(want, st.Name, st.Shape.String(), st.Sbp.String())
 			case program.StepBoxing:
-				return append(append(want, st.Tensor, st.From, st.To, strings.Join(st.Collectives, " + "), tensor.FormatBytes(st.SendBytes)), boxingTimeWords(m, st)...)
+				return append(append(want, st.Tensor, st.From.String(), st.To.String(), strings.Join(st.Collectives, " + "), tensor.FormatBytes(st.SendBytes)), boxingTimeWords(m, st)...)
 			}
 			if m.Cluster != nil {
 				want = append(want, cluster.FormatFLOPs(st.FLOPs), tensor.FormatBytes(int64(st.MemBytes)), st.Bound+"-bound", cluster.FormatSeconds(st.TimeS))
@@ -270,11 +270,10 @@ func wantWords(t *testing.T, s *Scene, step int, f Focus) []string {
 			return append(append(want, st.Name, st.Op, st.Signature), st.Inputs...)
 		}
 		st := m.Steps[f.Offset]
-		nd, _ := sbp.ParseNd(st.Out())
-		shards, _ := sbp.Shards(st.Shape, m.Program.Placement, nd)
+		shards, _ := sbp.Shards(st.Shape, m.Program.Placement, st.Out())
 		for _, x := range shards {
 			if x.Rank == f.Rank {
-				want := []string{fmt.Sprintf("step %d", f.Offset+1), fmt.Sprintf("rank %d", f.Rank), st.Name, x.Shape.String(), st.Out()}
+				want := []string{fmt.Sprintf("step %d", f.Offset+1), fmt.Sprintf("rank %d", f.Rank), st.Name, x.Shape.String(), st.Out().String()}
 				if x.Partial {
 					want = append(want, "partial")
 				}

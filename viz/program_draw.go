@@ -216,9 +216,9 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 	for k, l := range what {
 		label(top+54+float64(k)*15, l, progSmallPx, Ink, FontMono)
 	}
-	sbpText := st.Out()
+	sbpText := st.Out().String()
 	if st.Kind == program.StepBoxing { // what it was is the tensor's column before; the panel says both
-		sbpText = "→ " + st.To
+		sbpText = "→ " + st.To.String()
 	}
 	sbpCol := Broadcast
 	if st.Kind == program.StepOp && s.differs[st.Name] {
@@ -591,14 +591,14 @@ func (s *programScene) stepLines(i int) []string {
 		out = append(out, fmt.Sprintf("box %s %v from %s to %s: %s", st.Tensor, st.Shape, st.From, st.To, strings.Join(st.Collectives, " + ")),
 			fmt.Sprintf("sends %s in all", tensor.FormatBytes(st.SendBytes)))
 	case program.StepOp:
-		out = append(out, fmt.Sprintf("signature %s", st.Signature), fmt.Sprintf("inputs as %s → %s", strings.Join(st.InSbp, " x "), st.OutSbp))
+		out = append(out, fmt.Sprintf("signature %s", st.Signature), fmt.Sprintf("inputs as %s → %s", sbp.JoinNd(st.InSbp, " x "), st.OutSbp))
 		for _, r := range st.Reuses {
 			out = append(out, "reuses "+r)
 		}
 		if len(st.Candidates) > 1 {
 			out = append(out, fmt.Sprintf("%d valid signatures; boxing to each would send:", len(st.Candidates)))
 			for _, cd := range st.Candidates[:min(len(st.Candidates), 6)] {
-				out = append(out, fmt.Sprintf("  %s: %s", strings.Join(cd.InSbp, " x "), tensor.FormatBytes(cd.SendBytes)))
+				out = append(out, fmt.Sprintf("  %s: %s", sbp.JoinNd(cd.InSbp, " x "), tensor.FormatBytes(cd.SendBytes)))
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -78,7 +79,7 @@ func (s *programScene) report(step int, l Look) Report {
 	}
 	for i, st := range p.Steps {
 		if st.Kind == program.StepBoxing && reached(i) {
-			row := []string{fmt.Sprint(i + 1), st.Tensor, st.For, st.From, st.To, strings.Join(st.Collectives, " + "), fmt.Sprint(st.SendBytes)}
+			row := []string{fmt.Sprint(i + 1), st.Tensor, st.For, st.From.String(), st.To.String(), strings.Join(st.Collectives, " + "), fmt.Sprint(st.SendBytes)}
 			if s.timed {
 				row = append(row, cluster.FormatSeconds(st.TimeS))
 			}
@@ -129,7 +130,7 @@ func (s *programScene) stepSection(i int) Section {
 		if len(st.Candidates) > 0 {
 			sec.Table = [][]string{{"inputs as", "output", "boxings", "send B"}}
 			for _, cd := range st.Candidates {
-				sec.Table = append(sec.Table, []string{strings.Join(cd.InSbp, " x "), cd.OutSbp, fmt.Sprint(cd.Boxings), fmt.Sprint(cd.SendBytes)})
+				sec.Table = append(sec.Table, []string{sbp.JoinNd(cd.InSbp, " x "), cd.OutSbp.String(), fmt.Sprint(cd.Boxings), fmt.Sprint(cd.SendBytes)})
 			}
 		}
 	}

@@ -87,15 +87,11 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 		if st.Kind == program.StepBoxing {
 			boxings++
 		}
-		nd, err := sbp.ParseNd(st.Out())
+		sh, err := sbp.Shards(st.Shape, prog.Placement, st.Out())
 		if err != nil {
 			return nil, err
 		}
-		sh, err := sbp.Shards(st.Shape, prog.Placement, nd)
-		if err != nil {
-			return nil, err
-		}
-		s.sbps, s.shards = append(s.sbps, nd), append(s.shards, sh)
+		s.sbps, s.shards = append(s.sbps, st.Out()), append(s.shards, sh)
 	}
 	verb := "send"
 	if boxings == 1 {

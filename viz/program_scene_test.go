@@ -89,9 +89,9 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 						}
 						continue
 					}
-					want := st.Out()
+					want := st.Out().String()
 					if st.Kind == program.StepBoxing {
-						want = "→ " + st.To
+						want = "→ " + st.To.String()
 					}
 					if !slices.ContainsFunc(in, func(x string) bool { return strings.HasSuffix(x, want) }) {
 						t.Errorf("%s step %d (%s %s): its column says %q, not its SBP %s", src, i+1, st.Kind, st.Name, in, want)
@@ -99,8 +99,7 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 					if running := "Σ " + tensor.FormatBytes(runningTotal(plan, i)); !slices.Contains(in, running) {
 						t.Errorf("%s step %d: no running total %q in %q", src, i+1, running, in)
 					}
-					nd, _ := sbp.ParseNd(st.Out())
-					shards, _ := sbp.Shards(st.Shape, p, nd)
+					shards, _ := sbp.Shards(st.Shape, p, st.Out())
 					for _, h := range hots {
 						if h.Kind != FocusDevice || !inside(h, col) {
 							continue

@@ -121,10 +121,7 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 	switch js.Kind {
 	case string(program.StepInput):
 		s := plan.Steps[i]
-		nd, err := sbp.ParseNd(js.Sbp)
-		if err != nil {
-			return err
-		}
+		nd := s.Out()
 		shards, err := sbp.Shards(s.Shape, p, nd)
 		if err != nil {
 			return err
@@ -215,7 +212,7 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 			return fmt.Errorf("no torch op for %q", js.Op)
 		}
 		s := plan.Steps[i]
-		fmt.Fprintf(o, "\n    # step %d: %s = %s %s   %s -> %s: the local op on this rank's shards\n", i+1, js.Name, js.Op, strings.Join(js.Reads, " "), strings.Join(s.InSbp, " x "), s.OutSbp)
+		fmt.Fprintf(o, "\n    # step %d: %s = %s %s   %s -> %s: the local op on this rank's shards\n", i+1, js.Name, js.Op, strings.Join(js.Reads, " "), sbp.JoinNd(s.InSbp, " x "), s.OutSbp)
 		fmt.Fprintf(o, "    %s = %s\n", v(js.Name), expr)
 	case string(program.StepBoxing):
 		var what []string

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -123,8 +122,9 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out
 	return plan, nil
 }
 
-// boxing appends the boxing of the step read to the nd-SBP to, one
-// collective per sbp.Step of its plan, and returns the plan.
+// boxing appends a boxing of the step read to the nd-SBP to that no plan
+// step made (an emitted file's gather of a result), planned here by
+// sbp.PlanBoxing, and returns its plan.
 func (b *builder) boxing(name, read string, to sbp.NdSbp) (sbp.Boxing, error) {
 	shape, ok := b.shape[read]
 	if !ok {
@@ -134,6 +134,19 @@ func (b *builder) boxing(name, read string, to sbp.NdSbp) (sbp.Boxing, error) {
 	if err != nil {
 		return sbp.Boxing{}, err
 	}
+	return bx, b.addBoxing(name, read, bx)
+}
+
+// addBoxing appends the boxing bx of the step read, one collective per
+// sbp.Step of it; bx must start from the SBP read was left in.
+func (b *builder) addBoxing(name, read string, bx sbp.Boxing) error {
+	shape, ok := b.shape[read]
+	if !ok {
+		return fmt.Errorf("it boxes %s, which no earlier step defines", read)
+	}
+	if !bx.From.Equal(b.sbp[read]) || !bx.Shape.Equal(shape) {
+		return fmt.Errorf("its boxing starts from %v %v, but %s is %v %v", bx.Shape, bx.From, read, shape, b.sbp[read])
+	}
 	js := jobStep{Kind: string(program.StepBoxing), Name: name, Reads: []string{read}}
 	for _, st := range bx.Steps {
 		c := jobCollective{MeshDim: st.MeshDim, Collective: string(st.Collective), X: toJobSbp(st.From[st.MeshDim]), Y: toJobSbp(st.To[st.MeshDim])}
@@ -142,8 +155,8 @@ func (b *builder) boxing(name, read string, to sbp.NdSbp) (sbp.Boxing, error) {
 		}
 		js.Collectives = append(js.Collectives, c)
 	}
-	b.add(js, shape, to)
-	return bx, nil
+	b.add(js, shape, bx.To)
+	return nil
 }
 
 // buildJob turns plan into a job: every input's shards (cut from
@@ -167,10 +180,7 @@ func buildJob(plan *program.Plan, inputs program.Values, save []int, timeoutS fl
 // step appends one plan step, and checks that the builder lays its
 // output out as the plan says.
 func (b *builder) step(s program.Step, inputs program.Values) error {
-	nd, err := engine.StepSbp(s)
-	if err != nil {
-		return err
-	}
+	nd := s.Out()
 	switch s.Kind {
 	case program.StepInput:
 		if b.layoutOnly {
@@ -187,22 +197,17 @@ func (b *builder) step(s program.Step, inputs program.Values) error {
 		if s.Operation() == nil {
 			return fmt.Errorf("the step has no op")
 		}
-		var in []sbp.NdSbp
-		for _, text := range s.InSbp {
-			n, err := sbp.ParseNd(text)
-			if err != nil {
-				return err
-			}
-			in = append(in, n)
-		}
-		_, err := b.op(s.Name, s.Operation(), s.Reads(), in, nd)
+		_, err := b.op(s.Name, s.Operation(), s.Reads(), s.InSbp, nd)
 		return err
 	case program.StepBoxing:
 		if r := s.Reads(); len(r) != 1 {
 			return fmt.Errorf("a boxing reads one tensor, not %v", r)
 		}
-		_, err := b.boxing(s.Name, s.Reads()[0], nd)
-		return err
+		bx, err := s.PlannedBoxing()
+		if err != nil {
+			return err
+		}
+		return b.addBoxing(s.Name, s.Reads()[0], bx)
 	}
 	return fmt.Errorf("unknown step kind %q", s.Kind)
 }

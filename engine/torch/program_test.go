@@ -157,7 +157,7 @@ func checkBytes(t *testing.T, pl *program.Plan, res *engine.Result) {
 		if s.Kind != program.StepBoxing {
 			continue
 		}
-		bx, err := engine.StepBoxing(p, s)
+		bx, err := s.PlannedBoxing()
 		if err != nil {
 			t.Fatal(err)
 		}

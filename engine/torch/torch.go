@@ -290,11 +290,7 @@ func checkRanks(plan *program.Plan, again bool) error {
 		return err
 	}
 	for _, s := range plan.Steps {
-		nd, err := engine.StepSbp(s)
-		if err != nil {
-			return err
-		}
-		shards, err := sbp.Shards(s.Shape, p, nd)
+		shards, err := sbp.Shards(s.Shape, p, s.Out())
 		if err != nil {
 			return err
 		}
@@ -306,7 +302,7 @@ func checkRanks(plan *program.Plan, again bool) error {
 		if s.Kind != program.StepBoxing {
 			continue
 		}
-		bx, err := engine.StepBoxing(p, s)
+		bx, err := s.PlannedBoxing()
 		if err != nil {
 			return err
 		}
@@ -418,14 +414,12 @@ func gatherValues(ex *execution, plan *program.Plan, want map[string]int) (progr
 	vals := program.Values{}
 	for name, i := range want {
 		s := plan.Steps[i]
-		nd, err := engine.StepSbp(s)
-		if err == nil {
-			vals[name], err = assemble(s.Shape, p, nd, ex.shards[i])
-		}
+		v, err := assemble(s.Shape, p, s.Out(), ex.shards[i])
 		if err != nil {
 			vals.Release()
 			return nil, fmt.Errorf("torch engine: gathering %s: %w", s.Name, err)
 		}
+		vals[name] = v
 	}
 	return vals, nil
 }

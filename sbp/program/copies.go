@@ -107,7 +107,7 @@ func (pl *planner) arborescence(x, src int, need []int) copyTree {
 		return t
 	}
 	if par == nil {
-		t.err = fmt.Errorf("no tree of boxings makes %v from %v", pl.strings(need), pl.nds[src])
+		t.err = fmt.Errorf("no tree of boxings makes %v from %v", pl.ndsOf(need), pl.nds[src])
 		return t
 	}
 	for b := 1; b <= k; b++ {

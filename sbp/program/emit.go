@@ -48,11 +48,8 @@ func (pl *Plan) Emit(w io.Writer, engine string, opt EmitOptions) error {
 		if s.Pass != Forward {
 			continue
 		}
-		nd, err := sbp.ParseNd(s.Out())
-		if err == nil {
-			err = sbp.Spells(engine, nd)
-		}
-		if err != nil {
+		nd := s.Out()
+		if err := sbp.Spells(engine, nd); err != nil {
 			return pl.stmtError(s, err)
 		}
 		switch s.Kind {

@@ -44,7 +44,7 @@ func TestBoxingFromACopy(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, st := range plan.Steps {
-			if st.Name == "c" && (st.FromCopy != "b" || st.From != "B" || st.SendBytes != 0 || st.Reads()[0] != "b") {
+			if st.Name == "c" && (st.FromCopy != "b" || st.From.String() != "B" || st.SendBytes != 0 || st.Reads()[0] != "b") {
 				t.Errorf("%s: c is boxed from %q (%s), reading %v, sending %d; want from b's B copy, sending 0", s, st.FromCopy, st.From, st.Reads(), st.SendBytes)
 			}
 		}

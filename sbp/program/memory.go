@@ -44,12 +44,8 @@ func spans(steps []Step, finals map[string]bool) []span {
 
 // shardBytes is what each device holds of a float32 tensor of shape laid
 // out as nd on p (heldBytes' bytes(i)), by position in the placement.
-func shardBytes(shape tensor.Shape, p sbp.Placement, nd string) ([]int64, error) {
-	parsed, err := sbp.ParseNd(nd)
-	if err != nil {
-		return nil, err
-	}
-	shards, err := sbp.Shards(shape, p, parsed)
+func shardBytes(shape tensor.Shape, p sbp.Placement, nd sbp.NdSbp) ([]int64, error) {
+	shards, err := sbp.Shards(shape, p, nd)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +102,7 @@ func heldBytes(p sbp.Placement, steps []Step, finals map[string]bool) (held [][]
 	shards := map[string][]int64{} // "shape sbp" → shardBytes
 	bytesOf := func(j int) ([]int64, error) {
 		s := steps[j]
-		key := s.Shape.String() + " " + s.Out()
+		key := s.Shape.String() + " " + s.Out().String()
 		if b, ok := shards[key]; ok {
 			return b, nil
 		}

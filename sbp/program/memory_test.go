@@ -54,7 +54,7 @@ func checkHeld(t *testing.T, src string, want []heldStep, peakStep int) {
 	plan := planned(t, src, Greedy)
 	var got, listed []string
 	for _, s := range plan.Steps {
-		got = append(got, s.Name+" "+s.Out())
+		got = append(got, s.Name+" "+s.Out().String())
 	}
 	for _, w := range want {
 		listed = append(listed, w.name+" "+w.sbp)

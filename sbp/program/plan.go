@@ -103,15 +103,20 @@ type Step struct {
 	Name   string       `json:"name,omitempty"`   // input, op: the name it defines; boxing: the copy's name
 	Shape  tensor.Shape `json:"shape"`            // the logical shape
 	Pass   Pass         `json:"pass"`             // forward or backward
-	Sbp    string       `json:"sbp,omitempty"`    // input: its SBP
+	Sbp    sbp.NdSbp    `json:"sbp,omitempty"`    // input: its SBP
 	Values string       `json:"values,omitempty"` // input: arange, uniform, FILE.npy, ones or zeros (values.go)
 
 	// boxing
-	Tensor      string      `json:"tensor,omitempty"`    // the tensor boxed
-	For         string      `json:"for,omitempty"`       // the name whose op (or statement) needed it
-	FromCopy    string      `json:"from_copy,omitempty"` // the boxed copy of Tensor it started from ("" for the tensor itself)
-	From        string      `json:"from,omitempty"`
-	To          string      `json:"to,omitempty"`
+	Tensor   string    `json:"tensor,omitempty"`    // the tensor boxed
+	For      string    `json:"for,omitempty"`       // the name whose op (or statement) needed it
+	FromCopy string    `json:"from_copy,omitempty"` // the boxed copy of Tensor it started from ("" for the tensor itself)
+	From     sbp.NdSbp `json:"from,omitempty"`
+	To       sbp.NdSbp `json:"to,omitempty"`
+	// Boxing is the boxing the planner chose, its steps and bytes as
+	// sbp.PlanBoxing gave them: what an engine runs, never planned
+	// again. The planner sets it on every boxing step (a plan read back
+	// from JSON has none, and cannot run).
+	Boxing      *sbp.Boxing `json:"-"`
 	Collectives []string    `json:"collectives,omitempty"`
 	SendBytes   int64       `json:"send_bytes"`
 	RecvBytes   int64       `json:"recv_bytes"`
@@ -120,8 +125,8 @@ type Step struct {
 	// op
 	Op         string      `json:"op,omitempty"` // the op's word
 	Inputs     []string    `json:"inputs,omitempty"`
-	InSbp      []string    `json:"in_sbp,omitempty"` // the SBPs it runs on (after boxing)
-	OutSbp     string      `json:"out_sbp,omitempty"`
+	InSbp      []sbp.NdSbp `json:"in_sbp,omitempty"` // the SBPs it runs on (after boxing)
+	OutSbp     sbp.NdSbp   `json:"out_sbp,omitempty"`
 	Signature  string      `json:"signature,omitempty"`  // per mesh dim, "S(0) x B -> S(0)"; joined by "; " on a mesh
 	Reuses     []string    `json:"reuses,omitempty"`     // boxed copies made for an earlier op that serve this one too
 	Candidates []Candidate `json:"candidates,omitempty"` // every valid signature and what its boxing would send
@@ -146,14 +151,13 @@ type Step struct {
 	// memory.go gives the rule).
 	HeldBytes []int64 `json:"held_bytes"`
 
-	op    sbp.Op
-	args  []string // op: the names it reads (the boxed copies where boxed); boxing: the source
-	alias bool     // boxing: no step in fact (a gradient already laid out as its input): Name is Tensor
+	op   sbp.Op
+	args []string // op: the names it reads (the boxed copies where boxed); boxing: the source
 }
 
 // Out is the SBP a step leaves its tensor in: an input's, a boxing's
 // To, an op's OutSbp.
-func (s Step) Out() string {
+func (s Step) Out() sbp.NdSbp {
 	switch s.Kind {
 	case StepBoxing:
 		return s.To
@@ -161,6 +165,19 @@ func (s Step) Out() string {
 		return s.OutSbp
 	}
 	return s.Sbp
+}
+
+// PlannedBoxing is a boxing step's boxing as the planner chose it
+// (Boxing), or an error naming the step where there is none: another
+// kind of step, or a plan read back from JSON.
+func (s Step) PlannedBoxing() (sbp.Boxing, error) {
+	if s.Kind != StepBoxing {
+		return sbp.Boxing{}, fmt.Errorf("step %s is an %s step, not a boxing", s.Name, s.Kind)
+	}
+	if s.Boxing == nil {
+		return sbp.Boxing{}, fmt.Errorf("boxing step %s (%v -> %v) carries no planned boxing: only a plan the planner made runs", s.Name, s.From, s.To)
+	}
+	return *s.Boxing, nil
 }
 
 // Operation is an op step's op (nil for other steps): what an engine
@@ -198,11 +215,11 @@ type RankBytes struct {
 // Candidate is one signature an op could run under: the SBPs its inputs
 // would be boxed to, what comes out, and the bytes the boxing would send.
 type Candidate struct {
-	InSbp     []string `json:"in_sbp"`
-	OutSbp    string   `json:"out_sbp"`
-	Signature string   `json:"signature"`
-	SendBytes int64    `json:"send_bytes"`
-	Boxings   int      `json:"boxings"`
+	InSbp     []sbp.NdSbp `json:"in_sbp"`
+	OutSbp    sbp.NdSbp   `json:"out_sbp"`
+	Signature string      `json:"signature"`
+	SendBytes int64       `json:"send_bytes"`
+	Boxings   int         `json:"boxings"`
 }
 
 // Difference is an op where the strategies disagree.
@@ -216,9 +233,9 @@ type Difference struct {
 // Choice is one strategy's pick for an op: the signature and the bytes
 // its boxing sent before the op.
 type Choice struct {
-	Signature string   `json:"signature"`
-	InSbp     []string `json:"in_sbp"`
-	SendBytes int64    `json:"send_bytes"`
+	Signature string      `json:"signature"`
+	InSbp     []sbp.NdSbp `json:"in_sbp"`
+	SendBytes int64       `json:"send_bytes"`
 	// TimeS is, on a cluster, the op's time and its boxings' before it.
 	TimeS float64 `json:"time_s,omitempty"`
 }

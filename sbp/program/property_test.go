@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -387,9 +388,10 @@ func checkBoxingBytes(t *testing.T, plan *Plan, src string) {
 		if s.Kind != StepBoxing {
 			continue
 		}
-		from, _ := sbp.ParseNd(s.From)
-		to, _ := sbp.ParseNd(s.To)
-		b, err := sbp.PlanBoxing(s.Shape, tensor.Float32, plan.Program.Placement, from, to)
+		b, err := sbp.PlanBoxing(s.Shape, tensor.Float32, plan.Program.Placement, s.From, s.To)
+		if s.Boxing == nil || !reflect.DeepEqual(*s.Boxing, b) {
+			t.Errorf("boxing %s %v %s→%s carries %+v, PlanBoxing plans %+v\n%s", s.Tensor, s.Shape, s.From, s.To, s.Boxing, b, src)
+		}
 		if err != nil || b.SendBytes != s.SendBytes {
 			t.Errorf("boxing %s %v %s→%s sends %d, PlanBoxing says %d (%v)\n%s", s.Tensor, s.Shape, s.From, s.To, s.SendBytes, b.SendBytes, err, src)
 		}

@@ -42,7 +42,7 @@ func TestScaleStatement(t *testing.T) {
 	if len(scales) != 2 {
 		t.Fatalf("%d scale steps, want the forward's and the backward's", len(scales))
 	}
-	if f := scales[0]; f.Pass != Forward || f.OutSbp != "P(sum)" {
+	if f := scales[0]; f.Pass != Forward || f.OutSbp.String() != "P(sum)" {
 		t.Errorf("the forward's scale is %v %v, want the matmul's partial sum kept partial", f.Pass, f.OutSbp)
 	}
 	if b := scales[1]; b.Pass != Backward || b.Name != "grad_y" || !strings.Contains(b.Why, "= grad · 0.25") {

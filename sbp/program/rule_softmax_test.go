@@ -45,7 +45,7 @@ func TestSoftmaxBackward(t *testing.T) {
 			case s.Kind == StepBoxing && s.Pass == Backward && s.Name != "grad_x":
 				bwdSent += float64(s.SendBytes)
 			case s.Pass == Backward && s.Kind == StepOp && s.Op != "expand":
-				ops, sbps, last = append(ops, s.Op), append(sbps, s.OutSbp), s
+				ops, sbps, last = append(ops, s.Op), append(sbps, s.OutSbp.String()), s
 				if s.Op == "sum" && s.Shape.String() != c.sumTo {
 					t.Errorf("%s: the sum is to %v, want %s", c.src, s.Shape, c.sumTo)
 				}

@@ -42,11 +42,7 @@ func (pl *Plan) CheckBudget() error {
 	p := pl.Program.Placement
 	for _, s := range pl.Steps {
 		nd := s.Out()
-		parsed, err := sbp.ParseNd(nd)
-		if err != nil {
-			return err
-		}
-		fp, err := sbp.Footprint(s.Shape, tensor.Float32, p, parsed)
+		fp, err := sbp.Footprint(s.Shape, tensor.Float32, p, nd)
 		if err := add(fmt.Sprintf("%s %v as %s on %d devices", s.Name, s.Shape, nd, p.Size()), fp, err); err != nil {
 			return pl.stmtError(s, err)
 		}
@@ -94,16 +90,18 @@ func (pl *Plan) RunMoved(be tensor.Backend, inputs Values) (vals Values, moved [
 			if err != nil {
 				return nil, nil, fail(err)
 			}
-			nd, _ := sbp.ParseNd(s.Sbp)
-			g, err := sbp.Scatter(be, full, p, nd)
+			g, err := sbp.Scatter(be, full, p, s.Sbp)
 			full.Release()
 			if err != nil {
 				return nil, nil, fail(err)
 			}
 			globals[s.Name] = g
 		case StepBoxing:
-			to, _ := sbp.ParseNd(s.To)
-			g, _, mv, err := globals[s.args[0]].BoxMoved(to)
+			b, err := s.PlannedBoxing()
+			if err != nil {
+				return nil, nil, fail(err)
+			}
+			g, mv, err := globals[s.args[0]].RunBoxing(b)
 			if err != nil {
 				return nil, nil, fail(err)
 			}
@@ -113,11 +111,7 @@ func (pl *Plan) RunMoved(be tensor.Backend, inputs Values) (vals Values, moved [
 			for i, a := range s.args {
 				in[i] = globals[a]
 			}
-			out, err := sbp.ParseNd(s.OutSbp)
-			if err != nil {
-				return nil, nil, fail(err)
-			}
-			g, err := sbp.ApplyAs(s.op, out, in...)
+			g, err := sbp.ApplyAs(s.op, s.OutSbp, in...)
 			if err != nil {
 				return nil, nil, fail(fmt.Errorf("%w (the plan should have boxed its inputs: a bug in the planner)", err))
 			}

@@ -39,7 +39,7 @@ func (r *run) resolve(name string) string {
 
 func (r *run) picked(pl *planner, i int) Choice {
 	c := pl.cands[i][r.choice[i]]
-	return Choice{Signature: sigString(c.sig), InSbp: pl.strings(c.in), SendBytes: r.spent[i], TimeS: r.spentTime[i]}
+	return Choice{Signature: sigString(c.sig), InSbp: pl.ndsOf(c.in), SendBytes: r.spent[i], TimeS: r.spentTime[i]}
 }
 
 // simulate walks the graph with the ops running as choice (a candidate
@@ -91,7 +91,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		case nZeros:
 			values = ValuesZeros
 		}
-		write(Step{Kind: StepInput, Name: n.name, Shape: n.shape, Pass: n.pass, Sbp: pl.nds[lay[me]].String(), Values: values, Why: n.why})
+		write(Step{Kind: StepInput, Name: n.name, Shape: n.shape, Pass: n.pass, Sbp: pl.nds[lay[me]], Values: values, Why: n.why})
 		return nil
 	case nBox:
 		src, to := args[0], lay[me]
@@ -142,7 +142,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		if err != nil {
 			continue
 		}
-		cands = append(cands, Candidate{InSbp: pl.strings(o.in), OutSbp: pl.nds[o.out].String(), Signature: sigString(o.sig), SendBytes: b, Boxings: nb})
+		cands = append(cands, Candidate{InSbp: pl.ndsOf(o.in), OutSbp: pl.nds[o.out], Signature: sigString(o.sig), SendBytes: b, Boxings: nb})
 	}
 	before, first := r.total, len(r.steps)
 	names := make([]string, len(args))
@@ -179,7 +179,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		why = fmt.Sprintf("%s = %s", n.name, opText(n))
 	}
 	step := Step{Kind: StepOp, Name: n.name, Shape: n.shape, Pass: n.pass, Op: n.word, Inputs: slices.Clone(n.args),
-		InSbp: pl.strings(c.in), OutSbp: pl.nds[c.out].String(), Signature: sigString(c.sig), Reuses: reuses, Candidates: cands, Why: why,
+		InSbp: pl.ndsOf(c.in), OutSbp: pl.nds[c.out], Signature: sigString(c.sig), Reuses: reuses, Candidates: cands, Why: why,
 		op: n.op, args: names}
 	if err := pl.timeOpStep(&step, i, c); err != nil {
 		return err
@@ -269,18 +269,18 @@ func (pl *planner) costNow(i int, c cand, made []map[int]string) (int64, int, er
 	return bytes, boxings, nil
 }
 
-// strings spells SBP ids.
-func (pl *planner) strings(ids []int) []string {
-	out := make([]string, len(ids))
+// ndsOf is the SBPs of ids.
+func (pl *planner) ndsOf(ids []int) []sbp.NdSbp {
+	out := make([]sbp.NdSbp, len(ids))
 	for i, id := range ids {
-		out[i] = pl.nds[id].String()
+		out[i] = pl.nds[id]
 	}
 	return out
 }
 
 func boxingStep(name, tensorName, for_ string, pass Pass, b sbp.Boxing, why string) Step {
-	s := Step{Kind: StepBoxing, Name: name, Tensor: tensorName, For: for_, Shape: b.Shape, Pass: pass, From: b.From.String(), To: b.To.String(),
-		SendBytes: b.SendBytes, Why: why}
+	s := Step{Kind: StepBoxing, Name: name, Tensor: tensorName, For: for_, Shape: b.Shape, Pass: pass, From: b.From, To: b.To,
+		Boxing: &b, SendBytes: b.SendBytes, Why: why}
 	for _, st := range b.Steps {
 		s.Collectives = append(s.Collectives, string(st.Collective))
 	}

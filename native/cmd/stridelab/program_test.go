@@ -216,7 +216,7 @@ func TestProgramBoxingBytes(t *testing.T) {
 					RecvBytes int64 `json:"recv_bytes"`
 				} `json:"ranks"`
 			}
-			out := runCLI(t, "sbp", "boxing", "--shape", s.Shape.Spell(), "--from", s.From, "--to", s.To, "--placement", plan.Placement, "--json")
+			out := runCLI(t, "sbp", "boxing", "--shape", s.Shape.Spell(), "--from", s.From.String(), "--to", s.To.String(), "--placement", plan.Placement, "--json")
 			if err := json.Unmarshal([]byte(out), &want); err != nil {
 				t.Fatal(err)
 			}
@@ -573,7 +573,7 @@ func TestSbpPlanBoxes(t *testing.T) {
 	// The same boxing as a one-op program plans.
 	var prog program.Plan
 	json.Unmarshal([]byte(runCLI(t, "sbp", "program", "--src", "placement 2; a = input 4,6 S(0); b = input 6,8 S(0); y = matmul a b", "--json")), &prog)
-	if prog.TotalSendBytes != plan.TotalSendBytes || prog.Steps[2].From != plan.Boxing[0].From || prog.Steps[2].To != plan.Boxing[0].To {
+	if prog.TotalSendBytes != plan.TotalSendBytes || fmt.Sprint(prog.Steps[2].From) != fmt.Sprint(plan.Boxing[0].From) || fmt.Sprint(prog.Steps[2].To) != fmt.Sprint(plan.Boxing[0].To) {
 		t.Errorf("sbp plan boxes %+v, the one-op program %+v", plan.Boxing, prog.Steps)
 	}
 	emitted := runCLI(t, append(args, "--emit", "pytorch")...)

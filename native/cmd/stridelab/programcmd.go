@@ -10,6 +10,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -288,7 +289,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 			default: // from uniform, from FILE.npy
 				what += " from " + s.Values
 			}
-			sbps = s.Sbp
+			sbps = s.Sbp.String()
 		case program.StepBoxing:
 			what = fmt.Sprintf("box %s for %s", s.Tensor, s.For)
 			if st := plan.Program.Lookup(s.Name); st != nil && s.Pass == program.Forward {
@@ -296,7 +297,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 			} else if !strings.Contains(s.Name, "@") { // a gradient boxed to its input's SBP
 				what = fmt.Sprintf("%s = box %s", s.Name, s.Tensor)
 			}
-			sbps, how, bytes = s.From+" -> "+s.To, strings.Join(s.Collectives, ", "), fmt.Sprint(s.SendBytes)
+			sbps, how, bytes = s.From.String()+" -> "+s.To.String(), strings.Join(s.Collectives, ", "), fmt.Sprint(s.SendBytes)
 			if s.BoxingTime != nil {
 				took, bound = cluster.FormatSeconds(s.TimeS), meshDims(s.BoxingTime)
 			}
@@ -308,7 +309,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 			if len(s.Reuses) > 0 {
 				what += ", reusing " + strings.Join(s.Reuses, ", ")
 			}
-			sbps, how = strings.Join(s.InSbp, " x ")+" -> "+s.OutSbp, s.Signature
+			sbps, how = sbp.JoinNd(s.InSbp, " x ")+" -> "+s.OutSbp.String(), s.Signature
 			if timed {
 				took, bound = cluster.FormatSeconds(s.TimeS), s.Bound
 			}

@@ -143,13 +143,7 @@ func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sb
 		return why
 	}
 	step := plan.Steps[len(plan.Steps)-1]
-	in := make([]sbp.NdSbp, len(step.InSbp))
-	for i, s := range step.InSbp {
-		if in[i], err = sbp.ParseNd(s); err != nil {
-			return err
-		}
-	}
-	opPlan, err := sbp.PlanOp(op, shapes, p, in)
+	opPlan, err := sbp.PlanOp(op, shapes, p, step.InSbp)
 	if err != nil {
 		return err
 	}
