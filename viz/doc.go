@@ -15,8 +15,8 @@
 // SVG, PNG and GIF, app/live in a window. So the exports, the desktop app
 // and the playground cannot tell different stories.
 //
-// The kinds of scene are one table ([Kinds], kinds.go): each names its
-// keys, what a person can point at in it ([FocusKind]), its worked example
+// The kinds of scene are one table, [Kinds]: each names its keys, what
+// a person can point at in it ([FocusKind]), its worked example
 // ([Example]) and its builder. Adding a scene is a row there and the
 // scene's own files; the front ends, the hash and the lessons read the
 // table. The index scenes (expand, repeat, binary, reduce, view) draw

@@ -12,7 +12,7 @@ import (
 // same keys are `stridelab draw`'s flags, the playground's URL hash
 // (#/expand?shape=4,1,3&size=4,2,3) and the desktop app's fields. Keys
 // lists them in one place; Params and ParseSpec go both ways, and
-// String and ParseCommand (command.go) spell it as a command line.
+// [Spec.String] and [ParseCommand] spell it as a command line.
 type Spec struct {
 	Scene  string
 	Values map[string]string // key → value, only keys the scene takes

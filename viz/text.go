@@ -161,3 +161,11 @@ func isUnit(word string) bool { return units[strings.TrimRight(word, ",;:.)")] }
 func endsInDigit(word string) bool {
 	return word != "" && word[len(word)-1] >= '0' && word[len(word)-1] <= '9'
 }
+
+// plural is the ending of a noun counted n times: "s", or "" for one.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
