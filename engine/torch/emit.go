@@ -14,7 +14,7 @@ import (
 )
 
 // emitPrelude is the emitted file's helpers beside ops.py's arithmetic
-// (opsPy, which the file holds first): the shards, and one function per
+// (OpsPython, which the file holds first): the shards, and one function per
 // collective, as worker.py runs them.
 //
 //go:embed emit_prelude.py
@@ -89,7 +89,7 @@ func Emit(w io.Writer, plan *program.Plan, opt EmitOptions) error {
 	fmt.Fprintf(&o, "Every step is spelled out per rank: the shards, the local ops with each rank's\n")
 	fmt.Fprintf(&o, "arguments, and the collectives of each boxing. At the end every named tensor\n")
 	fmt.Fprintf(&o, "and gradient is gathered (boxed to B) and rank 0 saves it as DIR/NAME.npy.\n\"\"\"\n\n")
-	o.Write(opsPy)
+	o.WriteString(OpsPython)
 	o.WriteString("\n\n")
 	o.WriteString(emitPrelude)
 	if slices.ContainsFunc(plan.Steps, func(s program.Step) bool { return s.Kind == program.StepInput && s.Values == program.ValuesUniform }) {

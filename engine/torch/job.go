@@ -7,7 +7,7 @@ import (
 // The job is what a run hands its workers: JOB/job.json (the types
 // below), JOB/in/POS.npz (the input shards of the device at position
 // POS, INDEX.npy for each input step), JOB/worker.py and the ops.py it
-// imports (the local arithmetic, which Emit inlines). Shapes are lists
+// imports (the local arithmetic, OpsPython). Shapes are lists
 // of ints ([] for a scalar); every shard is float32, C order.
 
 // job is JOB/job.json.

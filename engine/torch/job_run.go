@@ -57,7 +57,7 @@ func runJob(ctx context.Context, j jobRun, read func(dir string) error) (started
 	}
 	defer os.RemoveAll(dir)
 	err = j.write(dir)
-	for name, body := range map[string][]byte{"worker.py": workerPy, "ops.py": opsPy, "calibrate.py": calibratePy} {
+	for name, body := range map[string][]byte{"worker.py": workerPy, "ops.py": []byte(OpsPython), "calibrate.py": calibratePy} {
 		if err == nil {
 			err = writeBytes(filepath.Join(dir, name), body)
 		}

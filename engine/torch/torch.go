@@ -22,10 +22,16 @@ import (
 //go:embed worker.py
 var workerPy []byte
 
-// opsPy is the local arithmetic worker.py imports (and Emit inlines).
+// OpsPython is the local arithmetic every worker imports (ops.py): torch
+// on one device's shards, as package sbp computes it on its simulated
+// devices (float32 elementwise, sums accumulated in float64), with the
+// helpers the ops share (part_range, numel, full, IDENTITY, DEV). A
+// program that runs a plan without this engine holds it inline, so that
+// it computes as the workers do: the torch.distributed file package
+// engine/script writes.
 //
 //go:embed ops.py
-var opsPy []byte
+var OpsPython string
 
 // DefaultTimeout bounds a run when Options.Timeout is 0.
 const DefaultTimeout = 120 * time.Second

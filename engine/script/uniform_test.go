@@ -1,4 +1,4 @@
-package torch
+package script
 
 import (
 	"encoding/binary"

@@ -1,0 +1,50 @@
+package script
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/sbp/program"
+)
+
+// needTorch returns the interpreter the torch engine runs
+// (torch.FindPython: one with torch and NumPy), or skips the test
+// saying why; with STRIDELAB_REQUIRE_TORCH=1 (make test) it fails.
+func needTorch(t *testing.T) string {
+	t.Helper()
+	py, err := torch.FindPython(context.Background(), "")
+	if err != nil {
+		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
+			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)
+		}
+		t.Skipf("skipped: %v", err)
+	}
+	return py
+}
+
+// planned parses src and plans it with strategy s.
+func planned(t *testing.T, src string, s program.Strategy) *program.Plan {
+	t.Helper()
+	prog, err := program.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := program.NewPlan(prog, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+// written is plan written for e with opt; a fault fails the test.
+func written(t *testing.T, plan *program.Plan, e Engine, opt Options) string {
+	t.Helper()
+	var b strings.Builder
+	if err := Write(&b, plan, e, opt); err != nil {
+		t.Fatalf("%s: %v", e, err)
+	}
+	return b.String()
+}
