@@ -178,7 +178,7 @@ func finalLayout(spec viz.Spec) (tensor.Shape, sbp.Placement, sbp.NdSbp, error) 
 		nd, err := sbp.ParseNd(spec.Get("to"))
 		return shape, p, nd, err
 	}
-	op, err := sbp.ParseOp(spec.Get("op"), sbp.OpArgs{Size: spec.Get("size"), Times: spec.Get("times"), To: spec.Get("to"), Reduce: spec.Get("reduce")})
+	op, err := viz.ParseOp(spec.Get("op"), viz.OpArgs{Size: spec.Get("size"), Times: spec.Get("times"), To: spec.Get("to"), Reduce: spec.Get("reduce")})
 	if err != nil {
 		return nil, p, nil, err
 	}
@@ -448,7 +448,7 @@ func TestLessonFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, _ := sbp.ParseOp("expand", sbp.OpArgs{Size: "2,4,3,4,2"})
+	op := sbp.Expand([]int{2, 4, 3, 4, 2})
 	nd, _ := sbp.ParseNd("S(3)")
 	rewrite, err := sbp.PlanOp(op, []tensor.Shape{{4, 3, 1, 2}}, two, []sbp.NdSbp{nd})
 	if err != nil {

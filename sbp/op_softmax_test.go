@@ -64,22 +64,11 @@ func TestSoftmaxErrors(t *testing.T) {
 }
 
 // The emitted spelling names the resolved dim, as torch and OneFlow take
-// it; ParseOp reads --dim (the last when empty).
+// it.
 func TestSoftmaxSpellings(t *testing.T) {
 	for lib, want := range map[string]string{"torch": "torch.softmax(x, dim=1)", "flow": "flow.softmax(x, dim=1)"} {
 		if got := callOp(lib, Softmax(-1), []string{"x"}, []tensor.Shape{{4, 6}}); got != want {
 			t.Errorf("%s: %q, want %q", lib, got, want)
-		}
-	}
-	for dim, want := range map[string]Op{"": Softmax(-1), "0": Softmax(0), "-2": Softmax(-2)} {
-		got, err := ParseOp("softmax", OpArgs{Dim: dim})
-		if err != nil || got != want {
-			t.Errorf("softmax --dim %q: %v, %v; want %v", dim, got, err, want)
-		}
-	}
-	for _, dim := range []string{"x", "1,2"} {
-		if _, err := ParseOp("softmax", OpArgs{Dim: dim}); err == nil {
-			t.Errorf("softmax --dim %q: no error", dim)
 		}
 	}
 }

@@ -52,7 +52,7 @@ func TestEveryFieldsBadValueIsBlamedOnIt(t *testing.T) {
 		{"placement", "sbp", "(S(7), B)", nil, false, "sbp"},
 		{"placement", "placement", "0-", nil, true, "sbp"},
 		{"placement", "placement", "4", nil, false, "sbp"},
-		{"plan", "op", "conv", nil, true, "sbp"},
+		{"plan", "op", "conv", nil, true, "viz"}, // ParseOp, the CLI's and the scene's words for single ops
 		{"plan", "shape", "x", nil, true, "tensor"},
 		{"plan", "sbp", "S(9)", nil, false, "sbp"},
 		{"plan", "placement", "abc", nil, true, "sbp"},

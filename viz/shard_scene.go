@@ -178,14 +178,14 @@ func buildShardScene(_ context.Context, spec Spec) (*Scene, error) {
 // each fault is blamed on the field that holds it.
 func planArgs(spec Spec, shape tensor.Shape) (sbp.Op, []tensor.Shape, []sbp.NdSbp, error) {
 	name := spec.Get("op")
-	args := sbp.OpArgs{Size: spec.Get("size"), Times: spec.Get("times"), To: spec.Get("to"), Reduce: spec.Get("reduce"),
+	args := OpArgs{Size: spec.Get("size"), Times: spec.Get("times"), To: spec.Get("to"), Reduce: spec.Get("reduce"),
 		Perm: spec.Get("permute"), Dim: spec.Get("dim")}
 	if name == "reduce" && args.Reduce != "" {
 		if _, err := tensor.ParseReduceOp(args.Reduce); err != nil {
 			return nil, nil, nil, onField("reduce", err)
 		}
 	}
-	op, err := sbp.ParseOp(name, args)
+	op, err := ParseOp(name, args)
 	if err != nil {
 		// ParseOp's fault is in the one argument name's op reads, or
 		// in the name itself.

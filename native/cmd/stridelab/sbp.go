@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/viz"
 )
 
 const sbpUsage = `usage: stridelab sbp plan    --op OP --shape 4,3,1,2 [op args] --sbp 'S(3)' --placement 2 [--strict] [--cluster NAME|FILE] [--cost bytes|time] [--json] [--emit oneflow|pytorch]
@@ -69,10 +70,10 @@ func defineOpFlags(fs *flagSet) *opFlags {
 	}
 }
 
-// build returns the op the flags name (sbp.ParseOp); a bad op or a
+// build returns the op the flags name (viz.ParseOp); a bad op or a
 // missing argument is a usage error.
 func (f *opFlags) build() (sbp.Op, error) {
-	op, err := sbp.ParseOp(*f.op, sbp.OpArgs{Size: *f.size, Times: *f.times, To: *f.to, Reduce: *f.reduce, Perm: *f.perm, Dim: *f.dim})
+	op, err := viz.ParseOp(*f.op, viz.OpArgs{Size: *f.size, Times: *f.times, To: *f.to, Reduce: *f.reduce, Perm: *f.perm, Dim: *f.dim})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
