@@ -188,34 +188,3 @@ func TestRepeatGradPlan(t *testing.T) {
 		}
 	}
 }
-
-// Emitted programs spell the new ops, and reductions to a scalar, in the
-// engines' Python (checked against NumPy's reshape and sum for
-// repeat_grad).
-func TestEmitGradOps(t *testing.T) {
-	for _, c := range []struct {
-		op    Op
-		shape tensor.Shape
-		want  string
-	}{
-		{Transpose(), tensor.Shape{4, 3}, "x.transpose(-2, -1)"},
-		{Transpose(), tensor.Shape{2, 4, 3}, "x.transpose(-2, -1)"},
-		{Permute([]int{2, 0, 1}), tensor.Shape{2, 4, 3}, "x.permute((2, 0, 1))"},
-		{Permute([]int{0}), tensor.Shape{4}, "x.permute((0,))"},
-		{Scale(-1), tensor.Shape{4}, "x * -1"},
-		{Scale(0.25), tensor.Shape{4}, "x * 0.25"},
-		{RepeatGrad([]int{2, 1, 3}, tensor.Shape{5, 1}), tensor.Shape{2, 5, 3}, "x.reshape((2, 5, 3)).sum(dim=(0, 2)).reshape((5, 1))"},
-		{RepeatGrad([]int{3, 2}, tensor.Shape{2, 7}), tensor.Shape{6, 14}, "x.reshape((3, 2, 2, 7)).sum(dim=(0, 2)).reshape((2, 7))"},
-		{RepeatGrad([]int{1, 1}, tensor.Shape{2, 7}), tensor.Shape{2, 7}, "x.reshape((2, 7))"},
-		{RepeatGrad([]int{2, 2}, tensor.Shape{}), tensor.Shape{2, 2}, "x.reshape((2, 2)).sum(dim=(0, 1)).reshape(())"},
-		// a reduction to a scalar reshapes to (), which reshape() spells (())
-		{Reduce(tensor.Sum, tensor.Shape{}), tensor.Shape{4, 3}, "x.sum(dim=(0, 1), keepdim=True).reshape(())"},
-		{Reduce(tensor.MaxAll, tensor.Shape{}), tensor.Shape{}, "x.reshape(())"},
-		{Reduce(tensor.Sum, tensor.Shape{1, 3}), tensor.Shape{4, 3}, "x.sum(dim=(0,), keepdim=True).reshape(1, 3)"},
-	} {
-		pr := Program{Inputs: []Input{{Name: "x", Shape: c.shape}}, Op: c.op}
-		if got := pr.call("torch"); got != c.want {
-			t.Errorf("%v %v: %s, want %s", c.op, c.shape, got, c.want)
-		}
-	}
-}

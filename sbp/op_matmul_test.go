@@ -2,7 +2,6 @@ package sbp
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -128,24 +127,6 @@ func TestBatchedMatmulInfer(t *testing.T) {
 			t.Errorf("matmul %v with %s x %s = %v; want %s", c.shapes, c.a, c.b, out, c.want)
 		case err != nil && (!errors.Is(err, ErrSignature) || !containsAll(err.Error(), c.want, "valid")):
 			t.Errorf("matmul %v with %s x %s: error %v; want ErrSignature with %q", c.shapes, c.a, c.b, err, c.want)
-		}
-	}
-}
-
-// A batched matmul is emitted as the libraries' matmul, which broadcasts
-// batch dims as NumPy's does: torch.matmul and flow.matmul.
-func TestEmitBatchedMatmul(t *testing.T) {
-	p, _ := ParsePlacement("2")
-	pr := Program{
-		Placement: p,
-		Inputs:    []Input{{Name: "q", Shape: tensor.Shape{2, 8, 16}, DType: tensor.Float32, Sbp: NdSbp{S(0)}}, {Name: "k", Shape: tensor.Shape{16, 8}, DType: tensor.Float32, Sbp: NdSbp{B}}},
-		Steps:     []Statement{{Name: "s", Args: []string{"q", "k"}, Op: Matmul(), OutSbp: NdSbp{S(0)}}},
-		Results:   []string{"s"}, OutDir: "out",
-	}
-	for lib, want := range map[string]string{"pytorch": "s = torch.matmul(q, k)  # stridelab: [Shard(0)]", "oneflow": "s = flow.matmul(q, k)  # stridelab: [flow.sbp.split(0)]"} {
-		var b strings.Builder
-		if err := Emit(&b, lib, pr); err != nil || !strings.Contains(b.String(), want) {
-			t.Errorf("emit %s: %v; want %q in\n%s", lib, err, want, b.String())
 		}
 	}
 }

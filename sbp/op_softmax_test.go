@@ -62,13 +62,3 @@ func TestSoftmaxErrors(t *testing.T) {
 		t.Errorf("softmax of int32 on a device: %v, want tensor.ErrDType", err)
 	}
 }
-
-// The emitted spelling names the resolved dim, as torch and OneFlow take
-// it.
-func TestSoftmaxSpellings(t *testing.T) {
-	for lib, want := range map[string]string{"torch": "torch.softmax(x, dim=1)", "flow": "flow.softmax(x, dim=1)"} {
-		if got := callOp(lib, Softmax(-1), []string{"x"}, []tensor.Shape{{4, 6}}); got != want {
-			t.Errorf("%s: %q, want %q", lib, got, want)
-		}
-	}
-}

@@ -151,18 +151,17 @@
 //
 // # Emitting a program for torchrun
 //
-// [Emit] writes the same plan as a standalone Python file that a user
-// runs with torchrun --nproc_per_node N (gloo on CPUs; NCCL and one GPU
-// per process with --device cuda): every input as the block this rank
-// holds, every op as torch on the local shards with the rank's own
-// arguments as literals, every boxing as the collectives above with
-// their mesh dims, axes and split sizes as literals; at the end every
-// named tensor and gradient is boxed to B and rank 0 saves it. It needs
-// no DTensor, only torch.distributed.
+// Package engine/script writes the same plan as a standalone Python file
+// that a user runs with torchrun --nproc_per_node N (gloo on CPUs; NCCL
+// and one GPU per process with --device cuda), every step spelled out
+// with each rank's arguments and collectives as literals. It holds this
+// engine's local arithmetic inline ([OpsPython]), so the file computes
+// as the workers do.
 //
 // # Platform support
 //
 // Unix, with a Python that has torch.distributed (gloo) and numpy. The
 // workers run on this machine's CPUs; the same steps with NCCL run on
-// GPUs in the file Emit writes, but this engine starts only gloo workers.
+// GPUs in the file package engine/script writes, but this engine starts
+// only gloo workers.
 package torch

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
 )
 
 // testPool keeps the workers of the tests' runs (pooled) for the next
@@ -116,4 +119,19 @@ func (p *Pool) pids() []int {
 		}
 	}
 	return pids
+}
+
+// boxing appends a boxing of the step read to the nd-SBP to that no plan
+// step made (a test's own job), planned here by sbp.PlanBoxing, and
+// returns its plan.
+func (b *builder) boxing(name, read string, to sbp.NdSbp) (sbp.Boxing, error) {
+	shape, ok := b.shape[read]
+	if !ok {
+		return sbp.Boxing{}, fmt.Errorf("it boxes %s, which no earlier step defines", read)
+	}
+	bx, err := sbp.PlanBoxing(shape, tensor.Float32, b.p, b.sbp[read], to)
+	if err != nil {
+		return sbp.Boxing{}, err
+	}
+	return bx, b.addBoxing(name, read, bx)
 }

@@ -19,9 +19,6 @@ type builder struct {
 	notes  []string
 	shape  map[string]tensor.Shape
 	sbp    map[string]sbp.NdSbp
-	// layoutOnly records the inputs' shapes and SBPs without their
-	// values (Emit: the emitted file makes its own shards).
-	layoutOnly bool
 }
 
 func newBuilder(p sbp.Placement, timeoutS float64) *builder {
@@ -122,21 +119,6 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out
 	return plan, nil
 }
 
-// boxing appends a boxing of the step read to the nd-SBP to that no plan
-// step made (an emitted file's gather of a result), planned here by
-// sbp.PlanBoxing, and returns its plan.
-func (b *builder) boxing(name, read string, to sbp.NdSbp) (sbp.Boxing, error) {
-	shape, ok := b.shape[read]
-	if !ok {
-		return sbp.Boxing{}, fmt.Errorf("it boxes %s, which no earlier step defines", read)
-	}
-	bx, err := sbp.PlanBoxing(shape, tensor.Float32, b.p, b.sbp[read], to)
-	if err != nil {
-		return sbp.Boxing{}, err
-	}
-	return bx, b.addBoxing(name, read, bx)
-}
-
 // addBoxing appends the boxing bx of the step read, one collective per
 // sbp.Step of it; bx must start from the SBP read was left in.
 func (b *builder) addBoxing(name, read string, bx sbp.Boxing) error {
@@ -183,10 +165,6 @@ func (b *builder) step(s program.Step, inputs program.Values) error {
 	nd := s.Out()
 	switch s.Kind {
 	case program.StepInput:
-		if b.layoutOnly {
-			b.add(jobStep{Kind: string(program.StepInput), Name: s.Name}, s.Shape, nd)
-			return nil
-		}
 		full, err := program.InputValue(s, inputs)
 		if err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/engine"
-	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
@@ -83,11 +83,8 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer inputs.Release()
-	if *emitTo == "torch" {
-		return torch.Emit(stdout, plan, torch.EmitOptions{Command: commandLine("sbp program", args), Path: path, OutDir: *out})
-	}
 	if *emitTo != "" {
-		return plan.Emit(stdout, *emitTo, program.EmitOptions{Command: commandLine("sbp program", args), Path: path, OutDir: *out})
+		return script.Write(stdout, plan, script.Engine(*emitTo), script.Options{Command: commandLine("sbp program", args), Path: path, OutDir: *out})
 	}
 	if err := plan.CheckBudget(); err != nil {
 		return err

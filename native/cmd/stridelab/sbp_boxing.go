@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stridelab/stridelab/engine"
-	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
@@ -92,21 +92,16 @@ func sbpBoxing(args []string, stdout, stderr io.Writer) error {
 	}
 	runIt := *inPath != "" || *out != "" || eng.torch()
 	switch {
-	case *emitTo == "torch":
+	case *emitTo != "":
 		plan, err := planSource(engine.BoxingProgram(p, shape, fromNd, toNd))
 		if err != nil {
 			return err
 		}
-		opt := torch.EmitOptions{Command: commandLine("sbp boxing", args)}
+		opt := script.Options{Command: commandLine("sbp boxing", args), DType: dt, Result: "y"}
 		if *inPath != "" {
 			opt.Files = map[string]string{"x": *inPath}
 		}
-		return torch.Emit(stdout, plan, opt)
-	case *emitTo != "":
-		return sbp.Emit(stdout, *emitTo, sbp.Program{
-			Command: commandLine("sbp boxing", args), Placement: p, To: toNd,
-			Inputs: []sbp.Input{{Name: "x", Shape: shape, DType: dt, Sbp: fromNd}},
-		})
+		return script.Write(stdout, plan, script.Engine(*emitTo), opt)
 	case runIt:
 		return runBoxing(stdout, stderr, eng, backend, timed, x, *inPath, *out, *asJSON)
 	case *asJSON:

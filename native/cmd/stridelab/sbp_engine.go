@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -15,7 +15,7 @@ import (
 // against the simulated run's and one device's, then the result written
 // to out (whole) or printed.
 func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor, out string) error {
-	plan, err := opPlan(op, p, nds, full)
+	plan, err := opPlan(op, p, nds, shapesOf(full))
 	if err != nil {
 		return err
 	}
@@ -59,27 +59,38 @@ func planSource(src string) (*program.Plan, error) {
 	return program.NewPlan(prog, program.Greedy)
 }
 
-// emitTorchOp prints op's one-statement program as a file for torchrun
-// (torch.Emit), its inputs read from the .npy files given.
-func emitTorchOp(stdout io.Writer, command string, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, paths []string, full []tensor.Tensor) error {
-	plan, err := opPlan(op, p, nds, full)
+// writeOpScript writes op's one-statement program for the engine e
+// (script.Write), about its result y (opt.Result). The program is
+// planned exactly, under bytes: where the inputs fit a signature there
+// is no boxing (the fewest bytes, then the fewest boxings) and the op
+// runs under sbp.PlanOp's signature, the plan `sbp plan` prints; else
+// the inputs are boxed as sbp.Apply boxes them, to the signature whose
+// boxing sends the fewest bytes.
+func writeOpScript(w io.Writer, e script.Engine, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, shapes []tensor.Shape, opt script.Options) error {
+	prog, err := program.OneOp(p, op, program.OneOpInputs(op), shapes, nds)
 	if err != nil {
 		return err
 	}
-	files := map[string]string{}
-	for i, name := range program.OneOpInputs(op) {
-		files[name] = paths[i]
+	plan, err := program.NewPlan(prog, program.Exact)
+	if err != nil {
+		return err
 	}
-	return torch.Emit(stdout, plan, torch.EmitOptions{Command: command, Files: files})
+	opt.Result = "y"
+	return script.Write(w, plan, e, opt)
 }
 
-// opPlan plans op on inputs of full's shapes laid out by nds, as the
-// one-statement program program.OneOp builds.
-func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, full []tensor.Tensor) (*program.Plan, error) {
-	shapes := make([]tensor.Shape, len(full))
-	for i, t := range full {
+// shapesOf lists the tensors' shapes.
+func shapesOf(ts []tensor.Tensor) []tensor.Shape {
+	shapes := make([]tensor.Shape, len(ts))
+	for i, t := range ts {
 		shapes[i] = t.Shape()
 	}
+	return shapes
+}
+
+// opPlan plans op on inputs of the shapes laid out by nds, as the
+// one-statement program program.OneOp builds, greedily.
+func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, shapes []tensor.Shape) (*program.Plan, error) {
 	prog, err := program.OneOp(p, op, program.OneOpInputs(op), shapes, nds)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/program"
@@ -75,11 +76,7 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *engine != "":
-		pr := sbp.Program{Command: commandLine("sbp plan", args), Placement: p, Op: op, OutSbp: plan.OutSbp}
-		for i, sh := range shapes {
-			pr.Inputs = append(pr.Inputs, sbp.Input{Name: program.OneOpInputs(op)[i], Shape: sh, DType: dt, Sbp: nds[i]})
-		}
-		return sbp.Emit(stdout, *engine, pr)
+		return writeOpScript(stdout, script.Engine(*engine), op, p, nds, shapes, script.Options{Command: commandLine("sbp plan", args), DType: dt})
 	case *asJSON && took != nil:
 		return writeJSON(stdout, timedOpPlan{plan, opts.Cluster, took})
 	case *asJSON:
@@ -156,7 +153,7 @@ func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sb
 	reason := strings.TrimPrefix(why.Error(), "sbp: ")
 	switch {
 	case o.engine != "":
-		return plan.Emit(w, o.engine, program.EmitOptions{Command: o.command, DType: o.dtype})
+		return script.Write(w, plan, script.Engine(o.engine), script.Options{Command: o.command, DType: o.dtype})
 	case o.json:
 		return writeJSON(w, struct {
 			sbp.OpPlan

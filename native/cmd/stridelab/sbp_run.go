@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -57,8 +58,12 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	if eng.torch() {
 		return runOpOnEngine(stdout, stderr, eng, be, op, p, nds, paths, full, *out)
 	}
+	opt := script.Options{Command: commandLine("sbp run", args), Files: map[string]string{}, DType: full[0].DType(), Out: *out}
+	for i, name := range program.OneOpInputs(op) {
+		opt.Files[name] = paths[i]
+	}
 	if *engine == "torch" {
-		return emitTorchOp(stdout, commandLine("sbp run", args), op, p, nds, paths, full)
+		return writeOpScript(stdout, script.Torch, op, p, nds, shapesOf(full), opt)
 	}
 	y, applied, err := sbp.Apply(op, globals...)
 	if err != nil {
@@ -74,11 +79,7 @@ func sbpRun(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *engine != "":
-		pr := sbp.Program{Command: commandLine("sbp run", args), Placement: p, Op: op, OutSbp: applied.Plan.OutSbp, Out: *out}
-		for i, path := range paths {
-			pr.Inputs = append(pr.Inputs, sbp.Input{Name: program.OneOpInputs(op)[i], Path: path, Shape: full[i].Shape(), DType: full[i].DType(), Sbp: nds[i]})
-		}
-		return sbp.Emit(stdout, *engine, pr)
+		return writeOpScript(stdout, script.Engine(*engine), op, p, nds, shapesOf(full), opt)
 	case *asJSON:
 		if *out != "" {
 			if err := saveNpy(*out, result); err != nil {
