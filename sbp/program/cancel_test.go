@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/stridelab/stridelab/sbp/minsum"
 )
 
 // TestPlanContextAlreadyDone: a plan whose context is already cancelled
@@ -35,7 +37,7 @@ func TestPlanContextAlreadyDone(t *testing.T) {
 
 // TestPlanContextCancelledMidElimination: the 12-layer chain's exact
 // plan is cancelled once half its work is done (counted in units of
-// work, not wall time: the poller's hook cancels there), and it stops at
+// work, not wall time: the minsum.Poller's hook cancels there), and it stops at
 // that very read: the hook is not called again, and the plan returns
 // context.Canceled.
 func TestPlanContextCancelledMidElimination(t *testing.T) {
@@ -47,7 +49,7 @@ func TestPlanContextCancelledMidElimination(t *testing.T) {
 	if _, err := NewPlanContext(context.Background(), p, Exact, Options{onPoll: func(done int) { total = done }}); err != nil {
 		t.Fatal(err)
 	}
-	if total < 100*pollEvery {
+	if total < 100*minsum.PollEvery {
 		t.Fatalf("the whole plan is %d units of work; the test wants one long enough to stop halfway", total)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -44,7 +44,7 @@ func (pl *planner) greedy() ([]int, error) {
 	choice := make([]int, len(pl.g.nodes))
 	lay := make([]int, len(pl.names))
 	for i, n := range pl.g.nodes {
-		if err := pl.poll.tick(1); err != nil {
+		if err := pl.poll.Tick(1); err != nil {
 			return nil, err
 		}
 		choice[i] = -1

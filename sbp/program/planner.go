@@ -7,6 +7,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/minsum"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -47,7 +48,7 @@ type planner struct {
 	// of one shape from a layout to a set of layouts (their ids, all
 	// below 64), as fillTensorFactor works it out.
 	treeMemo map[treeKey]int64
-	poll     *poller          // the plan's context, read in the long loops (nil: never)
+	poll     *minsum.Poller   // the plan's context, read in the long loops (nil: never)
 	clu      *cluster.Cluster // the cluster the steps are timed on, or nil
 	cost     Cost             // what exact minimises
 	opPs     [][]int64        // node → candidate → its time in ps (opCost), filled on first use
@@ -155,7 +156,7 @@ type Options struct {
 	Cost Cost
 
 	// onPoll, when set (by tests), is called each time the planner reads
-	// its context, with the units of work done (poller).
+	// its context, with the units of work done (minsum.Poller).
 	onPoll func(done int)
 }
 
@@ -184,7 +185,7 @@ func NewPlanContext(ctx context.Context, p *Program, s Strategy, o Options) (*Pl
 	if err := ctx.Err(); err != nil {
 		return nil, stopped(err)
 	}
-	pl.poll = &poller{ctx: ctx, onPoll: o.onPoll}
+	pl.poll = &minsum.Poller{Ctx: ctx, OnPoll: o.onPoll}
 	if err := pl.onCluster(o); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,10 @@
 package program
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/stridelab/stridelab/sbp/minsum"
+)
 
 // A tensor read by many ops joins them all in one factor (the copies
 // its readers need are shared), and that factor alone sets the width of
@@ -50,7 +54,7 @@ var splitAlways = false
 // smaller, its hub would pass budget entries (what is left of the
 // search's bound on the entries it fills), or the hub is not monotone.
 // Each hub entry is a unit of work for pl.poll.
-func (pl *planner) splitFactor(x int, joined, budget float64, varOf, dom []int) ([]*factor, []int, error) {
+func (pl *planner) splitFactor(x int, joined, budget float64, varOf, dom []int) ([]*minsum.Factor, []int, error) {
 	if joined < splitBelow && !splitAlways {
 		return nil, dom, nil
 	}
@@ -101,7 +105,7 @@ func (pl *planner) splitFactor(x int, joined, budget float64, varOf, dom []int) 
 	}
 	hub := make([]int64, size)
 	for e := range hub {
-		if err := pl.poll.tick(1); err != nil {
+		if err := pl.poll.Tick(1); err != nil {
 			return nil, dom, err
 		}
 		need := slices.Clone(fixed)
@@ -110,7 +114,7 @@ func (pl *planner) splitFactor(x int, joined, budget float64, varOf, dom []int) 
 				need = append(need, l)
 			}
 		}
-		hub[e] = infinite
+		hub[e] = minsum.Infinite
 		if t := pl.copyPlan(x, srcLay[e>>nl], need); t.err == nil {
 			hub[e] = weight(t.bytes, t.boxings)
 		}
@@ -128,14 +132,14 @@ func (pl *planner) splitFactor(x int, joined, budget float64, varOf, dom []int) 
 		dom = append(dom, 2)
 	}
 	binary := []int32{0, 1}
-	h := &factor{tab: hub}
+	h := &minsum.Factor{Tab: hub}
 	if src >= 0 {
-		h.vars, h.cls, h.n = []int{src}, [][]int32{srcCls}, []int{len(srcLay)}
+		h.Vars, h.Cls, h.N = []int{src}, [][]int32{srcCls}, []int{len(srcLay)}
 	}
 	for _, y := range ys {
-		h.vars, h.cls, h.n = append(h.vars, y), append(h.cls, binary), append(h.n, 2)
+		h.Vars, h.Cls, h.N = append(h.Vars, y), append(h.Cls, binary), append(h.N, 2)
 	}
-	out := []*factor{h}
+	out := []*minsum.Factor{h}
 	for _, v := range readers {
 		for i, l := range layouts {
 			// v's candidates in two classes: those that read x in l
@@ -161,10 +165,10 @@ func (pl *planner) splitFactor(x int, joined, budget float64, varOf, dom []int) 
 			tab := make([]int64, 2*n)
 			for c := range n {
 				if (c == 1) != (first == 1) { // class c reads in l
-					tab[2*c] = infinite
+					tab[2*c] = minsum.Infinite
 				}
 			}
-			out = append(out, &factor{vars: []int{v, ys[i]}, cls: [][]int32{cls, binary}, n: []int{n, 2}, tab: tab})
+			out = append(out, &minsum.Factor{Vars: []int{v, ys[i]}, Cls: [][]int32{cls, binary}, N: []int{n, 2}, Tab: tab})
 		}
 	}
 	return out, dom, nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/stridelab/stridelab/sbp/minsum"
 )
 
 // tighten runs the relaxation (bound.go) and drops what it proves in no
@@ -28,11 +30,6 @@ const (
 	boundWork   = 1 << 31
 )
 
-// slack is how far above U a candidate's bound may be and the candidate
-// still be kept: the passes' sums are in float64, and a bound a
-// rounding error above U must not drop a candidate of an optimal plan.
-func slack(u float64) float64 { return 1e-9*math.Abs(u) + 1 }
-
 // tighten drops the candidates in no optimal plan (those whose bound
 // passes U, the cheapest plan it knows: upper's, a choice by node, or
 // one rounded from the relaxation and improved, which then replaces
@@ -44,9 +41,9 @@ func slack(u float64) float64 { return 1e-9*math.Abs(u) + 1 }
 // what fs's candidates stand for already (an earlier tighten's), and is
 // narrowed in place. Each table entry a pass
 // touches is a unit of work for pl.poll; work is their number.
-func (pl *planner) tighten(fs []*factor, dom []int, constant int64, vars []int, upper []int, kept [][]int) ([]*factor, []int, [][]int, error) {
-	r := newRelaxation(fs, dom)
-	sc := r.scratch(dom)
+func (pl *planner) tighten(fs []*minsum.Factor, dom []int, constant int64, vars []int, upper []int, kept [][]int) ([]*minsum.Factor, []int, [][]int, error) {
+	r := minsum.NewRelaxation(fs, dom)
+	sc := r.Scratch(dom)
 	if kept == nil {
 		kept = make([][]int, len(dom))
 		for v := range kept {
@@ -56,24 +53,24 @@ func (pl *planner) tighten(fs []*factor, dom []int, constant int64, vars []int, 
 		}
 	}
 	best := math.Inf(1)
-	if c := pl.planCost(upper); c < infinite {
+	if c := pl.planCost(upper); c < minsum.Infinite {
 		best = float64(c)
 	}
-	lb := r.bound()
+	lb := r.Bound()
 	var last []int // the last rounding, by node
 	for p := range boundPasses {
-		before := r.work
-		r.pass(p%2 == 0, sc)
-		if err := pl.poll.tick(int(r.work - before)); err != nil {
+		before := r.Work
+		r.Pass(p%2 == 0, sc)
+		if err := pl.poll.Tick(int(r.Work - before)); err != nil {
 			return nil, nil, nil, err
 		}
-		if p%boundEvery != boundEvery-1 && r.work < boundWork {
+		if p%boundEvery != boundEvery-1 && r.Work < boundWork {
 			continue
 		}
-		next := r.bound()
+		next := r.Bound()
 		converged := next-lb <= boundGain*(best-float64(constant)-next)
 		lb = next
-		value := r.decode(len(vars), sc)
+		value := r.Decode(len(vars), sc)
 		choice := make([]int, len(pl.g.nodes))
 		for i := range choice {
 			choice[i] = -1
@@ -85,36 +82,36 @@ func (pl *planner) tighten(fs []*factor, dom []int, constant int64, vars []int, 
 		last = slices.Clone(choice)
 		if same {
 			// the same rounding as the last: improved already
-		} else if c := pl.improve(choice, vars, kept); c < infinite && float64(c) < best {
+		} else if c := pl.improve(choice, vars, kept); c < minsum.Infinite && float64(c) < best {
 			best = float64(c)
 			copy(upper, choice)
 		}
-		bs := r.candidateBounds(lb, sc)
+		bs := r.CandidateBounds(lb, sc)
 		alive := make([][]bool, len(dom))
 		dropped := 0
 		for v, b := range bs {
 			alive[v] = make([]bool, len(b))
 			for k := range b {
-				alive[v][k] = b[k]+float64(constant) <= best+slack(best)
+				alive[v][k] = b[k]+float64(constant) <= best+minsum.Slack(best)
 				if !alive[v][k] {
 					dropped++
 				}
 			}
 		}
 		if dropped > 0 {
-			r.restrict(alive, kept)
-			lb = r.bound()
+			r.Restrict(alive, kept)
+			lb = r.Bound()
 		}
-		if lb+float64(constant) > best-1+slack(best) || converged && dropped == 0 || r.work >= boundWork {
+		if lb+float64(constant) > best-1+minsum.Slack(best) || converged && dropped == 0 || r.Work >= boundWork {
 			break
 		}
 	}
-	out := make([]*factor, len(r.fs))
+	out := make([]*minsum.Factor, len(r.Factors))
 	ndom := make([]int, len(kept))
 	for v := range kept {
 		ndom[v] = len(kept[v])
 	}
-	copy(out, r.fs)
+	copy(out, r.Factors)
 	return out, ndom, kept, nil
 }
 
@@ -132,18 +129,18 @@ var deferAbove = 1 << 15
 // candidates before each stage, the first sparing the variables of the
 // factors left out. A factor left out that is still over ExactBound
 // entries over what the first stage kept is a *tooLarge.
-func (pl *planner) tightenStaged(fs []*factor, fills []func() error, tensorOf []int, dom []int, constant int64, varOf, vars, upper []int) ([]*factor, []int, [][]int, error) {
-	var now []*factor
+func (pl *planner) tightenStaged(fs []*minsum.Factor, fills []func() error, tensorOf []int, dom []int, constant int64, varOf, vars, upper []int) ([]*minsum.Factor, []int, [][]int, error) {
+	var now []*minsum.Factor
 	var later []int // tensors
 	skip := make([]bool, len(dom))
 	for i, f := range fs {
 		size := 1
-		for _, n := range f.n {
+		for _, n := range f.N {
 			size *= n
 		}
 		if size > deferAbove && tensorOf[i] >= 0 {
 			later = append(later, tensorOf[i])
-			for _, v := range f.vars {
+			for _, v := range f.Vars {
 				skip[v] = true
 			}
 			continue
@@ -153,7 +150,7 @@ func (pl *planner) tightenStaged(fs []*factor, fills []func() error, tensorOf []
 		}
 		now = append(now, f)
 	}
-	prune(now, dom, skip)
+	minsum.Prune(now, dom, skip)
 	fs, dom, kept, err := pl.tighten(now, dom, constant, vars, upper, nil)
 	if err != nil || len(later) == 0 {
 		return fs, dom, kept, err
@@ -161,59 +158,19 @@ func (pl *planner) tightenStaged(fs []*factor, fills []func() error, tensorOf []
 	for _, x := range later {
 		f, fill := pl.tensorFactor(x, pl.scope(x, varOf), varOf, dom, kept)
 		size := 1.0
-		for _, n := range f.n {
+		for _, n := range f.N {
 			size *= float64(n)
 		}
 		if size > ExactBound {
-			return nil, nil, nil, &tooLarge{name: pl.g.nodes[pl.def[x]].name, size: size, vars: len(f.vars)}
+			return nil, nil, nil, &tooLarge{name: pl.g.nodes[pl.def[x]].name, size: size, vars: len(f.Vars)}
 		}
 		if err := fill(); err != nil {
 			return nil, nil, nil, err
 		}
 		fs = append(fs, f)
 	}
-	prune(fs, dom, nil)
+	minsum.Prune(fs, dom, nil)
 	return pl.tighten(fs, dom, constant, vars, upper, kept)
-}
-
-// fixSingles takes every variable left with one candidate out of the
-// factors that hold it (each table sliced at that candidate's class),
-// and returns the factors over more than one candidate and the sum of
-// those left over no variable. The elimination then joins the choices
-// still open alone; a variable no factor holds keeps candidate 0.
-func fixSingles(fs []*factor, dom []int) ([]*factor, int64) {
-	var out []*factor
-	constant := int64(0)
-	for _, f := range fs {
-		g := f
-		for j := len(g.vars) - 1; j >= 0; j-- {
-			if dom[g.vars[j]] != 1 {
-				continue
-			}
-			c := int(g.cls[j][0])
-			inner := 1
-			for _, n := range g.n[j+1:] {
-				inner *= n
-			}
-			n := g.n[j]
-			tab := make([]int64, 0, len(g.tab)/n)
-			for o := 0; o < len(g.tab); o += n * inner {
-				tab = append(tab, g.tab[o+c*inner:o+c*inner+inner]...)
-			}
-			g = &factor{
-				vars: slices.Delete(slices.Clone(g.vars), j, j+1),
-				cls:  slices.Delete(slices.Clone(g.cls), j, j+1),
-				n:    slices.Delete(slices.Clone(g.n), j, j+1),
-				tab:  tab,
-			}
-		}
-		if len(g.vars) == 0 {
-			constant = add(constant, g.tab[0])
-			continue
-		}
-		out = append(out, g)
-	}
-	return out, constant
 }
 
 // tooLarge is a tensor's factor still past ExactBound entries after the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/minsum"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -77,11 +78,11 @@ func (pl *planner) onCluster(o Options) error {
 // the most a weight holds, is 140 s).
 const picosecond = 1e-12
 
-// ps is t seconds in the search's unit, kept at infinite.
+// ps is t seconds in the search's unit, kept at minsum.Infinite.
 func ps(t float64) int64 {
 	v := math.Round(t / picosecond)
-	if v >= float64(infinite>>16) {
-		return infinite >> 16
+	if v >= float64(minsum.Infinite>>16) {
+		return minsum.Infinite >> 16
 	}
 	return int64(v)
 }
@@ -108,7 +109,7 @@ func (pl *planner) opCost(i, k int) int64 {
 	if pl.opPs[i] == nil {
 		pl.opPs[i] = make([]int64, len(pl.cands[i]))
 		for k := range pl.opPs[i] {
-			pl.opPs[i][k] = infinite >> 16
+			pl.opPs[i][k] = minsum.Infinite >> 16
 			if t, err := pl.timeOp(i, pl.cands[i][k]); err == nil {
 				pl.opPs[i][k] = ps(t.TimeS)
 			}

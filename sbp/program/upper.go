@@ -1,6 +1,10 @@
 package program
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/stridelab/stridelab/sbp/minsum"
+)
 
 // A plan's total and single-op moves: the upper bound tighten compares
 // the relaxation's bounds with.
@@ -9,16 +13,16 @@ import "slices"
 // candidate per op node, -1 elsewhere), in the exact search's weight:
 // per tensor the cheapest tree of boxings from its layout to its
 // readers' needs (copyPlan), summed, and under Cost Time every op's own
-// time (opCost); infinite where a boxing cannot be planned. It equals
+// time (opCost); minsum.Infinite where a boxing cannot be planned. It equals
 // the sum of the search's factors on that choice.
 func (pl *planner) planCost(choice []int) int64 {
 	total := int64(0)
 	for x := range len(pl.names) {
-		total = add(total, pl.tensorCost(x, choice))
+		total = minsum.Add(total, pl.tensorCost(x, choice))
 	}
 	for i, k := range choice {
 		if k >= 0 {
-			total = add(total, weight(pl.opCost(i, k), 0))
+			total = minsum.Add(total, weight(pl.opCost(i, k), 0))
 		}
 	}
 	return total
@@ -28,7 +32,7 @@ func (pl *planner) planCost(choice []int) int64 {
 func (pl *planner) tensorCost(x int, choice []int) int64 {
 	t := pl.copyPlan(x, pl.srcLayout(x, choice[pl.srcNode(x)]), pl.needs(x, choice))
 	if t.err != nil {
-		return infinite
+		return minsum.Infinite
 	}
 	return weight(t.bytes, t.boxings)
 }
@@ -52,7 +56,7 @@ func (pl *planner) improve(choice []int, vars []int, kept [][]int) int64 {
 	local := func(i int) int64 {
 		s := weight(pl.opCost(i, choice[i]), 0)
 		for _, x := range touch[i] {
-			s = add(s, pl.tensorCost(x, choice))
+			s = minsum.Add(s, pl.tensorCost(x, choice))
 		}
 		return s
 	}

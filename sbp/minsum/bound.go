@@ -1,50 +1,19 @@
-package program
+package minsum
 
 import (
 	"math"
 	"slices"
 )
 
-// The elimination is exponential in its width, and the backward of a
-// deep program is wide: every layer's max joins its forward and backward
-// through a clique of masks. Most candidates of such a program are in no
-// cheapest plan, and a bound proves it. tighten (tighten.go) drops them
-// before the elimination, which then runs on what is left: a dropped
-// candidate is in no optimal plan, so the optimum is the same.
-//
-// The bound is the LP relaxation of the min-sum labelling (Werner, "A
-// Linear Programming Approach to Max-sum Problem: A Review", PAMI 2007;
-// for factors of any arity, Werner, "Revisiting the Linear Programming
-// Relaxation Approach to Gibbs Energy Minimization and Weighted
-// Constraint Satisfaction", PAMI 2010). A reparametrization moves cost
-// between each op's own table u_v (one entry per candidate) and the
-// factors that hold it, so that every plan's total is unchanged,
-//
-//	Σ_f θ_f(x_f) + Σ_v u_v(x_v) = Σ_f θ⁰_f(x_f) for every plan x,
-//
-// and the sum of the minima, LB = Σ_f min θ_f + Σ_v min u_v, is a lower
-// bound on every plan's total. The moves that raise it are those of
-// sequential reweighted message passing (SRMP: Kolmogorov, "A New Look
-// at Reweighted Message Passing", PAMI 2015; TRW-S is its pairwise
-// case), in passes over the ops in program order and back (update). On
-// the programs stridelab plans LB reaches the optimum, or comes within a
-// few bytes of it, in tens of passes.
-//
-// For candidate k of op v the same terms bound every plan that runs v
-// as k: the factors without v at their minima, those with v at their
-// min-marginal for k, u_v(k) (candidateBounds). Rounding the relaxation
-// (decode, TRW-S's: each op in order at its least cost given the ops
-// before it) gives plans, and so an upper bound.
-
-// relaxation is the reparametrized problem: per factor its table (th),
+// Relaxation is the reparametrized problem: per factor its table (th),
 // per variable its own table u over its candidates, and where each
 // variable sits in each factor that holds it.
-type relaxation struct {
-	fs    []*factor
+type Relaxation struct {
+	Factors    []*Factor
 	th    [][]float64
 	u     [][]float64
 	holds [][]seat
-	work  float64 // the table entries touched so far
+	Work  float64 // the table entries touched so far
 }
 
 // seat is variable v in factor f: its classes there, and the table's
@@ -55,13 +24,13 @@ type seat struct {
 	first, last        int // the factor's least and greatest variable
 }
 
-func newRelaxation(fs []*factor, dom []int) *relaxation {
-	r := &relaxation{fs: slices.Clone(fs), th: make([][]float64, len(fs)), u: make([][]float64, len(dom)), holds: make([][]seat, len(dom))}
+func NewRelaxation(fs []*Factor, dom []int) *Relaxation {
+	r := &Relaxation{Factors: slices.Clone(fs), th: make([][]float64, len(fs)), u: make([][]float64, len(dom)), holds: make([][]seat, len(dom))}
 	for fi, f := range fs {
-		th := make([]float64, len(f.tab))
-		for e, w := range f.tab {
+		th := make([]float64, len(f.Tab))
+		for e, w := range f.Tab {
 			th[e] = math.Inf(1)
-			if w < infinite {
+			if w < Infinite {
 				th[e] = float64(w)
 			}
 		}
@@ -75,17 +44,17 @@ func newRelaxation(fs []*factor, dom []int) *relaxation {
 }
 
 // seat works out where each variable sits in each factor.
-func (r *relaxation) seat() {
+func (r *Relaxation) seat() {
 	for v := range r.holds {
 		r.holds[v] = r.holds[v][:0]
 	}
-	for fi, f := range r.fs {
-		inner := len(f.tab)
+	for fi, f := range r.Factors {
+		inner := len(f.Tab)
 		outer := 1
-		for j, v := range f.vars {
-			inner /= f.n[j]
-			r.holds[v] = append(r.holds[v], seat{f: fi, n: f.n[j], outer: outer, inner: inner, cls: f.cls[j], first: f.vars[0], last: f.vars[len(f.vars)-1]})
-			outer *= f.n[j]
+		for j, v := range f.Vars {
+			inner /= f.N[j]
+			r.holds[v] = append(r.holds[v], seat{f: fi, n: f.N[j], outer: outer, inner: inner, cls: f.Cls[j], first: f.Vars[0], last: f.Vars[len(f.Vars)-1]})
+			outer *= f.N[j]
 		}
 	}
 }
@@ -93,7 +62,7 @@ func (r *relaxation) seat() {
 // margin writes into m the min-marginal of the seat's variable in its
 // factor: per class, the least entry of the table with the variable in
 // that class.
-func (r *relaxation) margin(s seat, m []float64) {
+func (r *Relaxation) margin(s seat, m []float64) {
 	th := r.th[s.f]
 	m = m[:s.n]
 	for c := range m {
@@ -116,7 +85,7 @@ func (r *relaxation) margin(s seat, m []float64) {
 			}
 		}
 	}
-	r.work += float64(len(th))
+	r.Work += float64(len(th))
 }
 
 // least is the least of at and ts (< on float64, no NaN to mind:
@@ -132,7 +101,7 @@ func least(at float64, ts []float64) float64 {
 
 // shift adds delta[c] to every entry of the seat's factor with its
 // variable in class c (+∞ makes them infinite).
-func (r *relaxation) shift(s seat, delta []float64) {
+func (r *Relaxation) shift(s seat, delta []float64) {
 	th := r.th[s.f]
 	delta = delta[:s.n]
 	if s.inner == 1 {
@@ -156,19 +125,19 @@ func (r *relaxation) shift(s seat, delta []float64) {
 			}
 		}
 	}
-	r.work += float64(len(th))
+	r.Work += float64(len(th))
 }
 
-// scratch holds update's buffers, sized for the largest variable.
-type scratch struct {
+// Scratch holds update's buffers, sized for the largest variable.
+type Scratch struct {
 	m     [][]float64 // per seat of v: its min-marginal, then its share
 	tot   []float64
 	delta []float64
 	beta  []float64
 }
 
-func (r *relaxation) scratch(dom []int) *scratch {
-	s := &scratch{}
+func (r *Relaxation) Scratch(dom []int) *Scratch {
+	s := &Scratch{}
 	most, seats := 0, 0
 	for v := range dom {
 		most, seats = max(most, dom[v]), max(seats, len(r.holds[v]))
@@ -188,7 +157,7 @@ func (r *relaxation) scratch(dom []int) *scratch {
 // direction takes back, per class c of v in it, β_f(c) = min over c's
 // candidates of ω·tot, with ω = 1/max(factors after, factors before),
 // and u_v(k) = tot(k) − Σ β_f(class of k in f) ≥ (1 − ω·after)·tot(k).
-func (r *relaxation) update(v int, forward bool, sc *scratch) {
+func (r *Relaxation) update(v int, forward bool, sc *Scratch) {
 	hs := r.holds[v]
 	if len(hs) == 0 {
 		return
@@ -258,8 +227,8 @@ func (s seat) later(v int, forward bool) bool {
 	return s.first < v
 }
 
-// bound is LB: the sum of every factor's and every variable's minimum.
-func (r *relaxation) bound() float64 {
+// Bound is LB: the sum of every factor's and every variable's minimum.
+func (r *Relaxation) Bound() float64 {
 	lb := 0.0
 	for _, th := range r.th {
 		lb += least(math.Inf(1), th)
@@ -272,11 +241,11 @@ func (r *relaxation) bound() float64 {
 	return lb
 }
 
-// candidateBounds writes, per variable and candidate, the bound on
+// CandidateBounds writes, per variable and candidate, the bound on
 // every plan that takes it (lb the relaxation's bound, the tables as
 // they stand): lb less v's factors' and u_v's minima, plus their
 // min-marginals for the candidate and u_v's entry.
-func (r *relaxation) candidateBounds(lb float64, sc *scratch) [][]float64 {
+func (r *Relaxation) CandidateBounds(lb float64, sc *Scratch) [][]float64 {
 	out := make([][]float64, len(r.u))
 	for v, u := range r.u {
 		b := slices.Clone(u)
@@ -299,9 +268,9 @@ func (r *relaxation) candidateBounds(lb float64, sc *scratch) [][]float64 {
 	return out
 }
 
-// pass runs one pass of updates over every variable, forward (in index
+// Pass runs one pass of updates over every variable, forward (in index
 // order) or back.
-func (r *relaxation) pass(forward bool, sc *scratch) {
+func (r *Relaxation) Pass(forward bool, sc *Scratch) {
 	n := len(r.u)
 	for i := range n {
 		v := i
@@ -312,10 +281,10 @@ func (r *relaxation) pass(forward bool, sc *scratch) {
 	}
 }
 
-// decode picks a candidate for each of the first ops variables in
+// Decode picks a candidate for each of the first ops variables in
 // order (TRW-S's rounding): the one least in u_v plus each factor's
 // min-marginal given the candidates picked before it.
-func (r *relaxation) decode(ops int, sc *scratch) []int {
+func (r *Relaxation) Decode(ops int, sc *Scratch) []int {
 	value := make([]int, len(r.u))
 	picked := make([]bool, len(r.u))
 	for v := range ops {
@@ -340,8 +309,8 @@ func (r *relaxation) decode(ops int, sc *scratch) []int {
 
 // conditional writes into m the min-marginal of v in the seat's factor
 // over the entries that agree with the variables picked so far.
-func (r *relaxation) conditional(s seat, v int, value []int, picked []bool, m []float64) {
-	f, th := r.fs[s.f], r.th[s.f]
+func (r *Relaxation) conditional(s seat, v int, value []int, picked []bool, m []float64) {
+	f, th := r.Factors[s.f], r.th[s.f]
 	m = m[:s.n]
 	for c := range m {
 		m[c] = math.Inf(1)
@@ -350,16 +319,16 @@ func (r *relaxation) conditional(s seat, v int, value []int, picked []bool, m []
 	base, at := 0, 0
 	var free, stride, n []int
 	st := len(th)
-	for j, u := range f.vars {
-		st /= f.n[j]
+	for j, u := range f.Vars {
+		st /= f.N[j]
 		switch {
 		case u == v:
 			at = len(free)
 			fallthrough
 		case !picked[u]:
-			free, stride, n = append(free, j), append(stride, st), append(n, f.n[j])
+			free, stride, n = append(free, j), append(stride, st), append(n, f.N[j])
 		default:
-			base += int(f.cls[j][value[u]]) * st
+			base += int(f.Cls[j][value[u]]) * st
 		}
 	}
 	digit := make([]int, len(free))
@@ -367,7 +336,7 @@ func (r *relaxation) conditional(s seat, v int, value []int, picked []bool, m []
 		if t := th[e]; t < m[digit[at]] {
 			m[digit[at]] = t
 		}
-		r.work++
+		r.Work++
 		j := len(digit) - 1
 		for ; j >= 0; j-- {
 			e += stride[j]
@@ -383,13 +352,13 @@ func (r *relaxation) conditional(s seat, v int, value []int, picked []bool, m []
 	}
 }
 
-// restrict keeps the candidates alive alone (alive[v][k], k an index
-// into kept[v], which restrict narrows in place): each variable's kept
+// Restrict keeps the candidates alive alone (alive[v][k], k an index
+// into kept[v], which Restrict narrows in place): each variable's kept
 // candidates renumbered in order, each factor's classes that a kept
 // candidate is in, in order of first appearance (so that a class's
 // first candidate still comes first), its tables (the integer one and
 // the reparametrized one) over them, and u_v over the kept candidates.
-func (r *relaxation) restrict(alive [][]bool, kept [][]int) {
+func (r *Relaxation) Restrict(alive [][]bool, kept [][]int) {
 	for v := range kept {
 		var k2 []int
 		var u []float64
@@ -401,61 +370,61 @@ func (r *relaxation) restrict(alive [][]bool, kept [][]int) {
 		}
 		kept[v], r.u[v] = k2, u
 	}
-	for fi, f := range r.fs {
-		nf := &factor{vars: f.vars, cls: make([][]int32, len(f.vars)), n: make([]int, len(f.vars))}
-		used := make([][]int, len(f.vars)) // new class → old class
-		for j, v := range f.vars {
+	for fi, f := range r.Factors {
+		nf := &Factor{Vars: f.Vars, Cls: make([][]int32, len(f.Vars)), N: make([]int, len(f.Vars))}
+		used := make([][]int, len(f.Vars)) // new class → old class
+		for j, v := range f.Vars {
 			to := map[int32]int32{}
 			for k, a := range alive[v] {
 				if !a {
 					continue
 				}
-				c := f.cls[j][k]
+				c := f.Cls[j][k]
 				n, ok := to[c]
 				if !ok {
 					n = int32(len(used[j]))
 					to[c] = n
 					used[j] = append(used[j], int(c))
 				}
-				nf.cls[j] = append(nf.cls[j], n)
+				nf.Cls[j] = append(nf.Cls[j], n)
 			}
-			nf.n[j] = len(used[j])
+			nf.N[j] = len(used[j])
 		}
-		stride := make([]int, len(f.vars))
+		stride := make([]int, len(f.Vars))
 		size, st := 1, 1
-		for j := len(f.vars) - 1; j >= 0; j-- {
+		for j := len(f.Vars) - 1; j >= 0; j-- {
 			stride[j] = st
-			st *= f.n[j]
-			size *= nf.n[j]
+			st *= f.N[j]
+			size *= nf.N[j]
 		}
 		same := true // every class still in use, in its order: the tables stand
 		for j := range used {
 			for c, o := range used[j] {
 				same = same && c == o
 			}
-			same = same && len(used[j]) == f.n[j]
+			same = same && len(used[j]) == f.N[j]
 		}
 		if same {
-			r.fs[fi] = &factor{vars: nf.vars, cls: nf.cls, n: nf.n, tab: f.tab}
+			r.Factors[fi] = &Factor{Vars: nf.Vars, Cls: nf.Cls, N: nf.N, Tab: f.Tab}
 			continue
 		}
-		nf.tab = make([]int64, size)
+		nf.Tab = make([]int64, size)
 		th := make([]float64, size)
-		asg := make([]int, len(f.vars))
-		for e := range nf.tab {
+		asg := make([]int, len(f.Vars))
+		for e := range nf.Tab {
 			old := 0
 			for j, c := range asg {
 				old += used[j][c] * stride[j]
 			}
-			nf.tab[e], th[e] = f.tab[old], r.th[fi][old]
+			nf.Tab[e], th[e] = f.Tab[old], r.th[fi][old]
 			for j := len(asg) - 1; j >= 0; j-- {
-				if asg[j]++; asg[j] < nf.n[j] {
+				if asg[j]++; asg[j] < nf.N[j] {
 					break
 				}
 				asg[j] = 0
 			}
 		}
-		r.fs[fi], r.th[fi] = nf, th
+		r.Factors[fi], r.th[fi] = nf, th
 	}
 	r.seat()
 }

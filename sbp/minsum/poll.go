@@ -1,31 +1,31 @@
-package program
+package minsum
 
 import "context"
 
-// poller lets the planner's long loops end when their context does:
+// Poller lets the planner's long loops end when their context does:
 // each loop reports the work it does (a table entry filled, an op
 // chosen, a variable scored for the elimination order, a tree of
 // boxings costed) and every pollEvery units of it the context is read
 // once. A plan whose context is already done stops at the first read.
-type poller struct {
-	ctx  context.Context
+type Poller struct {
+	Ctx  context.Context
 	done int // units of work reported
 	next int // done at the next read of ctx
-	// onPoll, when set (by tests), is called at each read, before it,
+	// OnPoll, when set (by tests), is called at each read, before it,
 	// with the units done: a test cancels there, after so much work, not
 	// after so much wall time.
-	onPoll func(done int)
+	OnPoll func(done int)
 }
 
-// pollEvery is the work between two reads of the context. A unit is a
+// PollEvery is the work between two reads of the context. A unit is a
 // few nanoseconds (a table entry) to a microsecond (a tree of boxings),
 // so a cancelled plan stops within a few milliseconds, and reading the
 // context (a mutex) costs under 1% of the work.
-const pollEvery = 1 << 12
+const PollEvery = 1 << 12
 
-// tick reports n units of work and, once pollEvery have passed since the
+// Tick reports n units of work and, once pollEvery have passed since the
 // last read, returns the context's error.
-func (p *poller) tick(n int) error {
+func (p *Poller) Tick(n int) error {
 	if p == nil {
 		return nil
 	}
@@ -33,9 +33,9 @@ func (p *poller) tick(n int) error {
 	if p.done < p.next {
 		return nil
 	}
-	p.next = p.done + pollEvery
-	if p.onPoll != nil {
-		p.onPoll(p.done)
+	p.next = p.done + PollEvery
+	if p.OnPoll != nil {
+		p.OnPoll(p.done)
 	}
-	return p.ctx.Err()
+	return p.Ctx.Err()
 }
