@@ -75,6 +75,21 @@ const (
 	kernelSoftmax kernel = "softmax"
 )
 
+// entry returns the WGSL file that holds k's entry point, main, which
+// finds an invocation's items as k's dispatches lay them out and hands
+// them to the kernel's function: in tiles, to run (first_item), or one
+// per invocation, to item (item_index). The reduce kernel has its own
+// main ("").
+func (k kernel) entry() string {
+	switch k {
+	case kernelGather, kernelRepeat, kernelBinary:
+		return "wgsl/main_tiled.wgsl"
+	case kernelBinaryWalk, kernelCopy, kernelSoftmax:
+		return "wgsl/main_item.wgsl"
+	}
+	return ""
+}
+
 // load says how a kernel reads an operand for one work item.
 type load int
 
@@ -128,14 +143,18 @@ func wgslType(dt tensor.DType) string {
 	return "f32"
 }
 
-// source returns the WGSL of k: the generated declarations, the prelude
-// and the kernel's file.
+// source returns the WGSL of k: the generated declarations, the prelude,
+// the kernel's entry point and the kernel's file.
 func (k programKey) source() (string, error) {
 	body, err := wgslFiles.ReadFile("wgsl/" + string(k.kernel) + ".wgsl")
 	if err != nil {
 		return "", fmt.Errorf("shaders: no kernel %q", k.kernel)
 	}
 	prelude, _ := wgslFiles.ReadFile("wgsl/prelude.wgsl")
+	var entry []byte
+	if name := k.kernel.entry(); name != "" {
+		entry, _ = wgslFiles.ReadFile(name)
+	}
 	var b strings.Builder
 	elem := wgslType(k.dtype)
 	item := elem
@@ -229,6 +248,7 @@ func (k programKey) source() (string, error) {
 		b.WriteString(radixWGSL("red", "aux", k.red))
 		b.WriteString(foldFixedWGSL(k.foldN, k.red))
 	}
+	b.Write(entry)
 	b.Write(body)
 	return b.String(), nil
 }

@@ -16,11 +16,8 @@ fn nan() -> f32 { return bitcast<f32>(special_bits.y); }
 fn is_nan(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u; }
 fn is_inf(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) == 0x7f800000u; }
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let j = item_index(wid, nwg, lid);
-  if (j >= p.count) { return; }
+// item normalises line j (main_item.wgsl).
+fn item(j: u32) {
   let c = coords_out(j);
   let ia = offset_out(c, i32(p.base_a), p.stride_a);
   let io = offset_out(c, 0, p.stride_o);
