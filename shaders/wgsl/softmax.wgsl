@@ -9,10 +9,9 @@
 // ±Inf (all −Inf; a +Inf, where +Inf − +Inf is NaN), is all NaN, told by
 // bits (lavapipe folds x != x to false; WGSL's max of a NaN is
 // indeterminate); exp of a difference below −104 is 0 (e^−104 is below
-// f32's least subnormal; exp(−Inf) is indeterminate in WGSL).
+// f32's least subnormal; exp(−Inf) is indeterminate in WGSL). inf() and
+// nan() are generated (specialWGSL, in shaders/program.go).
 
-var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);
-fn nan() -> f32 { return bitcast<f32>(special_bits.y); }
 fn is_nan(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u; }
 fn is_inf(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) == 0x7f800000u; }
 
@@ -24,7 +23,7 @@ fn item(j: u32) {
   let n = p.aux[0].x;
   let sa = p.stride_b[0].x;
   let so = p.stride_b[0].y;
-  var m = -bitcast<f32>(special_bits.x);
+  var m = -inf();
   var bad = false;
   for (var t = 0u; t < n; t++) {
     let v = load_a(ia + i32(t) * sa);
