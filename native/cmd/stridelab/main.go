@@ -72,7 +72,7 @@ func main() {
 // success, 1 when the operation failed, 2 for a usage error.
 func run(args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 || isHelp(args[0]) || args[0] == "help" {
 		usage(stdout, cmds)
 		if len(args) == 0 {
 			return 2
