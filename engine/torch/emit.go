@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -48,7 +49,7 @@ type EmitOptions struct {
 // sizes as literals. At the end every named tensor and gradient is
 // boxed to B and rank 0 saves it as DIR/NAME.npy (or prints it). No
 // DTensor: any torch with torch.distributed runs it.
-func Emit(w io.Writer, plan *program.Plan, opt EmitOptions) error {
+func Emit(w io.Writer, plan *planner.Plan, opt EmitOptions) error {
 	if plan == nil || plan.Program == nil {
 		return fmt.Errorf("torch emit: no plan")
 	}
@@ -92,7 +93,7 @@ func Emit(w io.Writer, plan *program.Plan, opt EmitOptions) error {
 	o.Write(opsPy)
 	o.WriteString("\n\n")
 	o.WriteString(emitPrelude)
-	if slices.ContainsFunc(plan.Steps, func(s program.Step) bool { return s.Kind == program.StepInput && s.Values == program.ValuesUniform }) {
+	if slices.ContainsFunc(plan.Steps, func(s planner.Step) bool { return s.Kind == planner.StepInput && s.Values == program.ValuesUniform }) {
 		o.WriteString("\n\n")
 		o.WriteString(tensor.UniformPython)
 	}
@@ -115,11 +116,11 @@ func Emit(w io.Writer, plan *program.Plan, opt EmitOptions) error {
 }
 
 // emitStep writes one step's code.
-func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i int, opt EmitOptions) error {
+func emitStep(o *strings.Builder, b *builder, js jobStep, plan *planner.Plan, i int, opt EmitOptions) error {
 	p := b.p
 	v := func(name string) string { return "V[" + pyStr(name) + "]" }
 	switch js.Kind {
-	case string(program.StepInput):
+	case string(planner.StepInput):
 		s := plan.Steps[i]
 		nd := s.Out()
 		shards, err := sbp.Shards(s.Shape, p, nd)
@@ -161,7 +162,7 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 		}
 		fmt.Fprintf(o, "\n    # step %d: %s = input %v %v: this rank's block of the logical value\n", i+1, js.Name, s.Shape, nd)
 		fmt.Fprintf(o, "    %s = shard(%s, %s, %s, %s, %s)\n", v(js.Name), value, perRank(los), perRank(shapes), perRank(keep), pyStr(op))
-	case string(program.StepOp):
+	case string(planner.StepOp):
 		x := make([]string, len(js.Reads))
 		for k, r := range js.Reads {
 			x[k] = v(r)
@@ -214,7 +215,7 @@ func emitStep(o *strings.Builder, b *builder, js jobStep, plan *program.Plan, i 
 		s := plan.Steps[i]
 		fmt.Fprintf(o, "\n    # step %d: %s = %s %s   %s -> %s: the local op on this rank's shards\n", i+1, js.Name, js.Op, strings.Join(js.Reads, " "), sbp.JoinNd(s.InSbp, " x "), s.OutSbp)
 		fmt.Fprintf(o, "    %s = %s\n", v(js.Name), expr)
-	case string(program.StepBoxing):
+	case string(planner.StepBoxing):
 		var what []string
 		for _, c := range js.Collectives {
 			what = append(what, fmt.Sprintf("%s along mesh dim %d", c.Collective, c.MeshDim))

@@ -9,11 +9,11 @@ import (
 // per variable its own table u over its candidates, and where each
 // variable sits in each factor that holds it.
 type Relaxation struct {
-	Factors    []*Factor
-	th    [][]float64
-	u     [][]float64
-	holds [][]seat
-	Work  float64 // the table entries touched so far
+	Factors []*Factor
+	th      [][]float64
+	u       [][]float64
+	holds   [][]seat
+	Work    float64 // the table entries touched so far
 }
 
 // seat is variable v in factor f: its classes there, and the table's

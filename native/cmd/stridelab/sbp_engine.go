@@ -6,6 +6,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -20,7 +21,7 @@ func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend
 		return err
 	}
 	names := program.OneOpInputs(op)
-	inputs := program.Values{}
+	inputs := planner.Values{}
 	for i, t := range full {
 		if t.DType() != tensor.Float32 {
 			f, err := toFloat32(t)
@@ -51,12 +52,12 @@ func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend
 }
 
 // planSource parses a program and plans it greedily, as OneFlow would.
-func planSource(src string) (*program.Plan, error) {
+func planSource(src string) (*planner.Plan, error) {
 	prog, err := program.Parse(src)
 	if err != nil {
 		return nil, err
 	}
-	return program.NewPlan(prog, program.Greedy)
+	return planner.NewPlan(prog, planner.Greedy)
 }
 
 // emitTorchOp prints op's one-statement program as a file for torchrun
@@ -75,7 +76,7 @@ func emitTorchOp(stdout io.Writer, command string, op sbp.Op, p sbp.Placement, n
 
 // opPlan plans op on inputs of full's shapes laid out by nds, as the
 // one-statement program program.OneOp builds.
-func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, full []tensor.Tensor) (*program.Plan, error) {
+func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, full []tensor.Tensor) (*planner.Plan, error) {
 	shapes := make([]tensor.Shape, len(full))
 	for i, t := range full {
 		shapes[i] = t.Shape()
@@ -84,5 +85,5 @@ func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, full []tensor.Tensor) (
 	if err != nil {
 		return nil, err
 	}
-	return program.NewPlan(prog, program.Greedy)
+	return planner.NewPlan(prog, planner.Greedy)
 }
