@@ -6,7 +6,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -15,7 +15,7 @@ func TestBoxingProgram(t *testing.T) {
 	src := engine.BoxingProgram(p, tensor.Shape{25, 33}, sbp.NdSbp{sbp.S(0)}, sbp.NdSbp{sbp.S(1)})
 	pl := plan(t, src)
 	last := pl.Steps[len(pl.Steps)-1]
-	if last.Name != "y" || last.Kind != program.StepBoxing || strings.Join(last.Collectives, "+") != "all-to-all" || last.SendBytes != 672+3*600 {
+	if last.Name != "y" || last.Kind != planner.StepBoxing || strings.Join(last.Collectives, "+") != "all-to-all" || last.SendBytes != 672+3*600 {
 		t.Errorf("%s: the last step is %+v", src, last)
 	}
 }

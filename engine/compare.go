@@ -3,7 +3,7 @@ package engine
 import (
 	"slices"
 
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -32,7 +32,7 @@ func (a Agreement) Verdict(other string) string {
 // Compare compares every value of got with want's, by name in sorted
 // order: a name missing from either side, another shape or dtype, or a
 // value that does not agree (tensor.AgreeValues) does not agree.
-func Compare(got, want program.Values) []Agreement {
+func Compare(got, want planner.Values) []Agreement {
 	var names []string
 	for n := range got {
 		names = append(names, n)

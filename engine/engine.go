@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/stridelab/stridelab/sbp"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 )
 
 // Engine runs a program's plan: every input laid out as the plan says,
@@ -18,14 +18,14 @@ type Engine interface {
 	// logical value of every named tensor and gradient (grad_NAME), and
 	// what each device did. It stops when ctx is done. A run past the
 	// result budget is refused before anything starts.
-	Run(ctx context.Context, plan *program.Plan, inputs program.Values) (*Result, error)
+	Run(ctx context.Context, plan *planner.Plan, inputs planner.Values) (*Result, error)
 }
 
 // Result is what a run returns: the values (as program.Plan.Run's) and a
 // report per device.
 type Result struct {
 	Engine string
-	Values program.Values
+	Values planner.Values
 	// Ranks holds one report per device, in placement order.
 	Ranks []RankReport
 	// Wall is the whole run as the caller saw it: for an engine of
@@ -55,7 +55,7 @@ type RankReport struct {
 type StepReport struct {
 	Index int // the step's index in plan.Steps
 	Name  string
-	Kind  program.StepKind
+	Kind  planner.StepKind
 	// Time is the step's time on this device, as the engine measured it;
 	// 0 where the engine times only the whole run (sim). For a boxing it
 	// leaves out the barriers its collectives wait at (torch).
@@ -131,7 +131,7 @@ func (s StepReport) Received() (measured, planned int64) {
 // Planned returns the report skeleton of plan: per device, per step, the
 // boxing steps with the plan's bytes (the measured ones left 0, Ran ""),
 // for an engine to fill in.
-func Planned(plan *program.Plan) ([]RankReport, error) {
+func Planned(plan *planner.Plan) ([]RankReport, error) {
 	p := plan.Program.Placement
 	ranks := make([]RankReport, p.Size())
 	for i := range ranks {
@@ -139,7 +139,7 @@ func Planned(plan *program.Plan) ([]RankReport, error) {
 	}
 	for k, s := range plan.Steps {
 		var b sbp.Boxing
-		if s.Kind == program.StepBoxing {
+		if s.Kind == planner.StepBoxing {
 			var err error
 			if b, err = s.PlannedBoxing(); err != nil {
 				return nil, err

@@ -6,17 +6,18 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
-func plan(t *testing.T, src string) *program.Plan {
+func plan(t *testing.T, src string) *planner.Plan {
 	t.Helper()
 	p, err := program.Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := program.NewPlan(p, program.Greedy)
+	pl, err := planner.NewPlan(p, planner.Greedy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestSimIsPlanRun(t *testing.T) {
 				}
 				sent, planSent := sr.Sent()
 				recv, planRecv := sr.Received()
-				if s.Kind != program.StepBoxing {
+				if s.Kind != planner.StepBoxing {
 					if len(sr.Collectives) != 0 {
 						t.Errorf("%s: a %s step with collectives", src, s.Kind)
 					}
@@ -109,7 +110,7 @@ func TestCompare(t *testing.T) {
 	e, _ := tensor.FromSlice(tensor.Shape{3}, []float32{100, 2, 0.8})
 	f, _ := tensor.FromSlice(tensor.Shape{3}, []float32{100, 2, 0.8005})
 	g, _ := tensor.FromSlice(tensor.Shape{3}, []float32{100, 2, 0.81})
-	got := engine.Compare(program.Values{"a": a, "b": a, "c": a, "d": a, "e": e, "g": e, "only": a}, program.Values{"a": a, "b": b, "c": c, "d": d, "e": f, "g": g, "other": a})
+	got := engine.Compare(planner.Values{"a": a, "b": a, "c": a, "d": a, "e": e, "g": e, "only": a}, planner.Values{"a": a, "b": b, "c": c, "d": d, "e": f, "g": g, "other": a})
 	want := map[string]string{
 		"a":     "equals",
 		"b":     "differs: 3 against 3.5 at [2] (difference 0.5, tolerance 1e-5 of 3.5, the largest |value|)",
@@ -133,7 +134,7 @@ func TestCompare(t *testing.T) {
 
 // simRun plans src greedily and runs it on Sim; its values are
 // released when the test ends.
-func simRun(t *testing.T, src string) (*program.Plan, *engine.Result) {
+func simRun(t *testing.T, src string) (*planner.Plan, *engine.Result) {
 	t.Helper()
 	pl := plan(t, src)
 	res, err := engine.Sim{}.Run(context.Background(), pl, nil)

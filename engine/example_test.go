@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -13,7 +14,7 @@ import (
 // plan counts.
 func ExampleSim() {
 	p, _ := program.Parse("placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s")
-	plan, _ := program.NewPlan(p, program.Exact)
+	plan, _ := planner.NewPlan(p, planner.Exact)
 	res, _ := engine.Sim{}.Run(context.Background(), plan, nil)
 	defer res.Values.Release()
 	for _, r := range res.Ranks {

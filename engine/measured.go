@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 )
 
 // Timed is a plan's boxings as predicted on its cluster (program.Options.
@@ -83,7 +83,7 @@ type TimedCollective struct {
 // collective report per step of each boxing's plan, and every device
 // the same number of timed runs of a collective. A measurement of 0
 // (Sim times only the whole run) stays 0.
-func Times(plan *program.Plan, r *Result) (Timed, error) {
+func Times(plan *planner.Plan, r *Result) (Timed, error) {
 	if plan == nil || plan.Program == nil || r == nil {
 		return Timed{}, fmt.Errorf("engine: times: no plan or no result")
 	}
@@ -96,7 +96,7 @@ func Times(plan *program.Plan, r *Result) (Timed, error) {
 		out.Cluster = plan.Cluster.Name
 	}
 	for k, s := range plan.Steps {
-		if s.Kind != program.StepBoxing {
+		if s.Kind != planner.StepBoxing {
 			continue
 		}
 		b := TimedBoxing{Step: k, Name: s.Name, Shape: []int(s.Shape.Clone()), From: s.From, To: s.To, SendBytes: s.SendBytes,

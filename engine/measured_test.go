@@ -9,11 +9,12 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
 // planOn plans src greedily on the preset cluster name.
-func planOn(t *testing.T, src, name string) *program.Plan {
+func planOn(t *testing.T, src, name string) *planner.Plan {
 	t.Helper()
 	p, err := program.Parse(src)
 	if err != nil {
@@ -23,7 +24,7 @@ func planOn(t *testing.T, src, name string) *program.Plan {
 	if !ok {
 		t.Fatalf("no preset %s", name)
 	}
-	pl, err := program.NewPlanWith(p, program.Greedy, program.Options{Cluster: &c})
+	pl, err := planner.NewPlanWith(p, planner.Greedy, planner.Options{Cluster: &c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func planOn(t *testing.T, src, name string) *program.Plan {
 // collective of step k on position pos timed at (k+1)·100 µs + pos·10 µs
 // + j µs, j its index in the boxing, half of it in the call: the slowest
 // device is the last.
-func timedResult(t *testing.T, pl *program.Plan) *engine.Result {
+func timedResult(t *testing.T, pl *planner.Plan) *engine.Result {
 	t.Helper()
 	ranks, err := engine.Planned(pl)
 	if err != nil {
@@ -76,7 +77,7 @@ func TestTimes(t *testing.T) {
 		var boxings, collectives int
 		var predicted, measured, called float64
 		for k, s := range pl.Steps {
-			if s.Kind != program.StepBoxing {
+			if s.Kind != planner.StepBoxing {
 				continue
 			}
 			if boxings >= len(got.Boxings) {

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 )
 
 // WriteTable writes r's report as a table, a row per device and step
@@ -34,7 +34,7 @@ func WriteTable(w io.Writer, r *Result) error {
 				t = s.Time.Round(time.Microsecond).String()
 			}
 			fmt.Fprintf(tw, "%d\t%d\t%s %s\t%s", rk.Rank, rk.Pid, s.Name, s.Kind, t)
-			if s.Kind != program.StepBoxing {
+			if s.Kind != planner.StepBoxing {
 				fmt.Fprintf(tw, "\t\t\t\t\n")
 				continue
 			}

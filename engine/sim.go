@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -24,7 +24,7 @@ func (Sim) Name() string { return "sim" }
 
 // Run runs plan on the simulated devices. ctx is checked before the run
 // starts; a simulated run is not interrupted.
-func (e Sim) Run(ctx context.Context, plan *program.Plan, inputs program.Values) (*Result, error) {
+func (e Sim) Run(ctx context.Context, plan *planner.Plan, inputs planner.Values) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -37,7 +37,7 @@ func (askBoxes) answer(q *Question, sc *viz.Scene) (*Answer, error) {
 	a := &Answer{Reveal: sc.Spec}
 	var names, boxings []string
 	for i, st := range plan.Steps {
-		if st.Kind != program.StepBoxing {
+		if st.Kind != planner.StepBoxing {
 			continue
 		}
 		boxings = append(boxings, fmt.Sprintf("%s (step %d)", st.Tensor, i+1))

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -37,10 +38,10 @@ func (k askGradSbp) prompt(q *Question, sc *viz.Scene) string {
 
 // gradient is where an input's gradient is computed and laid out.
 type gradient struct {
-	input  program.Step
+	input  planner.Step
 	at     int // the step that holds it as the input is: plan.Grads[NAME]
 	op     int // the step that computes it (at, or the op before a boxing)
-	opStep program.Step
+	opStep planner.Step
 }
 
 func gradOf(q *Question, sc *viz.Scene) (*gradient, error) {
@@ -51,7 +52,7 @@ func gradOf(q *Question, sc *viz.Scene) (*gradient, error) {
 	g := &gradient{at: -1, op: -1}
 	found := false
 	for _, st := range plan.Steps {
-		if st.Kind == program.StepInput && st.Pass == program.Forward && st.Name == q.Name {
+		if st.Kind == planner.StepInput && st.Pass == graph.Forward && st.Name == q.Name {
 			g.input, found = st, true
 		}
 	}
@@ -63,7 +64,7 @@ func gradOf(q *Question, sc *viz.Scene) (*gradient, error) {
 		return nil, fmt.Errorf("the program has no gradient of %s: end it with grad NAME", q.Name)
 	}
 	for i, st := range plan.Steps {
-		if st.Pass == program.Backward && st.Name == name {
+		if st.Pass == graph.Backward && st.Name == name {
 			g.at = i
 		}
 	}
@@ -71,9 +72,9 @@ func gradOf(q *Question, sc *viz.Scene) (*gradient, error) {
 		return nil, fmt.Errorf("no step of the plan holds %s, the gradient of %s", name, q.Name)
 	}
 	g.op = g.at
-	if st := plan.Steps[g.at]; st.Kind == program.StepBoxing {
+	if st := plan.Steps[g.at]; st.Kind == planner.StepBoxing {
 		for i, op := range plan.Steps[:g.at] {
-			if op.Pass == program.Backward && op.Name == st.Tensor {
+			if op.Pass == graph.Backward && op.Name == st.Tensor {
 				g.op = i
 			}
 		}
@@ -93,7 +94,7 @@ func (askGradSbp) answer(q *Question, sc *viz.Scene) (*Answer, error) {
 	a.Reveal.Step = g.at
 	op, at := g.opStep, plan.Steps[g.at]
 	switch {
-	case op.Kind == program.StepInput:
+	case op.Kind == planner.StepInput:
 		a.Why = fmt.Sprintf("%s does not reach the result: its gradient is zeros, laid out as %s is (%s) at step %d", q.Name, q.Name, at.Sbp, g.at+1)
 	case g.op == g.at:
 		a.Why = fmt.Sprintf("%s's gradient %s = %s %s (step %d) runs under %s and comes out %s, as %s is: no boxing", q.Name, op.Name, op.Op, strings.Join(op.Inputs, " "), g.op+1, op.Signature, op.OutSbp, q.Name)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/kernelcheck"
@@ -244,18 +246,18 @@ func checkShard(spec viz.Spec, q *Question, a *Answer) error {
 
 // planOf plans the program of a program scene's spec with sbp/program
 // alone.
-func planOf(spec viz.Spec) (*program.Plan, error) {
+func planOf(spec viz.Spec) (*planner.Plan, error) {
 	prog, err := program.Parse(spec.Get("src"))
 	if err != nil {
 		return nil, err
 	}
-	strategy := program.Greedy
+	strategy := planner.Greedy
 	if v := spec.Get("strategy"); v != "" {
-		if strategy, err = program.ParseStrategy(v); err != nil {
+		if strategy, err = planner.ParseStrategy(v); err != nil {
 			return nil, err
 		}
 	}
-	return program.NewPlan(prog, strategy)
+	return planner.NewPlan(prog, strategy)
 }
 
 // checkProgram: a boxes answer is every boxing of the asked tensor (or
@@ -271,7 +273,7 @@ func checkProgram(spec viz.Spec, q *Question, a *Answer) error {
 	switch q.Kind {
 	case "boxes":
 		for i, st := range plan.Steps {
-			if st.Kind != program.StepBoxing || (st.Tensor != q.Name && st.Name != q.Name) {
+			if st.Kind != planner.StepBoxing || (st.Tensor != q.Name && st.Name != q.Name) {
 				continue
 			}
 			want = append(want, viz.Focus{Kind: viz.FocusStep, Offset: i})
@@ -288,16 +290,16 @@ func checkProgram(spec viz.Spec, q *Question, a *Answer) error {
 		if in == nil || in.Kind != program.Input {
 			return fmt.Errorf("%s is not an input of the program", q.Name)
 		}
-		at := slices.IndexFunc(plan.Steps, func(st program.Step) bool { return st.Pass == program.Backward && st.Name == plan.Grads[q.Name] })
+		at := slices.IndexFunc(plan.Steps, func(st planner.Step) bool { return st.Pass == graph.Backward && st.Name == plan.Grads[q.Name] })
 		if at < 0 {
 			return fmt.Errorf("no step holds %s's gradient %s", q.Name, plan.Grads[q.Name])
 		}
 		st := plan.Steps[at]
-		out := map[program.StepKind]sbp.NdSbp{program.StepBoxing: st.To, program.StepOp: st.OutSbp, program.StepInput: st.Sbp}[st.Kind]
+		out := map[planner.StepKind]sbp.NdSbp{planner.StepBoxing: st.To, planner.StepOp: st.OutSbp, planner.StepInput: st.Sbp}[st.Kind]
 		if !out.Equal(in.Sbp) {
 			return fmt.Errorf("step %d leaves %s's gradient as %s, not as %s is (%s)", at+1, q.Name, out, q.Name, in.Sbp)
 		}
-		if st.Kind == program.StepBoxing && !slices.ContainsFunc(plan.Steps[:at], func(op program.Step) bool { return op.Kind == program.StepOp && op.Name == st.Tensor }) {
+		if st.Kind == planner.StepBoxing && !slices.ContainsFunc(plan.Steps[:at], func(op planner.Step) bool { return op.Kind == planner.StepOp && op.Name == st.Tensor }) {
 			return fmt.Errorf("step %d boxes %s, which no op before it computes", at+1, st.Tensor)
 		}
 		want = []viz.Focus{{Kind: viz.FocusStep, Offset: at}}
@@ -472,8 +474,8 @@ func TestLessonFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plans := map[int]*program.Plan{} // by the lesson's step
-	planned := func(n int) *program.Plan {
+	plans := map[int]*planner.Plan{} // by the lesson's step
+	planned := func(n int) *planner.Plan {
 		t.Helper()
 		if plans[n] == nil {
 			p, err := planOf(Find(ls, "program").Steps[n-1].Scene)
@@ -484,17 +486,17 @@ func TestLessonFacts(t *testing.T) {
 		}
 		return plans[n]
 	}
-	step := func(p *program.Plan, kind program.StepKind, name string) program.Step {
+	step := func(p *planner.Plan, kind planner.StepKind, name string) planner.Step {
 		t.Helper()
 		for _, st := range p.Steps {
-			if st.Kind == kind && (st.Name == name || kind == program.StepBoxing && st.Tensor == name) {
+			if st.Kind == kind && (st.Name == name || kind == planner.StepBoxing && st.Tensor == name) {
 				return st
 			}
 		}
 		t.Fatalf("the plan has no %s step %s", kind, name)
-		return program.Step{}
+		return planner.Step{}
 	}
-	block := func(p *program.Plan, name string, axis int) int {
+	block := func(p *planner.Plan, name string, axis int) int {
 		t.Helper()
 		in := p.Program.Lookup(name)
 		shards, err := sbp.Shards(in.Shape, p.Program.Placement, in.Sbp)
@@ -504,42 +506,42 @@ func TestLessonFacts(t *testing.T) {
 		return shards[0].Shape[axis]
 	}
 	dp := planned(1)
-	allReduce := step(dp, program.StepBoxing, "grad_w")
+	allReduce := step(dp, planner.StepBoxing, "grad_w")
 	if allReduce.SendBytes != dp.TotalSendBytes || !slices.Equal(allReduce.Collectives, []string{"all-reduce"}) {
 		t.Errorf("data parallel: the boxing of w's gradient (%v, %d B) is not the plan's only traffic (%d B)", allReduce.Collectives, allReduce.SendBytes, dp.TotalSendBytes)
 	}
-	say("program", "Here `y = matmul x w` runs as `%s`: each device multiplies its own rows", step(dp, program.StepOp, "y").Signature)
+	say("program", "Here `y = matmul x w` runs as `%s`: each device multiplies its own rows", step(dp, planner.StepOp, "y").Signature)
 	say("program", "But each device holds only its own %d rows of the batch.", block(dp, "x", 0))
 	say("program", "With data parallelism the backward's only traffic was the all-reduce of `w`'s gradient, %s.", tensor.FormatBytes(allReduce.SendBytes))
 	mp := planned(4)
 	say("program", "`w = input 32,16 S(1)` gives each device a block of %d columns", block(mp, "w", 1))
-	say("program", "`y = matmul x w` runs as `%s`, again with no boxing.", step(mp, program.StepOp, "y").Signature)
-	mpw := step(mp, program.StepBoxing, "w.T")
+	say("program", "`y = matmul x w` runs as `%s`, again with no boxing.", step(mp, planner.StepOp, "y").Signature)
+	mpw := step(mp, planner.StepBoxing, "w.T")
 	if mpw.SendBytes != mp.TotalSendBytes || mp.Grads["x"] != "grad_x.y" {
 		t.Errorf("model parallel: the boxing of w.T (%d B) is not the plan's only traffic (%d B), or x's gradient is boxed (%s)", mpw.SendBytes, mp.TotalSendBytes, mp.Grads["x"])
 	}
-	say("program", "The exact plan %ss `w.T` to `%s` first, %s, and the gradient of `x` comes out `%s`", strings.Join(mpw.Collectives, " + "), mpw.To, tensor.FormatBytes(mpw.SendBytes), step(mp, program.StepOp, "grad_x.y").OutSbp)
-	gather := step(planned(5), program.StepBoxing, "w")
+	say("program", "The exact plan %ss `w.T` to `%s` first, %s, and the gradient of `x` comes out `%s`", strings.Join(mpw.Collectives, " + "), mpw.To, tensor.FormatBytes(mpw.SendBytes), step(mp, planner.StepOp, "grad_x.y").OutSbp)
+	gather := step(planned(5), planner.StepBoxing, "w")
 	say("program", "Only w moves: an %s of %s.", strings.Join(gather.Collectives, " + "), tensor.FormatBytes(gather.SendBytes))
 	mesh := planned(6)
-	say("program", "`y` runs as `%s` with no boxing.", step(mesh, program.StepOp, "y").OutSbp)
-	meshW := step(mesh, program.StepBoxing, "grad_w")
+	say("program", "`y` runs as `%s` with no boxing.", step(mesh, planner.StepOp, "y").OutSbp)
+	meshW := step(mesh, planner.StepBoxing, "grad_w")
 	say("program", "In the backward the gradient of `w` comes out `%s`", meshW.From)
 	say("program", "brings it back to `%s`.", meshW.To)
 	say("program", "a %s, %s in all.", strings.Join(meshW.Collectives, " then an "), tensor.FormatBytes(meshW.SendBytes))
 	greedy, exact := planned(7), planned(8)
-	scatter := step(greedy, program.StepBoxing, "grad_x")
+	scatter := step(greedy, planner.StepBoxing, "grad_x")
 	say("program", "It is an %s: each device sends the other devices their rows of its columns. Greedy sends %s in all.", strings.Join(scatter.Collectives, " + "), tensor.FormatBytes(greedy.TotalSendBytes))
-	say("program", "`grad_y · w.T` runs as `%s`", step(greedy, program.StepOp, "grad_x.y").Signature)
-	say("program", "it expands the backward's seed straight to `%s` (expand's `%s`", step(exact, program.StepOp, "grad_y").OutSbp, step(exact, program.StepOp, "grad_y").Signature)
-	if exact.Strategy != program.Exact || exact.GreedySendBytes != greedy.TotalSendBytes {
+	say("program", "`grad_y · w.T` runs as `%s`", step(greedy, planner.StepOp, "grad_x.y").Signature)
+	say("program", "it expands the backward's seed straight to `%s` (expand's `%s`", step(exact, planner.StepOp, "grad_y").OutSbp, step(exact, planner.StepOp, "grad_y").Signature)
+	if exact.Strategy != planner.Exact || exact.GreedySendBytes != greedy.TotalSendBytes {
 		t.Errorf("the exact step plans %s, greedy total %d; want exact and the greedy step's %d", exact.Strategy, exact.GreedySendBytes, greedy.TotalSendBytes)
 	}
 	say("program", "Exact sends %s in all, against greedy's %s", tensor.FormatBytes(exact.TotalSendBytes), tensor.FormatBytes(greedy.TotalSendBytes))
 
 	// tensor-parallel: Megatron's MLP and sequence parallelism, their
 	// blocks, signatures and collectives, planned by sbp/program.
-	tp := func(n int) *program.Plan {
+	tp := func(n int) *planner.Plan {
 		t.Helper()
 		p, err := planOf(Find(ls, "tensor-parallel").Steps[n-1].Scene)
 		if err != nil {
@@ -547,10 +549,10 @@ func TestLessonFacts(t *testing.T) {
 		}
 		return p
 	}
-	collectives := func(p *program.Plan) []string {
+	collectives := func(p *planner.Plan) []string {
 		var out []string
 		for _, st := range p.Steps {
-			if st.Kind == program.StepBoxing && st.SendBytes > 0 {
+			if st.Kind == planner.StepBoxing && st.SendBytes > 0 {
 				out = append(out, string(st.Pass)+" "+strings.Join(st.Collectives, " + "))
 			}
 		}
@@ -565,28 +567,28 @@ func TestLessonFacts(t *testing.T) {
 	}
 	var seqActivations int64 // the all-gathers and reduce-scatters: the layer norm's weights aside
 	for _, st := range seq.Steps {
-		if st.Kind == program.StepBoxing && !slices.Contains(st.Collectives, "all-reduce") {
+		if st.Kind == planner.StepBoxing && !slices.Contains(st.Collectives, "all-reduce") {
 			seqActivations += st.SendBytes
 		}
 	}
 	if mlp.GreedySendBytes != mlp.TotalSendBytes || seqActivations != mlp.TotalSendBytes {
 		t.Errorf("Megatron sends %d B (greedy %d B), sequence parallelism's activations %d B: the lesson says greedy finds the same plan and the two send the same", mlp.TotalSendBytes, mlp.GreedySendBytes, seqActivations)
 	}
-	lnWeights := step(seq, program.StepBoxing, "grad_gm")
+	lnWeights := step(seq, planner.StepBoxing, "grad_gm")
 	say("tensor-parallel", "%s for a scale of %d features", tensor.FormatBytes(lnWeights.SendBytes), seq.Program.Lookup("gm").Shape[1])
-	say("tensor-parallel", "`h = matmul x w1` runs as `%s`, each device computing its own %d of the %d hidden features", step(mlp, program.StepOp, "h").Signature, block(mlp, "w1", 1), mlp.Program.Lookup("w1").Shape[1])
+	say("tensor-parallel", "`h = matmul x w1` runs as `%s`, each device computing its own %d of the %d hidden features", step(mlp, planner.StepOp, "h").Signature, block(mlp, "w1", 1), mlp.Program.Lookup("w1").Shape[1])
 	say("tensor-parallel", "multiplies each device's %d columns of `g` by its own %d rows of `w2`", block(mlp, "w2", 0), block(mlp, "w2", 0))
-	say("tensor-parallel", "x.T · grad_h runs as %s", step(mlp, program.StepOp, "grad_w1.h").Signature)
+	say("tensor-parallel", "x.T · grad_h runs as %s", step(mlp, planner.StepOp, "grad_w1.h").Signature)
 	say("tensor-parallel", "gives each device %d of the %d tokens", block(seq, "x", 0), seq.Program.Lookup("x").Shape[0])
 	attn := tp(8)
 	if got := collectives(attn); !slices.Equal(got, []string{"forward all-reduce", "backward all-reduce"}) {
 		t.Errorf("attention runs %v; the lesson says one all-reduce each way", got)
 	}
-	heads := step(attn, program.StepOp, "qh").Shape[1]
-	say("tensor-parallel", "is 16 tokens of 32 features, %d heads of %d", heads, step(attn, program.StepOp, "qh").Shape[2])
+	heads := step(attn, planner.StepOp, "qh").Shape[1]
+	say("tensor-parallel", "is 16 tokens of 32 features, %d heads of %d", heads, step(attn, planner.StepOp, "qh").Shape[2])
 	say("tensor-parallel", "each device computes %d of the 32 features of `q`, `k` and `v`, one head's", block(attn, "wq", 1))
 	for _, name := range []string{"a", "p", "o"} {
-		if st := step(attn, program.StepOp, name); st.OutSbp.String() != "S(0)" {
+		if st := step(attn, planner.StepOp, name); st.OutSbp.String() != "S(0)" {
 			t.Errorf("attention's %s runs as %s; the lesson says S(0) on the heads", name, st.Signature)
 		}
 	}

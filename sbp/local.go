@@ -8,7 +8,7 @@ import (
 
 // This file holds what a simulated device does to its own buffers besides
 // running kernels: fill, slice and combine partial values. Copies between
-// devices are concatenations (tensor.Concat); the plan (boxing.go) counts
+// devices are concatenations (tensor.Concat); the plan (PlanBoxing) counts
 // their bytes.
 
 // identity returns the value a partial of op starts from: 0 for sum, the

@@ -75,6 +75,21 @@ const (
 	kernelSoftmax kernel = "softmax"
 )
 
+// entry returns the WGSL file that holds k's entry point, main, which
+// finds an invocation's items as k's dispatches lay them out and hands
+// them to the kernel's function: in tiles, to run (first_item), or one
+// per invocation, to item (item_index). The reduce kernel has its own
+// main ("").
+func (k kernel) entry() string {
+	switch k {
+	case kernelGather, kernelRepeat, kernelBinary:
+		return "wgsl/main_tiled.wgsl"
+	case kernelBinaryWalk, kernelCopy, kernelSoftmax:
+		return "wgsl/main_item.wgsl"
+	}
+	return ""
+}
+
 // load says how a kernel reads an operand for one work item.
 type load int
 
@@ -128,14 +143,18 @@ func wgslType(dt tensor.DType) string {
 	return "f32"
 }
 
-// source returns the WGSL of k: the generated declarations, the prelude
-// and the kernel's file.
+// source returns the WGSL of k: the generated declarations, the prelude,
+// the kernel's entry point and the kernel's file.
 func (k programKey) source() (string, error) {
 	body, err := wgslFiles.ReadFile("wgsl/" + string(k.kernel) + ".wgsl")
 	if err != nil {
 		return "", fmt.Errorf("shaders: no kernel %q", k.kernel)
 	}
 	prelude, _ := wgslFiles.ReadFile("wgsl/prelude.wgsl")
+	var entry []byte
+	if name := k.kernel.entry(); name != "" {
+		entry, _ = wgslFiles.ReadFile(name)
+	}
 	var b strings.Builder
 	elem := wgslType(k.dtype)
 	item := elem
@@ -206,6 +225,9 @@ func (k programKey) source() (string, error) {
 	case kernelGather:
 		operand("a", k.a)
 		b.WriteString(unaryOpWGSL(k.op, elem))
+	case kernelSoftmax:
+		operand("a", k.a)
+		b.WriteString(specialWGSL)
 	default:
 		operand("a", k.a)
 	}
@@ -229,6 +251,7 @@ func (k programKey) source() (string, error) {
 		b.WriteString(radixWGSL("red", "aux", k.red))
 		b.WriteString(foldFixedWGSL(k.foldN, k.red))
 	}
+	b.Write(entry)
 	b.Write(body)
 	return b.String(), nil
 }
@@ -434,6 +457,14 @@ func isNaNWGSL(x string) string {
 	return fmt.Sprintf("((bitcast<Bits>(%s) & Bits(0x7fffffffu)) > Bits(0x7f800000u))", x)
 }
 
+// specialWGSL declares inf() and nan(), +Inf and a quiet NaN as f32
+// Items, for the kernels whose ops need them (unaryOpWGSL, softmax). They
+// come from bits read at run time: as constants they would be a
+// shader-creation error.
+const specialWGSL = "var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);\n" +
+	"fn inf() -> Item { return Item(bitcast<f32>(special_bits.x)); }\n" +
+	"fn nan() -> Item { return Item(bitcast<f32>(special_bits.y)); }\n"
+
 // unaryOpWGSL returns unary(v), which the gather kernel applies to every
 // element it reads: the unary op named op (tensor's unaryFloat and
 // unaryOrdered are the reference), or none for a plain gather (op "").
@@ -444,12 +475,8 @@ func isNaNWGSL(x string) string {
 // 4e−9, below half an ulp of 1), so an implementation that divides sinh
 // by cosh never sees ∞/∞. A NaN passes through every op as a NaN (told
 // by its bits, isNaNWGSL): SwiftShader's exp and log turn it into a
-// number. The infinities and NaN come from bits read at run time: as
-// constants they would be a shader-creation error.
+// number. The infinities and NaN are specialWGSL's.
 func unaryOpWGSL(op, elem string) string {
-	const special = "var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);\n" +
-		"fn inf() -> Item { return Item(bitcast<f32>(special_bits.x)); }\n" +
-		"fn nan() -> Item { return Item(bitcast<f32>(special_bits.y)); }\n"
 	body := map[string]string{
 		"":      "return v;",
 		"exp":   "return exp(v);",
@@ -464,7 +491,7 @@ func unaryOpWGSL(op, elem string) string {
 	head := ""
 	switch op {
 	case "log", "sqrt", "rsqrt":
-		head = special
+		head = specialWGSL
 	}
 	switch {
 	case elem == "f32" && slices.Contains([]string{"exp", "log", "sqrt", "rsqrt", "tanh", "relu"}, op):

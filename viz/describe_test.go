@@ -8,7 +8,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -251,7 +251,7 @@ func wantWords(t *testing.T, s *Scene, step int, f Focus) []string {
 			want = append(want, fmt.Sprintf("(%d ranks)", len(held)))
 		}
 		return want
-	case *program.Plan:
+	case *planner.Plan:
 		if f.Kind == FocusStep {
 			st := m.Steps[f.Offset]
 			want := []string{fmt.Sprintf("step %d", f.Offset+1)}
@@ -259,9 +259,9 @@ func wantWords(t *testing.T, s *Scene, step int, f Focus) []string {
 				want = append(want, tensor.FormatBytes(slices.Max(st.HeldBytes)))
 			}
 			switch st.Kind {
-			case program.StepInput:
+			case planner.StepInput:
 				return append(want, st.Name, st.Shape.String(), st.Sbp.String())
-			case program.StepBoxing:
+			case planner.StepBoxing:
 				return append(append(want, st.Tensor, st.From.String(), st.To.String(), strings.Join(st.Collectives, " + "), tensor.FormatBytes(st.SendBytes)), boxingTimeWords(m, st)...)
 			}
 			if m.Cluster != nil {
@@ -291,7 +291,7 @@ func wantWords(t *testing.T, s *Scene, step int, f Focus) []string {
 // boxingTimeWords: what the words for a boxing on a cluster must name,
 // from its BoxingTime: each collective that crosses a link, its mesh
 // dim, the link's α and β and its time.
-func boxingTimeWords(m *program.Plan, st program.Step) []string {
+func boxingTimeWords(m *planner.Plan, st planner.Step) []string {
 	if m.Cluster == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -20,7 +21,7 @@ func CountPlans(t testing.TB) func() int {
 		plans.mu.Unlock()
 	}
 	forget()
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s planner.Strategy, o planner.Options) (*planner.Plan, error) {
 		n.Add(1)
 		return was(ctx, p, s, o)
 	}

@@ -2,7 +2,7 @@ package viz
 
 import (
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -22,7 +22,7 @@ func (s *programScene) drawBars(c *canvas, first, last int, x0, colW, y, barsH f
 	}
 	for i := first; i < last; i++ {
 		st := s.plan.Steps[i]
-		if st.Kind != program.StepBoxing || st.SendBytes == 0 || i > now {
+		if st.Kind != planner.StepBoxing || st.SendBytes == 0 || i > now {
 			continue // a boxing not run yet is for the learner to predict
 		}
 		h := max(2, (barsH-40)*float64(st.SendBytes)/float64(most))
@@ -74,8 +74,8 @@ func (s *programScene) drawTimes(c *canvas, first, last int, x0, colW, y, barsH 
 
 // timeMark is the bar of a step's time: solid ComputeInk for an op,
 // CommInk hatched for a boxing.
-func timeMark(k program.StepKind, x, y, w, h float64) Rect {
-	if k == program.StepBoxing {
+func timeMark(k planner.StepKind, x, y, w, h float64) Rect {
+	if k == planner.StepBoxing {
 		return Rect{X: x, Y: y, W: w, H: h, Fill: CommInk, Stroke: hatchOn(CommInk), StrokeWidth: 1, Hatch: true}
 	}
 	return Rect{X: x, Y: y, W: w, H: h, Fill: ComputeInk}
@@ -88,9 +88,9 @@ var timeLegendW = 2*(16+6) + TextWidth("compute", FontRegular, progSmallPx) + 14
 // along the baseline y.
 func (s *programScene) timeLegend(c *canvas, x, y float64) {
 	for _, m := range []struct {
-		k    program.StepKind
+		k    planner.StepKind
 		name string
-	}{{program.StepOp, "compute"}, {program.StepBoxing, "communication"}} {
+	}{{planner.StepOp, "compute"}, {planner.StepBoxing, "communication"}} {
 		c.add(timeMark(m.k, x, y-10, 16, 11))
 		c.text(x+22, y, m.name, progSmallPx, Ink, FontRegular, AnchorStart)
 		x += 22 + TextWidth(m.name, FontRegular, progSmallPx) + 14

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -23,7 +25,7 @@ var (
 func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot float64, rows []int, rowH float64, now int, f *Focus) {
 	st := s.plan.Steps[i]
 	band := forwardBand
-	if st.Pass == program.Backward {
+	if st.Pass == graph.Backward {
 		band = backwardBand
 	}
 	c.add(Rect{X: x + 2, Y: top, W: w - 4, H: bottom - top + foot, Fill: band})
@@ -47,7 +49,7 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 	label(top+16, fmt.Sprintf("%d · %s", i+1, st.Kind), progSmallPx, Muted, FontRegular)
 	name, what := st.Name, []string{""}
 	switch st.Kind {
-	case program.StepInput:
+	case planner.StepInput:
 		what[0] = "input " + st.Values // input arange, ones, zeros
 		if st.Values == program.ValuesUniform || program.FromFile(st.Values) {
 			what[0] = "from " + st.Values
@@ -55,12 +57,12 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 				what = []string{"from", st.Values}
 			}
 		}
-	case program.StepOp:
+	case planner.StepOp:
 		what = []string{st.Op + " " + strings.Join(st.Inputs, " ")}
 		if TextWidth(what[0], FontMono, progSmallPx) > inner { // the op over its operands
 			what = []string{st.Op, strings.Join(st.Inputs, " ")}
 		}
-	case program.StepBoxing:
+	case planner.StepBoxing:
 		if strings.Contains(st.Name, "@") { // a copy made for an op: name the tensor
 			name = st.Tensor
 		}
@@ -76,11 +78,11 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 		label(top+54+float64(k)*15, l, progSmallPx, Ink, FontMono)
 	}
 	sbpText := st.Out().String()
-	if st.Kind == program.StepBoxing { // what it was is the tensor's column before; the panel says both
+	if st.Kind == planner.StepBoxing { // what it was is the tensor's column before; the panel says both
 		sbpText = "→ " + st.To.String()
 	}
 	sbpCol := Broadcast
-	if st.Kind == program.StepOp && s.differs[st.Name] {
+	if st.Kind == planner.StepOp && s.differs[st.Name] {
 		sbpText = "≠ " + sbpText // greedy and exact pick differently here
 		sbpCol = differsInk
 	}
@@ -141,7 +143,7 @@ func (s *programScene) drawColumn(c *canvas, i int, x, top, w, bottom, foot floa
 		c.hot(Hot{X: rc.X, Y: rc.Y, W: rc.W, H: rc.H, Focus: Focus{Kind: FocusDevice, Rank: sh.Rank, Offset: i}})
 		y += rowH
 	}
-	if st.Kind == program.StepBoxing {
+	if st.Kind == planner.StepBoxing {
 		// The boxing's arrow across the column, under its collective and bytes.
 		ay := top + progHeadH - 4
 		c.add(Line{X1: x + 6, Y1: ay, X2: x + w - 6, Y2: ay, Color: Path, Width: 2, Arrow: true})

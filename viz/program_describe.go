@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -60,13 +61,13 @@ func (s *programScene) stepWords(i int) string {
 func (s *programScene) stepLine(i int) string {
 	st := s.plan.Steps[i]
 	head := fmt.Sprintf("step %d", i+1)
-	if st.Pass == program.Backward {
+	if st.Pass == graph.Backward {
 		head += " (backward)"
 	}
 	switch st.Kind {
-	case program.StepInput:
+	case planner.StepInput:
 		return fmt.Sprintf("%s: input %s %v as %s", head, st.Name, st.Shape, st.Sbp)
-	case program.StepBoxing:
+	case planner.StepBoxing:
 		how := strings.Join(st.Collectives, " + ")
 		if how == "" {
 			how = "no collective"
@@ -83,12 +84,12 @@ func (s *programScene) stepLine(i int) string {
 // boxing's time where it has several; for an op, its FLOPs and bytes on
 // the slowest device, the side of the roofline it is on and its time.
 // The panel shows them a line each; a hover joins them (stepWords).
-func (s *programScene) timeLines(st program.Step) []string {
+func (s *programScene) timeLines(st planner.Step) []string {
 	if !s.timed {
 		return nil
 	}
 	switch st.Kind {
-	case program.StepBoxing:
+	case planner.StepBoxing:
 		var out []string
 		for _, t := range st.BoxingTime.Steps {
 			if terms, err := cluster.RingTerms(t.Collective, t.Devices); err == nil && terms == (cluster.Terms{}) {
@@ -104,7 +105,7 @@ func (s *programScene) timeLines(st program.Step) []string {
 			out = append(out, cluster.FormatSeconds(st.TimeS)+" in all")
 		}
 		return out
-	case program.StepOp:
+	case planner.StepOp:
 		return []string{fmt.Sprintf("%s and %s on the slowest device, %s-bound: %s",
 			cluster.FormatFLOPs(st.FLOPs), tensor.FormatBytes(int64(st.MemBytes)), st.Bound, cluster.FormatSeconds(st.TimeS))}
 	}

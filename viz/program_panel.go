@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -39,7 +40,7 @@ func (s *programScene) drawPanel(c *canvas, x, y, bottom, w float64, step int, f
 	}
 	y += 30
 	head := fmt.Sprintf("step %d of %d: %s %s", shown+1, len(s.plan.Steps), st.Kind, st.Name)
-	if st.Kind == program.StepBoxing {
+	if st.Kind == planner.StepBoxing {
 		head = fmt.Sprintf("step %d of %d: box %s → %s", shown+1, len(s.plan.Steps), st.Tensor, st.To)
 	}
 	future := shown > step
@@ -69,17 +70,17 @@ func (s *programScene) drawPanel(c *canvas, x, y, bottom, w float64, step int, f
 // statementOf is the index in s.lines of the statement behind a step:
 // its own for the forward's, the one that needed it for a boxing, grad
 // for the backward's; -1 when none is found.
-func (s *programScene) statementOf(st program.Step) int {
+func (s *programScene) statementOf(st planner.Step) int {
 	name := st.Name
-	if st.Kind == program.StepBoxing {
+	if st.Kind == planner.StepBoxing {
 		name = st.For
 	}
 	for k, l := range s.lines {
 		lhs, _, ok := strings.Cut(l, "=")
 		switch {
-		case st.Pass == program.Backward && strings.HasPrefix(l, "grad "):
+		case st.Pass == graph.Backward && strings.HasPrefix(l, "grad "):
 			return k
-		case st.Pass == program.Forward && ok && strings.TrimSpace(lhs) == name:
+		case st.Pass == graph.Forward && ok && strings.TrimSpace(lhs) == name:
 			return k
 		}
 	}
@@ -92,12 +93,12 @@ func (s *programScene) stepLines(i int) []string {
 	st := s.plan.Steps[i]
 	var out []string
 	switch st.Kind {
-	case program.StepInput:
+	case planner.StepInput:
 		out = append(out, fmt.Sprintf("%s %v laid out as %s (values: %s)", st.Name, st.Shape, st.Sbp, st.Values))
-	case program.StepBoxing:
+	case planner.StepBoxing:
 		out = append(out, fmt.Sprintf("box %s %v from %s to %s: %s", st.Tensor, st.Shape, st.From, st.To, strings.Join(st.Collectives, " + ")),
 			fmt.Sprintf("sends %s in all", tensor.FormatBytes(st.SendBytes)))
-	case program.StepOp:
+	case planner.StepOp:
 		out = append(out, fmt.Sprintf("signature %s", st.Signature), fmt.Sprintf("inputs as %s → %s", sbp.JoinNd(st.InSbp, " x "), st.OutSbp))
 		for _, r := range st.Reuses {
 			out = append(out, "reuses "+r)

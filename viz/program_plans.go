@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -59,7 +60,7 @@ func planKeyOf(spec Spec) planKey {
 type planned struct {
 	key  planKey
 	done chan struct{}
-	plan *program.Plan
+	plan *planner.Plan
 	err  error
 }
 
@@ -68,7 +69,7 @@ type planned struct {
 // plan stops waiting when its own ctx is done. A plan that its context
 // stopped, or whose planning panicked, is dropped from the memo; a
 // caller that waited for it while its own context is live plans again.
-func (m *planMemo) plan(ctx context.Context, key planKey) (*program.Plan, error) {
+func (m *planMemo) plan(ctx context.Context, key planKey) (*planner.Plan, error) {
 	for {
 		e, mine := m.entry(key)
 		if mine {
@@ -152,20 +153,20 @@ func stopped(err error) bool {
 // on the field it is about: a cluster that is no preset, or has not a
 // link per mesh dim of the program's placement, on cluster; a cost the
 // planner refuses (time without a cluster) on cost.
-func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
+func planProgram(ctx context.Context, k planKey) (*planner.Plan, error) {
 	prog, err := program.Parse(k.src)
 	if err != nil {
 		return nil, onField("src", err)
 	}
-	strategy := program.Greedy
+	strategy := planner.Greedy
 	if k.strategy != "" {
-		if strategy, err = program.ParseStrategy(k.strategy); err != nil {
+		if strategy, err = planner.ParseStrategy(k.strategy); err != nil {
 			return nil, onField("strategy", err)
 		}
 	}
-	o := program.Options{CompareBound: program.ComparisonBound}
+	o := planner.Options{CompareBound: planner.ComparisonBound}
 	if k.cost != "" {
-		if o.Cost, err = program.ParseCost(k.cost); err != nil {
+		if o.Cost, err = planner.ParseCost(k.cost); err != nil {
 			return nil, onField("cost", err)
 		}
 	}
@@ -178,12 +179,12 @@ func planProgram(ctx context.Context, k planKey) (*program.Plan, error) {
 			return nil, onField("cluster", err, "src")
 		}
 		o.Cluster = &c
-	} else if o.Cost == program.Time {
+	} else if o.Cost == planner.Time {
 		return nil, onField("cost", fmt.Errorf("viz: cost time needs a cluster to time the steps on: pick one (%s), or cost bytes", strings.Join(cluster.PresetNames(), ", ")), "cluster")
 	}
 	plan, err := newPlan(ctx, prog, strategy, o)
 	if err != nil {
-		if strategy == program.Exact {
+		if strategy == planner.Exact {
 			return nil, onField("strategy", err, "src")
 		}
 		return nil, onField("src", err)
@@ -208,6 +209,6 @@ func ParseCluster(v string) (cluster.Cluster, error) {
 
 // newPlan is program.NewPlanContext; a test counts the plans made
 // through it.
-var newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
-	return program.NewPlanContext(ctx, p, s, o)
+var newPlan = func(ctx context.Context, p *program.Program, s planner.Strategy, o planner.Options) (*planner.Plan, error) {
+	return planner.NewPlanContext(ctx, p, s, o)
 }

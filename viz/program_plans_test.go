@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -49,7 +50,7 @@ func TestPlanMemoSharesAPlan(t *testing.T) {
 // cluster.
 func TestPlanMemoKeysClusterAndCost(t *testing.T) {
 	made := CountPlans(t)
-	build := func(kv ...string) *program.Plan {
+	build := func(kv ...string) *planner.Plan {
 		t.Helper()
 		spec := example("program", append([]string{"src", memoSrc}, kv...)...)
 		s, err := Build(spec)
@@ -59,15 +60,15 @@ func TestPlanMemoKeysClusterAndCost(t *testing.T) {
 		return s.Work().(*ProgramWork).Plan
 	}
 	plain := build()
-	if plain.Cluster != nil || plain.Timing != nil || plain.Cost != program.Bytes {
+	if plain.Cluster != nil || plain.Timing != nil || plain.Cost != planner.Bytes {
 		t.Errorf("no cluster: cluster %v, timing %v, cost %q; want none and bytes", plain.Cluster, plain.Timing, plain.Cost)
 	}
 	timed := build("cluster", "h100-node")
-	if timed.Cluster == nil || timed.Cluster.Name != "h100-node" || timed.Timing == nil || timed.Cost != program.Time {
+	if timed.Cluster == nil || timed.Cluster.Name != "h100-node" || timed.Timing == nil || timed.Cost != planner.Time {
 		t.Errorf("on h100-node: cluster %v, timing %v, cost %q; want h100-node, a timing and time", timed.Cluster, timed.Timing, timed.Cost)
 	}
 	byBytes := build("cluster", "h100-node", "cost", "bytes")
-	if byBytes == timed || byBytes.Cost != program.Bytes || byBytes.Timing == nil {
+	if byBytes == timed || byBytes.Cost != planner.Bytes || byBytes.Timing == nil {
 		t.Errorf("on h100-node under bytes: the time plan's %v, cost %q, timing %v", byBytes == timed, byBytes.Cost, byBytes.Timing)
 	}
 	if build("cluster", "h100-node") != timed || made() != 3 {
@@ -81,7 +82,7 @@ func TestPlanMemoKeysClusterAndCost(t *testing.T) {
 	if build("cluster", "h100-node", "memory", "show") != timed {
 		t.Errorf("the memory lines planned h100-node's program again")
 	}
-	if none := build("cluster", "none"); none.Cluster != nil || none.Timing != nil || none.Cost != program.Bytes {
+	if none := build("cluster", "none"); none.Cluster != nil || none.Timing != nil || none.Cost != planner.Bytes {
 		t.Errorf("cluster none: cluster %v, timing %v, cost %q; want none and bytes", none.Cluster, none.Timing, none.Cost)
 	}
 }
@@ -136,7 +137,7 @@ func TestPlanMemoKeepsErrors(t *testing.T) {
 func TestPlanMemoPlansOnceAtOnce(t *testing.T) {
 	made := CountPlans(t)
 	var wg sync.WaitGroup
-	got := make([]*program.Plan, 8)
+	got := make([]*planner.Plan, 8)
 	for i := range got {
 		wg.Go(func() {
 			p, err := plans.plan(context.Background(), planKey{src: memoSrc})
@@ -173,7 +174,7 @@ func TestBuildContextStopsAPlan(t *testing.T) {
 	if err != nil || made() != 2 {
 		t.Fatalf("built again: %v after %d plans; want the plan made anew (2 plans)", err, made())
 	}
-	if s.Model().(*program.Plan).ExactSendBytes == nil {
+	if s.Model().(*planner.Plan).ExactSendBytes == nil {
 		t.Errorf("the plan made anew has no exact total")
 	}
 	ex, _ := Example("expand")
@@ -189,7 +190,7 @@ func TestPlanMemoOutlivesAStoppedCaller(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
 	started, release := make(chan struct{}), make(chan struct{})
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s planner.Strategy, o planner.Options) (*planner.Plan, error) {
 		if made() == 0 { // the first caller's plan: it waits until its context has ended
 			close(started)
 			<-release
@@ -223,7 +224,7 @@ func TestPlanMemoWaiterKeepsItsContext(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
 	started, release := make(chan struct{}), make(chan struct{})
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s planner.Strategy, o planner.Options) (*planner.Plan, error) {
 		close(started)
 		<-release
 		return counted(ctx, p, s, o)
@@ -248,7 +249,7 @@ func TestPlanMemoWaiterKeepsItsContext(t *testing.T) {
 func TestPlanMemoForgetsAPanic(t *testing.T) {
 	made := CountPlans(t)
 	counted := newPlan
-	newPlan = func(ctx context.Context, p *program.Program, s program.Strategy, o program.Options) (*program.Plan, error) {
+	newPlan = func(ctx context.Context, p *program.Program, s planner.Strategy, o planner.Options) (*planner.Plan, error) {
 		if made() == 0 {
 			counted(ctx, p, s, o)
 			panic("planned off the edge")

@@ -7,7 +7,8 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -78,7 +79,7 @@ func (s *programScene) report(step int, l Look) Report {
 		boxings[0] = append(boxings[0], "time")
 	}
 	for i, st := range p.Steps {
-		if st.Kind == program.StepBoxing && reached(i) {
+		if st.Kind == planner.StepBoxing && reached(i) {
 			row := []string{fmt.Sprint(i + 1), st.Tensor, st.For, st.From.String(), st.To.String(), strings.Join(st.Collectives, " + "), fmt.Sprint(st.SendBytes)}
 			if s.timed {
 				row = append(row, cluster.FormatSeconds(st.TimeS))
@@ -107,9 +108,9 @@ func (s *programScene) peakWords() string {
 
 // opStep is the index of the step that runs op name in pass, or the last
 // step when none does.
-func (s *programScene) opStep(name string, pass program.Pass) int {
+func (s *programScene) opStep(name string, pass graph.Pass) int {
 	for i, st := range s.plan.Steps {
-		if st.Kind == program.StepOp && st.Name == name && st.Pass == pass {
+		if st.Kind == planner.StepOp && st.Name == name && st.Pass == pass {
 			return i
 		}
 	}
@@ -121,12 +122,12 @@ func (s *programScene) stepSection(i int) Section {
 	st := s.plan.Steps[i]
 	sec := Section{Title: fmt.Sprintf("step %d of %d (%s): %s %s", i+1, len(s.plan.Steps), st.Pass, st.Kind, st.Name), Lines: s.stepLines(i)}
 	switch st.Kind {
-	case program.StepBoxing:
+	case planner.StepBoxing:
 		sec.Table = [][]string{{"rank", "send B", "recv B"}}
 		for _, rb := range st.Ranks {
 			sec.Table = append(sec.Table, []string{fmt.Sprint(rb.Rank), fmt.Sprint(rb.SendBytes), fmt.Sprint(rb.RecvBytes)})
 		}
-	case program.StepOp:
+	case planner.StepOp:
 		if len(st.Candidates) > 0 {
 			sec.Table = [][]string{{"inputs as", "output", "boxings", "send B"}}
 			for _, cd := range st.Candidates {

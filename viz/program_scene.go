@@ -8,7 +8,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -36,7 +36,7 @@ import (
 // programScene holds what the frames draw.
 type programScene struct {
 	spec    Spec
-	plan    *program.Plan
+	plan    *planner.Plan
 	title   string
 	heading string // the title as drawn: on a cluster, each number kept with its unit
 	notes   []string
@@ -84,7 +84,7 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 			totalS += st.TimeS
 			s.runningS = append(s.runningS, totalS)
 		}
-		if st.Kind == program.StepBoxing {
+		if st.Kind == planner.StepBoxing {
 			boxings++
 		}
 		sh, err := sbp.Shards(st.Shape, prog.Placement, st.Out())
@@ -100,7 +100,7 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 	s.title = fmt.Sprintf("a program on %v, %s: %d boxing%s %s %s", prog.Placement, strategy, boxings, plural(boxings), verb, tensor.FormatBytes(total))
 	s.heading = s.title
 	if s.timed {
-		if plan.Strategy == program.Exact {
+		if plan.Strategy == planner.Exact {
 			strategy += " by " + string(plan.Cost) // what it minimised
 		}
 		head := fmt.Sprintf("a program on %v, %s: %d boxing%s %s ", prog.Placement, strategy, boxings, plural(boxings), verb)
@@ -156,7 +156,7 @@ func (s *programScene) timeNote() string {
 // ProgramModel is the meaning of a program scene: its plan, as
 // `stridelab sbp program --json` writes it. Every scene of one program
 // shares it (Build plans a program once): read it, never change it.
-type ProgramModel = program.Plan
+type ProgramModel = planner.Plan
 
 // work is the program run on simulated devices, checked against one CPU.
 func (s *programScene) work() Work {
@@ -169,7 +169,7 @@ func (s *programScene) work() Work {
 // single-device run.
 type ProgramWork struct {
 	What string
-	Plan *program.Plan
+	Plan *planner.Plan
 	Out  tensor.Shape
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -57,7 +57,7 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", src, err)
 			}
-			plan := s.Model().(*program.Plan)
+			plan := s.Model().(*planner.Plan)
 			if s.Steps != len(plan.Steps) {
 				t.Fatalf("%d frames for %d steps", s.Steps, len(plan.Steps))
 			}
@@ -90,7 +90,7 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 						continue
 					}
 					want := st.Out().String()
-					if st.Kind == program.StepBoxing {
+					if st.Kind == planner.StepBoxing {
 						want = "→ " + st.To.String()
 					}
 					if !slices.ContainsFunc(in, func(x string) bool { return strings.HasSuffix(x, want) }) {
@@ -112,7 +112,7 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 							t.Errorf("%s step %d: rank %d's row says %q, sbp's shard is %s", src, i+1, h.Rank, got, label)
 						}
 					}
-					if st.Kind == program.StepBoxing && st.SendBytes > 0 && !slices.Contains(texts, tensor.FormatBytes(st.SendBytes)) {
+					if st.Kind == planner.StepBoxing && st.SendBytes > 0 && !slices.Contains(texts, tensor.FormatBytes(st.SendBytes)) {
 						t.Errorf("%s step %d: no bar labelled with its %d bytes", src, i+1, st.SendBytes)
 					}
 				}
@@ -124,7 +124,7 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 	}
 }
 
-func runningTotal(p *program.Plan, i int) int64 {
+func runningTotal(p *planner.Plan, i int) int64 {
 	var t int64
 	for _, st := range p.Steps[:i+1] {
 		t += st.SendBytes
@@ -165,8 +165,8 @@ func TestProgramSceneFocus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := s.Model().(*program.Plan)
-	k := slices.IndexFunc(plan.Steps, func(st program.Step) bool { return st.Kind == program.StepOp && st.Name == "y" })
+	plan := s.Model().(*planner.Plan)
+	k := slices.IndexFunc(plan.Steps, func(st planner.Step) bool { return st.Kind == planner.StepOp && st.Name == "y" })
 	r := s.Report(0, &Focus{Kind: FocusStep, Offset: k}).String()
 	for _, want := range []string{"focus", "signature S(0) x B -> S(0)", "S(1) x S(0): 6.00 KiB", "where greedy and exact differ", "every boxing the planner inserted"} {
 		if !strings.Contains(r, want) {
@@ -250,7 +250,7 @@ func TestProgramSceneOnAClusterDrawsTime(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", spec, err)
 		}
-		plan := s.Model().(*program.Plan)
+		plan := s.Model().(*planner.Plan)
 		if plan.Cluster == nil {
 			continue
 		}
@@ -276,7 +276,7 @@ func TestProgramSceneOnAClusterDrawsTime(t *testing.T) {
 				for _, b := range bars {
 					perSecond = max(perSecond, b.H)
 				}
-				perSecond /= slices.MaxFunc(plan.Steps, func(a, b program.Step) int { return cmp.Compare(a.TimeS, b.TimeS) }).TimeS
+				perSecond /= slices.MaxFunc(plan.Steps, func(a, b planner.Step) int { return cmp.Compare(a.TimeS, b.TimeS) }).TimeS
 				var running float64
 				for i, st := range plan.Steps[:step+1] {
 					running += st.TimeS
@@ -297,7 +297,7 @@ func TestProgramSceneOnAClusterDrawsTime(t *testing.T) {
 							under = append(under, b)
 						}
 					}
-					if st.TimeS == 0 || st.Kind == program.StepInput {
+					if st.TimeS == 0 || st.Kind == planner.StepInput {
 						if len(under) != 0 {
 							t.Errorf("%s: step %d takes no time but has %d bars", where, i+1, len(under))
 						}
@@ -353,7 +353,7 @@ func TestProgramSceneDrawsMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan := s.Model().(*program.Plan)
+		plan := s.Model().(*planner.Plan)
 		for _, step := range []int{2, s.Steps - 1} {
 			f, err := s.Frame(step, DefaultSize)
 			if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -102,7 +102,7 @@ var notIdent = regexp.MustCompile(`[^A-Za-z0-9_]+`)
 // first: the name itself when it is an identifier the program does not
 // use otherwise, else a spelling of it (x@S(0) → x_S_0, def → def_),
 // numbered where two meet.
-func pyNames(steps []program.Step) map[string]string {
+func pyNames(steps []planner.Step) map[string]string {
 	names := map[string]string{}
 	taken := map[string]bool{}
 	add := func(name string) {
@@ -122,7 +122,7 @@ func pyNames(steps []program.Step) map[string]string {
 		names[name], taken[v] = v, true
 	}
 	for _, s := range steps {
-		if s.Kind == program.StepInput {
+		if s.Kind == planner.StepInput {
 			add(s.Name)
 		}
 	}

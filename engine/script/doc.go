@@ -3,7 +3,7 @@
 //
 // # Overview
 //
-// [Write] takes a *program.Plan (package sbp/program: a program's steps,
+// [Write] takes a *planner.Plan (package sbp/planner: a program's steps,
 // each op under its signature and each boxing the planner chose) and an
 // [Engine]:
 //

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/engine/script"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -17,7 +18,7 @@ func ExampleWrite() {
 		fmt.Println(err)
 		return
 	}
-	plan, err := program.NewPlan(prog, program.Greedy)
+	plan, err := planner.NewPlan(prog, planner.Greedy)
 	if err != nil {
 		fmt.Println(err)
 		return

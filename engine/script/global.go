@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -14,7 +16,7 @@ import (
 // global tensors, the forward's steps in the plan's order, the backward
 // by the engine's autograd, and the results; or with opt.Result, the
 // forward and that one tensor.
-func writeGlobal(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
+func writeGlobal(w io.Writer, plan *planner.Plan, e Engine, opt Options) error {
 	prog := plan.Program
 	d := dialectOf(e, prog.Placement)
 	dt := opt.DType
@@ -22,17 +24,17 @@ func writeGlobal(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
 		dt = tensor.Float32
 	}
 	whole := opt.Result == ""
-	var steps []program.Step // the forward's: the engine's autograd makes the backward
+	var steps []planner.Step // the forward's: the engine's autograd makes the backward
 	for _, s := range plan.Steps {
-		if s.Pass != program.Forward {
+		if s.Pass != graph.Forward {
 			continue
 		}
 		if err := spells(e, s.Out()); err != nil {
-			return stmtError(plan, s, err)
+			return plan.StatementError(s, err)
 		}
 		steps = append(steps, s)
 	}
-	var result program.Step
+	var result planner.Step
 	if !whole {
 		i := indexOf(steps, opt.Result)
 		if i < 0 {
@@ -57,7 +59,7 @@ func writeGlobal(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
 	}
 	b.WriteString(d.prelude)
 	for _, s := range steps {
-		if _, file := opt.Files[s.Name]; s.Kind == program.StepInput && s.Values == program.ValuesUniform && !file {
+		if _, file := opt.Files[s.Name]; s.Kind == planner.StepInput && s.Values == program.ValuesUniform && !file {
 			b.WriteString(tensor.UniformPython + "\n\n")
 			break
 		}
@@ -69,7 +71,7 @@ func writeGlobal(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
 	}
 	shapes := map[string]tensor.Shape{}
 	for _, s := range steps {
-		if s.Kind == program.StepInput {
+		if s.Kind == planner.StepInput {
 			fmt.Fprintf(&b, "%s = global_tensor(%s, %s)", names[s.Name], inputArray(s, dt, opt), d.spell(s.Sbp))
 			if grad != "" {
 				b.WriteString(".requires_grad_()")
@@ -84,7 +86,7 @@ func writeGlobal(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
 		retain[g] = true
 	}
 	for _, s := range steps {
-		if s.Kind == program.StepInput {
+		if s.Kind == planner.StepInput {
 			continue
 		}
 		if whole {
@@ -96,14 +98,14 @@ func writeGlobal(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
 		for i, r := range reads {
 			args[i], in[i] = names[r], shapes[r]
 		}
-		if s.Kind == program.StepBoxing {
+		if s.Kind == planner.StepBoxing {
 			fmt.Fprintf(&b, "%s = %s\n", names[s.Name], fmt.Sprintf(d.box, args[0], d.spell(s.To)))
 			shapes[s.Name] = in[0]
 		} else {
 			op := s.Operation()
 			out, err := op.OutShape(in)
 			if err != nil {
-				return stmtError(plan, s, err)
+				return plan.StatementError(s, err)
 			}
 			shapes[s.Name] = out
 			line := fmt.Sprintf("%s = %s", names[s.Name], callOp(d.lib, op, args, in))
@@ -140,7 +142,7 @@ func writeGlobal(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
 	if grad != "" {
 		for _, g := range gradNames {
 			x := names[g]
-			fmt.Fprintf(&b, "values[%q] = full(%s.grad) if %s.grad is not None else np.zeros(%s, np.float32)\n", program.GradName(g), x, x, pyTuple(shapes[g]))
+			fmt.Fprintf(&b, "values[%q] = full(%s.grad) if %s.grad is not None else np.zeros(%s, np.float32)\n", graph.GradName(g), x, x, pyTuple(shapes[g]))
 		}
 	}
 	fmt.Fprintf(&b, "if %s == 0:\n", d.rank)
@@ -157,7 +159,7 @@ func writeGlobal(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
 // inputArray spells an input step's logical value as a NumPy array of
 // dtype dt: its file (opt.Files, or the program's from-file found by
 // opt.Path), uniform(name, shape), or an arange.
-func inputArray(s program.Step, dt tensor.DType, opt Options) string {
+func inputArray(s planner.Step, dt tensor.DType, opt Options) string {
 	path, file := opt.Files[s.Name]
 	switch {
 	case file:
@@ -177,12 +179,12 @@ func inputArray(s program.Step, dt tensor.DType, opt Options) string {
 
 // note is the comment written above a forward boxing or op: the
 // statement it carries out, or why the planner inserted it.
-func note(plan *program.Plan, s program.Step) string {
+func note(plan *planner.Plan, s planner.Step) string {
 	st := plan.Program.Lookup(s.Name)
 	switch {
-	case s.Kind == program.StepBoxing && st != nil:
+	case s.Kind == planner.StepBoxing && st != nil:
 		return fmt.Sprintf("line %d: %s (%s, %d bytes sent)", st.Line, st.Text, strings.Join(s.Collectives, ", "), s.SendBytes)
-	case s.Kind == program.StepBoxing:
+	case s.Kind == planner.StepBoxing:
 		return fmt.Sprintf("stridelab boxes %s %s -> %s for %s: %s, %d bytes sent", s.Tensor, s.From, s.To, s.For, strings.Join(s.Collectives, ", "), s.SendBytes)
 	case st != nil:
 		return fmt.Sprintf("line %d: %s (stridelab: %s)", st.Line, st.Text, s.Signature)
@@ -191,7 +193,7 @@ func note(plan *program.Plan, s program.Step) string {
 }
 
 // indexOf is the index of the step that defines name, or -1.
-func indexOf(steps []program.Step, name string) int {
+func indexOf(steps []planner.Step, name string) int {
 	for i, s := range steps {
 		if s.Name == name {
 			return i

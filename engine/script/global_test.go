@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -14,7 +14,7 @@ import (
 // why, the engine's autograd with retain_grad for the steps' gradients,
 // and every result saved.
 func TestWriteWholeProgram(t *testing.T) {
-	plan := planned(t, "placement 2\nx = input 4,3 S(0)\ndef = input 3,2 S(0)\ny = matmul x def\ns = sum y 1,1\ngrad s", program.Greedy)
+	plan := planned(t, "placement 2\nx = input 4,3 S(0)\ndef = input 3,2 S(0)\ny = matmul x def\ns = sum y 1,1\ngrad s", planner.Greedy)
 	got := written(t, plan, OneFlow, Options{OutDir: "out"})
 	for _, want := range []string{
 		"def_ = global_tensor(np.arange(6, dtype=np.float32).reshape((3, 2)), [flow.sbp.split(0)]).requires_grad_()",
@@ -37,7 +37,7 @@ func TestWriteWholeProgram(t *testing.T) {
 // wraps ErrSpelling; DTensor spells it. An unknown engine is ErrEngine.
 func TestWriteNamesTheStatement(t *testing.T) {
 	// S(0) -> P(max): no bytes; OneFlow's own list has no P(max), so greedy never makes one
-	plan := planned(t, "placement 4\nx = input 8,4 S(0)\nm = max x 1,4\ngrad m", program.Exact)
+	plan := planned(t, "placement 4\nx = input 8,4 S(0)\nm = max x 1,4\ngrad m", planner.Exact)
 	var b strings.Builder
 	err := Write(&b, plan, OneFlow, Options{})
 	if err == nil || !strings.HasPrefix(err.Error(), "program: line 3, column 1: m = max x 1,4: emit oneflow: OneFlow has only partial_sum") || !errors.Is(err, ErrSpelling) {
@@ -56,7 +56,7 @@ func TestWriteNamesTheStatement(t *testing.T) {
 // the file), beside an arange input; without one the file has no such
 // function.
 func TestWriteFromUniform(t *testing.T) {
-	plan := planned(t, "placement 2\nw = input 4,6 S(1) from uniform\nx = input 3,4 B\ny = matmul x w", program.Greedy)
+	plan := planned(t, "placement 2\nw = input 4,6 S(1) from uniform\nx = input 3,4 B\ny = matmul x w", planner.Greedy)
 	for _, e := range []Engine{OneFlow, DTensor} {
 		got := written(t, plan, e, Options{})
 		for _, want := range []string{"def uniform(name, shape):", `w = global_tensor(uniform("w", (4, 6)).astype(np.float32), `, "x = global_tensor(np.arange(12, dtype=np.float32).reshape((3, 4)), "} {
@@ -68,7 +68,7 @@ func TestWriteFromUniform(t *testing.T) {
 			t.Errorf("%s: uniform() is defined %d times, want once", e, n)
 		}
 	}
-	if got := written(t, planned(t, "placement 2\nx = input 3,4 B", program.Greedy), DTensor, Options{}); strings.Contains(got, "def uniform(") {
+	if got := written(t, planned(t, "placement 2\nx = input 3,4 B", planner.Greedy), DTensor, Options{}); strings.Contains(got, "def uniform(") {
 		t.Errorf("a program without from uniform defines uniform():\n%s", got)
 	}
 }
@@ -76,7 +76,7 @@ func TestWriteFromUniform(t *testing.T) {
 // A batched matmul is written as the libraries' matmul, which broadcasts
 // batch dims as NumPy's does: torch.matmul and flow.matmul.
 func TestWriteBatchedMatmul(t *testing.T) {
-	plan := planned(t, "placement 2\nq = input 2,8,16 S(0)\nk = input 16,8 B\ns = matmul q k", program.Greedy)
+	plan := planned(t, "placement 2\nq = input 2,8,16 S(0)\nk = input 16,8 B\ns = matmul q k", planner.Greedy)
 	for e, want := range map[Engine]string{DTensor: "s = torch.matmul(q, k)  # stridelab: [Shard(0)]", OneFlow: "s = flow.matmul(q, k)  # stridelab: [flow.sbp.split(0)]"} {
 		if got := written(t, plan, e, Options{}); !strings.Contains(got, want) {
 			t.Errorf("%s: want %q in\n%s", e, want, got)
@@ -89,7 +89,7 @@ func TestWriteBatchedMatmul(t *testing.T) {
 // files in the dtype asked for, and that tensor's layout printed beside
 // the plan's and its value saved to Out.
 func TestWriteResult(t *testing.T) {
-	plan := planned(t, "placement 2\na = input 4,3 S(0)\nb = input 3 B\ny = add a b", program.Greedy)
+	plan := planned(t, "placement 2\na = input 4,3 S(0)\nb = input 3 B\ny = add a b", planner.Greedy)
 	got := written(t, plan, DTensor, Options{Result: "y", Out: "y.npy", Files: map[string]string{"a": "a.npy"}, DType: tensor.Int32})
 	want := `a = global_tensor(np.load("a.npy").astype(np.int32), [Shard(0)])
 b = global_tensor(np.arange(3, dtype=np.int32).reshape((3,)), [Replicate()])

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -26,13 +27,13 @@ func needTorch(t *testing.T) string {
 }
 
 // planned parses src and plans it with strategy s.
-func planned(t *testing.T, src string, s program.Strategy) *program.Plan {
+func planned(t *testing.T, src string, s planner.Strategy) *planner.Plan {
 	t.Helper()
 	prog, err := program.Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := program.NewPlan(prog, s)
+	plan, err := planner.NewPlan(prog, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func planned(t *testing.T, src string, s program.Strategy) *program.Plan {
 }
 
 // written is plan written for e with opt; a fault fails the test.
-func written(t *testing.T, plan *program.Plan, e Engine, opt Options) string {
+func written(t *testing.T, plan *planner.Plan, e Engine, opt Options) string {
 	t.Helper()
 	var b strings.Builder
 	if err := Write(&b, plan, e, opt); err != nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -98,7 +100,7 @@ type Options struct {
 // engine cannot spell (OneFlow has only partial_sum) is a
 // *program.Error naming the statement, wrapping an *Error that wraps
 // ErrSpelling.
-func Write(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
+func Write(w io.Writer, plan *planner.Plan, e Engine, opt Options) error {
 	if plan == nil || plan.Program == nil {
 		return &Error{Engine: e, Detail: "no plan"}
 	}
@@ -115,7 +117,7 @@ func Write(w io.Writer, plan *program.Plan, e Engine, opt Options) error {
 // results lists the names whose values a written program returns: every
 // name the program defines, in its order, and the names whose gradient
 // the plan has (grads), in the same order.
-func results(plan *program.Plan) (names, grads []string) {
+func results(plan *planner.Plan) (names, grads []string) {
 	for _, st := range plan.Program.Stmts {
 		if st.Kind == program.Grad {
 			continue
@@ -128,20 +130,8 @@ func results(plan *program.Plan) (names, grads []string) {
 	return names, grads
 }
 
-// stmtError names the statement behind the forward step s in err: its
-// own, or for a boxing the planner inserted, the statement of the op
-// that needed it.
-func stmtError(plan *program.Plan, s program.Step, err error) error {
-	for _, name := range []string{s.Name, s.For} {
-		if st := plan.Program.Lookup(name); st != nil && name != "" {
-			return &program.Error{Line: st.Line, Col: st.Col, Stmt: st.Text, Err: err}
-		}
-	}
-	return &program.Error{Err: err}
-}
-
 // stepError is the fault of writing step i of a plan.
-func stepError(e Engine, i int, kind program.StepKind, name string, err error) error {
+func stepError(e Engine, i int, kind planner.StepKind, name string, err error) error {
 	return &Error{Engine: e, Detail: fmt.Sprintf("step %d (%s %s): %v", i, kind, name, err), Err: err}
 }
 
@@ -154,7 +144,7 @@ type result struct {
 
 // gathered lists the values a program returns (results), ordered by the
 // step that holds them, program order among those of one step.
-func gathered(plan *program.Plan) []result {
+func gathered(plan *planner.Plan) []result {
 	at := map[string]int{}
 	for i, s := range plan.Steps {
 		at[s.Name] = i
@@ -165,7 +155,7 @@ func gathered(plan *program.Plan) []result {
 		out = append(out, result{name, at[name]})
 	}
 	for _, name := range grads {
-		out = append(out, result{program.GradName(name), at[plan.Grads[name]]})
+		out = append(out, result{graph.GradName(name), at[plan.Grads[name]]})
 	}
 	slices.SortStableFunc(out, func(x, y result) int { return x.step - y.step })
 	return out

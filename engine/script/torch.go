@@ -9,6 +9,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine/torch"
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -36,7 +37,7 @@ var torchPrelude string
 // DIR/NAME.npy (or prints it). The local arithmetic is the torch
 // engine's own, so the file computes as the engine's workers do. No
 // DTensor: any torch with torch.distributed runs it.
-func writeTorch(w io.Writer, plan *program.Plan, opt Options) error {
+func writeTorch(w io.Writer, plan *planner.Plan, opt Options) error {
 	p := plan.Program.Placement
 	f := &torchFile{p: p, shape: map[string]tensor.Shape{}, sbp: map[string]sbp.NdSbp{}}
 	for m := range p.MeshRank() {
@@ -81,7 +82,7 @@ func writeTorch(w io.Writer, plan *program.Plan, opt Options) error {
 	o.WriteString(torch.OpsPython)
 	o.WriteString("\n\n")
 	o.WriteString(torchPrelude)
-	if slices.ContainsFunc(plan.Steps, func(s program.Step) bool { return s.Kind == program.StepInput && s.Values == program.ValuesUniform }) {
+	if slices.ContainsFunc(plan.Steps, func(s planner.Step) bool { return s.Kind == planner.StepInput && s.Values == program.ValuesUniform }) {
 		o.WriteString("\n\n")
 		o.WriteString(tensor.UniformPython)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -22,13 +23,13 @@ type torchFile struct {
 }
 
 // step writes plan step i, s.
-func (f *torchFile) step(i int, s program.Step, opt Options) error {
+func (f *torchFile) step(i int, s planner.Step, opt Options) error {
 	switch s.Kind {
-	case program.StepInput:
+	case planner.StepInput:
 		return f.input(i, s, opt)
-	case program.StepOp:
+	case planner.StepOp:
 		return f.op(i, s)
-	case program.StepBoxing:
+	case planner.StepBoxing:
 		r := s.Reads()
 		if len(r) != 1 {
 			return fmt.Errorf("a boxing reads one tensor, not %v", r)
@@ -44,7 +45,7 @@ func (f *torchFile) step(i int, s program.Step, opt Options) error {
 
 // input writes an input step: this rank's block of the logical value
 // (a P(sum) value lives on its group's first device, the others hold 0).
-func (f *torchFile) input(i int, s program.Step, opt Options) error {
+func (f *torchFile) input(i int, s planner.Step, opt Options) error {
 	nd := s.Out()
 	shards, err := sbp.Shards(s.Shape, f.p, nd)
 	if err != nil {
@@ -95,7 +96,7 @@ func (f *torchFile) input(i int, s program.Step, opt Options) error {
 
 // op writes an op step: torch on this rank's shards, with this rank's
 // arguments (sbp.PlanOpAs's rewrite for the step's SBPs) as literals.
-func (f *torchFile) op(i int, s program.Step) error {
+func (f *torchFile) op(i int, s planner.Step) error {
 	op := s.Operation()
 	if op == nil {
 		return fmt.Errorf("the step has no op")

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/engine/torch"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 )
 
 // A torch.distributed file holds the engine's local arithmetic and the
@@ -16,7 +16,7 @@ import (
 // inputs Files names, gathers and saves every named tensor and gradient,
 // and is valid Python.
 func TestWriteTorch(t *testing.T) {
-	plan := planned(t, "placement 2\nx = input 5,3 S(0)\nw = input 3,2 S(0) from uniform\ny = matmul x w\ns = sum y 1,1\ngrad s", program.Greedy)
+	plan := planned(t, "placement 2\nx = input 5,3 S(0)\nw = input 3,2 S(0) from uniform\ny = matmul x w\ns = sum y 1,1\ngrad s", planner.Greedy)
 	got := written(t, plan, Torch, Options{Command: "stridelab sbp program …", OutDir: "out", Files: map[string]string{"x": "x.npy"}, Result: "y"})
 	for _, want := range []string{
 		"Written by: stridelab sbp program …\n",
@@ -46,7 +46,7 @@ func TestWriteTorch(t *testing.T) {
 // and grad_t are one step) are gathered in program order, the same
 // every time.
 func TestWriteTorchGatherOrder(t *testing.T) {
-	plan := planned(t, "placement [[0,1],[2,3]]\nx = input 6,5 (S(0), S(1))\nw = input 5,3 (B, S(0))\ny = matmul x w\nt = box y (B, B)\ne = expand t 2,6,3\ns = sum e 1,1,1\ngrad s", program.Greedy)
+	plan := planned(t, "placement [[0,1],[2,3]]\nx = input 6,5 (S(0), S(1))\nw = input 5,3 (B, S(0))\ny = matmul x w\nt = box y (B, B)\ne = expand t 2,6,3\ns = sum e 1,1,1\ngrad s", planner.Greedy)
 	first := written(t, plan, Torch, Options{})
 	if i, j := strings.Index(first, `save(args, "grad_y"`), strings.Index(first, `save(args, "grad_t"`); i < 0 || j < i {
 		t.Errorf("grad_y is saved at %d, grad_t at %d; want grad_y first:\n%s", i, j, first)

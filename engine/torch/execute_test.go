@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 )
 
 // fakePython writes a shell script standing in for python3: it passes
@@ -35,7 +35,7 @@ func TestExecuteDoneContext(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	pl := planOf(t, faultProgram, program.Greedy)
+	pl := planOf(t, faultProgram, planner.Greedy)
 	b, err := buildJob(pl, nil, nil, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func TestCancelledInTheProbe(t *testing.T) {
 		}
 		cancel()
 	}()
-	_, err := New(Options{Python: py}).Run(ctx, planOf(t, faultProgram, program.Greedy), nil)
+	_, err := New(Options{Python: py}).Run(ctx, planOf(t, faultProgram, planner.Greedy), nil)
 	if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v; want ErrCancelled wrapping context.Canceled", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -26,7 +26,7 @@ func fail(t *testing.T, opts Options, bound time.Duration, kept bool) *Error {
 	t.Helper()
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	pl := planOf(t, faultProgram, program.Greedy)
+	pl := planOf(t, faultProgram, planner.Greedy)
 	opts.Python = needTorch(t)
 	var keptPids []int
 	if kept {
@@ -151,7 +151,7 @@ func TestCancelled(t *testing.T) {
 			cancel()
 		}
 	}
-	_, err := New(Options{Python: py, fault: "hang:1:1", onStatus: hear}).Run(ctx, planOf(t, faultProgram, program.Greedy), nil)
+	_, err := New(Options{Python: py, fault: "hang:1:1", onStatus: hear}).Run(ctx, planOf(t, faultProgram, planner.Greedy), nil)
 	var e *Error
 	if !errors.As(err, &e) || !errors.Is(err, ErrCancelled) || !strings.Contains(err.Error(), "rank 1 in step 1: boxing y (all-gather)") {
 		t.Fatalf("got %v; want a cancelled run, rank 1 in step 1", err)
@@ -166,7 +166,7 @@ func TestCancelled(t *testing.T) {
 // TestNoTorch: an interpreter without torch is refused in one line that
 // says what to install, before any worker starts.
 func TestNoTorch(t *testing.T) {
-	_, err := New(Options{Python: "false"}).Run(context.Background(), planOf(t, faultProgram, program.Greedy), nil)
+	_, err := New(Options{Python: "false"}).Run(context.Background(), planOf(t, faultProgram, planner.Greedy), nil)
 	if !errors.Is(err, ErrNoTorch) || !strings.Contains(err.Error(), "apt-get install python3-torch") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("got %v; want one line naming python3-torch", err)
 	}
@@ -180,7 +180,7 @@ func TestNoTorch(t *testing.T) {
 func TestPastTheBudget(t *testing.T) {
 	prev := tensor.SetMaxBytes(tensor.Limit{Bytes: 1 << 10, Source: "the test's"})
 	defer tensor.SetMaxBytes(prev)
-	pl := planOf(t, "placement 4; x = input 64,64 B; y = add x x", program.Greedy)
+	pl := planOf(t, "placement 4; x = input 64,64 B; y = add x x", planner.Greedy)
 	_, err := New(Options{Python: "/no/such/python3"}).Run(context.Background(), pl, nil)
 	if !errors.Is(err, tensor.ErrTooLarge) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("got %v; want the budget's one-line refusal", err)

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -66,7 +66,7 @@ func (b *builder) input(name string, full tensor.Tensor, nd sbp.NdSbp) error {
 	if note != "" {
 		b.notes = append(b.notes, fmt.Sprintf("input %s: %s", name, note))
 	}
-	b.shards[b.add(jobStep{Kind: string(program.StepInput), Name: name}, full.Shape(), nd)] = shards
+	b.shards[b.add(jobStep{Kind: string(planner.StepInput), Name: name}, full.Shape(), nd)] = shards
 	return nil
 }
 
@@ -89,7 +89,7 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out
 		return sbp.OpPlan{}, err
 	}
 	par := sbp.Params(op)
-	js := jobStep{Kind: string(program.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name, Factor: par.Factor, Count: par.Count, Perm: par.Perm, Dim: par.Axis}
+	js := jobStep{Kind: string(planner.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name, Factor: par.Factor, Count: par.Count, Perm: par.Perm, Dim: par.Axis}
 	if par.Name == "reduce" {
 		js.Reduce = par.Reduce.String()
 	}
@@ -129,7 +129,7 @@ func (b *builder) addBoxing(name, read string, bx sbp.Boxing) error {
 	if !bx.From.Equal(b.sbp[read]) || !bx.Shape.Equal(shape) {
 		return fmt.Errorf("its boxing starts from %v %v, but %s is %v %v", bx.Shape, bx.From, read, shape, b.sbp[read])
 	}
-	js := jobStep{Kind: string(program.StepBoxing), Name: name, Reads: []string{read}}
+	js := jobStep{Kind: string(planner.StepBoxing), Name: name, Reads: []string{read}}
 	for _, st := range bx.Steps {
 		c := jobCollective{MeshDim: st.MeshDim, Collective: string(st.Collective), X: toJobSbp(st.From[st.MeshDim]), Y: toJobSbp(st.To[st.MeshDim])}
 		for _, t := range st.Ranks {
@@ -142,10 +142,10 @@ func (b *builder) addBoxing(name, read string, bx sbp.Boxing) error {
 }
 
 // buildJob turns plan into a job: every input's shards (cut from
-// program.InputValue, the value every engine makes), every op and every
+// planner.InputValue, the value every engine makes), every op and every
 // boxing as the plan has them, and the steps whose shards come back
 // (save).
-func buildJob(plan *program.Plan, inputs program.Values, save []int, timeoutS float64) (*builder, error) {
+func buildJob(plan *planner.Plan, inputs planner.Values, save []int, timeoutS float64) (*builder, error) {
 	b := newBuilder(plan.Program.Placement, timeoutS)
 	for i, s := range plan.Steps {
 		if err := b.step(s, inputs); err != nil {
@@ -161,23 +161,23 @@ func buildJob(plan *program.Plan, inputs program.Values, save []int, timeoutS fl
 
 // step appends one plan step, and checks that the builder lays its
 // output out as the plan says.
-func (b *builder) step(s program.Step, inputs program.Values) error {
+func (b *builder) step(s planner.Step, inputs planner.Values) error {
 	nd := s.Out()
 	switch s.Kind {
-	case program.StepInput:
-		full, err := program.InputValue(s, inputs)
+	case planner.StepInput:
+		full, err := planner.InputValue(s, inputs)
 		if err != nil {
 			return err
 		}
 		defer full.Release()
 		return b.input(s.Name, full, nd)
-	case program.StepOp:
+	case planner.StepOp:
 		if s.Operation() == nil {
 			return fmt.Errorf("the step has no op")
 		}
 		_, err := b.op(s.Name, s.Operation(), s.Reads(), s.InSbp, nd)
 		return err
-	case program.StepBoxing:
+	case planner.StepBoxing:
 		if r := s.Reads(); len(r) != 1 {
 			return fmt.Errorf("a boxing reads one tensor, not %v", r)
 		}

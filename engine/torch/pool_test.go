@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/stridelab/stridelab/engine"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 )
 
 // TestPoolKeepsWorkers runs faultProgram twice on a pool of its own: the
@@ -28,7 +28,7 @@ func TestPoolKeepsWorkers(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	pool := NewPool()
 	defer pool.Close()
-	pl := planOf(t, faultProgram, program.Greedy)
+	pl := planOf(t, faultProgram, planner.Greedy)
 	var runs [2]*engine.Result
 	for i := range runs {
 		res, err := New(Options{Python: py, Pool: pool}).Run(context.Background(), pl, nil)
@@ -65,7 +65,7 @@ func TestPoolKeepsWorkers(t *testing.T) {
 	if got := pool.pids(); len(got) != 0 {
 		t.Errorf("a closed pool keeps %v", got)
 	}
-	res, err := New(Options{Python: py, Pool: pool}).Run(context.Background(), planOf(t, "placement 1; x = input 6,4 B; y = add x x", program.Greedy), nil)
+	res, err := New(Options{Python: py, Pool: pool}).Run(context.Background(), planOf(t, "placement 1; x = input 6,4 B; y = add x x", planner.Greedy), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestPoolKeepsWorkers(t *testing.T) {
 // of its own and succeeds, and none of the old gang is left.
 func TestPoolWorkerDiedWaiting(t *testing.T) {
 	needTorch(t)
-	pl := planOf(t, faultProgram, program.Greedy)
+	pl := planOf(t, faultProgram, planner.Greedy)
 	run := func() []int {
 		t.Helper()
 		res, err := pooled(t, Options{}).Run(context.Background(), pl, nil)

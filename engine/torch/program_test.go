@@ -10,17 +10,18 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
-func planOf(t *testing.T, src string, s program.Strategy) *program.Plan {
+func planOf(t *testing.T, src string, s planner.Strategy) *planner.Plan {
 	t.Helper()
 	p, err := program.Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := program.NewPlan(p, s)
+	pl, err := planner.NewPlan(p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,35 +37,35 @@ func TestPrograms(t *testing.T) {
 	c, _ := tensor.FromSlice(tensor.Shape{5}, []float32{1, 2, 3, 4, 5})
 	cases := []struct {
 		src      string
-		strategy program.Strategy
-		inputs   program.Values
+		strategy planner.Strategy
+		inputs   planner.Values
 	}{
 		// The gallery's program: data parallelism, the weight's gradient all-reduced.
-		{"placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s", program.Greedy, nil},
+		{"placement 4; x = input 16,8 S(0); w = input 8,4 B; y = matmul x w; s = sum y 1,1; grad s", planner.Greedy, nil},
 		// A 2-D mesh: rows of x over one mesh dim, columns of w over the other.
-		{"placement [[0,1],[2,3]]; x = input 9,6 (S(0), B); w = input 6,5 (B, S(1)); y = matmul x w; b = input 5 (B, B); z = add y b; m = max z 1,5; s = sum m 1,1; grad s", program.Greedy, nil},
+		{"placement [[0,1],[2,3]]; x = input 9,6 (S(0), B); w = input 6,5 (B, S(1)); y = matmul x w; b = input 5 (B, B); z = add y b; m = max z 1,5; s = sum m 1,1; grad s", planner.Greedy, nil},
 		// Uneven splits over 3 devices and every backward op: sub (scale),
 		// max (eq, div), repeat (repeat_grad), expand, div, min, given inputs.
-		{"placement 3; a = input 7,5 S(0); c = input 5 B; d = sub a c; e = max d a; f = repeat e 2,1; g = expand c 7,5; h = div e g; m = min h 7,1; s = sum f 1,1; u = sum m 1,1; v = add s u; grad v", program.Greedy, program.Values{"c": c}},
+		{"placement 3; a = input 7,5 S(0); c = input 5 B; d = sub a c; e = max d a; f = repeat e 2,1; g = expand c 7,5; h = div e g; m = min h 7,1; s = sum f 1,1; u = sum m 1,1; v = add s u; grad v", planner.Greedy, planner.Values{"c": c}},
 		// Partial inputs: P(sum) and P(max), spread over the devices;
 		// planned exactly.
-		{"placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q", program.Exact, nil},
+		{"placement 2; x = input 6,4 P; y = input 6,4 P(max); z = input 4,3 S(0); w = matmul x z; k = max y y; s = sum w 1,1; r = max k 1,4; q = add s r; grad q", planner.Exact, nil},
 		// The unary ops and mean, forward and backward (step, neg, scale
 		// and expand among the gradients' ops), uneven over 3 devices
 		// and on a 2×2 mesh.
-		{"placement 3; x = input 7,5 S(0); w = input 5,4 B; h = matmul x w; r = relu h; t = tanh r; m = mean t 7,1; q = sqrt m; l = log q; k = rsqrt m; e = exp k; n = neg e; a = add l n; s = sum a 1,1; grad s", program.Greedy, nil},
+		{"placement 3; x = input 7,5 S(0); w = input 5,4 B; h = matmul x w; r = relu h; t = tanh r; m = mean t 7,1; q = sqrt m; l = log q; k = rsqrt m; e = exp k; n = neg e; a = add l n; s = sum a 1,1; grad s", planner.Greedy, nil},
 		// The views: a reshape to heads, permutes and a transpose, and
 		// uneven reshapes the planner boxes first, on 4 devices and a 2×2 mesh.
-		{"placement 4; x = input 8,6 S(0); w = input 6,8 B; h = matmul x w; v = reshape h 8,2,4; q = permute v 1,0,2; t = transpose q; u = reshape t 2,-1; s = sum u 1,1; grad s", program.Greedy, nil},
-		{"placement [[0,1],[2,3]]; x = input 7,6 (S(0), S(1)); r = reshape x 42; e = exp r; y = reshape e 3,14; z = transpose y; s = sum z 1,1; grad s", program.Exact, nil},
-		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; c = sub x m; v = mul c c; u = mean v 5,1; r = rsqrt u; y = mul c r; s = sum y 1,1; grad s", program.Greedy, nil},
+		{"placement 4; x = input 8,6 S(0); w = input 6,8 B; h = matmul x w; v = reshape h 8,2,4; q = permute v 1,0,2; t = transpose q; u = reshape t 2,-1; s = sum u 1,1; grad s", planner.Greedy, nil},
+		{"placement [[0,1],[2,3]]; x = input 7,6 (S(0), S(1)); r = reshape x 42; e = exp r; y = reshape e 3,14; z = transpose y; s = sum z 1,1; grad s", planner.Exact, nil},
+		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), S(1)); m = mean x 1,6; c = sub x m; v = mul c c; u = mean v 5,1; r = rsqrt u; y = mul c r; s = sum y 1,1; grad s", planner.Greedy, nil},
 		// softmax along a split dim (boxed) and a kept one, forward and
 		// backward, uneven over 3 devices and exactly on a 2×2 mesh.
-		{"placement 3; x = input 7,5 S(1); y = softmax x -1; w = input 7,5 S(0); z = mul y w; p = softmax z 0; s = sum p 1,5; q = mul s s; t = sum q 1,1; grad t", program.Greedy, nil},
-		{"placement [[0,1],[2,3]]; x = input 4,6,5 (S(0), S(2)); y = softmax x 1; l = log y; s = sum l 1,1,1; grad s", program.Exact, nil},
+		{"placement 3; x = input 7,5 S(1); y = softmax x -1; w = input 7,5 S(0); z = mul y w; p = softmax z 0; s = sum p 1,5; q = mul s s; t = sum q 1,1; grad t", planner.Greedy, nil},
+		{"placement [[0,1],[2,3]]; x = input 4,6,5 (S(0), S(2)); y = softmax x 1; l = log y; s = sum l 1,1,1; grad s", planner.Exact, nil},
 		// Inputs from uniform (values in [-1, 1), so tanh and softmax
 		// do not saturate), split unevenly on a 2×2 mesh.
-		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), B) from uniform; w = input 6,7 (B, S(1)) from uniform; h = matmul x w; t = tanh h; p = softmax t -1; s = sum p 1,7; q = mul s s; r = sum q 1,1; grad r", program.Greedy, nil},
+		{"placement [[0,1],[2,3]]; x = input 5,6 (S(0), B) from uniform; w = input 6,7 (B, S(1)) from uniform; h = matmul x w; t = tanh h; p = softmax t -1; s = sum p 1,7; q = mul s s; r = sum q 1,1; grad r", planner.Greedy, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.src[:strings.Index(tc.src, ";")], func(t *testing.T) { runProgram(t, tc.src, tc.strategy, tc.inputs) })
@@ -87,9 +88,9 @@ func TestGalleryPrograms(t *testing.T) {
 		if !strings.HasPrefix(args, "program ") || m == nil {
 			continue
 		}
-		strategy := program.Greedy
+		strategy := planner.Greedy
 		if strings.Contains(strings.SplitN(args, "|", 2)[0], "--strategy exact") {
-			strategy = program.Exact
+			strategy = planner.Exact
 		}
 		n++
 		t.Run(name, func(t *testing.T) { runProgram(t, m[1], strategy, nil) })
@@ -103,7 +104,7 @@ func TestGalleryPrograms(t *testing.T) {
 // it: its values equal the simulated run's and one device's, every rank
 // ran in a process of its own, which the pool keeps, and no other is
 // left, no job folder is left, and each rank's bytes are the plan's.
-func runProgram(t *testing.T, src string, strategy program.Strategy, inputs program.Values) {
+func runProgram(t *testing.T, src string, strategy planner.Strategy, inputs planner.Values) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	pl := planOf(t, src, strategy)
@@ -135,7 +136,7 @@ func runProgram(t *testing.T, src string, strategy program.Strategy, inputs prog
 		t.Fatal(err)
 	}
 	defer one.Release()
-	for _, want := range []program.Values{sim.Values, one} {
+	for _, want := range []planner.Values{sim.Values, one} {
 		for _, a := range engine.Compare(res.Values, want) {
 			if !a.Agrees {
 				t.Errorf("%s: %s", a.Name, a.Verdict(""))
@@ -149,12 +150,12 @@ func runProgram(t *testing.T, src string, strategy program.Strategy, inputs prog
 // where the engine ran the plan's collective; a reduce-scatter, run as an
 // all-reduce and a slice, counts the all-reduce's ring, and the notes say
 // so.
-func checkBytes(t *testing.T, pl *program.Plan, res *engine.Result) {
+func checkBytes(t *testing.T, pl *planner.Plan, res *engine.Result) {
 	t.Helper()
 	p := pl.Program.Placement
 	scatters := 0
 	for k, s := range pl.Steps {
-		if s.Kind != program.StepBoxing {
+		if s.Kind != planner.StepBoxing {
 			continue
 		}
 		bx, err := s.PlannedBoxing()

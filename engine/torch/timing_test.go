@@ -8,6 +8,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
@@ -27,7 +28,7 @@ func TestCollectivesTimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	loop, _ := cluster.Preset("loopback")
-	pl, err := program.NewPlanWith(prog, program.Greedy, program.Options{Cluster: &loop})
+	pl, err := planner.NewPlanWith(prog, planner.Greedy, planner.Options{Cluster: &loop})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestCollectivesTimed(t *testing.T) {
 	ran := map[string]bool{}
 	for _, r := range res.Ranks {
 		for k, s := range r.Steps {
-			if pl.Steps[k].Kind != program.StepBoxing {
+			if pl.Steps[k].Kind != planner.StepBoxing {
 				continue
 			}
 			if len(s.Collectives) == 0 {
@@ -88,7 +89,7 @@ func TestCollectivesTimed(t *testing.T) {
 func TestTimedRunsLeaveTheRunAlone(t *testing.T) {
 	needTorch(t)
 	src := "placement 3; x = input 7,5 S(0); y = box x B; a = input 7,5 S(0); z = box a S(1); p = input 7,5 P; q = box p B; c = input 7,5 P; r = box c S(0); m = input 4,5 P(max); n = box m S(1); k = input 4,5 P(min); j = box k B; b = input 7,5 B; u = box b S(1); v = box y P"
-	pl := planOf(t, src, program.Greedy)
+	pl := planOf(t, src, planner.Greedy)
 	sim, err := engine.Sim{}.Run(context.Background(), pl, nil)
 	if err != nil {
 		t.Fatal(err)

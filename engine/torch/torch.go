@@ -12,6 +12,8 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/npyfile"
@@ -95,7 +97,7 @@ func (*Engine) Name() string { return "torch" }
 // every shard it holds) or no interpreter imports torch; a worker that
 // fails, ctx's end and the timeout stop every worker and return an
 // *Error of one line.
-func (e *Engine) Run(ctx context.Context, plan *program.Plan, inputs program.Values) (*engine.Result, error) {
+func (e *Engine) Run(ctx context.Context, plan *planner.Plan, inputs planner.Values) (*engine.Result, error) {
 	if plan == nil || plan.Program == nil {
 		return nil, fmt.Errorf("torch engine: no plan")
 	}
@@ -252,7 +254,7 @@ func (ex *execution) read(dir string, b *builder) error {
 // wanted maps every value a run returns (the program's names, grad_NAME
 // for the gradients) to the index of the step that holds it, and lists
 // those steps.
-func wanted(plan *program.Plan) (map[string]int, []int) {
+func wanted(plan *planner.Plan) (map[string]int, []int) {
 	at := map[string]int{}
 	for i, s := range plan.Steps {
 		at[s.Name] = i
@@ -264,7 +266,7 @@ func wanted(plan *program.Plan) (map[string]int, []int) {
 		}
 	}
 	for name, step := range plan.Grads {
-		want[program.GradName(name)] = at[step]
+		want[graph.GradName(name)] = at[step]
 	}
 	seen := map[int]bool{}
 	var save []int
@@ -284,7 +286,7 @@ func wanted(plan *program.Plan) (map[string]int, []int) {
 // receive buffer on that rank, all at once (a worker keeps them all),
 // and with timed runs (again) one more of its largest receive buffers,
 // the output of a run that is dropped.
-func checkRanks(plan *program.Plan, again bool) error {
+func checkRanks(plan *planner.Plan, again bool) error {
 	p := plan.Program.Placement
 	per := make([]int64, p.Size())
 	largest := make([]int64, p.Size()) // per rank, its largest receive buffer's bytes
@@ -305,7 +307,7 @@ func checkRanks(plan *program.Plan, again bool) error {
 				return err
 			}
 		}
-		if s.Kind != program.StepBoxing {
+		if s.Kind != planner.StepBoxing {
 			continue
 		}
 		bx, err := s.PlannedBoxing()
@@ -415,9 +417,9 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 // gatherValues assembles the logical values, by name, from the saved
 // steps' shards.
-func gatherValues(ex *execution, plan *program.Plan, want map[string]int) (program.Values, error) {
+func gatherValues(ex *execution, plan *planner.Plan, want map[string]int) (planner.Values, error) {
 	p := plan.Program.Placement
-	vals := program.Values{}
+	vals := planner.Values{}
 	for name, i := range want {
 		s := plan.Steps[i]
 		v, err := assemble(s.Shape, p, s.Out(), ex.shards[i])

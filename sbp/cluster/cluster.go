@@ -31,7 +31,7 @@ type Link struct {
 	Beta float64
 	// Collectives holds, optionally, a collective's own α and β along
 	// this link, measured, which replace Alpha and Beta in its formula
-	// (own.go says when and why); in OwnCollectives' order, the zero Own
+	// (OwnCollectives says when and why); in OwnCollectives' order, the zero Own
 	// where a collective has none. The presets have none.
 	Collectives [len(ownCollectives)]Own
 }

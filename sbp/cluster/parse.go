@@ -13,7 +13,7 @@ import (
 // Parse reads a cluster in the file form (the package doc shows it).
 // It is strict: the top level and every link and the device must be
 // objects with exactly their fields (a link may also have its optional
-// "collectives", own.go's form: only the collectives of OwnCollectives,
+// "collectives", OwnCollectives' form: only the collectives of OwnCollectives,
 // each with exactly alpha_s and beta_bytes_per_s), every number a JSON
 // number (not a string) that is finite and positive, the name a
 // non-empty string, and there must be 1 to 8 links. The first problem found is the error, one

@@ -1,11 +1,5 @@
 package program
 
-import (
-	"fmt"
-
-	"github.com/stridelab/stridelab/tensor"
-)
-
 // The words an input step's Values holds; any other Values is the .npy
 // file a program's `from FILE.npy` names.
 const (
@@ -23,39 +17,4 @@ func FromFile(values string) bool {
 		return false
 	}
 	return true
-}
-
-// InputValue is an input step's logical value, as every engine makes
-// it: ones or zeros for the backward's; else the value given by name
-// (float32, of the step's shape), which overrides arange and uniform
-// and is needed for a file; else 0, 1, 2, … for arange, or
-// tensor.Uniform(name, shape) for uniform.
-func InputValue(s Step, given Values) (tensor.Tensor, error) {
-	switch s.Values {
-	case ValuesOnes:
-		n, err := s.Shape.NumElements()
-		if err != nil {
-			return tensor.Tensor{}, err
-		}
-		data := make([]float32, n)
-		for i := range data {
-			data[i] = 1
-		}
-		return tensor.FromSlice(s.Shape, data)
-	case ValuesZeros:
-		return tensor.Zeros(tensor.Float32, s.Shape)
-	}
-	if t, ok := given[s.Name]; ok {
-		if !t.Shape().Equal(s.Shape) || t.DType() != tensor.Float32 {
-			return tensor.Tensor{}, fmt.Errorf("input %s is float32 %v in the program, but the values given are %v %v (programs run on float32)", s.Name, s.Shape, t.DType(), t.Shape())
-		}
-		return tensor.CPU{}.Materialize(t)
-	}
-	switch s.Values {
-	case ValuesArange:
-		return tensor.Arange(tensor.Float32, s.Shape)
-	case ValuesUniform:
-		return tensor.Uniform(s.Name, s.Shape)
-	}
-	return tensor.Tensor{}, fmt.Errorf("input %s comes from %s, but no values were given for it", s.Name, s.Values)
 }

@@ -6,18 +6,15 @@
 // or b has stride 0), each operand is loaded once per value it takes in
 // the FAN × FAN2 block.
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  var k = first_item(wid, nwg, lid);
-  if (k >= p.count) { return; }
-  var left = items_from(k);
+// run computes the lane's items (main_tiled.wgsl).
+fn run(first: u32, n: u32, c0: Coords, s: Coords) {
+  var k = first;
+  var left = n;
+  var c = c0;
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
   let stride_b = p.stride_b;
   let stride_o = p.stride_o;
-  let s = coords_out(GROUP * VEC);
-  var c = coords_out(p.start + k * VEC);
   var oa = offset_out(c, i32(p.base_a), stride_a);
   var ob = offset_out(c, i32(p.base_b), stride_b);
   var o = offset_out(c, 0, stride_o);

@@ -12,11 +12,8 @@
 // indexing the walker's array and out directly.
 // Neighbouring invocations take neighbouring items of the inner dim.
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let i = item_index(wid, nwg, lid);
-  if (i >= p.count) { return; }
+// item walks item i (main_item.wgsl).
+fn item(i: u32) {
   let shape = p.shape;
   let stride_a = p.stride_a;
   let stride_b = p.stride_b;

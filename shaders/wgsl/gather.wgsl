@@ -7,22 +7,19 @@
 // With VEC = 4 each item is four consecutive outputs of one inner row;
 // load_a reads them as a vec4 or splats a broadcast element. Each
 // invocation takes items k, k + GROUP, … of its tile (first_item in the
-// prelude), stepping their coordinates without division (with ROW_RUNS,
-// only their offsets). Fanned (FAN > 1, along one or two broadcast dims
-// of a) each load is stored FAN·FAN2 times (store_fan, generated in
-// shaders/program.go).
+// prelude, through main_tiled.wgsl's main), stepping their coordinates
+// without division (with ROW_RUNS, only their offsets). Fanned (FAN > 1,
+// along one or two broadcast dims of a) each load is stored FAN·FAN2
+// times (store_fan, generated in shaders/program.go).
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  var k = first_item(wid, nwg, lid);
-  if (k >= p.count) { return; }
-  var left = items_from(k);
+// run gathers the lane's items (main_tiled.wgsl).
+fn run(first: u32, n: u32, c0: Coords, s: Coords) {
+  var k = first;
+  var left = n;
+  var c = c0;
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
   let stride_o = p.stride_o;
-  let s = coords_out(GROUP * VEC);
-  var c = coords_out(p.start + k * VEC);
   var oa = offset_out(c, i32(p.base_a), stride_a);
   var o = offset_out(c, 0, stride_o);
   loop {

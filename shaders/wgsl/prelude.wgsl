@@ -32,8 +32,8 @@ struct Params {
 @group(0) @binding(0) var<uniform> p: Params;
 
 
-// item_index is the linear invocation index in a 2-D grid (the copy
-// kernel: one item per invocation).
+// item_index is the linear invocation index in a 2-D grid (the kernels
+// that take one item per invocation, main_item.wgsl).
 fn item_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
   return (wid.y * nwg.x + wid.x) * WG + lid;
 }

@@ -7,18 +7,15 @@
 // along one or two repeated dims) each load is stored to FAN·FAN2 of its
 // copies (store_fan, generated in shaders/program.go).
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  var k = first_item(wid, nwg, lid);
-  if (k >= p.count) { return; }
-  var left = items_from(k);
+// run repeats into the lane's items (main_tiled.wgsl).
+fn run(first: u32, n: u32, c0: Coords, s: Coords) {
+  var k = first;
+  var left = n;
+  var c = c0;
   let shape = p.shape; // hoisted: the loop reads registers, not the uniform
   let stride_a = p.stride_a;
   let aux = p.aux;
   let stride_o = p.stride_o;
-  let s = coords_out(GROUP * VEC);
-  var c = coords_out(p.start + k * VEC);
   var q = source_coords(c);
   let sq = source_coords(s);
   var oa = offset_out(q, i32(p.base_a), stride_a);

@@ -9,25 +9,21 @@
 // ±Inf (all −Inf; a +Inf, where +Inf − +Inf is NaN), is all NaN, told by
 // bits (lavapipe folds x != x to false; WGSL's max of a NaN is
 // indeterminate); exp of a difference below −104 is 0 (e^−104 is below
-// f32's least subnormal; exp(−Inf) is indeterminate in WGSL).
+// f32's least subnormal; exp(−Inf) is indeterminate in WGSL). inf() and
+// nan() are generated (specialWGSL, in shaders/program.go).
 
-var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);
-fn nan() -> f32 { return bitcast<f32>(special_bits.y); }
 fn is_nan(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u; }
 fn is_inf(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) == 0x7f800000u; }
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let j = item_index(wid, nwg, lid);
-  if (j >= p.count) { return; }
+// item normalises line j (main_item.wgsl).
+fn item(j: u32) {
   let c = coords_out(j);
   let ia = offset_out(c, i32(p.base_a), p.stride_a);
   let io = offset_out(c, 0, p.stride_o);
   let n = p.aux[0].x;
   let sa = p.stride_b[0].x;
   let so = p.stride_b[0].y;
-  var m = -bitcast<f32>(special_bits.x);
+  var m = -inf();
   var bad = false;
   for (var t = 0u; t < n; t++) {
     let v = load_a(ia + i32(t) * sa);

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -18,19 +17,17 @@ import (
 func runCluster(args []string, stdout, stderr io.Writer) error {
 	presets := strings.Join(cluster.PresetNames(), ", ")
 	synopsis := "NAME|FILE [--placement P]\n\nprints a cluster (one link per mesh dim: alpha_s, beta_bytes_per_s; the device: flops_per_s,\nmem_bytes_per_s, mem_capacity_bytes) in the JSON form --cluster reads; a FILE is checked first.\npresets: " + presets + " (their sources: docs/reference.md)"
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintf(stderr, "usage: stridelab cluster %s\n", synopsis)
-			return nil
-		}
-		return usagef("say which cluster: stridelab cluster NAME|FILE; the presets are %s", presets)
-	}
-	fs := newFlags("cluster "+args[0], synopsis, stderr)
-	placement := fs.String("placement", "", "also check that the cluster has one link per mesh dim of this placement (4, [[0,1],[2,3]], …)")
-	if err := fs.parse(args[1:]); err != nil {
+	name, args, err := leadWord(args, notFlag, usageLine("cluster", synopsis),
+		usagef("say which cluster: stridelab cluster NAME|FILE; the presets are %s", presets), stderr)
+	if err != nil {
 		return err
 	}
-	c, err := cluster.Resolve(args[0], os.ReadFile)
+	fs := newFlags("cluster "+name, synopsis, stderr)
+	placement := fs.String("placement", "", "also check that the cluster has one link per mesh dim of this placement (4, [[0,1],[2,3]], …)")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	c, err := cluster.Resolve(name, os.ReadFile)
 	if err != nil {
 		return err
 	}

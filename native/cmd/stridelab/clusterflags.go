@@ -10,7 +10,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/viz"
 )
@@ -33,7 +33,7 @@ func defineClusterFlags(fs *flagSet, withCost bool) *clusterFlags {
 }
 
 // options returns the planner's options the flags name (planOptions).
-func (f *clusterFlags) options() (program.Options, error) {
+func (f *clusterFlags) options() (planner.Options, error) {
 	cost := ""
 	if f.cost != nil {
 		cost = *f.cost
@@ -48,17 +48,17 @@ func (f *clusterFlags) options() (program.Options, error) {
 // "{"). An unknown cost and cost time without a cluster are usage
 // errors; a cluster that is neither a preset nor a cluster file is
 // cluster.Resolve's one line.
-func planOptions(name, cost string) (program.Options, error) {
-	o := program.Options{CompareBound: program.ComparisonBound}
+func planOptions(name, cost string) (planner.Options, error) {
+	o := planner.Options{CompareBound: planner.ComparisonBound}
 	if cost != "" {
-		c, err := program.ParseCost(cost)
+		c, err := planner.ParseCost(cost)
 		if err != nil {
 			return o, usagef("--cost %q: choose bytes or time", cost)
 		}
 		o.Cost = c
 	}
 	if name == "" {
-		if o.Cost == program.Time {
+		if o.Cost == planner.Time {
 			return o, usagef("--cost time needs --cluster NAME|FILE to time the steps on (the presets are %s)", strings.Join(cluster.PresetNames(), ", "))
 		}
 		return o, nil
@@ -80,7 +80,7 @@ func inline(name string) bool { return strings.HasPrefix(strings.TrimSpace(name)
 
 // fitsMesh refuses a cluster (when there is one) without a link per mesh dim
 // of p: cluster.Check's line.
-func fitsMesh(o program.Options, p sbp.Placement) error {
+func fitsMesh(o planner.Options, p sbp.Placement) error {
 	if o.Cluster == nil {
 		return nil
 	}
@@ -90,7 +90,7 @@ func fitsMesh(o program.Options, p sbp.Placement) error {
 // capacity refuses a plan on a cluster whose device cannot hold what
 // some rank holds at its peak: Plan.Capacity's line, the device named
 // by the cluster ("each h100-node device has 74.5 GiB").
-func capacity(plan *program.Plan) error {
+func capacity(plan *planner.Plan) error {
 	if plan.Cluster == nil {
 		return nil
 	}

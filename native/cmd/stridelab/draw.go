@@ -22,14 +22,11 @@ import (
 // nothing behind.
 func runDraw(args []string, stdout, stderr io.Writer) error {
 	synopsis := "SCENE [--shape ... the scene's flags] [--step N] [--width 1280] [--height 720] -o FILE (.svg .png .gif .json)\n\nscenes, each with its worked example and the keys it also takes:\n" + viz.KindsUsage()
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintf(stderr, "usage: stridelab draw %s\n", synopsis)
-			return nil
-		}
-		return usagef("say which scene: stridelab draw %s", strings.Join(viz.Scenes, "|"))
+	scene, args, err := leadWord(args, notFlag, usageLine("draw", synopsis),
+		usagef("say which scene: stridelab draw %s", strings.Join(viz.Scenes, "|")), stderr)
+	if err != nil {
+		return err
 	}
-	scene := args[0]
 	fs := newFlags("draw "+scene, synopsis, stderr)
 	values := viz.KeyFlags(fs.FlagSet)
 	var file *string
@@ -42,7 +39,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "the file to write; its extension picks the format")
 	format := fs.String("format", "", "svg, png, gif or json (default: from the -o extension)")
 	hide := fs.Bool("hide-answers", false, "draw the labels that would answer a lesson's question about the scene as ? (the offsets cells read, who holds what, later steps), as a lesson shows it before it is answered")
-	if err := fs.parse(args[1:]); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if *out == "" {

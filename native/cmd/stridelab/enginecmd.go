@@ -11,7 +11,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/engine/torch"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/npyfile"
 	"github.com/stridelab/stridelab/viz/render"
@@ -68,7 +68,7 @@ func (f *engineFlags) torch() bool { return *f.name == "torch" }
 // on torch.distributed, whose values must agree with the simulated
 // run's (engine.Compare). It returns the engine's values (the caller
 // releases them) and, for torch, its report.
-func (f *engineFlags) run(plan *program.Plan, be tensor.Backend, inputs program.Values) (program.Values, *engine.Result, error) {
+func (f *engineFlags) run(plan *planner.Plan, be tensor.Backend, inputs planner.Values) (planner.Values, *engine.Result, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if !f.torch() {

@@ -7,10 +7,11 @@ import (
 )
 
 func runGrad(args []string, stdout, stderr io.Writer) error {
-	op, args, ok, err := subcommand("grad", args,
+	op, args, err := leadWord(args, expandOrRepeat,
 		"usage: stridelab grad expand --in-shape 3,1 --size 2,3,4 --grad G.npy [--out DX.npy]\n"+
-			"       stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy [--out DX.npy]\n", stderr)
-	if !ok {
+			"       stridelab grad repeat --in-shape 3,1 --times 2,3 --grad G.npy [--out DX.npy]\n",
+		usagef("say which op: grad expand or grad repeat"), stderr)
+	if err != nil {
 		return err
 	}
 	argName, argHelp := "size", "the expand size of the forward op"

@@ -45,10 +45,11 @@ type termJSON struct {
 }
 
 func runLayout(args []string, stdout, stderr io.Writer) error {
-	op, args, ok, err := subcommand("layout", args,
+	op, args, err := leadWord(args, expandOrRepeat,
 		"usage: stridelab layout expand --shape 4,1,3,5 --size 2,1,4,4,3,5 [--index ...] [--json]\n"+
-			"       stridelab layout repeat --shape 3,1,5 --times 2,5,3,1 [--index ...] [--json]\n", stderr)
-	if !ok {
+			"       stridelab layout repeat --shape 3,1,5 --times 2,5,3,1 [--index ...] [--json]\n",
+		usagef("say which op: layout expand or layout repeat"), stderr)
+	if err != nil {
 		return err
 	}
 	argName := map[string]string{"expand": "size", "repeat": "times"}[op]

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stridelab/stridelab/bench"
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/npyfile"
@@ -198,13 +199,13 @@ func TestProgramBoxingBytes(t *testing.T) {
 		"placement 3; x = input 7,5 S(1); w = input 5,3 S(0); y = matmul x w; m = max y 1,3; grad m",
 		"placement [[0,1],[2,3]]; x = input 6,5 (S(0), S(1)); w = input 5,3 (B, S(0)); y = matmul x w; t = box y (B, B); e = expand t 2,6,3; s = sum e 1,1,1; grad s",
 	} {
-		var plan program.Plan
+		var plan planner.Plan
 		if err := json.Unmarshal([]byte(runCLI(t, "sbp", "program", "--src", src, "--json")), &plan); err != nil {
 			t.Fatal(err)
 		}
 		boxings := 0
 		for _, s := range plan.Steps {
-			if s.Kind != program.StepBoxing {
+			if s.Kind != planner.StepBoxing {
 				continue
 			}
 			boxings++
@@ -279,7 +280,7 @@ func TestProgramOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := program.NewPlan(prog, program.Greedy)
+	plan, err := planner.NewPlan(prog, planner.Greedy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestProgramOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := plan.Reference(program.Values{"w": w})
+	want, err := plan.Reference(planner.Values{"w": w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,7 +561,7 @@ func TestSbpPlanBoxes(t *testing.T) {
 		InSbp          []string       `json:"in_sbp"`
 		OutSbp         string         `json:"out_sbp"`
 		Ranks          []any          `json:"ranks"`
-		Boxing         []program.Step `json:"boxing"`
+		Boxing         []planner.Step `json:"boxing"`
 		TotalSendBytes int64          `json:"total_send_bytes"`
 	}
 	if err := json.Unmarshal([]byte(runCLI(t, append(args, "--json")...)), &plan); err != nil {
@@ -571,7 +572,7 @@ func TestSbpPlanBoxes(t *testing.T) {
 		t.Errorf("sbp plan --json: %+v", plan)
 	}
 	// The same boxing as a one-op program plans.
-	var prog program.Plan
+	var prog planner.Plan
 	json.Unmarshal([]byte(runCLI(t, "sbp", "program", "--src", "placement 2; a = input 4,6 S(0); b = input 6,8 S(0); y = matmul a b", "--json")), &prog)
 	if prog.TotalSendBytes != plan.TotalSendBytes || fmt.Sprint(prog.Steps[2].From) != fmt.Sprint(plan.Boxing[0].From) || fmt.Sprint(prog.Steps[2].To) != fmt.Sprint(plan.Boxing[0].To) {
 		t.Errorf("sbp plan boxes %+v, the one-op program %+v", plan.Boxing, prog.Steps)

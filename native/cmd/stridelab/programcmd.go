@@ -12,6 +12,8 @@ import (
 	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/graph"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -26,7 +28,7 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sbp program", programSynopsis, stderr)
 	file := fs.String("file", "", "the program's file; its inputs' from-files are found beside it")
 	src := fs.String("src", "", "the program itself, statements separated by ';' or newlines; from-files are found in the working directory")
-	strategy := fs.String("strategy", string(program.Greedy), "greedy (OneFlow's eager rule) or exact (the least cost for the whole program: bytes, or time with --cluster)")
+	strategy := fs.String("strategy", string(planner.Greedy), "greedy (OneFlow's eager rule) or exact (the least cost for the whole program: bytes, or time with --cluster)")
 	clu := defineClusterFlags(fs, true)
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	out := fs.String("out", "", "run the program and write every tensor as DIR/NAME.npy and every gradient as DIR/grad_NAME.npy (DIR is made if missing); with --emit, where the emitted program saves them")
@@ -46,7 +48,7 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	strat, err := program.ParseStrategy(*strategy)
+	strat, err := planner.ParseStrategy(*strategy)
 	if err != nil {
 		return usagef("--strategy %q: choose greedy or exact", *strategy)
 	}
@@ -65,7 +67,7 @@ func sbpProgram(args []string, stdout, stderr io.Writer) error {
 	if err := fitsMesh(opts, prog.Placement); err != nil {
 		return err
 	}
-	plan, err := program.NewPlanWith(prog, strat, opts)
+	plan, err := planner.NewPlanWith(prog, strat, opts)
 	if err != nil {
 		return err
 	}
@@ -150,13 +152,13 @@ func programSource(file, src string) (source, dir string, err error) {
 // (path says where it is); a file of another shape than the input's is
 // an error naming the statement and both shapes. Integer files become
 // float32 (programs run on float32) when every value is exact there.
-func loadProgramInputs(prog *program.Program, path func(string) string, stderr io.Writer) (program.Values, error) {
-	vals := program.Values{}
+func loadProgramInputs(prog *program.Program, path func(string) string, stderr io.Writer) (planner.Values, error) {
+	vals := planner.Values{}
 	for _, st := range prog.Inputs() {
 		if st.From == "" {
 			continue
 		}
-		fail := func(format string, args ...any) (program.Values, error) {
+		fail := func(format string, args ...any) (planner.Values, error) {
 			vals.Release()
 			return nil, &program.Error{Line: st.Line, Col: st.Col, Stmt: st.Text, Err: fmt.Errorf(format, args...)}
 		}
@@ -201,7 +203,7 @@ func toFloat32(t tensor.Tensor) (tensor.Tensor, error) {
 // dir/NAME.npy (each file whole: render.WriteFileAtomic) when dir is
 // given. It returns the agreement, in words, the files written, and the
 // torch engine's report (nil for sim).
-func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, dir string, eng *engineFlags) (string, []string, *engine.Result, error) {
+func runProgram(plan *planner.Plan, be tensor.Backend, inputs planner.Values, dir string, eng *engineFlags) (string, []string, *engine.Result, error) {
 	got, res, err := eng.run(plan, be, inputs)
 	if err != nil {
 		return "", nil, nil, err
@@ -216,8 +218,8 @@ func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, di
 	for _, st := range plan.Program.Stmts {
 		if st.Kind != program.Grad {
 			names = append(names, st.Name)
-			if _, ok := got[program.GradName(st.Name)]; ok {
-				grads = append(grads, program.GradName(st.Name))
+			if _, ok := got[graph.GradName(st.Name)]; ok {
+				grads = append(grads, graph.GradName(st.Name))
 			}
 		}
 	}
@@ -255,13 +257,13 @@ func runProgram(plan *program.Plan, be tensor.Backend, inputs program.Values, di
 
 // writeProgramPlan prints a plan as a table, a row per step, then the
 // totals of both strategies and where they differ.
-func writeProgramPlan(w io.Writer, plan *program.Plan) {
+func writeProgramPlan(w io.Writer, plan *planner.Plan) {
 	var boxings, ops int
 	for _, s := range plan.Steps {
 		switch s.Kind {
-		case program.StepBoxing:
+		case planner.StepBoxing:
 			boxings++
-		case program.StepOp:
+		case planner.StepOp:
 			ops++
 		}
 	}
@@ -277,7 +279,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 	for i, s := range plan.Steps {
 		var what, sbps, how, bytes, took, bound string
 		switch s.Kind {
-		case program.StepInput:
+		case planner.StepInput:
 			what = fmt.Sprintf("%s = input", s.Name)
 			switch s.Values {
 			case program.ValuesArange:
@@ -287,9 +289,9 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 				what += " from " + s.Values
 			}
 			sbps = s.Sbp.String()
-		case program.StepBoxing:
+		case planner.StepBoxing:
 			what = fmt.Sprintf("box %s for %s", s.Tensor, s.For)
-			if st := plan.Program.Lookup(s.Name); st != nil && s.Pass == program.Forward {
+			if st := plan.Program.Lookup(s.Name); st != nil && s.Pass == graph.Forward {
 				what = st.Text
 			} else if !strings.Contains(s.Name, "@") { // a gradient boxed to its input's SBP
 				what = fmt.Sprintf("%s = box %s", s.Name, s.Tensor)
@@ -298,9 +300,9 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 			if s.BoxingTime != nil {
 				took, bound = cluster.FormatSeconds(s.TimeS), meshDims(s.BoxingTime)
 			}
-		case program.StepOp:
+		case planner.StepOp:
 			what = fmt.Sprintf("%s = %s %s", s.Name, s.Op, strings.Join(s.Inputs, " "))
-			if st := plan.Program.Lookup(s.Name); st != nil && s.Pass == program.Forward {
+			if st := plan.Program.Lookup(s.Name); st != nil && s.Pass == graph.Forward {
 				what = st.Text // with the op's arguments, as written
 			}
 			if len(s.Reuses) > 0 {
@@ -353,7 +355,7 @@ func writeProgramPlan(w io.Writer, plan *program.Plan) {
 //	time on two-h100-nodes: compute 14.7 ns + communication 20.0 µs = 20.1 µs (summed: no overlap)
 //	overlapped: 20.1 µs (each boxing beside the compute that does not wait for it); exact minimises time (--cost)
 //	greedy takes 20.1 µs, exact 20.1 µs
-func writeTiming(w io.Writer, plan *program.Plan) {
+func writeTiming(w io.Writer, plan *planner.Plan) {
 	t := plan.Timing
 	fmt.Fprintf(w, "time on %s: compute %s + communication %s = %s (summed: no overlap)\n",
 		plan.Cluster.Name, cluster.FormatSeconds(t.ComputeTimeS), cluster.FormatSeconds(t.CommTimeS), cluster.FormatSeconds(t.TimeS))
@@ -371,7 +373,7 @@ func writeTiming(w io.Writer, plan *program.Plan) {
 // step (numbered as the table is) where the largest is reached:
 //
 //	peak held: 400 bytes on rank 0, 336 bytes on ranks 1-2 (the most at step 3)
-func peakLine(plan *program.Plan) string {
+func peakLine(plan *planner.Plan) string {
 	peak, step := plan.Peak()
 	if step < 0 {
 		return ""

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine"
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -31,7 +31,7 @@ import (
 //	step   boxing    shape    from -> to  collectives  sent      predicted  measured  in the call  first call  measured/predicted
 //	3      w@B       [32 16]  S(0) -> B   all-gather   6.00 KiB  699 µs     1.91 ms   1.6 ms       8.2 ms      2.73
 //	total  1 boxing                                    6.00 KiB  699 µs     1.91 ms   1.6 ms       8.2 ms      2.73
-func writeTimes(w io.Writer, plan *program.Plan, res *engine.Result) error {
+func writeTimes(w io.Writer, plan *planner.Plan, res *engine.Result) error {
 	if res == nil {
 		return nil
 	}
@@ -132,7 +132,7 @@ func ratioWords(r float64) string {
 // writeProgramJSON prints plan as JSON (program.Plan's form) and, after
 // a run of an engine (res not nil), a last field "measured": each
 // boxing's predicted and measured times (engine.Timed).
-func writeProgramJSON(w io.Writer, plan *program.Plan, res *engine.Result) error {
+func writeProgramJSON(w io.Writer, plan *planner.Plan, res *engine.Result) error {
 	if res == nil {
 		return writeJSON(w, plan)
 	}

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/stridelab/stridelab/engine"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
 // timedRun is pl's report skeleton (engine.Planned) with every
 // collective timed 1 ms on every device, half of it in the call, and
 // its first call 4 ms: what writeTimes reads of a run.
-func timedRun(t *testing.T, pl *program.Plan) *engine.Result {
+func timedRun(t *testing.T, pl *planner.Plan) *engine.Result {
 	t.Helper()
 	ranks, err := engine.Planned(pl)
 	if err != nil {
@@ -47,7 +48,7 @@ func TestWriteTimesTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, err := program.NewPlanWith(prog, program.Greedy, opts)
+		pl, err := planner.NewPlanWith(prog, planner.Greedy, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

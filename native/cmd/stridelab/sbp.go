@@ -45,8 +45,7 @@ func runSbp(args []string, stdout, stderr io.Writer) error {
 	if c, ok := sbpCommands[args[0]]; ok {
 		return c(args[1:], stdout, stderr)
 	}
-	switch args[0] {
-	case "-h", "--help", "help":
+	if isHelp(args[0]) || args[0] == "help" {
 		io.WriteString(stderr, sbpUsage)
 		return nil
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
-	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -158,7 +158,7 @@ func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tenso
 	if err != nil {
 		return err
 	}
-	vals, res, err := eng.run(plan, be, program.Values{"x": x})
+	vals, res, err := eng.run(plan, be, planner.Values{"x": x})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -20,7 +21,7 @@ func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend
 		return err
 	}
 	names := program.OneOpInputs(op)
-	inputs := program.Values{}
+	inputs := planner.Values{}
 	for i, t := range full {
 		if t.DType() != tensor.Float32 {
 			f, err := toFloat32(t)
@@ -51,12 +52,12 @@ func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend
 }
 
 // planSource parses a program and plans it greedily, as OneFlow would.
-func planSource(src string) (*program.Plan, error) {
+func planSource(src string) (*planner.Plan, error) {
 	prog, err := program.Parse(src)
 	if err != nil {
 		return nil, err
 	}
-	return program.NewPlan(prog, program.Greedy)
+	return planner.NewPlan(prog, planner.Greedy)
 }
 
 // writeOpScript writes op's one-statement program for the engine e
@@ -71,7 +72,7 @@ func writeOpScript(w io.Writer, e script.Engine, op sbp.Op, p sbp.Placement, nds
 	if err != nil {
 		return err
 	}
-	plan, err := program.NewPlan(prog, program.Exact)
+	plan, err := planner.NewPlan(prog, planner.Exact)
 	if err != nil {
 		return err
 	}
@@ -90,10 +91,10 @@ func shapesOf(ts []tensor.Tensor) []tensor.Shape {
 
 // opPlan plans op on inputs of the shapes laid out by nds, as the
 // one-statement program program.OneOp builds, greedily.
-func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, shapes []tensor.Shape) (*program.Plan, error) {
+func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, shapes []tensor.Shape) (*planner.Plan, error) {
 	prog, err := program.OneOp(p, op, program.OneOpInputs(op), shapes, nds)
 	if err != nil {
 		return nil, err
 	}
-	return program.NewPlan(prog, program.Greedy)
+	return planner.NewPlan(prog, planner.Greedy)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stridelab/stridelab/engine/script"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -113,7 +114,7 @@ type boxedOptions struct {
 	engine  string
 	dtype   tensor.DType
 	command string
-	plan    program.Options // the cluster and cost (--cluster, --cost)
+	plan    planner.Options // the cluster and cost (--cluster, --cost)
 }
 
 // sbpPlanBoxed shows an op whose inputs fit none of its signatures (why
@@ -131,11 +132,11 @@ func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sb
 	if err != nil {
 		return why
 	}
-	strategy, rule := program.Greedy, "whose boxing sends the fewest bytes, as OneFlow does (--strict refuses instead)"
-	if o.plan.Cluster != nil && o.plan.Cost != program.Bytes {
-		strategy, rule = program.Exact, fmt.Sprintf("whose boxing and op take the least time on %s (--cost bytes: the fewest bytes, as OneFlow does; --strict refuses instead)", o.plan.Cluster.Name)
+	strategy, rule := planner.Greedy, "whose boxing sends the fewest bytes, as OneFlow does (--strict refuses instead)"
+	if o.plan.Cluster != nil && o.plan.Cost != planner.Bytes {
+		strategy, rule = planner.Exact, fmt.Sprintf("whose boxing and op take the least time on %s (--cost bytes: the fewest bytes, as OneFlow does; --strict refuses instead)", o.plan.Cluster.Name)
 	}
-	plan, err := program.NewPlanWith(prog, strategy, o.plan)
+	plan, err := planner.NewPlanWith(prog, strategy, o.plan)
 	if err != nil {
 		return why
 	}
@@ -144,9 +145,9 @@ func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sb
 	if err != nil {
 		return err
 	}
-	var boxing []program.Step
+	var boxing []planner.Step
 	for _, s := range plan.Steps {
-		if s.Kind == program.StepBoxing {
+		if s.Kind == planner.StepBoxing {
 			boxing = append(boxing, s)
 		}
 	}
@@ -158,10 +159,10 @@ func sbpPlanBoxed(w io.Writer, why error, op sbp.Op, shapes []tensor.Shape, p sb
 		return writeJSON(w, struct {
 			sbp.OpPlan
 			Boxed          string           `json:"boxed"`
-			Boxing         []program.Step   `json:"boxing"`
+			Boxing         []planner.Step   `json:"boxing"`
 			TotalSendBytes int64            `json:"total_send_bytes"`
 			Cluster        *cluster.Cluster `json:"cluster,omitempty"`
-			*program.Timing
+			*planner.Timing
 		}{opPlan, reason, boxing, plan.TotalSendBytes, plan.Cluster, plan.Timing})
 	}
 	fmt.Fprintf(w, "%s\nso the inputs are boxed to the valid signature %s:\n\n", reason, rule)
