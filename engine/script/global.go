@@ -80,7 +80,7 @@ func writeGlobal(w io.Writer, plan *planner.Plan, e Engine, opt Options) error {
 			shapes[s.Name] = s.Shape
 		}
 	}
-	_, gradNames := results(plan)
+	resultNames, gradNames := results(plan)
 	retain := map[string]bool{}
 	for _, g := range gradNames {
 		retain[g] = true
@@ -135,7 +135,6 @@ func writeGlobal(w io.Writer, plan *planner.Plan, e Engine, opt Options) error {
 		fmt.Fprintf(&b, "%s\n", fmt.Sprintf(d.backward, names[grad]))
 	}
 	b.WriteString("\nvalues = {}\n")
-	resultNames, _ := results(plan)
 	for _, r := range resultNames {
 		fmt.Fprintf(&b, "values[%q] = full(%s)\n", r, names[r])
 	}
