@@ -160,7 +160,7 @@ func (b *builder) addBoxing(name, read string, bx sbp.Boxing) error {
 }
 
 // buildJob turns plan into a job: every input's shards (cut from
-// program.InputValue, the value every engine makes), every op and every
+// planner.InputValue, the value every engine makes), every op and every
 // boxing as the plan has them, and the steps whose shards come back
 // (save).
 func buildJob(plan *planner.Plan, inputs planner.Values, save []int, timeoutS float64) (*builder, error) {
