@@ -31,7 +31,8 @@ func (a Agreement) Verdict(other string) string {
 
 // Compare compares every value of got with want's, by name in sorted
 // order: a name missing from either side, another shape or dtype, or a
-// value that does not agree (tensor.AgreeValues) does not agree.
+// value that does not agree (tensor.AgreeNormwise at tensor.Tolerance)
+// does not agree.
 func Compare(got, want planner.Values) []Agreement {
 	var names []string
 	for n := range got {

@@ -3,21 +3,21 @@
 //
 // # Overview
 //
-// An [Engine] takes a *program.Plan and the logical input values and
+// An [Engine] takes a *planner.Plan and the logical input values and
 // returns a [Result]: the logical value of every named tensor and
-// gradient, as program.Plan.Run returns them, and a [RankReport] per
+// gradient, as planner.Plan.Run returns them, and a [RankReport] per
 // device — its process, the time of each step, and for each boxing the
 // bytes the device sent and received as the engine measured them beside
 // the plan's ([CollectiveReport]). Two engines implement it:
 //
 //	Sim    the simulated devices of package sbp in this process (the
-//	       embedded default): program.Plan.RunMoved on a tensor.Backend
+//	       embedded default): planner.Plan.RunMoved on a tensor.Backend
 //	torch  one operating-system process per device, talking through
 //	       torch.distributed's collectives (package engine/torch)
 //
 // Both take the same plan, and [Compare] checks one run's values against
 // another's (the torch engine's against Sim's, Sim's against
-// program.Plan.Reference's single device).
+// planner.Plan.Reference's single device).
 //
 // # Bytes
 //
@@ -67,7 +67,7 @@
 // the median of the runs (without runs, the slowest device's first
 // call), and a boxing's is the sum of its collectives' (the barriers
 // keep them apart). [Times] sets each boxing beside the time the plan predicts
-// for it on its cluster (program.Step.TimeS, cluster.TimeBoxing's ring
+// for it on its cluster (planner.Step.TimeS, cluster.TimeBoxing's ring
 // times), collective by collective, with their ratio and the totals.
 // Sim times only the whole run: its collectives' times are 0.
 //
@@ -75,13 +75,14 @@
 //
 // Engines add partial values in their own orders, so float32 values may
 // differ in their last bits: [Compare] holds them to tensor's one rule,
-// tensor.AgreeValues at tensor.Tolerance (|a − b| ≤ 1e-5·max(1, |a|, |b|),
-// NaN against NaN), and values that are whole numbers agree bit for bit.
+// tensor.AgreeNormwise at tensor.Tolerance (|a − b| ≤ 1e-5·max(1, |a|,
+// |b|, max|want|): a sum that cancels rounds relative to its terms, NaN
+// against NaN), and integer values agree bit for bit.
 //
 // # Errors
 //
 // Run refuses a plan whose run would pass the result budget before
-// anything is allocated or started (program.Plan.CheckBudget); an
+// anything is allocated or started (planner.Plan.CheckBudget); an
 // engine's own failures are one line naming the device and the step.
 //
 // # Platform support

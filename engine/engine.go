@@ -14,14 +14,14 @@ type Engine interface {
 	// Name is the engine's word, as --engine spells it: sim, torch.
 	Name() string
 	// Run runs plan on the logical input values given by name (an input
-	// not given is 0, 1, 2, …, as in program.Plan.Run) and returns the
+	// not given is 0, 1, 2, …, as in planner.Plan.Run) and returns the
 	// logical value of every named tensor and gradient (grad_NAME), and
 	// what each device did. It stops when ctx is done. A run past the
 	// result budget is refused before anything starts.
 	Run(ctx context.Context, plan *planner.Plan, inputs planner.Values) (*Result, error)
 }
 
-// Result is what a run returns: the values (as program.Plan.Run's) and a
+// Result is what a run returns: the values (as planner.Plan.Run's) and a
 // report per device.
 type Result struct {
 	Engine string

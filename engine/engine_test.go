@@ -24,7 +24,7 @@ func plan(t *testing.T, src string) *planner.Plan {
 	return pl
 }
 
-// TestSimIsPlanRun: Sim's values are program.Plan.Run's (and so the
+// TestSimIsPlanRun: Sim's values are planner.Plan.Run's (and so the
 // single device's), and the bytes its simulated collectives moved, per
 // device and collective, are the bytes the plan counts: the simulation
 // runs each collective as the plan counts it (the all-reduce as a

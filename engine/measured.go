@@ -8,7 +8,7 @@ import (
 	"github.com/stridelab/stridelab/sbp/planner"
 )
 
-// Timed is a plan's boxings as predicted on its cluster (program.Options.
+// Timed is a plan's boxings as predicted on its cluster (planner.Options.
 // Cluster: Step.TimeS, Step.BoxingTime) beside what an engine measured
 // of the same plan: per boxing, per collective, the slowest device's
 // time. It is the JSON form `stridelab sbp program --engine torch

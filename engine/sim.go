@@ -12,7 +12,7 @@ import (
 
 // Sim is the embedded engine: the simulated devices of package sbp, in
 // this process, each running its kernels on Backend (the CPU reference
-// when nil). It runs program.Plan.RunMoved; its bytes are what the
+// when nil). It runs planner.Plan.RunMoved; its bytes are what the
 // simulated collectives moved between the devices' buffers, counted as
 // each piece moved (sbp.Moved), and it times the run as a whole.
 type Sim struct {

@@ -30,7 +30,7 @@
 // about 4 Mi elements of work each, the same kernel on narrowed views, so
 // the values are the kernel's own. What cannot stop midway: a kernel
 // dispatched to the GPU, a reduction over the first dim, and a program's
-// one-device reference (program.Plan.Reference takes no backend), which
+// one-device reference (planner.Plan.Reference takes no backend), which
 // are checked before they start.
 //
 // # Platform support

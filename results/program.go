@@ -13,7 +13,7 @@ import (
 // wrapped to stop once ctx is done: it stops between kernel calls) and on
 // one CPU device, and says for every named tensor and gradient whether
 // the two agree (engine.Compare): a table of names, shapes and verdicts. The
-// one-device reference (program.Plan.Reference) takes no backend, so it
+// one-device reference (planner.Plan.Reference) takes no backend, so it
 // is only checked before it starts.
 func runProgram(ctx context.Context, w *viz.ProgramWork, b, run tensor.Backend) (viz.Section, error) {
 	got, err := w.Plan.Run(run, nil)

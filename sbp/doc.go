@@ -20,8 +20,9 @@
 //
 // # Ops, signatures and the physical rewrite
 //
-// An [Op] (Expand, Repeat, Binary, Reduce, Matmul, and for backward
-// passes Transpose, Scale and RepeatGrad) lists its valid [Signature]s —
+// An [Op] (Expand, Repeat, Binary, Unary, Reduce, Mean, Matmul, Softmax,
+// Scale, the views Permute, Transpose and Reshape, and for backward
+// passes RepeatGrad) lists its valid [Signature]s —
 // the input SBPs under which every device can run the op on its own shard,
 // and the SBP the outputs then have. [Infer] picks the
 // signature per mesh dim and explains an illegal combination (matmul's

@@ -10,7 +10,7 @@ import (
 )
 
 // CountPlans empties the memo of plans and counts the programs planned
-// (program.NewPlan) from now to t's end: it returns the count so far. It
+// (planner.NewPlan) from now to t's end: it returns the count so far. It
 // swaps a package variable, so no test that counts runs in parallel.
 func CountPlans(t testing.TB) func() int {
 	var n atomic.Int64

@@ -149,7 +149,7 @@ func stopped(err error) bool {
 
 // planProgram parses k's src and plans it with its strategy (greedy
 // when "") on its cluster (none when "" or NoCluster) under its cost
-// (program.Cost's default when "") under ctx; an error is a *FieldError
+// (planner.Cost's default when "") under ctx; an error is a *FieldError
 // on the field it is about: a cluster that is no preset, or has not a
 // link per mesh dim of the program's placement, on cluster; a cost the
 // planner refuses (time without a cluster) on cost.
@@ -207,7 +207,7 @@ func ParseCluster(v string) (cluster.Cluster, error) {
 	return cluster.Resolve(v, nil)
 }
 
-// newPlan is program.NewPlanContext; a test counts the plans made
+// newPlan is planner.NewPlanContext; a test counts the plans made
 // through it.
 var newPlan = func(ctx context.Context, p *program.Program, s planner.Strategy, o planner.Options) (*planner.Plan, error) {
 	return planner.NewPlanContext(ctx, p, s, o)

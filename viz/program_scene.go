@@ -140,7 +140,7 @@ func memoryShown(v string) (bool, error) {
 
 // timeNote says the plan's time on its cluster (the title gives the
 // sum): its two parts and the time with communication overlapped
-// (program.Timing), and a device that would hold more than its memory
+// (planner.Timing), and a device that would hold more than its memory
 // (Plan.Capacity).
 func (s *programScene) timeNote() string {
 	t, c := s.plan.Timing, s.plan.Cluster

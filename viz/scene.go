@@ -181,7 +181,7 @@ func (s *Scene) Model() any { return s.model }
 func Build(spec Spec) (*Scene, error) { return BuildContext(context.Background(), spec) }
 
 // BuildContext is Build under ctx: planning a program, the one part of
-// building a scene that can take long, reads ctx (program.NewPlanContext)
+// building a scene that can take long, reads ctx (planner.NewPlanContext)
 // and stops once it is done, with an error that wraps ctx.Err(). A plan
 // stopped so is not kept in the memo. The server's stills build through
 // it, so a still nobody waits for any more stops drawing.

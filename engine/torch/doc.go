@@ -88,7 +88,7 @@
 // # Faults
 //
 // A run is refused before any process starts when it would pass the
-// result budget (program.Plan.CheckBudget, and per rank every shard and
+// result budget (planner.Plan.CheckBudget, and per rank every shard and
 // receive buffer its worker holds) or when no interpreter imports torch
 // ([ErrNoTorch], one line saying what to install), and no worker starts
 // once ctx has ended (the error wraps [ErrCancelled], or [ErrTimeout]

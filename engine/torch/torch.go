@@ -93,7 +93,7 @@ func (*Engine) Name() string { return "torch" }
 // Run runs plan with one worker process per device (see the package
 // doc) and returns the values gathered from their shards and their
 // reports. It is refused before a process starts when the run would
-// pass the result budget (program.Plan.CheckBudget, and on each rank
+// pass the result budget (planner.Plan.CheckBudget, and on each rank
 // every shard it holds) or no interpreter imports torch; a worker that
 // fails, ctx's end and the timeout stop every worker and return an
 // *Error of one line.

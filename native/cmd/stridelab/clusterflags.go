@@ -17,7 +17,7 @@ import (
 
 // clusterFlags are --cluster and --cost: the cluster a plan is timed on
 // (a preset or a cluster file, cluster.Resolve) and what the exact
-// search minimises (program.Cost). `sbp program` and `sbp plan` take
+// search minimises (planner.Cost). `sbp program` and `sbp plan` take
 // both; `sbp boxing`, which has nothing to choose, only --cluster.
 type clusterFlags struct {
 	name *string

@@ -129,7 +129,7 @@ func ratioWords(r float64) string {
 	return fmt.Sprintf("%.2f", r)
 }
 
-// writeProgramJSON prints plan as JSON (program.Plan's form) and, after
+// writeProgramJSON prints plan as JSON (planner.Plan's form) and, after
 // a run of an engine (res not nil), a last field "measured": each
 // boxing's predicted and measured times (engine.Timed).
 func writeProgramJSON(w io.Writer, plan *planner.Plan, res *engine.Result) error {
