@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -21,8 +22,8 @@ import (
 //	y = matmul a b
 //
 // and its statements are the ones Parse reads from that source. An op
-// the language has no word for (eq, transpose, scale, repeat_grad, and a
-// max or min to a scalar) is written as its String says: the program
+// the language has no word for (eq, step, repeat_grad, and a max or min
+// to a scalar) is written as its String says: the program
 // plans and runs, but its Source does not parse. A fault is an *Error
 // naming the statement, as Parse's are.
 func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in []sbp.NdSbp) (*Program, error) {
@@ -51,7 +52,7 @@ func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in
 			return nil, err
 		}
 	}
-	rhs, worded := opWords(op, names)
+	rhs, worded := spellOp(op, names)
 	def := func() (*Stmt, error) { return parseDef(prog, "y", rhs) }
 	if !worded {
 		def = func() (*Stmt, error) {
@@ -75,11 +76,12 @@ func OneOpInputs(op sbp.Op) []string {
 	return []string{"x"}
 }
 
-// opWords writes op applied to names as the language says it (expand x
-// 2,-1,3; sum x 1,1; max x 1,3; matmul a b; …) and reports whether the
-// language has words for it; when not, it writes op's String with the
-// names after its name (transpose x, eq a b, expand x to …).
-func opWords(op sbp.Op, names []string) (string, bool) {
+// spellOp writes op applied to names as the language says it (expand x
+// 2,-1,3; sum x 1,1; max x 1,3; matmul a b; exp x; softmax x -1; scale x
+// 0.5; mean x 4,1; …) and reports whether the language has words for
+// it; when not, it writes op's String with the names after its name
+// (eq a b, step x, repeat_grad x …).
+func spellOp(op sbp.Op, names []string) (string, bool) {
 	args := strings.Join(names, " ")
 	par := sbp.Params(op)
 	switch par.Name {
@@ -91,8 +93,15 @@ func opWords(op sbp.Op, names []string) (string, bool) {
 		if par.Reduce == tensor.Sum || len(par.To) > 0 {
 			return par.Reduce.String() + " " + args + " " + par.To.Spell(), true
 		}
-	case "matmul", "add", "sub", "mul", "div", "max", "min", "transpose":
+	case "mean":
+		return "mean " + args + " " + par.To.Spell(), true
+	case "matmul", "add", "sub", "mul", "div", "max", "min", "transpose",
+		"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
 		return par.Name + " " + args, true
+	case "softmax":
+		return "softmax " + args + " " + strconv.Itoa(par.Axis), true
+	case "scale":
+		return "scale " + args + " " + strconv.FormatFloat(par.Factor, 'g', -1, 64), true
 	case "permute":
 		return "permute " + args + " " + tensor.SpellInts(par.Perm), true
 	case "reshape":

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,13 +45,27 @@ const MaxStatements = 256
 var (
 	nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	// reserved are the language's words: no tensor may be named one.
-	reserved = map[string]bool{"placement": true, "input": true, "from": true, "grad": true, "box": true,
-		"matmul": true, "add": true, "sub": true, "mul": true, "div": true, "max": true, "min": true,
-		"expand": true, "repeat": true, "sum": true, "mean": true,
-		"transpose": true, "permute": true, "reshape": true,
-		"exp": true, "log": true, "neg": true, "sqrt": true, "rsqrt": true, "tanh": true, "relu": true,
-		"softmax": true, "scale": true}
+	reserved = map[string]bool{}
 )
+
+// statementWords are the words of the statements that are not ops.
+var statementWords = []string{"placement", "input", "from", "grad", "box"}
+
+// opWordList is every op word of the language, in the package doc's
+// order: a statement NAME = WORD ARGS... for each.
+var opWordList = []string{"matmul", "add", "sub", "mul", "div", "max", "min",
+	"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu", "softmax", "scale",
+	"expand", "repeat", "reshape", "permute", "transpose", "sum", "mean"}
+
+func init() {
+	for _, w := range append(slices.Clone(statementWords), opWordList...) {
+		reserved[w] = true
+	}
+}
+
+// OpWords returns every op word of the language (a new slice): what a
+// test that must cover every op enumerates.
+func OpWords() []string { return slices.Clone(opWordList) }
 
 // Parse reads a program: one statement a line or several separated by
 // ';', '#' to the end of a line a comment. See the package doc for the

@@ -1,0 +1,100 @@
+package script
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/planner"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+// opWordCases is a statement for every op word of the language, on the
+// inputs a (4×6) and b (6×4, 4×6 or 6 for the binary ops).
+var opWordCases = map[string]string{
+	"matmul":    "b = input 6,4 B; y = matmul a b",
+	"add":       "b = input 6 B; y = add a b",
+	"sub":       "b = input 4,6 S(0); y = sub a b",
+	"mul":       "b = input 6 B; y = mul a b",
+	"div":       "b = input 4,6 B; y = div a b",
+	"max":       "b = input 4,6 S(0); y = max a b",
+	"min":       "b = input 6 B; y = min a b",
+	"exp":       "y = exp a",
+	"log":       "y = log a",
+	"neg":       "y = neg a",
+	"sqrt":      "y = sqrt a",
+	"rsqrt":     "y = rsqrt a",
+	"tanh":      "y = tanh a",
+	"relu":      "y = relu a",
+	"softmax":   "y = softmax a -1",
+	"scale":     "y = scale a 0.25",
+	"expand":    "y = expand a 3,4,6",
+	"repeat":    "y = repeat a 2,1",
+	"reshape":   "y = reshape a 2,2,6",
+	"permute":   "y = permute a 1,0",
+	"transpose": "y = transpose a",
+	"sum":       "y = sum a 1,6",
+	"mean":      "y = mean a 4,1",
+}
+
+// TestEveryOpWord: every op word the language has (program.OpWords)
+// goes through parse -> OneOp's source -> parse to the same op, and its
+// plan is written by every engine's writer. A word added to the
+// language without a case here fails.
+func TestEveryOpWord(t *testing.T) {
+	words := program.OpWords()
+	for w := range opWordCases {
+		if !slices.Contains(words, w) {
+			t.Errorf("the case %q is no op word of the language (program.OpWords: %v)", w, words)
+		}
+	}
+	for _, w := range words {
+		stmt, ok := opWordCases[w]
+		if !ok {
+			t.Errorf("no case for the op word %q: add one to opWordCases", w)
+			continue
+		}
+		src := "placement 2; a = input 4,6 S(0); " + stmt
+		p, err := program.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", w, err)
+		}
+		y := p.Stmts[len(p.Stmts)-1]
+		var shapes []tensor.Shape
+		var sbps []sbp.NdSbp
+		for _, a := range y.Args {
+			in := p.Lookup(a)
+			shapes, sbps = append(shapes, in.Shape), append(sbps, in.Sbp)
+		}
+		one, err := program.OneOp(p.Placement, y.Op, program.OneOpInputs(y.Op), shapes, sbps)
+		if err != nil {
+			t.Fatalf("%s: OneOp: %v", w, err)
+		}
+		back, err := program.Parse(one.Source)
+		if err != nil {
+			t.Errorf("%s: OneOp's source does not parse back: %v\n%s", w, err, one.Source)
+			continue
+		}
+		got := back.Stmts[len(back.Stmts)-1]
+		if got.Op.String() != y.Op.String() || !reflect.DeepEqual(sbp.Params(got.Op), sbp.Params(y.Op)) || !got.Shape.Equal(y.Shape) {
+			t.Errorf("%s: %q parses back as %v %v, want %v %v", w, one.Source, got.Op, got.Shape, y.Op, y.Shape)
+		}
+		plan, err := planner.NewPlan(back, planner.Greedy)
+		if err != nil {
+			t.Fatalf("%s: %v", w, err)
+		}
+		for _, e := range []Engine{OneFlow, DTensor, Torch} {
+			var out strings.Builder
+			err := Write(&out, plan, e, Options{})
+			if err != nil && !(e == OneFlow && strings.Contains(err.Error(), "DTensor (pytorch) has")) {
+				t.Errorf("%s, %s: %v", w, e, err)
+			}
+			if err == nil && !strings.Contains(out.String(), "y") {
+				t.Errorf("%s, %s: the file never names y", w, e)
+			}
+		}
+	}
+}
