@@ -61,18 +61,10 @@ func planSource(src string) (*planner.Plan, error) {
 }
 
 // writeOpScript writes op's one-statement program for the engine e
-// (script.Write), about its result y (opt.Result). The program is
-// planned exactly, under bytes: where the inputs fit a signature there
-// is no boxing (the fewest bytes, then the fewest boxings) and the op
-// runs under sbp.PlanOp's signature, the plan `sbp plan` prints; else
-// the inputs are boxed as sbp.Apply boxes them, to the signature whose
-// boxing sends the fewest bytes.
+// (script.Write), about its result y (opt.Result), planned as opPlan
+// plans it: the file runs the plan --engine torch runs.
 func writeOpScript(w io.Writer, e script.Engine, op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, shapes []tensor.Shape, opt script.Options) error {
-	prog, err := program.OneOp(p, op, program.OneOpInputs(op), shapes, nds)
-	if err != nil {
-		return err
-	}
-	plan, err := planner.NewPlan(prog, planner.Exact)
+	plan, err := opPlan(op, p, nds, shapes)
 	if err != nil {
 		return err
 	}
@@ -90,11 +82,18 @@ func shapesOf(ts []tensor.Tensor) []tensor.Shape {
 }
 
 // opPlan plans op on inputs of the shapes laid out by nds, as the
-// one-statement program program.OneOp builds, greedily.
+// one-statement program program.OneOp builds: what `sbp run` hands an
+// engine (--engine torch) and writes out (--emit). It is planned
+// exactly, under bytes: where the inputs fit a signature there is no
+// boxing (the fewest bytes, then the fewest boxings) and the op runs
+// under sbp.PlanOp's signature, the plan `sbp plan` prints (greedy,
+// OneFlow's own list, may box inputs that already fit: it has no
+// S(0) -> P(max)); else the inputs are boxed as sbp.Apply boxes them,
+// to the signature whose boxing sends the fewest bytes.
 func opPlan(op sbp.Op, p sbp.Placement, nds []sbp.NdSbp, shapes []tensor.Shape) (*planner.Plan, error) {
 	prog, err := program.OneOp(p, op, program.OneOpInputs(op), shapes, nds)
 	if err != nil {
 		return nil, err
 	}
-	return planner.NewPlan(prog, planner.Greedy)
+	return planner.NewPlan(prog, planner.Exact)
 }
