@@ -161,14 +161,7 @@ func greedyOrder(fs []*Factor, dom []int, first [][2]float64, try int, rng *rand
 		v := best
 		done[v] = true
 		order = append(order, v)
-		var join, rest []*Factor
-		for _, f := range fs {
-			if _, ok := slices.BinarySearch(f.Vars, v); ok {
-				join = append(join, f)
-			} else {
-				rest = append(rest, f)
-			}
-		}
+		join, rest := Holding(fs, v)
 		nf, _ := SymbolicJoin(v, join, dom)
 		big, work = max(big, built[v]), work+joined[v]
 		width = max(width, len(nf.Vars)+1)
@@ -209,10 +202,23 @@ func greedyOrder(fs []*Factor, dom []int, first [][2]float64, try int, rng *rand
 	return order, big, width, work, true, nil
 }
 
+// Holding splits fs into the factors that hold variable v (the ones
+// eliminating v joins) and the rest, each in fs's order.
+func Holding(fs []*Factor, v int) (join, rest []*Factor) {
+	for _, f := range fs {
+		if _, ok := slices.BinarySearch(f.Vars, v); ok {
+			join = append(join, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	return join, rest
+}
+
 // JoinSize returns the entries of the table that eliminating v from fs
 // joins, and of the new table it builds.
 func JoinSize(v int, fs []*Factor, dom []int) [2]float64 {
-	var join []*Factor
+	var join []*Factor // Holding's join, without its rest: this runs for every variable scored
 	for _, f := range fs {
 		if _, ok := slices.BinarySearch(f.Vars, v); ok {
 			join = append(join, f)

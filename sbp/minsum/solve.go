@@ -1,7 +1,5 @@
 package minsum
 
-import "slices"
-
 // Solve minimizes the sum of fs over the variables' values by
 // eliminating the variables in order (every variable some factor holds
 // must be in it; Order gives one): eliminating v joins the factors that
@@ -20,14 +18,7 @@ func Solve(fs []*Factor, dom []int, order []int, poll *Poller) (value []int, tot
 	}
 	var steps []step
 	for _, v := range order {
-		var join, rest []*Factor
-		for _, f := range fs {
-			if _, ok := slices.BinarySearch(f.Vars, v); ok {
-				join = append(join, f)
-			} else {
-				rest = append(rest, f)
-			}
-		}
+		join, rest := Holding(fs, v)
 		if len(join) == 0 { // no factor holds v: it keeps value 0
 			continue
 		}
