@@ -148,7 +148,7 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 	}
 	beyond := fmt.Sprintf("more than its bound of %d", total)
 	if keystroke {
-		beyond = fmt.Sprintf("more than the %d a plan rebuilt on every keystroke computes: plan with --strategy exact", total)
+		beyond = fmt.Sprintf("more than the %d a plan rebuilt on every keystroke computes: plan with the exact strategy", total)
 	}
 	refuse := func() string {
 		if biggest <= float64(bound) {
@@ -221,7 +221,7 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
 	if !found { // every order passed total
 		if keystroke {
-			return nil, fmt.Sprintf("every elimination order tried fills more than the %d table entries a plan rebuilt on every keystroke computes: plan with --strategy exact", total), nil
+			return nil, fmt.Sprintf("every elimination order tried fills more than the %d table entries a plan rebuilt on every keystroke computes: plan with the exact strategy", total), nil
 		}
 		return nil, fmt.Sprintf("%severy elimination order tried fills more than %d table entries in all, the exact search's bound", note, total), nil
 	}

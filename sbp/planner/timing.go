@@ -61,7 +61,7 @@ func (pl *planner) onCluster(o Options) error {
 		return err
 	}
 	if cost == Time && o.Cluster == nil {
-		return &program.Error{Err: fmt.Errorf("cost time needs a cluster to time the steps on (--cluster NAME|FILE)")}
+		return &program.Error{Err: fmt.Errorf("cost time needs a cluster to time the steps on")}
 	}
 	if o.Cluster != nil {
 		if err := o.Cluster.Check(pl.p); err != nil {
