@@ -21,15 +21,23 @@ import (
 // SBPs are valid), every assignment of one per op, and per tensor the
 // cheapest way to make the distinct layouts its readers need from its
 // own layout, each made from the tensor or from another needed layout
-// (every parent array that reaches the root, tried in turn).
+// (every parent array that reaches the root, tried in turn). What an
+// assignment's parts cost (an op's time under a signature, a boxing, a
+// tensor's tree) is memoised: the search tries every assignment, and
+// the same parts recur in most of them.
 type enumerator struct {
-	p     sbp.Placement
-	g     *graph.Graph
-	sigs  [][]enumSig // per node; nil for a node that is not an op
-	boxes map[string]int64
+	p    sbp.Placement
+	g    *graph.Graph
+	sigs [][]enumSig // per node; nil for a node that is not an op
+	args [][]int     // per node, its arguments' node indices
+	seed []int       // per node, the node a KindOnes seeds
 	// clu, when set, costs in time on it (picoseconds, each boxing's
 	// and each op's time rounded), every op's own time added.
 	clu *cluster.Cluster
+
+	opTimes [][]int64 // per op node and signature, its time; -2 until asked
+	boxes   map[enumBoxKey]int64
+	trees   map[enumTreeKey]int64
 }
 
 type enumSig struct {
@@ -37,12 +45,49 @@ type enumSig struct {
 	out sbp.NdSbp
 }
 
+// enumBoxKey names a boxing of node tensor's shape between two layouts
+// (layoutKey's).
+type enumBoxKey struct {
+	tensor   int
+	from, to uint64
+}
+
+// enumTreeKey names a tensor's tree: its source layout and the distinct
+// layouts its readers need, sorted (at most maxTree of them).
+type enumTreeKey struct {
+	tensor int
+	src    uint64
+	n      int
+	to     [maxTree]uint64
+}
+
+const maxTree = 8
+
+// layoutKey packs an nd-SBP of at most four mesh dims into a number, 16
+// bits a dim: kind, reduce op, axis.
+func layoutKey(nd sbp.NdSbp) uint64 {
+	var k uint64
+	for _, s := range nd {
+		k = k<<16 | uint64(s.Kind)<<13 | uint64(s.Op&0xf)<<9 | uint64(s.Axis&0x1ff)
+	}
+	return k
+}
+
 func newEnumerator(t *testing.T, p *program.Program) *enumerator {
 	g, err := graph.Build(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &enumerator{p: p.Placement, g: g, sigs: make([][]enumSig, len(g.Nodes)), boxes: map[string]int64{}}
+	e := &enumerator{p: p.Placement, g: g, sigs: make([][]enumSig, len(g.Nodes)), args: make([][]int, len(g.Nodes)), seed: make([]int, len(g.Nodes)),
+		opTimes: make([][]int64, len(g.Nodes)), boxes: map[enumBoxKey]int64{}, trees: map[enumTreeKey]int64{}}
+	index := map[string]int{}
+	for i, n := range g.Nodes {
+		index[n.Name] = i
+		e.seed[i] = index[n.SeedOf]
+		for _, a := range n.Args {
+			e.args[i] = append(e.args[i], index[a])
+		}
+	}
 	rank := p.Placement.MeshRank()
 	for i, n := range g.Nodes {
 		if n.Kind != graph.KindOp {
@@ -89,6 +134,7 @@ func newEnumerator(t *testing.T, p *program.Program) *enumerator {
 				break
 			}
 		}
+		e.opTimes[i] = slices.Repeat([]int64{-2}, len(e.sigs[i]))
 	}
 	return e
 }
@@ -106,13 +152,14 @@ func (e *enumerator) assignments() int {
 	return n
 }
 
-// box is what sbp.PlanBoxing sends, or -1.
-func (e *enumerator) box(shape tensor.Shape, from, to sbp.NdSbp) int64 {
-	key := fmt.Sprint(shape, from, to)
+// box is what sbp.PlanBoxing sends to box node ti's tensor from one
+// layout to another (with clu, its time), or -1.
+func (e *enumerator) box(ti int, from, to sbp.NdSbp) int64 {
+	key := enumBoxKey{ti, layoutKey(from), layoutKey(to)}
 	if b, ok := e.boxes[key]; ok {
 		return b
 	}
-	b, err := sbp.PlanBoxing(shape, tensor.Float32, e.p, from, to)
+	b, err := sbp.PlanBoxing(e.g.Nodes[ti].Shape, tensor.Float32, e.p, from, to)
 	c := b.SendBytes
 	if err == nil && e.clu != nil {
 		var t cluster.BoxingTime
@@ -131,48 +178,52 @@ func picoseconds(t float64) int64 { return int64(math.Round(t * 1e12)) }
 
 // cost is the bytes of one assignment (with clu, its time), or -1.
 func (e *enumerator) cost(pick []int) int64 {
-	lay := map[string]sbp.NdSbp{}
-	need := map[string][]sbp.NdSbp{}
+	lay := make([]sbp.NdSbp, len(e.g.Nodes))
+	need := make([][]sbp.NdSbp, len(e.g.Nodes))
 	var total int64
 	for i, n := range e.g.Nodes {
 		switch n.Kind {
 		case graph.KindOp:
 			s := e.sigs[i][pick[i]]
-			for j, a := range n.Args {
+			for j, a := range e.args[i] {
 				need[a] = append(need[a], s.in[j])
 			}
-			lay[n.Name] = s.out
+			lay[i] = s.out
 			if e.clu != nil {
-				t := e.opTime(n, s)
+				t := e.opTime(i, pick[i])
 				if t < 0 {
 					return -1
 				}
 				total += t
 			}
 		case graph.KindOnes:
-			nd := lay[n.SeedOf].Clone()
+			nd := lay[e.seed[i]].Clone()
 			for m := range nd {
 				if nd[m].Kind == sbp.Partial {
 					nd[m] = sbp.B
 				}
 			}
-			lay[n.Name] = nd
+			lay[i] = nd
 		case graph.KindBox:
-			need[n.Args[0]] = append(need[n.Args[0]], n.Sbp)
-			lay[n.Name] = n.Sbp
+			a := e.args[i][0]
+			need[a] = append(need[a], n.Sbp)
+			lay[i] = n.Sbp
 		default:
-			lay[n.Name] = n.Sbp
+			lay[i] = n.Sbp
 		}
 	}
-	for name, needs := range need {
-		src := lay[name]
+	for i, needs := range need {
+		if len(needs) == 0 {
+			continue
+		}
+		src := lay[i]
 		var distinct []sbp.NdSbp
 		for _, nd := range needs {
 			if !nd.Equal(src) && !slices.ContainsFunc(distinct, nd.Equal) {
 				distinct = append(distinct, nd)
 			}
 		}
-		c := e.tree(e.g.Lookup(name).Shape, src, distinct)
+		c := e.tree(i, src, distinct)
 		if c < 0 {
 			return -1
 		}
@@ -181,25 +232,41 @@ func (e *enumerator) cost(pick []int) int64 {
 	return total
 }
 
-// opTime is op node n's time under s on clu, in picoseconds, or -1.
-func (e *enumerator) opTime(n *graph.Node, s enumSig) int64 {
+// opTime is op node i's time under its signature k on clu, in
+// picoseconds, or -1.
+func (e *enumerator) opTime(i, k int) int64 {
+	if t := e.opTimes[i][k]; t != -2 {
+		return t
+	}
+	n, s := e.g.Nodes[i], e.sigs[i][k]
 	shapes := make([]tensor.Shape, len(n.Args))
 	for j, a := range n.Args {
 		shapes[j] = e.g.Lookup(a).Shape
 	}
-	plan, err := sbp.PlanOpAs(n.Op, shapes, e.p, s.in, s.out)
-	if err != nil {
-		return -1
+	t := int64(-1)
+	if plan, err := sbp.PlanOpAs(n.Op, shapes, e.p, s.in, s.out); err == nil {
+		if tm, err := cluster.TimeOp(*e.clu, n.Op, plan, tensor.Float32); err == nil {
+			t = picoseconds(tm.TimeS)
+		}
 	}
-	t, err := cluster.TimeOp(*e.clu, n.Op, plan, tensor.Float32)
-	if err != nil {
-		return -1
-	}
-	return picoseconds(t.TimeS)
+	e.opTimes[i][k] = t
+	return t
 }
 
-// tree is the cheapest parent array over targets (0 is the source).
-func (e *enumerator) tree(shape tensor.Shape, src sbp.NdSbp, targets []sbp.NdSbp) int64 {
+// tree is the cheapest parent array over targets (0 is the source) for
+// node ti's tensor, laid out as src.
+func (e *enumerator) tree(ti int, src sbp.NdSbp, targets []sbp.NdSbp) int64 {
+	key := enumTreeKey{tensor: ti, src: layoutKey(src), n: len(targets)}
+	memo := len(targets) <= maxTree
+	if memo {
+		for i, nd := range targets {
+			key.to[i] = layoutKey(nd)
+		}
+		slices.Sort(key.to[:key.n])
+		if c, ok := e.trees[key]; ok {
+			return c
+		}
+	}
 	nodes := append([]sbp.NdSbp{src}, targets...)
 	par := make([]int, len(nodes))
 	best := int64(-1)
@@ -215,7 +282,7 @@ func (e *enumerator) tree(shape tensor.Shape, src sbp.NdSbp, targets []sbp.NdSbp
 				if a != 0 {
 					return // a cycle
 				}
-				w := e.box(shape, nodes[par[b]], nodes[b])
+				w := e.box(ti, nodes[par[b]], nodes[b])
 				if w < 0 {
 					return
 				}
@@ -234,6 +301,9 @@ func (e *enumerator) tree(shape tensor.Shape, src sbp.NdSbp, targets []sbp.NdSbp
 		}
 	}
 	walk(1)
+	if memo {
+		e.trees[key] = best
+	}
 	return best
 }
 

@@ -169,8 +169,8 @@ function expectedWords(model, f) {
 // program: after each key the live region says what the frame focused, in
 // the words built from `stridelab draw … -o x.json`; Enter pins the cell,
 // and Tab leaves the frame for the next control.
-async function keyboardWalk() {
-  const page = (await open("#/expand?shape=4,1,3&size=4,2,3")).page;
+async function keyboardWalk(page) {
+  await goTo(page, "#/expand?shape=4,1,3&size=4,2,3");
   const fstate = () => frameState(page);
   // tabIn focuses the control before the frame, then presses Tab.
   const tabIn = async () => {
@@ -277,7 +277,6 @@ async function keyboardWalk() {
       if (f?.offset === box) await said(`program ${name(f)}`, model, f);
     }
   }
-  await page.close();
 }
 
 try {
@@ -296,8 +295,13 @@ try {
     p.on("request", (r) => { if (r.url().endsWith(".wasm")) asked[r.url().split("/").pop()] ??= Date.now(); });
     p.on("response", (r) => { if (r.url().endsWith(".wasm")) wasm.push(r); });
     const start = Date.now();
-    await visit(p, url);
-    await p.waitForFunction(() => document.body.dataset.shown === location.hash);
+    // A load is timed up to the frame's first draw and the compute
+    // worker's request for its wasm (both wasm answered): what the budget
+    // reads. Its compute, which the rest of the suite checks, is not
+    // waited for.
+    await p.goto(url, { waitUntil: "commit" });
+    await p.waitForFunction(() => typeof document.getElementById("frame")?.contentWindow?.stridelabFirstDraw === "number", null, { timeout: t(60000) });
+    for (const until = Date.now() + t(60000); wasm.length < 2 && Date.now() < until;) await p.waitForTimeout(50);
     const origin = await p.evaluate(() => performance.timeOrigin);
     loads.push(await p.evaluate(() => {
       const w = document.getElementById("frame").contentWindow;
@@ -334,7 +338,7 @@ try {
   check(loads.every((l) => l.workerAsked >= l.draw), `in each load the compute worker's stridelab.wasm was asked for only after the frame drew (${loads.map((l) => `draw ${l.draw.toFixed(0)} ≤ asked ${l.workerAsked.toFixed(0)} ms`).join(", ")})`);
   const [still, live] = [median(loads.map((l) => l.still)), median(loads.map((l) => l.draw))];
   console.log(`     budget: wasm ${(gz / 2 ** 20).toFixed(2)} MiB gzip, ${(br / 2 ** 20).toFixed(2)} MiB brotli in all — ${parts.join("; ")}`);
-  console.log(`     budget: first scene (the still) ${still.toFixed(0)} ms after navigation (limit 500 ms: ${still <= 500 ? "within" : "OVER"}), live frame's first draw ${live.toFixed(0)} ms (limit 3 s: ${live <= 3000 ? "within" : "OVER"}; medians of five fresh loads: still ${loads.map((l) => l.still.toFixed(0)).join(", ")}; live ${loads.map((l) => l.draw.toFixed(0)).join(", ")}); the first load's marks: ${loads[0].marks}; page ready ${first.ms} ms`);
+  console.log(`     budget: first scene (the still) ${still.toFixed(0)} ms after navigation (limit 500 ms: ${still <= 500 ? "within" : "OVER"}), live frame's first draw ${live.toFixed(0)} ms (limit 3 s: ${live <= 3000 ? "within" : "OVER"}; medians of five fresh loads: still ${loads.map((l) => l.still.toFixed(0)).join(", ")}; live ${loads.map((l) => l.draw.toFixed(0)).join(", ")}); the first load's marks: ${loads[0].marks}; the frame drawn and both wasm answered ${first.ms} ms`);
   await first.context.close();
 
   const { page } = await open("#/expand?shape=4,1,3&size=4,2,3&step=5");
@@ -379,7 +383,8 @@ try {
   // A program from its link, in a fresh page: its text area shows it one
   // statement a line.
   const [dpLabel, dpHash] = gallery.find(([label]) => label.startsWith("program-data-parallel"));
-  const dp = await open(dpHash);
+  await goTo(page, dpHash);
+  const dp = { page };
   const area = dp.page.locator("textarea#f-src");
   const shownText = await area.inputValue();
   const srcOf = (h) => new URLSearchParams(h.replace(/^#\/program\?/, "").replace(/\+/g, "%2B")).get("src");
@@ -455,7 +460,7 @@ try {
   // menu does), so each edit is cold for its own plan without a fresh
   // load of the page and its two wasm each time.
   const timings = [];
-  const { page: pg } = await open(dpHash);
+  const pg = page;
   const field = pg.locator("textarea#f-src");
   for (const [label, src, h] of edits) {
     await goTo(pg, h || dpHash);
@@ -465,11 +470,9 @@ try {
     await pg.waitForFunction((t) => document.body.dataset.state !== "busy" && performance.getEntriesByName("stridelab-edit-shown").some((m) => m.startTime > t), start, { timeout: t(30000) }).catch(() => {});
     timings.push([label, await pg.evaluate((t) => { const m = performance.getEntriesByName("stridelab-edit-shown").filter((e) => e.startTime > t).pop(); return m ? [m.duration, performance.now() - m.startTime] : null; }, start)]);
   }
-  await pg.close();
   for (const [label, ms] of timings) {
     check(ms !== null, `an edit of ${label} shows its new scene ${ms ? ms[0].toFixed(0) : "?"} ms after the pause (the page ready with its results ${ms ? ms[1].toFixed(0) : "?"} ms after it)`);
   }
-  await dp.page.close();
 
   // Editing a field: the URL and the scene follow.
   await page.evaluate(() => { location.hash = "#/expand?shape=4,1,3&size=4,2,3"; });
@@ -523,8 +526,6 @@ try {
   const afterShiftTab = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
   check(afterTab === "first" && afterShiftTab !== "frame", `Tab in the scene moves to the next control (${afterTab}), shift+Tab to the one before (${afterShiftTab})`);
 
-  await keyboardWalk();
-
   // The URL in a fresh page reproduces the state.
   const fresh = await open(link);
   const [a, b] = [await frameState(page), await frameState(fresh.page)];
@@ -551,6 +552,8 @@ try {
       `export ${format.toUpperCase()} downloads ${download.suggestedFilename()} (${got.length} bytes), a valid ${format} and the bytes stridelab draw writes`);
   }
   await rm(dir, { recursive: true });
+
+  await keyboardWalk(page);
 
   // Bad input in every field of every scene: an error beside the field,
   // the last good URL and scene stay, and the good value brings it back.
@@ -595,10 +598,9 @@ try {
   await settle(page, "#/repeat?shape=3,1&times=2,1,3");
   check(agreesWithCPU.test(await page.locator("#computed").textContent()), "after the refusal the page computes again");
   // A bad link shows its error and the scene's worked example.
-  const badLink = await open("#/reduce?shape=2,3,4");
-  check(await badLink.page.locator("#link-error").isVisible() && /needs --to/.test(await badLink.page.locator("#link-error").textContent()) &&
-    (await frameState(badLink.page)).scene === "reduce", `a bad link says why and shows the worked example: ${await badLink.page.locator("#link-error").textContent()}`);
-  await badLink.page.close();
+  await goTo(page, "#/reduce?shape=2,3,4");
+  check(await page.locator("#link-error").isVisible() && /needs --to/.test(await page.locator("#link-error").textContent()) &&
+    (await frameState(page)).scene === "reduce", `a bad link says why and shows the worked example: ${await page.locator("#link-error").textContent()}`);
 
   // &embed=1: no controls, paused.
   const embed = await open("#/boxing?shape=25,33&from=S(0)&to=S(1)&placement=4&step=1&embed=1");
