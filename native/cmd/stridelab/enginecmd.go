@@ -17,6 +17,11 @@ import (
 	"github.com/stridelab/stridelab/viz/render"
 )
 
+// torchWorkers keeps the torch engine's workers from one run for the
+// next (torch.Pool): nil here, since a CLI process makes one run; the
+// package's tests, which make many in one process, share one (TestMain).
+var torchWorkers *torch.Pool
+
 // engineFlags are --engine, --python and --timeout: where `sbp run`,
 // `sbp boxing` and `sbp program` run a plan. sim is the simulated
 // devices in this process (package engine's Sim); torch is one process
@@ -92,7 +97,7 @@ func (f *engineFlags) run(plan *planner.Plan, be tensor.Backend, inputs planner.
 	if runs == 0 {
 		runs = -1 // torch.Options: none
 	}
-	res, err := torch.New(torch.Options{Python: *f.python, Timeout: *f.timeout, TimeRuns: runs}).Run(ctx, plan, inputs)
+	res, err := torch.New(torch.Options{Python: *f.python, Timeout: *f.timeout, TimeRuns: runs, Pool: torchWorkers}).Run(ctx, plan, inputs)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,10 +16,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stridelab/stridelab/engine/torch"
 )
 
 func TestMain(m *testing.M) {
+	torchWorkers = torch.NewPool()
 	code := m.Run()
+	torchWorkers.Close()
 	if err := forker.close(); err != nil {
 		fmt.Fprintf(os.Stderr, "the Python forker: %v\n", err)
 		code = 1
