@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/lessons"
@@ -92,6 +94,14 @@ type App struct {
 	secs        []viz.Section
 	ctlShown    string // what syncControls last synced, to skip it when nothing changed
 	firstShown  bool   // OnFirstDraw was called
+
+	// sleeps: the loop runs Update and Draw only when asked (input, a
+	// Post, or awake at the end of a tick), not 60 times a second on a
+	// scene where nothing moves. changed is the tick on which what the
+	// app shows last changed.
+	sleeps  bool
+	slept   bool // the last tick let the loop sleep: the next is not a frame later
+	changed int
 
 	// What Ebitengine reported: the outside size LayoutF was given, and
 	// what Draw did (drawn once; the screen's pixels when a shot was
@@ -183,13 +193,36 @@ func (a *App) Update() error {
 	if sig := fmt.Sprint(a.s.Revision(), a.status, a.opt.Width, a.opt.Height, a.scale); sig != a.ctlShown {
 		a.ctlShown = sig
 		a.syncControls()
+		a.changed = a.ticks
 	}
 	a.prepareFrame()
 	a.ticks++
 	if a.opt.Screenshot != "" && a.script == nil && a.ticks >= max(a.opt.Frames, 1) && a.shotPath == "" {
 		a.shotPath = a.opt.Screenshot // the next Draw keeps its pixels; the next Update writes them
 	}
+	a.slept = a.sleeps && !a.awake()
+	if a.sleeps && !a.slept {
+		ebiten.ScheduleFrame()
+	}
 	return nil
+}
+
+// settleTicks is how long the app keeps ticking after what it shows
+// changed, for what follows a change by a tick or two (the controls'
+// layout, the results panel, the first frames' fonts).
+const settleTicks = 30
+
+// awake reports whether the app needs its next tick though no input
+// comes: the animation plays, a field has the keyboard (its cursor
+// blinks), a key or a button is held (keys repeat, a drag pans), the
+// values are being computed, or what it shows changed a moment ago.
+// Otherwise the loop sleeps until input or a Post wakes it: a still
+// scene costs no CPU (on SwiftShader a paused scene redrawn 60 times a
+// second took a quarter of a core).
+func (a *App) awake() bool {
+	return a.s.Playing() || a.ctl.typing() || a.ticks-a.changed < settleTicks || a.s.Computing() ||
+		len(inpututil.AppendPressedKeys(nil)) > 0 || len(inpututil.AppendJustReleasedKeys(nil)) > 0 ||
+		ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) || len(ebiten.AppendTouchIDs(nil)) > 0
 }
 
 // afterDraw acts on what the last Draw did: the first frame drawn, and
@@ -287,11 +320,12 @@ func (a *App) prepareFrame() {
 
 // tick is the time a tick advances the animation: a fixed 1/60 s when a
 // script or a screenshot drives the app (so runs repeat exactly), else
-// the time since the last tick (at most 0.1 s, so a stall does not jump).
+// the time since the last tick (at most 0.1 s, so a stall does not jump),
+// and 1/60 s again after the loop slept.
 func (a *App) tick() float64 {
 	now := time.Now()
 	defer func() { a.lastTick = now }()
-	if a.script != nil || a.opt.Screenshot != "" || a.lastTick.IsZero() {
+	if a.script != nil || a.opt.Screenshot != "" || a.lastTick.IsZero() || a.slept {
 		return 1.0 / 60
 	}
 	return min(now.Sub(a.lastTick).Seconds(), 0.1)
@@ -389,6 +423,9 @@ func (a *App) Post(fn func(*App)) {
 	a.postMu.Lock()
 	a.posted = append(a.posted, fn)
 	a.postMu.Unlock()
+	if a.sleeps {
+		ebiten.ScheduleFrame() // wake the loop to run it
+	}
 }
 
 func (a *App) runPosted() {
@@ -424,6 +461,22 @@ func RunApp(a *App) error {
 	mw, mh := minSize(o.Embed)
 	ebiten.SetWindowSizeLimits(mw, mh, -1, -1)
 	ebiten.SetScreenClearedEveryFrame(false) // Draw redraws only what changed
+	if runtime.GOOS == "js" && o.FPS == nil && o.Until == 0 && o.Screenshot == "" && a.script == nil {
+		// In the browser, tick only when something moves (awake) or wakes
+		// the app: input, a Post. Runs that time frames or end after a
+		// while tick always. (FPSModeVsyncOffMinimum is deprecated since
+		// v2.5 in favour of SetScreenClearedEveryFrame, which saves the
+		// GPU's drawing but not the tick and the present: the whole cost
+		// on a software GPU. On the desktop, GLFW's wait for events did
+		// not wake for ScheduleFrame under Xvfb: the app stopped after 5
+		// ticks, so the desktop ticks always.)
+		ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum) //nolint:staticcheck // see above
+		// One Update a frame: at 60 TPS a frame soon after a forced one
+		// (an input event's) runs no Update, and the Post that asked for
+		// it would wait for the next input.
+		ebiten.SetTPS(ebiten.SyncWithFPS)
+		a.sleeps = true
+	}
 	if o.FPS != nil {
 		ebiten.SetVsyncEnabled(false) // measure what a frame costs, not the monitor's rate
 		ebiten.SetTPS(ebiten.SyncWithFPS)

@@ -103,6 +103,9 @@ func isArrow(k ebiten.Key) bool {
 func repeating(k ebiten.Key) bool {
 	d := inpututil.KeyPressDuration(k)
 	tps := ebiten.TPS()
+	if tps <= 0 { // SyncWithFPS: a tick a frame, about 60 a second
+		tps = 60
+	}
 	first := tps * 3 / 10
 	return d > first && (d-first)%(max(tps/10, 1)) == 0
 }

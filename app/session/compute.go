@@ -137,6 +137,16 @@ func (s *Session) Results() (viz.Section, bool) {
 	return c.done.sec, true
 }
 
+// Computing reports whether the session computes and the values of the
+// scene on screen are not in yet.
+func (s *Session) Computing() bool {
+	if s.comp == nil {
+		return false
+	}
+	_, ready := s.Results()
+	return !ready
+}
+
 // ask makes j the next compute, cancelling the one in flight and
 // replacing any that waits. After close it does nothing.
 func (c *computer) ask(j computeJob) {
