@@ -34,6 +34,16 @@
 // strides [0 3 1 0 1]. A split axis is never broadcast, so a device whose
 // shard of a split axis has 1 or 0 elements expands it to 1 or 0.
 //
+// # The table of ops
+//
+// Each op's file registers its [OpSpec]: the language's words for it
+// ([OpWord]: how a statement's arguments build the op, how they are
+// written back), its spelling on global tensors in OneFlow's and
+// DTensor's Python, and on one device's shards in torch. The language's
+// parser, its one-op programs, the Python writers and the torch engine
+// read [Specs], [SpecOf], [WordsOf], [Words] and [SpellOp]: a new op is
+// its own file here, plus its kernels and its gradient rule.
+//
 // # Boxing
 //
 // [PlanBoxing] converts between any two nd-SBPs on one placement, one mesh

@@ -107,3 +107,38 @@ func (o binaryOp) Args(in []tensor.Shape, out tensor.Shape) Args {
 func (o binaryOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (tensor.Tensor, error) {
 	return be.Binary(o.op, in[0], in[1])
 }
+
+// The elementwise binary ops' specs: one kind each, add … min a word of
+// the language (NAME = add A B), eq only the backward's (max's and
+// min's gradients pick by it).
+func init() {
+	global := map[tensor.BinaryOp]string{tensor.Add: "%[2]s + %[3]s", tensor.Sub: "%[2]s - %[3]s", tensor.Mul: "%[2]s * %[3]s", tensor.Div: "%[2]s / %[3]s",
+		tensor.Max: "%[1]s.maximum(%[2]s, %[3]s)", tensor.Min: "%[1]s.minimum(%[2]s, %[3]s)",
+		tensor.Eq: "%[1]s.eq(%[2]s, %[3]s).to(%[2]s.dtype)"} // eq: a bool tensor, brought back to the operands' dtype
+	local := map[tensor.BinaryOp]string{tensor.Add: "%s + %s", tensor.Sub: "%s - %s", tensor.Mul: "%s * %s", tensor.Div: "%s / %s",
+		tensor.Max: "torch.maximum(%s, %s)", tensor.Min: "torch.minimum(%s, %s)", tensor.Eq: "(%s == %s).to(F32)"}
+	order := map[tensor.BinaryOp]int{tensor.Add: 20, tensor.Sub: 30, tensor.Mul: 40, tensor.Div: 50, tensor.Max: 60, tensor.Min: 70}
+	for _, op := range []tensor.BinaryOp{tensor.Add, tensor.Sub, tensor.Mul, tensor.Div, tensor.Max, tensor.Min, tensor.Eq} {
+		spec := &OpSpec{
+			Name: op.String(),
+			Global: func(lib string, _ OpParams, x []string, _ []tensor.Shape) string {
+				return fmt.Sprintf(global[op], lib, x[0], x[1])
+			},
+			Local: func(_ OpParams, x []string, _ func(func(RankPlan) []int) string) string {
+				return fmt.Sprintf(local[op], x[0], x[1])
+			},
+		}
+		if op != tensor.Eq {
+			spec.Words = []OpWord{{Word: op.String(), Usage: "A B", Order: order[op],
+				Build: func(c *WordCall) (Op, error) {
+					if _, err := twoNames(c); err != nil {
+						return nil, err
+					}
+					return Binary(op), nil
+				},
+				Spell: func(OpParams) (string, bool) { return "", true },
+			}}
+		}
+		registerOp(spec)
+	}
+}

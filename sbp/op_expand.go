@@ -87,3 +87,16 @@ func (o expandOp) Args(in []tensor.Shape, out tensor.Shape) Args {
 func (o expandOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (tensor.Tensor, error) {
 	return tensor.Expand(be, in[0], out)
 }
+
+func init() {
+	registerOp(&OpSpec{
+		Name:  "expand",
+		Words: []OpWord{intsWord("expand", "X SIZE", "expand takes a name and SIZE (-1 keeps a dim): expand X SIZE", "expand size", 170, Expand, func(p OpParams) []int { return p.Size })},
+		Global: func(_ string, p OpParams, x []string, _ []tensor.Shape) string {
+			return fmt.Sprintf("%s.expand%s", x[0], pyArgs(p.Size))
+		},
+		Local: func(_ OpParams, x []string, each func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("%s.expand(%s).contiguous()", x[0], each(func(r RankPlan) []int { return r.ExpandSize }))
+		},
+	})
+}

@@ -230,3 +230,25 @@ func insertOne(be tensor.Backend, t tensor.Tensor, at int) (tensor.Tensor, error
 	}
 	return m.Reshape(shape)
 }
+
+func init() {
+	registerOp(&OpSpec{
+		Name: "matmul",
+		Words: []OpWord{{Word: "matmul", Usage: "A B", Order: 10,
+			Build: func(c *WordCall) (Op, error) {
+				if _, err := twoNames(c); err != nil {
+					return nil, err
+				}
+				return Matmul(), nil
+			},
+			Spell: func(OpParams) (string, bool) { return "", true },
+		}},
+		// torch.matmul and flow.matmul broadcast batch dims as NumPy's matmul
+		Global: func(lib string, _ OpParams, x []string, _ []tensor.Shape) string {
+			return fmt.Sprintf("%s.matmul(%s, %s)", lib, x[0], x[1])
+		},
+		Local: func(_ OpParams, x []string, _ func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("matmul(%s, %s)", x[0], x[1])
+		},
+	})
+}

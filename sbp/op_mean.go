@@ -95,3 +95,25 @@ func (o meanOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (
 // math_functor.cpp), and scalar_mul keeps whatever SBP the sum gives, so
 // the list is reduce_sum's.
 func (o meanOp) oneflow(in []tensor.Shape) []Signature { return o.sum.oneflow(in) }
+
+func init() {
+	registerOp(&OpSpec{
+		Name: "mean",
+		Words: []OpWord{{Word: "mean", Usage: "X 1,3,1", Order: 230,
+			Build: func(c *WordCall) (Op, error) {
+				x, to, err := nameAndShape(c)
+				if err != nil {
+					return nil, err
+				}
+				return Mean(x, to), nil
+			},
+			Spell: func(p OpParams) (string, bool) { return " " + p.To.Spell(), true },
+		}},
+		Global: func(_ string, p OpParams, x []string, in []tensor.Shape) string {
+			return reduceCall(x[0], "mean", in[0], p.To)
+		},
+		Local: func(p OpParams, x []string, each func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("mean_to(%s, %s, %d)", x[0], each(func(r RankPlan) []int { return r.ReduceTo }), p.Count)
+		},
+	})
+}

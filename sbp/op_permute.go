@@ -127,3 +127,33 @@ func (o permuteOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape
 	}
 	return be.Materialize(v)
 }
+
+func init() {
+	registerOp(&OpSpec{
+		Name: "transpose",
+		Words: []OpWord{{Word: "transpose", Usage: "X", Order: 190,
+			Build: func(c *WordCall) (Op, error) {
+				if _, err := oneName(c, "transpose takes one name: transpose X (it swaps the last two dims)"); err != nil {
+					return nil, err
+				}
+				return Transpose(), nil
+			},
+			Spell: func(OpParams) (string, bool) { return "", true },
+		}},
+		Global: func(_ string, _ OpParams, x []string, _ []tensor.Shape) string { return x[0] + ".transpose(-2, -1)" },
+		Local: func(_ OpParams, x []string, _ func(func(RankPlan) []int) string) string {
+			return x[0] + ".transpose(-2, -1).contiguous()"
+		},
+	})
+	registerOp(&OpSpec{
+		Name: "permute",
+		Words: []OpWord{intsWord("permute", "X 0,2,1,3", "permute takes a name and an order of its dims: permute X 0,2,1,3 (y's dim k is X's dim order[k])",
+			"permute order", 200, Permute, func(p OpParams) []int { return p.Perm })},
+		Global: func(_ string, p OpParams, x []string, _ []tensor.Shape) string {
+			return fmt.Sprintf("%s.permute(%s)", x[0], PyTuple(p.Perm))
+		},
+		Local: func(p OpParams, x []string, _ func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("%s.permute(%s).contiguous()", x[0], PyList(p.Perm))
+		},
+	})
+}

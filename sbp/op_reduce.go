@@ -83,3 +83,57 @@ func (o reduceOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape)
 	}
 	return be.Reduce(o.op, in[0], out)
 }
+
+func init() {
+	// sum X 1,3,1; max X 1,3 and min X 1,3 where the second word is a
+	// shape, not a tensor's name (max A B is the elementwise max).
+	reduceWord := func(op tensor.ReduceOp, word string, order int) OpWord {
+		w := OpWord{Word: word, Usage: "X 1,3,1", Order: order,
+			Build: func(c *WordCall) (Op, error) {
+				_, to, err := nameAndShape(c)
+				if err != nil {
+					return nil, err
+				}
+				return Reduce(op, to), nil
+			},
+			// (a max or min to a scalar has no words: its target would be empty)
+			Spell: func(p OpParams) (string, bool) {
+				return " " + p.To.Spell(), p.Reduce == op && (op == tensor.Sum || len(p.To) > 0)
+			},
+		}
+		if op != tensor.Sum {
+			w.Match = func(args []string, name func(string) bool) bool {
+				return len(args) >= 2 && !name(args[1]) && looksLikeShape(args[1])
+			}
+		}
+		return w
+	}
+	registerOp(&OpSpec{
+		Name:  "reduce",
+		Words: []OpWord{reduceWord(tensor.Sum, "sum", 220), reduceWord(tensor.MaxAll, "max", 60), reduceWord(tensor.MinAll, "min", 70)},
+		Global: func(_ string, p OpParams, x []string, in []tensor.Shape) string {
+			fn := map[tensor.ReduceOp]string{tensor.Sum: "sum", tensor.MaxAll: "amax", tensor.MinAll: "amin"}[p.Reduce]
+			return reduceCall(x[0], fn, in[0], p.To)
+		},
+		Local: func(p OpParams, x []string, each func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("reduce_to(%s, %q, %s)", x[0], p.Reduce.String(), each(func(r RankPlan) []int { return r.ReduceTo }))
+		},
+	})
+}
+
+// reduceCall spells the reduction fn (sum, amax, amin, mean) of x, of
+// shape in, down to the shape to: over the reduced axes, kept, then
+// reshaped to to.
+func reduceCall(x, fn string, in, to tensor.Shape) string {
+	reduced, _ := tensor.ReducedAxes(in, to)
+	var axes []int
+	for a, r := range reduced {
+		if r {
+			axes = append(axes, a)
+		}
+	}
+	if len(axes) == 0 { // sum(dim=[]) would reduce every dim
+		return fmt.Sprintf("%s.reshape%s", x, shapeArgs(to))
+	}
+	return fmt.Sprintf("%s.%s(dim=%s, keepdim=True).reshape%s", x, fn, PyTuple(axes), shapeArgs(to))
+}

@@ -85,3 +85,16 @@ func (o repeatOp) Args(in []tensor.Shape, out tensor.Shape) Args {
 func (o repeatOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (tensor.Tensor, error) {
 	return be.Repeat(in[0], o.Args([]tensor.Shape{in[0].Shape()}, out).RepeatTimes)
 }
+
+func init() {
+	registerOp(&OpSpec{
+		Name:  "repeat",
+		Words: []OpWord{intsWord("repeat", "X TIMES", "repeat takes a name and TIMES: repeat X TIMES", "repeat times", 180, Repeat, func(p OpParams) []int { return p.Times })},
+		Global: func(_ string, p OpParams, x []string, _ []tensor.Shape) string {
+			return fmt.Sprintf("%s.repeat%s", x[0], pyArgs(p.Times))
+		},
+		Local: func(_ OpParams, x []string, each func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("%s.repeat(%s)", x[0], each(func(r RankPlan) []int { return r.RepeatTimes }))
+		},
+	})
+}

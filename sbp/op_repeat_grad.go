@@ -112,3 +112,43 @@ func (o repeatGradOp) Args(in []tensor.Shape, out tensor.Shape) Args {
 func (o repeatGradOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (tensor.Tensor, error) {
 	return tensor.RepeatBackward(be, in[0], out, o.Args([]tensor.Shape{in[0].Shape()}, out).RepeatTimes)
 }
+
+func init() {
+	registerOp(&OpSpec{
+		Name: "repeat_grad", // the backward's only
+		Global: func(_ string, p OpParams, x []string, _ []tensor.Shape) string {
+			return repeatGradCall(x[0], p.To, p.Times)
+		},
+		// each rank's input viewed as its repeat's expand, summed to the repeat's input
+		Local: func(_ OpParams, x []string, each func(func(RankPlan) []int) string) string {
+			view := func(r RankPlan) []int { rep, _ := tensor.PlanRepeat(r.ReduceTo, r.RepeatTimes); return rep.ExpandSize }
+			viewTo := func(r RankPlan) []int { rep, _ := tensor.PlanRepeat(r.ReduceTo, r.RepeatTimes); return rep.InReshape }
+			return fmt.Sprintf("reduce_to(%s.reshape(%s), \"sum\", %s).reshape(%s)", x[0], each(view), each(viewTo), each(func(r RankPlan) []int { return r.ReduceTo }))
+		},
+	})
+}
+
+// repeatGradCall spells the backward of a repeat by times of an input
+// of shape in (RepeatGrad) on x, the repeat's output: x viewed as the
+// repeat's expand, summed over its copy dims, reshaped to in.
+func repeatGradCall(x string, in tensor.Shape, times []int) string {
+	plan, _ := tensor.PlanRepeat(in, times)
+	var axes []int // the copy dims of the repeat's expand
+	k, lead := 0, len(times)-len(in)
+	for d, t := range times {
+		switch {
+		case d < lead || t != 1 && in[d-lead] == 1:
+			axes = append(axes, k)
+			k++
+		case t == 1:
+			k++
+		default: // (t, s)
+			axes = append(axes, k)
+			k += 2
+		}
+	}
+	if len(axes) == 0 {
+		return fmt.Sprintf("%s.reshape(%s)", x, PyTuple(in))
+	}
+	return fmt.Sprintf("%s.reshape(%s).sum(dim=%s).reshape(%s)", x, PyTuple(plan.ExpandSize), PyTuple(axes), PyTuple(in))
+}

@@ -167,3 +167,20 @@ func (o reshapeOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape
 	}
 	return be.Materialize(v)
 }
+
+func init() {
+	registerOp(&OpSpec{
+		Name: "reshape",
+		Words: []OpWord{intsWord("reshape", "X 8,4,16", "reshape takes a name and a shape: reshape X 8,4,16 (one size may be -1)",
+			"reshape shape", 210, Reshape, func(p OpParams) []int { return p.Shape })},
+		// the logical shape, -1 resolved
+		Global: func(_ string, p OpParams, x []string, in []tensor.Shape) string {
+			out, _ := Reshape(p.Shape).OutShape(in)
+			return x[0] + ".reshape" + shapeArgs(out)
+		},
+		// each rank to its own output shard's shape (the rewrite's)
+		Local: func(_ OpParams, x []string, each func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("%s.reshape(%s).clone()", x[0], each(func(r RankPlan) []int { return r.OutShape }))
+		},
+	})
+}

@@ -3,6 +3,7 @@ package sbp
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -162,4 +163,37 @@ func ceilDiv(a, b int64) int64 {
 		q++
 	}
 	return q
+}
+
+func init() {
+	const usage = "scale takes a name and a number: scale X 0.5"
+	registerOp(&OpSpec{
+		Name: "scale",
+		Words: []OpWord{{Word: "scale", Usage: "X 0.5", Order: 160,
+			Build: func(c *WordCall) (Op, error) {
+				if len(c.Args) != 2 {
+					return nil, UsageError(usage)
+				}
+				f, err := strconv.ParseFloat(c.Args[1], 64)
+				if err != nil {
+					return nil, usagef("scale's factor %q is not a number: scale X 0.5", c.Args[1])
+				}
+				if _, err := c.Input(c.Args[0]); err != nil {
+					return nil, err
+				}
+				return Scale(f), nil
+			},
+			Spell: func(p OpParams) (string, bool) { return " " + strconv.FormatFloat(p.Factor, 'g', -1, 64), true },
+		}},
+		Global: func(_ string, p OpParams, x []string, _ []tensor.Shape) string {
+			c := strconv.FormatFloat(p.Factor, 'g', -1, 64)
+			if p.Factor == math.Trunc(p.Factor) && math.Abs(p.Factor) < 1<<53 { // an int literal keeps an int tensor's dtype
+				c = strconv.FormatFloat(p.Factor, 'f', -1, 64)
+			}
+			return fmt.Sprintf("%s * %s", x[0], c)
+		},
+		Local: func(p OpParams, x []string, _ func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("%s * torch.tensor(%s, dtype=F32, device=DEV)", x[0], strconv.FormatFloat(p.Factor, 'g', -1, 64))
+		},
+	})
 }

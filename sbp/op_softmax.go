@@ -2,6 +2,7 @@ package sbp
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -99,4 +100,37 @@ func (o softmaxOp) oneflow(in []tensor.Shape) []Signature {
 		}
 	}
 	return sigs
+}
+
+func init() {
+	const usage = "softmax takes a name and a dim: softmax X -1 (negative counts from the end)"
+	registerOp(&OpSpec{
+		Name: "softmax",
+		Words: []OpWord{{Word: "softmax", Usage: "X -1", Order: 150,
+			Build: func(c *WordCall) (Op, error) {
+				if len(c.Args) != 2 {
+					return nil, UsageError(usage)
+				}
+				d, err := strconv.Atoi(c.Args[1])
+				if err != nil {
+					return nil, usagef("softmax's dim %q is not an integer: softmax X -1 (negative counts from the end)", c.Args[1])
+				}
+				if _, err := c.Input(c.Args[0]); err != nil {
+					return nil, err
+				}
+				return Softmax(d), nil
+			},
+			Spell: func(p OpParams) (string, bool) { return " " + strconv.Itoa(p.Axis), true },
+		}},
+		Global: func(lib string, p OpParams, x []string, in []tensor.Shape) string {
+			d := p.Axis
+			if d < 0 {
+				d += len(in[0])
+			}
+			return fmt.Sprintf("%s.softmax(%s, dim=%d)", lib, x[0], d)
+		},
+		Local: func(p OpParams, x []string, _ func(func(RankPlan) []int) string) string {
+			return fmt.Sprintf("softmax(%s, %d)", x[0], p.Axis)
+		},
+	})
 }

@@ -103,3 +103,38 @@ func (o unaryOp) oneflow(in []tensor.Shape) []Signature {
 	}
 	return sigs
 }
+
+// The elementwise unary ops' specs: exp … relu words of the language
+// (NAME = exp X), step only the backward's (relu's derivative).
+func init() {
+	order := map[tensor.UnaryOp]int{tensor.Exp: 80, tensor.Log: 90, tensor.Neg: 100, tensor.Sqrt: 110, tensor.Rsqrt: 120, tensor.Tanh: 130, tensor.Relu: 140}
+	for _, op := range []tensor.UnaryOp{tensor.Exp, tensor.Log, tensor.Neg, tensor.Sqrt, tensor.Rsqrt, tensor.Tanh, tensor.Relu, tensor.Step} {
+		spec := &OpSpec{
+			Name: op.String(),
+			Global: func(lib string, _ OpParams, x []string, _ []tensor.Shape) string {
+				switch op {
+				case tensor.Neg:
+					return "-" + x[0]
+				case tensor.Step: // a bool tensor, brought back to x's dtype
+					return fmt.Sprintf("(%s > 0).to(%s.dtype)", x[0], x[0])
+				}
+				return fmt.Sprintf("%s.%v(%s)", lib, op, x[0])
+			},
+			Local: func(_ OpParams, x []string, _ func(func(RankPlan) []int) string) string {
+				return fmt.Sprintf("UNARY[%q](%s)", op.String(), x[0])
+			},
+		}
+		if op != tensor.Step {
+			spec.Words = []OpWord{{Word: op.String(), Usage: "X", Order: order[op],
+				Build: func(c *WordCall) (Op, error) {
+					if _, err := oneName(c, fmt.Sprintf("%s takes one name: %s X", c.Word, c.Word)); err != nil {
+						return nil, err
+					}
+					return Unary(op), nil
+				},
+				Spell: func(OpParams) (string, bool) { return "", true },
+			}}
+		}
+		registerOp(spec)
+	}
+}

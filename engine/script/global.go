@@ -141,7 +141,7 @@ func writeGlobal(w io.Writer, plan *planner.Plan, e Engine, opt Options) error {
 	if grad != "" {
 		for _, g := range gradNames {
 			x := names[g]
-			fmt.Fprintf(&b, "values[%q] = full(%s.grad) if %s.grad is not None else np.zeros(%s, np.float32)\n", graph.GradName(g), x, x, pyTuple(shapes[g]))
+			fmt.Fprintf(&b, "values[%q] = full(%s.grad) if %s.grad is not None else np.zeros(%s, np.float32)\n", graph.GradName(g), x, x, sbp.PyTuple(shapes[g]))
 		}
 	}
 	fmt.Fprintf(&b, "if %s == 0:\n", d.rank)
@@ -163,10 +163,10 @@ func inputArray(s planner.Step, dt tensor.DType, opt Options) string {
 	switch {
 	case file:
 	case s.Values == program.ValuesUniform:
-		return fmt.Sprintf("uniform(%q, %s).astype(%s)", s.Name, pyTuple(s.Shape), numpyDType[dt])
+		return fmt.Sprintf("uniform(%q, %s).astype(%s)", s.Name, sbp.PyTuple(s.Shape), numpyDType[dt])
 	case s.Values == program.ValuesArange:
 		n, _ := s.Shape.NumElements()
-		return fmt.Sprintf("np.arange(%d, dtype=%s).reshape(%s)", n, numpyDType[dt], pyTuple(s.Shape))
+		return fmt.Sprintf("np.arange(%d, dtype=%s).reshape(%s)", n, numpyDType[dt], sbp.PyTuple(s.Shape))
 	default: // a from-file
 		path = s.Values
 		if opt.Path != nil {

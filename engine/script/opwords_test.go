@@ -12,46 +12,57 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// opWordCases is a statement for every op word of the language, on the
-// inputs a (4×6) and b (6×4, 4×6 or 6 for the binary ops).
+// opWordCases is a statement for every op word of the language, in each
+// of its meanings (WORD USAGE, as sbp's table has them), on the inputs a
+// (4×6) and b (6×4, 4×6 or 6 for the binary ops).
 var opWordCases = map[string]string{
-	"matmul":    "b = input 6,4 B; y = matmul a b",
-	"add":       "b = input 6 B; y = add a b",
-	"sub":       "b = input 4,6 S(0); y = sub a b",
-	"mul":       "b = input 6 B; y = mul a b",
-	"div":       "b = input 4,6 B; y = div a b",
-	"max":       "b = input 4,6 S(0); y = max a b",
-	"min":       "b = input 6 B; y = min a b",
-	"exp":       "y = exp a",
-	"log":       "y = log a",
-	"neg":       "y = neg a",
-	"sqrt":      "y = sqrt a",
-	"rsqrt":     "y = rsqrt a",
-	"tanh":      "y = tanh a",
-	"relu":      "y = relu a",
-	"softmax":   "y = softmax a -1",
-	"scale":     "y = scale a 0.25",
-	"expand":    "y = expand a 3,4,6",
-	"repeat":    "y = repeat a 2,1",
-	"reshape":   "y = reshape a 2,2,6",
-	"permute":   "y = permute a 1,0",
-	"transpose": "y = transpose a",
-	"sum":       "y = sum a 1,6",
-	"mean":      "y = mean a 4,1",
+	"matmul A B":        "b = input 6,4 B; y = matmul a b",
+	"add A B":           "b = input 6 B; y = add a b",
+	"sub A B":           "b = input 4,6 S(0); y = sub a b",
+	"mul A B":           "b = input 6 B; y = mul a b",
+	"div A B":           "b = input 4,6 B; y = div a b",
+	"max A B":           "b = input 4,6 S(0); y = max a b",
+	"min A B":           "b = input 6 B; y = min a b",
+	"exp X":             "y = exp a",
+	"log X":             "y = log a",
+	"neg X":             "y = neg a",
+	"sqrt X":            "y = sqrt a",
+	"rsqrt X":           "y = rsqrt a",
+	"tanh X":            "y = tanh a",
+	"relu X":            "y = relu a",
+	"softmax X -1":      "y = softmax a -1",
+	"scale X 0.5":       "y = scale a 0.25",
+	"expand X SIZE":     "y = expand a 3,4,6",
+	"repeat X TIMES":    "y = repeat a 2,1",
+	"reshape X 8,4,16":  "y = reshape a 2,2,6",
+	"permute X 0,2,1,3": "y = permute a 1,0",
+	"transpose X":       "y = transpose a",
+	"sum X 1,3,1":       "y = sum a 1,6",
+	"max X 1,3,1":       "y = max a 4,1",
+	"min X 1,3,1":       "y = min a 1,6",
+	"mean X 1,3,1":      "y = mean a 4,1",
 }
 
-// TestEveryOpWord: every op word the language has (program.OpWords)
-// goes through parse -> OneOp's source -> parse to the same op, and its
-// plan is written by every engine's writer. A word added to the
-// language without a case here fails.
+// TestEveryOpWord: every op word the language has, in each of its
+// meanings (sbp's table of ops), goes through parse -> OneOp's source ->
+// parse to the same op, and its plan is written by every engine's
+// writer. A word added to the table without a case here fails.
 func TestEveryOpWord(t *testing.T) {
-	words := program.OpWords()
-	for w := range opWordCases {
-		if !slices.Contains(words, w) {
-			t.Errorf("the case %q is no op word of the language (program.OpWords: %v)", w, words)
+	var meanings []string
+	for _, spec := range sbp.Specs() {
+		for _, w := range spec.Words {
+			meanings = append(meanings, w.Word+" "+w.Usage)
 		}
 	}
-	for _, w := range words {
+	for m := range opWordCases {
+		if !slices.Contains(meanings, m) {
+			t.Errorf("the case %q is no op word of the language (sbp's table: %v)", m, meanings)
+		}
+	}
+	if words := program.OpWords(); len(words) != len(opWordCases)-2 { // max and min mean two things each
+		t.Errorf("the language has %d op words (%v); the cases cover %d meanings", len(words), words, len(opWordCases))
+	}
+	for _, w := range meanings {
 		stmt, ok := opWordCases[w]
 		if !ok {
 			t.Errorf("no case for the op word %q: add one to opWordCases", w)

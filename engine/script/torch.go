@@ -86,7 +86,7 @@ func writeTorch(w io.Writer, plan *planner.Plan, opt Options) error {
 		o.WriteString("\n\n")
 		o.WriteString(tensor.UniformPython)
 	}
-	fmt.Fprintf(&o, "\nWORLD = %d\nMESH = %s\nGROUPS = %s  # per mesh dim, its groups of ranks\nOUT_DIR = %s\n\n", p.Size(), pyInts(p.Hierarchy()), pyGroups(f.groups), pyStr(opt.OutDir))
+	fmt.Fprintf(&o, "\nWORLD = %d\nMESH = %s\nGROUPS = %s  # per mesh dim, its groups of ranks\nOUT_DIR = %s\n\n", p.Size(), sbp.PyList(p.Hierarchy()), pyGroups(f.groups), pyStr(opt.OutDir))
 	o.WriteString("\ndef main():\n    args = setup(GROUPS, MESH)\n    V = {}\n")
 	o.WriteString(f.body.String())
 	for _, g := range wanted {

@@ -54,26 +54,26 @@ func (f *torchFile) input(i int, s planner.Step, opt Options) error {
 	var value string
 	switch src, ok := opt.Files[s.Name]; {
 	case ok:
-		value = fmt.Sprintf("load(%s, %s)", pyStr(src), pyInts(s.Shape))
+		value = fmt.Sprintf("load(%s, %s)", pyStr(src), sbp.PyList(s.Shape))
 	case s.Values == program.ValuesArange:
-		value = fmt.Sprintf("arange(%s)", pyInts(s.Shape))
+		value = fmt.Sprintf("arange(%s)", sbp.PyList(s.Shape))
 	case s.Values == program.ValuesUniform:
-		value = fmt.Sprintf("torch.from_numpy(uniform(%s, %s)).to(DEV)", pyStr(s.Name), pyInts(s.Shape))
+		value = fmt.Sprintf("torch.from_numpy(uniform(%s, %s)).to(DEV)", pyStr(s.Name), sbp.PyList(s.Shape))
 	case s.Values == program.ValuesOnes:
-		value = fmt.Sprintf("full(%s, 1.0)", pyInts(s.Shape))
+		value = fmt.Sprintf("full(%s, 1.0)", sbp.PyList(s.Shape))
 	case s.Values == program.ValuesZeros:
-		value = fmt.Sprintf("full(%s, 0.0)", pyInts(s.Shape))
+		value = fmt.Sprintf("full(%s, 0.0)", sbp.PyList(s.Shape))
 	default:
 		from := s.Values
 		if opt.Path != nil {
 			from = opt.Path(from)
 		}
-		value = fmt.Sprintf("load(%s, %s)", pyStr(from), pyInts(s.Shape))
+		value = fmt.Sprintf("load(%s, %s)", pyStr(from), sbp.PyList(s.Shape))
 	}
 	op := "sum"
 	los, shapes, keep := make([]string, len(shards)), make([]string, len(shards)), make([]string, len(shards))
 	for k, sh := range shards {
-		los[k], shapes[k] = pyInts(sh.Lo), pyInts(sh.Shape)
+		los[k], shapes[k] = sbp.PyList(sh.Lo), sbp.PyList(sh.Shape)
 		first := true // the first device of its partial group: 0 on every P mesh dim
 		for m, x := range nd {
 			first = first && (x.Kind != sbp.Partial || sh.Coord[m] == 0)
@@ -118,59 +118,19 @@ func (f *torchFile) op(i int, s planner.Step) error {
 	if err != nil {
 		return err
 	}
-	arg := func(get func(r sbp.RankPlan) []int) string {
-		vals := make([]string, len(plan.Ranks))
-		for k, r := range plan.Ranks {
-			vals[k] = pyInts(get(r))
-		}
-		return perRank(vals)
+	spec := sbp.SpecOf(op)
+	if spec == nil {
+		return fmt.Errorf("no torch op for %q", op.Name())
 	}
 	par := sbp.Params(op)
-	var expr string
-	switch par.Name {
-	case "expand":
-		expr = fmt.Sprintf("%s.expand(%s).contiguous()", x[0], arg(func(r sbp.RankPlan) []int { return r.ExpandSize }))
-	case "repeat":
-		expr = fmt.Sprintf("%s.repeat(%s)", x[0], arg(func(r sbp.RankPlan) []int { return r.RepeatTimes }))
-	case "reduce":
-		expr = fmt.Sprintf("reduce_to(%s, %s, %s)", x[0], pyStr(par.Reduce.String()), arg(func(r sbp.RankPlan) []int { return r.ReduceTo }))
-	case "mean":
-		expr = fmt.Sprintf("mean_to(%s, %s, %d)", x[0], arg(func(r sbp.RankPlan) []int { return r.ReduceTo }), par.Count)
-	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu", "step":
-		expr = fmt.Sprintf("UNARY[%s](%s)", pyStr(par.Name), x[0])
-	case "softmax":
-		expr = fmt.Sprintf("softmax(%s, %d)", x[0], par.Axis)
-	case "repeat_grad": // each rank's input viewed as its repeat's expand, summed to the repeat's input
-		var view, viewTo []string
-		for _, r := range plan.Ranks {
-			rep, err := tensor.PlanRepeat(r.ReduceTo, r.RepeatTimes)
-			if err != nil {
-				return err
-			}
-			view, viewTo = append(view, pyInts(rep.ExpandSize)), append(viewTo, pyInts(rep.InReshape))
+	// each rank's own arguments: one literal, or a list indexed by RANK
+	expr := spec.Local(par, x, func(get func(r sbp.RankPlan) []int) string {
+		vals := make([]string, len(plan.Ranks))
+		for k, r := range plan.Ranks {
+			vals[k] = sbp.PyList(get(r))
 		}
-		expr = fmt.Sprintf("reduce_to(%s.reshape(%s), \"sum\", %s).reshape(%s)", x[0], perRank(view), perRank(viewTo), arg(func(r sbp.RankPlan) []int { return r.ReduceTo }))
-	case "transpose":
-		expr = x[0] + ".transpose(-2, -1).contiguous()"
-	case "permute":
-		expr = fmt.Sprintf("%s.permute(%s).contiguous()", x[0], pyInts(par.Perm))
-	case "reshape": // each rank to its own output shard's shape
-		expr = fmt.Sprintf("%s.reshape(%s).clone()", x[0], arg(func(r sbp.RankPlan) []int { return r.OutShape }))
-	case "scale":
-		expr = fmt.Sprintf("%s * torch.tensor(%s, dtype=F32, device=DEV)", x[0], strconv.FormatFloat(par.Factor, 'g', -1, 64))
-	case "matmul":
-		expr = fmt.Sprintf("matmul(%s, %s)", x[0], x[1])
-	case "add", "sub", "mul", "div":
-		expr = fmt.Sprintf("%s %s %s", x[0], map[string]string{"add": "+", "sub": "-", "mul": "*", "div": "/"}[par.Name], x[1])
-	case "max":
-		expr = fmt.Sprintf("torch.maximum(%s, %s)", x[0], x[1])
-	case "min":
-		expr = fmt.Sprintf("torch.minimum(%s, %s)", x[0], x[1])
-	case "eq":
-		expr = fmt.Sprintf("(%s == %s).to(F32)", x[0], x[1])
-	default:
-		return fmt.Errorf("no torch op for %q", par.Name)
-	}
+		return perRank(vals)
+	})
 	fmt.Fprintf(&f.body, "\n    # step %d: %s = %s %s   %s -> %s: the local op on this rank's shards\n", i+1, s.Name, par.Name, strings.Join(reads, " "), sbp.JoinNd(s.InSbp, " x "), s.OutSbp)
 	fmt.Fprintf(&f.body, "    %s = %s\n", pyVar(s.Name), expr)
 	f.shape[s.Name], f.sbp[s.Name] = plan.OutShape.Clone(), plan.OutSbp.Clone()
@@ -239,7 +199,7 @@ func collectiveCall(p sbp.Placement, groups [][]int, st sbp.Step) (string, error
 			for k, q := range g {
 				s[k] = before(q)[axis]
 			}
-			return pyInts(s)
+			return sbp.PyList(s)
 		}
 	}
 	per := func(f func(pos int, g []int) string) string {
@@ -253,7 +213,7 @@ func collectiveCall(p sbp.Placement, groups [][]int, st sbp.Step) (string, error
 	case sbp.AllGather:
 		a := x.Axis
 		sizes := per(groupSizes(a))
-		after := per(func(pos int, _ []int) string { return pyInts(st.Ranks[pos].After) })
+		after := per(func(pos int, _ []int) string { return sbp.PyList(st.Ranks[pos].After) })
 		return fmt.Sprintf("all_gather(t, dim=%d, axis=%d, sizes=%s, after=%s, skip=%s)", st.MeshDim, a, sizes, after, per(func(_ int, g []int) string { return empty(g) })), nil
 	case sbp.AllReduce:
 		return fmt.Sprintf("all_reduce(t, dim=%d, op=%s)", st.MeshDim, pyStr(x.Op.String())), nil
@@ -267,7 +227,7 @@ func collectiveCall(p sbp.Placement, groups [][]int, st sbp.Step) (string, error
 			for k, q := range g {
 				s := slices.Clone(before(q))
 				s[y.Axis] = hi - lo
-				parts[k] = pyInts(s)
+				parts[k] = sbp.PyList(s)
 			}
 			return "[" + strings.Join(parts, ", ") + "]"
 		})
@@ -308,21 +268,13 @@ func perRank(vals []string) string {
 // pyVar is the main() variable that holds the step name's value.
 func pyVar(name string) string { return "V[" + pyStr(name) + "]" }
 
-func pyInts(v []int) string {
-	parts := make([]string, len(v))
-	for i, n := range v {
-		parts[i] = strconv.Itoa(n)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
 // pyGroups spells every mesh dim's groups of positions: [[[0, 1]], …].
 func pyGroups(v [][][]int) string {
 	outer := make([]string, len(v))
 	for i, gs := range v {
 		inner := make([]string, len(gs))
 		for j, g := range gs {
-			inner[j] = pyInts(g)
+			inner[j] = sbp.PyList(g)
 		}
 		outer[i] = "[" + strings.Join(inner, ", ") + "]"
 	}

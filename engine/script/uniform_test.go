@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -34,7 +35,7 @@ func TestUniformPythonMatchesGo(t *testing.T) {
 	script.WriteString("import numpy as np\n")
 	script.WriteString(tensor.UniformPython)
 	for _, c := range cases {
-		fmt.Fprintf(&script, "print('v=' + uniform(%s, %s).astype('<f4').tobytes().hex())\n", pyStr(c.name), pyInts(c.shape))
+		fmt.Fprintf(&script, "print('v=' + uniform(%s, %s).astype('<f4').tobytes().hex())\n", pyStr(c.name), sbp.PyList(c.shape))
 	}
 	out, err := exec.Command(py, "-c", script.String()).CombinedOutput()
 	if err != nil {

@@ -38,10 +38,6 @@ type jobStep struct {
 	// op
 	Op     string     `json:"op,omitempty"`     // the sbp op's name: expand, repeat, reduce, mean, repeat_grad, matmul, transpose, permute, reshape, scale, add … eq, exp … step, softmax
 	Reduce string     `json:"reduce,omitempty"` // reduce: sum, max or min
-	Factor float64    `json:"factor,omitempty"` // scale
-	Count  int        `json:"count,omitempty"`  // mean: the logical count every device divides by
-	Perm   []int      `json:"perm,omitempty"`   // permute: y's dim k is x's dim perm[k]
-	Dim    int        `json:"dim,omitempty"`    // softmax: its dim as written (negative counts from the end; absent is 0)
 	Args   []rankArgs `json:"args,omitempty"`   // per position: sbp.PlanOp's rewrite
 
 	// boxing
@@ -50,14 +46,13 @@ type jobStep struct {
 
 // rankArgs is sbp.PlanOp's rewrite of an op on one device.
 type rankArgs struct {
-	InShapes    [][]int `json:"in_shapes"`
-	OutShape    []int   `json:"out_shape"`
-	OutStride   []int   `json:"out_stride"`
-	ExpandSize  []int   `json:"expand_size"`  // expand
-	RepeatTimes []int   `json:"repeat_times"` // repeat, repeat_grad
-	ReduceTo    []int   `json:"reduce_to"`    // reduce, mean, repeat_grad
-	View        []int   `json:"view"`         // repeat_grad: the input viewed as its repeat's ExpandSize …
-	ViewTo      []int   `json:"view_to"`      // … and summed to its InReshape (tensor.RepeatBackward)
+	InShapes  [][]int `json:"in_shapes"`
+	OutShape  []int   `json:"out_shape"`
+	OutStride []int   `json:"out_stride"`
+	// Expr is the op on this device's shards x[0] (and x[1]), in torch
+	// with ops.py's helpers: the Local spelling of sbp's table of ops,
+	// with this device's own arguments (the worker evaluates it).
+	Expr string `json:"expr"`
 }
 
 // jobCollective is one sbp.Step of a boxing: one collective along one

@@ -88,31 +88,23 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out
 	if err != nil {
 		return sbp.OpPlan{}, err
 	}
+	spec := sbp.SpecOf(op)
+	if spec == nil {
+		return sbp.OpPlan{}, fmt.Errorf("no torch op for %q", op.Name())
+	}
 	par := sbp.Params(op)
-	js := jobStep{Kind: string(planner.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name, Factor: par.Factor, Count: par.Count, Perm: par.Perm, Dim: par.Axis}
+	js := jobStep{Kind: string(planner.StepOp), Name: name, Reads: slices.Clone(reads), Op: par.Name}
 	if par.Name == "reduce" {
 		js.Reduce = par.Reduce.String()
 	}
+	x := []string{"x[0]", "x[1]"}[:len(shapes)]
 	for _, rp := range plan.Ranks {
 		a := rankArgs{InShapes: [][]int{ints(rp.InShape)}, OutShape: ints(rp.OutShape), OutStride: ints(rp.OutStride)}
 		if len(shapes) > 1 {
 			a.InShapes = append(a.InShapes, ints(rp.BShape))
 		}
-		switch par.Name {
-		case "expand":
-			a.ExpandSize = ints(rp.ExpandSize)
-		case "repeat":
-			a.RepeatTimes = ints(rp.RepeatTimes)
-		case "reduce", "mean":
-			a.ReduceTo = ints(rp.ReduceTo)
-		case "repeat_grad":
-			a.RepeatTimes, a.ReduceTo = ints(rp.RepeatTimes), ints(rp.ReduceTo)
-			rep, err := tensor.PlanRepeat(rp.ReduceTo, rp.RepeatTimes)
-			if err != nil {
-				return sbp.OpPlan{}, err
-			}
-			a.View, a.ViewTo = ints(rep.ExpandSize), ints(rep.InReshape)
-		}
+		// the op on this rank's shards x, as an emitted torch file spells it
+		a.Expr = spec.Local(par, x, func(get func(sbp.RankPlan) []int) string { return sbp.PyList(get(rp)) })
 		js.Args = append(js.Args, a)
 	}
 	b.add(js, plan.OutShape, plan.OutSbp)

@@ -48,7 +48,6 @@ type Node struct {
 	// defines, and SeedOf the result an KindOnes seeds.
 	GradOf, SeedOf string
 	Values         string // KindInput: where its values come from, as its step's Values (program.ValuesArange and the others)
-	ints           []int  // expand: the size; repeat: the times
 }
 
 // Graph is the program's nodes, forward then backward, and where each
@@ -89,7 +88,7 @@ func Build(p *program.Program) (*Graph, error) {
 			}
 			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindInput, Word: "input", Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, Values: values})
 		case program.Apply:
-			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindOp, Word: s.Word, Op: s.Op, Args: slices.Clone(s.Args), Shape: s.Shape, Pass: Forward, ints: s.Ints})
+			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindOp, Word: s.Word, Op: s.Op, Args: slices.Clone(s.Args), Shape: s.Shape, Pass: Forward})
 		case program.Box:
 			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindBox, Word: "box", Args: slices.Clone(s.Args), Shape: s.Shape, Sbp: s.Sbp, Pass: Forward,
 				Why: fmt.Sprintf("box %s %v: an explicit boxing (OneFlow's to_global)", s.Args[0], s.Sbp)})

@@ -104,7 +104,7 @@ func (b *builder) rule(n *Node, j int, gy, name string) (string, error) {
 		// the MXNet/TVM note: 2·n kernels cover every case).
 		return b.add(name, "sum", sbp.Reduce(tensor.Sum, xs), why+": expand's backward sums over the broadcast dims", gy)
 	case "repeat":
-		return b.add(name, "repeat_grad", sbp.RepeatGrad(n.ints, xs), why+": repeat's backward sums the tiles", gy)
+		return b.add(name, "repeat_grad", sbp.RepeatGrad(sbp.Params(n.Op).Times, xs), why+": repeat's backward sums the tiles", gy)
 	case "sum":
 		return b.add(name, "expand", sbp.Expand(xs), why+": sum's backward is an expand (stride 0, no copy)", gy)
 	case "matmul":

@@ -94,7 +94,11 @@ func TestOneOp(t *testing.T) {
 func stmts(p *program.Program) string {
 	var b strings.Builder
 	for _, s := range p.Stmts {
-		fmt.Fprintf(&b, "%d:%d %q %d %s %s %v %v %v %v %q %v\n", s.Line, s.Col, s.Text, s.Kind, s.Name, s.Word, s.Op, s.Args, s.Shape, s.Sbp, s.From, s.Ints)
+		var par any
+		if s.Op != nil {
+			par = sbp.Params(s.Op)
+		}
+		fmt.Fprintf(&b, "%d:%d %q %d %s %s %v %v %v %v %q %v\n", s.Line, s.Col, s.Text, s.Kind, s.Name, s.Word, s.Op, s.Args, s.Shape, s.Sbp, s.From, par)
 	}
 	return b.String()
 }

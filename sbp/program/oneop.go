@@ -2,7 +2,6 @@ package program
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -52,7 +51,7 @@ func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in
 			return nil, err
 		}
 	}
-	rhs, worded := spellOp(op, names)
+	rhs, worded := sbp.SpellOp(op, names)
 	def := func() (*Stmt, error) { return parseDef(prog, "y", rhs) }
 	if !worded {
 		def = func() (*Stmt, error) {
@@ -74,42 +73,4 @@ func OneOpInputs(op sbp.Op) []string {
 		return []string{"a", "b"}
 	}
 	return []string{"x"}
-}
-
-// spellOp writes op applied to names as the language says it (expand x
-// 2,-1,3; sum x 1,1; max x 1,3; matmul a b; exp x; softmax x -1; scale x
-// 0.5; mean x 4,1; …) and reports whether the language has words for
-// it; when not, it writes op's String with the names after its name
-// (eq a b, step x, repeat_grad x …).
-func spellOp(op sbp.Op, names []string) (string, bool) {
-	args := strings.Join(names, " ")
-	par := sbp.Params(op)
-	switch par.Name {
-	case "expand":
-		return "expand " + args + " " + tensor.SpellInts(par.Size), true
-	case "repeat":
-		return "repeat " + args + " " + tensor.SpellInts(par.Times), true
-	case "reduce":
-		if par.Reduce == tensor.Sum || len(par.To) > 0 {
-			return par.Reduce.String() + " " + args + " " + par.To.Spell(), true
-		}
-	case "mean":
-		return "mean " + args + " " + par.To.Spell(), true
-	case "matmul", "add", "sub", "mul", "div", "max", "min", "transpose",
-		"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
-		return par.Name + " " + args, true
-	case "softmax":
-		return "softmax " + args + " " + strconv.Itoa(par.Axis), true
-	case "scale":
-		return "scale " + args + " " + strconv.FormatFloat(par.Factor, 'g', -1, 64), true
-	case "permute":
-		return "permute " + args + " " + tensor.SpellInts(par.Perm), true
-	case "reshape":
-		return "reshape " + args + " " + tensor.SpellInts(par.Shape), true
-	}
-	text := op.Name() + " " + args
-	if rest := strings.TrimPrefix(op.String(), op.Name()); rest != op.String() {
-		return text + rest, false
-	}
-	return text + " (" + op.String() + ")", false
 }

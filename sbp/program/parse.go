@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -51,21 +50,17 @@ var (
 // statementWords are the words of the statements that are not ops.
 var statementWords = []string{"placement", "input", "from", "grad", "box"}
 
-// opWordList is every op word of the language, in the package doc's
-// order: a statement NAME = WORD ARGS... for each.
-var opWordList = []string{"matmul", "add", "sub", "mul", "div", "max", "min",
-	"exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu", "softmax", "scale",
-	"expand", "repeat", "reshape", "permute", "transpose", "sum", "mean"}
-
 func init() {
-	for _, w := range append(slices.Clone(statementWords), opWordList...) {
+	for _, w := range append(slices.Clone(statementWords), sbp.Words()...) {
 		reserved[w] = true
 	}
 }
 
-// OpWords returns every op word of the language (a new slice): what a
-// test that must cover every op enumerates.
-func OpWords() []string { return slices.Clone(opWordList) }
+// OpWords returns every op word of the language (a new slice, in the
+// package doc's order: a statement NAME = WORD ARGS... for each), as
+// sbp's table of ops has them: what a test that must cover every op
+// enumerates.
+func OpWords() []string { return sbp.Words() }
 
 // Parse reads a program: one statement a line or several separated by
 // ';', '#' to the end of a line a comment. See the package doc for the
@@ -262,124 +257,43 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		}
 		s.Kind, s.Args, s.Shape, s.Sbp = Box, []string{a.Name}, a.Shape, nd
 		return s, nil
-	case "matmul", "add", "sub", "mul", "div", "max", "min":
-		x, rest2 := cut(rest)
-		y, extra := cut(rest2)
-		if (word == "max" || word == "min") && y != "" && p.Lookup(y) == nil && looksLikeShape(y) {
-			return reduce(word, x, y, extra, arg, apply)
-		}
-		if y == "" || extra != "" {
-			return nil, bad("%s takes two names: %s A B", word, word)
-		}
-		a, err := arg(x)
-		if err != nil {
-			return nil, err
-		}
-		b, err := arg(y)
-		if err != nil {
-			return nil, err
-		}
-		if word == "matmul" {
-			return apply(sbp.Matmul(), a, b)
-		}
-		op, err := tensor.ParseBinaryOp(word)
-		if err != nil {
-			return nil, err
-		}
-		return apply(sbp.Binary(op), a, b)
-	case "sum", "mean":
-		x, rest2 := cut(rest)
-		to, extra := cut(rest2)
-		return reduce(word, x, to, extra, arg, apply)
-	case "softmax":
-		x, rest2 := cut(rest)
-		dim, extra := cut(rest2)
-		if dim == "" || extra != "" {
-			return nil, bad("softmax takes a name and a dim: softmax X -1 (negative counts from the end)")
-		}
-		d, err := strconv.Atoi(dim)
-		if err != nil {
-			return nil, bad("softmax's dim %q is not an integer: softmax X -1 (negative counts from the end)", dim)
-		}
-		a, err := arg(x)
-		if err != nil {
-			return nil, err
-		}
-		return apply(sbp.Softmax(d), a)
-	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
-		x, extra := cut(rest)
-		if x == "" || extra != "" {
-			return nil, bad("%s takes one name: %s X", word, word)
-		}
-		a, err := arg(x)
-		if err != nil {
-			return nil, err
-		}
-		op, _ := tensor.ParseUnaryOp(word)
-		return apply(sbp.Unary(op), a)
-	case "scale":
-		x, rest2 := cut(rest)
-		c, extra := cut(rest2)
-		if c == "" || extra != "" {
-			return nil, bad("scale takes a name and a number: scale X 0.5")
-		}
-		f, err := strconv.ParseFloat(c, 64)
-		if err != nil {
-			return nil, bad("scale's factor %q is not a number: scale X 0.5", c)
-		}
-		a, err := arg(x)
-		if err != nil {
-			return nil, err
-		}
-		return apply(sbp.Scale(f), a)
-	case "transpose", "permute", "reshape":
-		return parseView(s, word, rest, arg, apply)
-	case "expand", "repeat":
-		x, rest2 := cut(rest)
-		v, extra := cut(rest2)
-		if v == "" || extra != "" {
-			what := map[string]string{"expand": "SIZE (-1 keeps a dim)", "repeat": "TIMES"}[word]
-			return nil, bad("%s takes a name and %s: %s X %s", word, what, word, strings.Fields(what)[0])
-		}
-		a, err := arg(x)
-		if err != nil {
-			return nil, err
-		}
-		n, err := tensor.ParseInts(word+" "+map[string]string{"expand": "size", "repeat": "times"}[word], v)
-		if err != nil {
-			return nil, err
-		}
-		s.Ints = n
-		if word == "expand" {
-			return apply(sbp.Expand(n), a)
-		}
-		return apply(sbp.Repeat(n), a)
 	}
-	return nil, bad("unknown op %q; the ops are input, matmul, add, sub, mul, div, max, min, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, scale, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)", word)
+	return opDef(p, word, rest, arg, apply)
 }
 
-// reduce reads "sum|max|min|mean X TARGET"; a mean divides the sum by
-// the count of X's elements each output averages.
-func reduce(word, x, to, extra string, arg func(string) (*Stmt, error), apply func(sbp.Op, ...*Stmt) (*Stmt, error)) (*Stmt, error) {
-	if to == "" || extra != "" {
-		return nil, bad("%s takes a name and a target shape: %s X 1,3,1", word, word)
+// opDef reads an op statement, NAME = WORD ARGS…, by the word's entry in
+// sbp's table of ops (sbp.WordsOf): the op's own arguments, and the
+// names it reads in the order it reads them.
+func opDef(p *Program, word, rest string, arg func(string) (*Stmt, error), apply func(sbp.Op, ...*Stmt) (*Stmt, error)) (*Stmt, error) {
+	meanings := sbp.WordsOf(word)
+	if len(meanings) == 0 {
+		return nil, bad("unknown op %q; the ops are input, %s, box (and grad NAME)", word, strings.Join(sbp.Words(), ", "))
 	}
-	a, err := arg(x)
+	args := strings.Fields(rest)
+	w := meanings[len(meanings)-1]
+	for _, m := range meanings {
+		if m.Match == nil || m.Match(args, func(name string) bool { return p.Lookup(name) != nil }) {
+			w = m
+			break
+		}
+	}
+	var inputs []*Stmt
+	op, err := w.Build(&sbp.WordCall{Word: word, Args: args, Input: func(name string) (tensor.Shape, error) {
+		a, err := arg(name)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, a)
+		return a.Shape, nil
+	}})
 	if err != nil {
+		if u, ok := errors.AsType[sbp.UsageError](err); ok {
+			return nil, bad("%s", string(u))
+		}
 		return nil, err
 	}
-	target, err := tensor.ParseShape(to)
-	if err != nil {
-		return nil, err
-	}
-	if word == "mean" {
-		return apply(sbp.Mean(a.Shape, target), a)
-	}
-	op, _ := tensor.ParseReduceOp(word)
-	return apply(sbp.Reduce(op, target), a)
+	return apply(op, inputs...)
 }
-
-func looksLikeShape(s string) bool { return s != "" && strings.IndexByte("0123456789-", s[0]) >= 0 }
 
 // cut splits off the first word of s.
 func cut(s string) (word, rest string) {

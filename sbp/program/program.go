@@ -45,7 +45,6 @@ type Stmt struct {
 	Sbp       sbp.NdSbp    // Input: its SBP; Box: the SBP it boxes to
 	From      string       // Input: the .npy file its values come from, or ""
 	Uniform   bool         // Input: written `from uniform`, its values are tensor.Uniform(Name, Shape)
-	Ints      []int        // expand: the size; repeat: the times; permute: the order; reshape: the shape as written
 }
 
 // Inputs lists the program's input statements, in order.
