@@ -115,12 +115,17 @@ test: deps test-go test-wasm test-browser
 # still server, the signals); its torch runs are the torch engine's, whose
 # gang runs under -race in engine/...: again through the CLI they spent
 # two minutes starting Python processes and found nothing new.
-RACE       := ./app/session ./engine/... ./web
+#
+# Each go test starts its longest packages first (SLOW, then the rest; the
+# torch engine first among RACE), so that no long package starts last and
+# runs on alone while the other core idles (docs/testing.md).
+RACE       := ./engine/torch ./app/session ./engine ./engine/script ./web
 RACE_CLI   := 'Serve|Still|Signal|Sigterm'
+SLOW       := ./native/cmd/stridelab ./shaders ./native/desktoptest ./sbp/planner ./viz
 REQUIRE    := STRIDELAB_REQUIRE_NUMPY=1 STRIDELAB_REQUIRE_TORCH=1 STRIDELAB_REQUIRE_GPU=1 STRIDELAB_REQUIRE_DISPLAY=1
 test-go:
 	$(GO) vet ./...
-	$(REQUIRE) $(GO) test $$($(GO) list ./... | grep -v -e /app/session -e /engine -e /web$$)
+	$(REQUIRE) $(GO) test $(SLOW) $$($(GO) list ./... | grep -v -e /app/session -e /engine -e /web$$ $(patsubst ./%,-e /%$$,$(SLOW)))
 	$(REQUIRE) CGO_ENABLED=1 $(GO) test -race $(RACE)
 	$(REQUIRE) CGO_ENABLED=1 $(GO) test -race -run $(RACE_CLI) ./native/cmd/stridelab
 
