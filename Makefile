@@ -103,13 +103,7 @@ bench-desktop: deps
 demo: build
 	./$(BIN) demo
 
-# The race stage and the core under GOOS=js run side by side: the torch
-# engine's tests, the race stage's longest, leave a core idle between
-# their Python workers' bursts, which the wasm tests fill.
-test: deps
-	$(MAKE) test-unit
-	$(MAKE) -j2 --output-sync=target test-race test-wasm
-	$(MAKE) test-browser
+test: deps test-go test-wasm test-browser
 
 # RACE is every package that runs goroutines side by side: the session's
 # compute worker, the engines (the torch gang's workers and their

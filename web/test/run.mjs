@@ -20,7 +20,7 @@ import { availableParallelism } from "node:os";
 // last to start are short and the cores finish together. The
 // kernels' conformance suite runs in the browser at the sizes that hit
 // each kind of edge (empty, one, below a vec4, past 16, and past 32, 64
-// and 256 at once: 1,803 cases, some 60 ms each on SwiftShader); the full
+// and 256 at once: 1,970 cases, some 60 ms each on SwiftShader); the full
 // suite runs natively on lavapipe (the shaders package's tests) against
 // the same WGSL.
 const suites = {
