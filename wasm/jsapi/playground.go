@@ -7,6 +7,7 @@ import (
 	"maps"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall/js"
 	"time"
@@ -103,8 +104,13 @@ func spec(req js.Value) (any, error) {
 // hideAnswers (a lesson's question is open) it says only that the values
 // are hidden (results.Hidden). A result past the tab's budget rejects
 // with tensor's one-line error.
+//
+// The results of the last scene computed are kept (lastResult): a scene's
+// work is the same at every step, so stepping through it (a lesson's
+// steps over one program) and the reveal of a question's answer show the
+// same results at once instead of running the work again.
 func compute(req js.Value) (any, error) {
-	s, _, _, err := sceneOf(req)
+	s, spec, _, err := sceneOf(req)
 	if err != nil {
 		return nil, err
 	}
@@ -112,15 +118,51 @@ func compute(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sec, err := results.Compute(context.Background(), s, be)
-	if err != nil {
-		return nil, err
+	key := resultKey{scene: viz.Spec{Scene: spec.Scene, Values: spec.Values}.Hash(), backend: be.Name()}
+	sec, ok := lastResult.get(key)
+	if !ok {
+		if sec, err = results.Compute(context.Background(), s, be); err != nil {
+			return nil, err
+		}
+		lastResult.put(key, sec)
+		collectSoon()
 	}
 	if field(req, "hideAnswers").Truthy() {
 		sec = results.Hidden(sec)
 	}
-	collectSoon()
 	return map[string]any{"backend": be.Name(), "section": sec}, nil
+}
+
+// resultKey names a computed result: the scene's hash without its step,
+// and the backend it ran on.
+type resultKey struct{ scene, backend string }
+
+// resultCache keeps the section of the last result computed; runs
+// counts the results computed rather than kept (what the tests read).
+type resultCache struct {
+	sync.Mutex
+	key  resultKey
+	sec  viz.Section
+	full bool
+	runs int
+}
+
+// lastResult is the worker's cache of its last result.
+var lastResult resultCache
+
+// get returns the section kept for key, if it is the one kept.
+func (c *resultCache) get(key resultKey) (viz.Section, bool) {
+	c.Lock()
+	defer c.Unlock()
+	return c.sec, c.full && c.key == key
+}
+
+// put keeps sec, the section just computed for key, in place of the last.
+func (c *resultCache) put(key resultKey, sec viz.Section) {
+	c.Lock()
+	defer c.Unlock()
+	c.key, c.sec, c.full = key, sec, true
+	c.runs++
 }
 
 // collectSoon collects the Go heap a moment after a page's results are
