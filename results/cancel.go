@@ -50,6 +50,18 @@ func stoppable(ctx context.Context, be tensor.Backend) cancellable {
 // Name is the wrapped backend's.
 func (c cancellable) Name() string { return c.be.Name() }
 
+// BinaryReduce is be's one call where be has it (tensor.BinaryReducer),
+// otherwise the two calls through c (each checking ctx, the CPU in slabs).
+func (c cancellable) BinaryReduce(bop tensor.BinaryOp, rop tensor.ReduceOp, a, b tensor.Tensor, to tensor.Shape) (tensor.Tensor, error) {
+	if err := c.ctx.Err(); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if br, ok := c.be.(tensor.BinaryReducer); ok {
+		return br.BinaryReduce(bop, rop, a, b, to)
+	}
+	return tensor.BinaryThenReduce(c, bop, rop, a, b, to)
+}
+
 // Materialize is be's, in slabs of src's first dim.
 func (c cancellable) Materialize(src tensor.Tensor) (tensor.Tensor, error) {
 	if err := c.ctx.Err(); err != nil {

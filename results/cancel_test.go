@@ -146,6 +146,11 @@ func TestCancellableIsTheKernel(t *testing.T) {
 		"reduce over dim 0": func(be tensor.Backend) (tensor.Tensor, error) {
 			return be.Reduce(tensor.MaxAll, slice, tensor.Shape{1, 5, 1})
 		},
+		"binary then reduce (a matmul's mul and sum over k)": func(be tensor.Backend) (tensor.Tensor, error) {
+			a, _ := arange(tensor.Float32, 6, 4).Reshape(tensor.Shape{6, 4, 1})
+			b, _ := arange(tensor.Float32, 4, 3).Reshape(tensor.Shape{1, 4, 3})
+			return tensor.BinaryReduce(be, tensor.Mul, tensor.Sum, a, b, tensor.Shape{6, 1, 3})
+		},
 		"softmax along the last dim": func(be tensor.Backend) (tensor.Tensor, error) { return be.Softmax(perm, 2) },
 		"softmax along dim 0":        func(be tensor.Backend) (tensor.Tensor, error) { return be.Softmax(slice, 0) },
 	}

@@ -189,7 +189,9 @@ func (o matmulOp) Args(in []tensor.Shape, out tensor.Shape) Args {
 // Local multiplies one device's shards as the broadcast kernels would:
 // a [..., m, k] viewed as [..., m, k, 1] and b [..., k, n] as
 // [..., 1, k, n] broadcast-multiply to [..., m, k, n], and a sum over k
-// gives [..., m, 1, n], the output shard's shape with the 1 inserted.
+// gives [..., m, 1, n], the output shard's shape with the 1 inserted. On
+// a backend that runs both as one call (tensor.BinaryReducer: WebGPU) the
+// [..., m, k, n] products stay on the device.
 func (o matmulOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) (tensor.Tensor, error) {
 	a, b := in[0], in[1]
 	a1, err := insertOne(be, a, len(a.Shape()))
@@ -200,14 +202,9 @@ func (o matmulOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	prod, err := be.Binary(tensor.Mul, a1, b1)
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	defer prod.Release()
 	r := len(out)
 	to := append(append(out[:r-1:r-1].Clone(), 1), out[r-1])
-	sum, err := be.Reduce(tensor.Sum, prod, to)
+	sum, err := tensor.BinaryReduce(be, tensor.Mul, tensor.Sum, a1, b1, to)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}

@@ -36,29 +36,46 @@ func (g *GPU) Reduce(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape) (te
 // reduceJob prepares the reduction of view l of src over its reduced dims
 // into outputs elements.
 func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layout, reduced []bool, outputs int) (*job, error) {
-	shape, in, outSt := tensor.ReduceGeometry(l, reduced)
+	o := spanOf(src, l)
+	in0, outBuf, err := d.inputAndOutput("reduce", o.data, outputs)
+	if err != nil {
+		return nil, err
+	}
+	ds, partials, err := d.reduceDispatches(op, src.DType(), binding{buf: in0, size: roundUp16(uint64(len(o.data)))}, o.base, l, reduced, outBuf, outputs)
+	if err != nil {
+		freeAll([]*wgpu.Buffer{in0, outBuf})
+		return nil, err
+	}
+	return d.newJob(ds, outBuf, append([]*wgpu.Buffer{in0, outBuf}, partials...)...)
+}
+
+// reduceDispatches returns the dispatches that reduce view l (its first
+// element at base) of the buffer bound as in over its reduced dims into
+// outputs elements of out, and the partials buffer they write between
+// them, if any (the caller owns it with the job).
+func (d *Device) reduceDispatches(op tensor.ReduceOp, dt tensor.DType, in binding, base int, l tensor.Layout, reduced []bool, out *wgpu.Buffer, outputs int) ([]dispatch, []*wgpu.Buffer, error) {
+	shape, inSt, outSt := tensor.ReduceGeometry(l, reduced)
 	var p params
 	var kept, red int
 	total := 1
 	for i, n := range shape {
 		if outSt[i] != 0 || n == 1 {
 			if kept == maxRank {
-				return nil, fmt.Errorf("the reduce kernel takes at most %d kept dims after merging, %v has more", maxRank, shape)
+				return nil, nil, fmt.Errorf("the reduce kernel takes at most %d kept dims after merging, %v has more", maxRank, shape)
 			}
-			p.shape[kept], p.strideA[kept], p.strideO[kept] = uint32(n), int32(in[i]), int32(outSt[i])
+			p.shape[kept], p.strideA[kept], p.strideO[kept] = uint32(n), int32(inSt[i]), int32(outSt[i])
 			kept++
 			continue
 		}
 		if red == maxRank {
-			return nil, fmt.Errorf("the reduce kernel takes at most %d reduced dims after merging, %v has more", maxRank, shape)
+			return nil, nil, fmt.Errorf("the reduce kernel takes at most %d reduced dims after merging, %v has more", maxRank, shape)
 		}
-		p.aux[red], p.strideB[red] = uint32(n), int32(in[i])
+		p.aux[red], p.strideB[red] = uint32(n), int32(inSt[i])
 		red++
 		total *= n
 	}
-	o := spanOf(src, l)
 	limit := d.limits.MaxStorageBufferBindingSize
-	vec, rvec := reduceVectors(shape, in, outSt, o.base)
+	vec, rvec := reduceVectors(shape, inSt, outSt, base)
 	items := outputs / vec
 	lanes, chunks, chunk := 1, 1, total
 	if d.onCPU() {
@@ -69,34 +86,27 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 		// outputs already read neighbouring addresses.
 		lanes = min(reduceLanes, 1<<bits.Len(uint(total/rvec-1)))
 	}
-	p.count, p.baseA, p.reduced = uint32(items), uint32(o.base), uint32(total)
+	p.count, p.baseA, p.reduced = uint32(items), uint32(base), uint32(total)
 	p.split = [4]uint32{uint32(chunks), uint32(chunk)}
-	in0, outBuf, err := d.inputAndOutput("reduce", o.data, outputs)
-	if err != nil {
-		return nil, err
-	}
-	owned := []*wgpu.Buffer{in0, outBuf}
-	key := programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: red, vec: vec, rvec: rvec, op: op.String(), lanes: lanes}
+	key := programKey{kernel: kernelReduce, dtype: dt, rank: kept, red: red, vec: vec, rvec: rvec, op: op.String(), lanes: lanes}
 	first := dispatch{
 		key:     key,
 		params:  p,
-		storage: []binding{{buf: in0, size: roundUp16(uint64(len(o.data)))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
+		storage: []binding{in, {buf: out, size: roundUp16(4 * uint64(outputs))}},
 	}
 	d.tile(&first, items*chunks, chunk)
 	if chunks == 1 {
 		if loads := total / rvec; lanes == 1 && loads <= maxFoldN {
 			first.key.foldN = loads
 		}
-		return d.newJob([]dispatch{first}, outBuf, owned...)
+		return []dispatch{first}, nil, nil
 	}
 	first.key.split = true
 	partialBytes := roundUp16(4 * uint64(chunks*outputs))
 	partials, err := d.newBuffer("reduce partials", partialBytes, wgpu.BufferUsageStorage)
 	if err != nil {
-		freeAll(owned)
-		return nil, err
+		return nil, nil, err
 	}
-	owned = append(owned, partials)
 	first.storage[1] = binding{buf: partials, size: partialBytes}
 	// The partials are a [chunks][kept dims] tensor, row-major: reduce its
 	// leading dim into the outputs.
@@ -108,12 +118,12 @@ func (d *Device) reduceJob(op tensor.ReduceOp, src tensor.Tensor, l tensor.Layou
 		stride *= int(p.shape[i])
 	}
 	second := dispatch{
-		key:     programKey{kernel: kernelReduce, dtype: src.DType(), rank: kept, red: 1, vec: vec, rvec: 1, op: op.String(), lanes: 1},
+		key:     programKey{kernel: kernelReduce, dtype: dt, rank: kept, red: 1, vec: vec, rvec: 1, op: op.String(), lanes: 1},
 		params:  q,
-		storage: []binding{{buf: partials, size: partialBytes}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
+		storage: []binding{{buf: partials, size: partialBytes}, {buf: out, size: roundUp16(4 * uint64(outputs))}},
 	}
 	d.tile(&second, items, chunks)
-	return d.newJob([]dispatch{first, second}, outBuf, owned...)
+	return []dispatch{first, second}, []*wgpu.Buffer{partials}, nil
 }
 
 // tile lays a reduce dispatch of items items, each folding fold elements,

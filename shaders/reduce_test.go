@@ -21,19 +21,7 @@ func chunkedReductions() []struct {
 } {
 	// Values (7919·i) mod 1000 keep every float sum an integer below 2^24,
 	// so f32 sums are exact in any order.
-	arange := func(dt tensor.DType, s ...int) tensor.Tensor {
-		n, _ := tensor.Shape(s).NumElements()
-		x, _ := tensor.Zeros(dt, tensor.Shape(s))
-		switch dt {
-		case tensor.Float32:
-			fill(x, n, func(i int) float32 { return float32(7919 * i % 1000) })
-		case tensor.Int32:
-			fill(x, n, func(i int) int32 { return int32(7919 * i % 1000) })
-		default:
-			fill(x, n, func(i int) uint32 { return uint32(7919 * i % 1000) })
-		}
-		return x
-	}
+	arange := func(dt tensor.DType, s ...int) tensor.Tensor { return arangeMod(dt, tensor.Shape(s)) }
 	type c = struct {
 		name string
 		src  func(tensor.DType) (tensor.Tensor, error)

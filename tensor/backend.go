@@ -34,6 +34,41 @@ type Backend interface {
 	Softmax(src Tensor, axis int) (Tensor, error)
 }
 
+// BinaryReducer is a Backend that runs a broadcast binary op and a
+// reduction of its result as one call:
+//
+//	out = Reduce(rop, Binary(bop, a, b), to)
+//
+// A backend whose kernels run away from the host (WebGPU) keeps the
+// intermediate there, so a matmul's [m, k, n] products (package sbp:
+// mul then sum over k) never cross to the host and back. BinaryReduce
+// calls it where be has it.
+type BinaryReducer interface {
+	BinaryReduce(bop BinaryOp, rop ReduceOp, a, b Tensor, to Shape) (Tensor, error)
+}
+
+// BinaryReduce returns Reduce(rop, Binary(bop, a, b), to) on be: in one
+// call where be is a BinaryReducer, otherwise as the two calls
+// (BinaryThenReduce).
+func BinaryReduce(be Backend, bop BinaryOp, rop ReduceOp, a, b Tensor, to Shape) (Tensor, error) {
+	if br, ok := be.(BinaryReducer); ok {
+		return br.BinaryReduce(bop, rop, a, b, to)
+	}
+	return BinaryThenReduce(be, bop, rop, a, b, to)
+}
+
+// BinaryThenReduce returns Reduce(rop, Binary(bop, a, b), to) as be's two
+// calls, the intermediate released: what a BinaryReducer does when its
+// one call cannot take the work.
+func BinaryThenReduce(be Backend, bop BinaryOp, rop ReduceOp, a, b Tensor, to Shape) (Tensor, error) {
+	mid, err := be.Binary(bop, a, b)
+	if err != nil {
+		return Tensor{}, err
+	}
+	defer mid.Release()
+	return be.Reduce(rop, mid, to)
+}
+
 // BinaryOperands validates a binary op and returns the broadcast output
 // shape and both operands' layouts expanded to it (stride 0 on broadcast
 // dims), ready for a kernel.
@@ -66,21 +101,28 @@ func BinaryOperands(op BinaryOp, a, b Tensor) (Shape, Layout, Layout, error) {
 // ReduceOperands validates a reduction of src to the shape to and returns
 // the per-dim reduced flags of src's dims.
 func ReduceOperands(op ReduceOp, src Tensor, to Shape) ([]bool, error) {
-	name := fmt.Sprintf("reduce %v %v to %v", op, src.layout.shape, to)
+	if !src.Valid() {
+		return nil, newError(ErrShape, fmt.Sprintf("reduce %v %v to %v", op, src.layout.shape, to), "the input is an empty Tensor value")
+	}
+	return ReduceShapes(op, src.layout.shape, to)
+}
+
+// ReduceShapes validates a reduction of a tensor of shape in to the shape
+// to and returns the per-dim reduced flags of in's dims: what
+// ReduceOperands checks, for an input not yet made (BinaryReducer's).
+func ReduceShapes(op ReduceOp, in, to Shape) ([]bool, error) {
+	name := fmt.Sprintf("reduce %v %v to %v", op, in, to)
 	if _, ok := reduceNames[op]; !ok {
 		return nil, newError(ErrParse, name, "unknown reduce op %d", op)
-	}
-	if !src.Valid() {
-		return nil, newError(ErrShape, name, "the input is an empty Tensor value")
 	}
 	if _, err := to.NumElements(); err != nil {
 		return nil, err
 	}
-	reduced, err := ReducedAxes(src.layout.shape, to)
+	reduced, err := ReducedAxes(in, to)
 	if err != nil {
 		return nil, err
 	}
-	if op != Sum && src.NumElements() == 0 {
+	if n, _ := in.NumElements(); op != Sum && n == 0 {
 		if n, _ := to.NumElements(); n > 0 {
 			return nil, newError(ErrShape, name, "%v over zero elements has no identity; the reduced dims are empty", op)
 		}
