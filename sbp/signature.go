@@ -22,6 +22,55 @@ func (s Signature) String() string { return formatSBPs(s.In) + " -> " + s.Out.St
 
 func formatSBPs(in []SBP) string { return join(in, " x ") }
 
+// ParseSignature reads a signature as String spells it: "S(1) x S(0) ->
+// P(sum)".
+func ParseSignature(s string) (Signature, error) {
+	in, out, ok := strings.Cut(s, "->")
+	if !ok {
+		return Signature{}, newError(ErrParse, fmt.Sprintf("signature %q", s), "want the inputs' SBPs, then -> and the output's, e.g. S(0) x B -> S(0)")
+	}
+	var sig Signature
+	for i, part := range strings.Split(in, " x ") {
+		one, err := Parse(part)
+		if err != nil {
+			return Signature{}, newError(ErrParse, fmt.Sprintf("signature %q", s), "input %d: %s", i, err.(*Error).Detail)
+		}
+		sig.In = append(sig.In, one)
+	}
+	var err error
+	if sig.Out, err = Parse(out); err != nil {
+		return Signature{}, newError(ErrParse, fmt.Sprintf("signature %q", s), "the output: %s", err.(*Error).Detail)
+	}
+	return sig, nil
+}
+
+// NdSignature is the signature an op runs under on an n-D mesh: one
+// Signature per mesh dim, dim 0 first.
+type NdSignature []Signature
+
+// String spells n as its mesh dims' signatures joined by "; ": "S(0) x B
+// -> S(0)" on one dim, "S(0) x B -> S(0); B x S(1) -> S(1)" on two.
+func (n NdSignature) String() string { return join(n, "; ") }
+
+// MarshalText writes n as String does.
+func (n NdSignature) MarshalText() ([]byte, error) { return []byte(n.String()), nil }
+
+// UnmarshalText reads n as String spells it ("" is none).
+func (n *NdSignature) UnmarshalText(b []byte) error {
+	*n = nil
+	if strings.TrimSpace(string(b)) == "" {
+		return nil
+	}
+	for i, part := range strings.Split(string(b), ";") {
+		sig, err := ParseSignature(part)
+		if err != nil {
+			return newError(ErrParse, fmt.Sprintf("signature %q", b), "mesh dim %d: %s", i, err.(*Error).Detail)
+		}
+		*n = append(*n, sig)
+	}
+	return nil
+}
+
 // Op is an operation on global tensors: its logical meaning, its SBP
 // signatures and its physical rewrite (what each device runs on its
 // shards). Expand, Repeat, Binary, Unary, Reduce, Mean, Softmax,

@@ -100,3 +100,33 @@ func TestSignatures(t *testing.T) {
 		}
 	}
 }
+
+// TestNdSignatureText: a plan's signatures are written as text (JSON's
+// "signature") and read back the same, one per mesh dim; text that is
+// not a signature is refused, naming the part that is wrong.
+func TestNdSignatureText(t *testing.T) {
+	matmul := Matmul().Signatures([]tensor.Shape{{4, 6}, {6, 8}})
+	softmax := Softmax(1).Signatures([]tensor.Shape{{4, 6}})
+	for _, n := range []NdSignature{nil, {matmul[0]}, {matmul[2], softmax[0]}, {matmul[len(matmul)-1], matmul[0], softmax[len(softmax)-1]}} {
+		text, _ := n.MarshalText()
+		var back NdSignature
+		if err := back.UnmarshalText(text); err != nil || back.String() != n.String() || len(back) != len(n) {
+			t.Errorf("%q read back as %q (%d dims, want %d): %v", text, back, len(back), len(n), err)
+		}
+	}
+	if got := (NdSignature{matmul[0], softmax[0]}).String(); got != matmul[0].String()+"; "+softmax[0].String() {
+		t.Errorf("two mesh dims spelled %q", got)
+	}
+	for _, c := range []struct{ text, says string }{
+		{"S(0) x B", "want the inputs' SBPs, then ->"},
+		{"S(0) x Q -> S(0)", "input 1"},
+		{"S(0) x B -> S(x)", "the output"},
+		{"S(0) -> S(0); B", "want the inputs' SBPs, then ->"},
+	} {
+		var n NdSignature
+		err := n.UnmarshalText([]byte(c.text))
+		if err == nil || !errors.Is(err, ErrParse) || !containsAll(err.Error(), c.text, c.says) {
+			t.Errorf("%q: %v, want ErrParse naming it and %q", c.text, err, c.says)
+		}
+	}
+}

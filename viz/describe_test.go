@@ -267,7 +267,7 @@ func wantWords(t *testing.T, s *Scene, step int, f Focus) []string {
 			if m.Cluster != nil {
 				want = append(want, cluster.FormatFLOPs(st.FLOPs), tensor.FormatBytes(int64(st.MemBytes)), st.Bound+"-bound", cluster.FormatSeconds(st.TimeS))
 			}
-			return append(append(want, st.Name, st.Op, st.Signature), st.Inputs...)
+			return append(append(want, st.Name, st.Op, st.Signature.String()), st.Inputs...)
 		}
 		st := m.Steps[f.Offset]
 		shards, _ := sbp.Shards(st.Shape, m.Program.Placement, st.Out())

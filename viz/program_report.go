@@ -64,7 +64,7 @@ func (s *programScene) report(step int, l Look) Report {
 		}
 		for _, d := range p.Differences {
 			if reached(s.opStep(d.Name, d.Pass)) {
-				row := []string{d.Name, d.Greedy.Signature, fmt.Sprint(d.Greedy.SendBytes), d.Exact.Signature, fmt.Sprint(d.Exact.SendBytes)}
+				row := []string{d.Name, d.Greedy.Signature.String(), fmt.Sprint(d.Greedy.SendBytes), d.Exact.Signature.String(), fmt.Sprint(d.Exact.SendBytes)}
 				if s.timed {
 					row = append(row, cluster.FormatSeconds(d.Greedy.TimeS), cluster.FormatSeconds(d.Exact.TimeS))
 				}

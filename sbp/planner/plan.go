@@ -129,7 +129,7 @@ type Step struct {
 	Inputs     []string    `json:"inputs,omitempty"`
 	InSbp      []sbp.NdSbp `json:"in_sbp,omitempty"` // the SBPs it runs on (after boxing)
 	OutSbp     sbp.NdSbp   `json:"out_sbp,omitempty"`
-	Signature  string      `json:"signature,omitempty"`  // per mesh dim, "S(0) x B -> S(0)"; joined by "; " on a mesh
+	Signature  sbp.NdSignature `json:"signature,omitempty"` // per mesh dim, "S(0) x B -> S(0)"; joined by "; " on a mesh
 	Reuses     []string    `json:"reuses,omitempty"`     // boxed copies made for an earlier op that serve this one too
 	Candidates []Candidate `json:"candidates,omitempty"` // every valid signature and what its boxing would send
 
@@ -219,7 +219,7 @@ type RankBytes struct {
 type Candidate struct {
 	InSbp     []sbp.NdSbp `json:"in_sbp"`
 	OutSbp    sbp.NdSbp   `json:"out_sbp"`
-	Signature string      `json:"signature"`
+	Signature sbp.NdSignature `json:"signature"`
 	SendBytes int64       `json:"send_bytes"`
 	Boxings   int         `json:"boxings"`
 }
@@ -235,7 +235,7 @@ type Difference struct {
 // Choice is one strategy's pick for an op: the signature and the bytes
 // its boxing sent before the op.
 type Choice struct {
-	Signature string      `json:"signature"`
+	Signature sbp.NdSignature `json:"signature"`
 	InSbp     []sbp.NdSbp `json:"in_sbp"`
 	SendBytes int64       `json:"send_bytes"`
 	// TimeS is, on a cluster, the op's time and its boxings' before it.

@@ -41,7 +41,7 @@ func (r *run) resolve(name string) string {
 
 func (r *run) picked(pl *planner, i int) Choice {
 	c := pl.cands[i][r.choice[i]]
-	return Choice{Signature: sigString(c.sig), InSbp: pl.ndsOf(c.in), SendBytes: r.spent[i], TimeS: r.spentTime[i]}
+	return Choice{Signature: sbp.NdSignature(c.sig), InSbp: pl.ndsOf(c.in), SendBytes: r.spent[i], TimeS: r.spentTime[i]}
 }
 
 // simulate walks the graph with the ops running as choice (a candidate
@@ -144,7 +144,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		if err != nil {
 			continue
 		}
-		cands = append(cands, Candidate{InSbp: pl.ndsOf(o.in), OutSbp: pl.nds[o.out], Signature: sigString(o.sig), SendBytes: b, Boxings: nb})
+		cands = append(cands, Candidate{InSbp: pl.ndsOf(o.in), OutSbp: pl.nds[o.out], Signature: sbp.NdSignature(o.sig), SendBytes: b, Boxings: nb})
 	}
 	before, first := r.total, len(r.steps)
 	names := make([]string, len(args))
@@ -161,7 +161,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		a := n.Args[j]
 		refused := pl.refusal(n, i, j, c, lay)
 		why := func(b sbp.Boxing) string {
-			return fmt.Sprintf("%s = %s runs under %s, which takes %s as %v; it is %v", n.Name, opText(n), sigString(c.sig), a, b.To, b.From) + refused
+			return fmt.Sprintf("%s = %s runs under %s, which takes %s as %v; it is %v", n.Name, opText(n), sbp.NdSignature(c.sig), a, b.To, b.From) + refused
 		}
 		from, err := pl.makeCopy(x, want, a, n.Name, n.Pass, lay, trees, made, r, why)
 		if err != nil {
@@ -181,7 +181,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		why = fmt.Sprintf("%s = %s", n.Name, opText(n))
 	}
 	step := Step{Kind: StepOp, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Op: n.Word, Inputs: slices.Clone(n.Args),
-		InSbp: pl.ndsOf(c.in), OutSbp: pl.nds[c.out], Signature: sigString(c.sig), Reuses: reuses, Candidates: cands, Why: why,
+		InSbp: pl.ndsOf(c.in), OutSbp: pl.nds[c.out], Signature: sbp.NdSignature(c.sig), Reuses: reuses, Candidates: cands, Why: why,
 		op: n.Op, args: names}
 	if err := pl.timeOpStep(&step, i, c); err != nil {
 		return err
@@ -319,12 +319,4 @@ func (pl *planner) refusal(n *graph.Node, i, j int, c cand, lay []int) string {
 
 func opText(n *graph.Node) string {
 	return strings.TrimSpace(n.Word + " " + strings.Join(n.Args, " "))
-}
-
-func sigString(sigs []sbp.Signature) string {
-	parts := make([]string, len(sigs))
-	for i, s := range sigs {
-		parts[i] = s.String()
-	}
-	return strings.Join(parts, "; ")
 }

@@ -308,7 +308,7 @@ func writeProgramPlan(w io.Writer, plan *planner.Plan) {
 			if len(s.Reuses) > 0 {
 				what += ", reusing " + strings.Join(s.Reuses, ", ")
 			}
-			sbps, how = sbp.JoinNd(s.InSbp, " x ")+" -> "+s.OutSbp.String(), s.Signature
+			sbps, how = sbp.JoinNd(s.InSbp, " x ")+" -> "+s.OutSbp.String(), s.Signature.String()
 			if timed {
 				took, bound = cluster.FormatSeconds(s.TimeS), s.Bound
 			}
