@@ -1,12 +1,11 @@
 package script
 
 import (
-	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/internal/pythontest"
 	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 )
@@ -16,14 +15,7 @@ import (
 // saying why; with STRIDELAB_REQUIRE_TORCH=1 (make test) it fails.
 func needTorch(t *testing.T) string {
 	t.Helper()
-	py, err := torch.FindPython(context.Background(), "")
-	if err != nil {
-		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
-			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)
-		}
-		t.Skipf("skipped: %v", err)
-	}
-	return py
+	return pythontest.Torch(t, torch.FindPython)
 }
 
 // planned parses src and plans it with strategy s.

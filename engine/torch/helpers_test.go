@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stridelab/stridelab/internal/pythontest"
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -40,14 +41,7 @@ var testPython = sync.OnceValues(func() (string, error) { return FindPython(cont
 // fails instead.
 func needTorch(t *testing.T) string {
 	t.Helper()
-	py, err := testPython()
-	if err != nil {
-		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
-			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)
-		}
-		t.Skipf("skipped: %v", err)
-	}
-	return py
+	return pythontest.Torch(t, func(context.Context, string) (string, error) { return testPython() })
 }
 
 // pooled is the engine most tests run: opts with the interpreter found

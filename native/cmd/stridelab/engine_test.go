@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/internal/pythontest"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -21,14 +21,7 @@ import (
 // torch; with STRIDELAB_REQUIRE_TORCH=1 it fails instead.
 func needTorch(t *testing.T) string {
 	t.Helper()
-	py, err := torch.FindPython(context.Background(), "")
-	if err != nil {
-		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
-			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)
-		}
-		t.Skipf("skipped: %v", err)
-	}
-	return py
+	return pythontest.Torch(t, torch.FindPython)
 }
 
 // runFails runs the CLI in-process and returns its exit status and

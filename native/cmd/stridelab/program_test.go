@@ -14,6 +14,7 @@ import (
 
 	"github.com/stridelab/stridelab/bench"
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/internal/pythontest"
 	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -350,14 +351,7 @@ for name, v in want.items():
 // STRIDELAB_REQUIRE_NUMPY makes that a failure.
 func requireNumPy(t *testing.T) string {
 	t.Helper()
-	py, err := bench.NumPyPython(context.Background())
-	if err != nil {
-		if os.Getenv("STRIDELAB_REQUIRE_NUMPY") != "" {
-			t.Fatalf("NumPy is required (STRIDELAB_REQUIRE_NUMPY is set): %v", err)
-		}
-		t.Skipf("skipped: %v (make deps installs python3-numpy)", err)
-	}
-	return py
+	return pythontest.NumPy(t, bench.NumPyPython)
 }
 
 // emitShim runs an emitted program on one process, without a cluster:
