@@ -25,6 +25,48 @@ async function stillShown() {
   if (settled) await Promise.race([settled, new Promise((r) => setTimeout(r, stillWait))]);
 }
 
+// While the scene is still the frame's loop sleeps, and so does this
+// page's. Ebitengine's loop asks for every animation frame even when it
+// has nothing to run: each one a call into the wasm and a frame for the
+// compositor, some 15% of a core on SwiftShader for a page that shows
+// nothing new. Once the app says it sleeps (stridelabSleep(true), at the
+// end of each tick that leaves nothing moving: app/live's OnSleep) the
+// next animation frame it asks for waits for input in this document, a
+// wake from the app (a Post: a call from the page), or wakeAfter at the
+// latest.
+const wakeAfter = 500; // ms
+const nextFrame = window.requestAnimationFrame.bind(window);
+let asleep = false;
+let held = null; // the callback held back while asleep
+let heldTimer = 0;
+let frames = 0; // animation frames the loop has been given (the tests read it)
+globalThis.stridelabLoopFrames = () => frames;
+window.requestAnimationFrame = (callback) => {
+  const counted = (t) => { frames++; callback(t); };
+  if (!asleep) return nextFrame(counted);
+  held = counted;
+  clearTimeout(heldTimer);
+  heldTimer = setTimeout(release, wakeAfter);
+  return 0;
+};
+// release runs the held callback at the next animation frame: asleep
+// stays set, so the loop's next request is held again unless the app ran
+// a tick and found something moving.
+function release() {
+  clearTimeout(heldTimer);
+  if (held) nextFrame(held);
+  held = null;
+}
+function wake() {
+  asleep = false;
+  release();
+}
+globalThis.stridelabSleep = (sleeps) => { if (sleeps) asleep = true; else wake(); };
+for (const type of ["pointerdown", "pointermove", "pointerup", "pointercancel", "wheel", "keydown", "keyup",
+  "touchstart", "touchmove", "touchend", "focus", "blur", "resize", "visibilitychange"]) {
+  window.addEventListener(type, wake, true);
+}
+
 // The marks (performance.getEntriesByType("mark")) time the start: the
 // still settled and the wasm asked for, the wasm fetched and compiled,
 // then Go's main reached stridelab.frame; the first drawn scene is

@@ -55,6 +55,12 @@ type Options struct {
 	// OnFirstDraw is called once the first frame with the scene is drawn
 	// (the playground measures its time to first scene).
 	OnFirstDraw func()
+	// OnSleep, when set, is told that the loop sleeps (true: at the end
+	// of each tick that leaves nothing moving, until input or a Post
+	// wakes it) and that a Post woke it (false). In the browser the
+	// frame's page then holds back the animation frames Ebitengine asks
+	// for while it sleeps (web/frame.js).
+	OnSleep func(asleep bool)
 }
 
 // App is the interactive renderer as an ebiten.Game: Update reads input
@@ -203,6 +209,9 @@ func (a *App) Update() error {
 	a.slept = a.sleeps && !a.awake()
 	if a.sleeps && !a.slept {
 		ebiten.ScheduleFrame()
+	}
+	if a.slept && a.opt.OnSleep != nil {
+		a.opt.OnSleep(true)
 	}
 	return nil
 }
@@ -425,6 +434,9 @@ func (a *App) Post(fn func(*App)) {
 	a.postMu.Unlock()
 	if a.sleeps {
 		ebiten.ScheduleFrame() // wake the loop to run it
+		if a.opt.OnSleep != nil {
+			a.opt.OnSleep(false)
+		}
 	}
 }
 

@@ -65,6 +65,9 @@ func main() {
 	var last session.State // what the frame shows, for frame.state()
 	o := live.Options{Spec: spec, Embed: true, Paused: opts.Embed, Export: exportOnPage,
 		OnState: func(st session.State) { last = st; post(st) },
+		// The frame's page holds back animation frames while the loop
+		// sleeps (web/frame.js).
+		OnSleep: func(asleep bool) { js.Global().Call("stridelabSleep", asleep) },
 		OnFirstDraw: func() {
 			// When the first scene was drawn, in the page's clock: the
 			// playground's time-to-first-scene budget reads it.

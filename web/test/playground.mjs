@@ -345,6 +345,22 @@ try {
   const boot = await page.evaluate(() => globalThis.pageReady);
   check(boot.backend === "gpu", `the page computes on WebGPU: ${boot.adapter}`);
   check(await page.locator("#backend").textContent() === `on WebGPU (${boot.adapter}), checked against the CPU reference`, "the results name the backend");
+  {
+    // A still scene's loop sleeps (web/frame.js): over 2 s the frame's
+    // loop is given a few animation frames (one each wakeAfter, 500 ms),
+    // not 120; a pointer over the scene wakes it at once.
+    await page.waitForTimeout(t(1500)); // the ticks after a change (live.App's settleTicks)
+    const loopFrames = () => page.evaluate(() => document.getElementById("frame").contentWindow.stridelabLoopFrames());
+    const before = await loopFrames();
+    await page.waitForTimeout(2000);
+    const stillFrames = await loopFrames() - before;
+    const box = await page.locator("#frame").boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width / 2 + 5, box.y + box.height / 2 + 5);
+    await page.waitForTimeout(300);
+    const woken = await loopFrames() - before - stillFrames;
+    check(stillFrames <= 12 && woken >= 2, `a still scene's loop sleeps: ${stillFrames} animation frames in 2 s (at most 12), then ${woken} in the 0.3 s after the pointer moved over it`);
+  }
   const scenes = await page.$$eval("#scene option", (os) => os.map((o) => o.value));
   check(scenes.length === 9 && scenes.includes("program"), `the scene menu lists every scene: ${scenes.join(", ")}`);
 
