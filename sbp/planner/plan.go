@@ -125,13 +125,13 @@ type Step struct {
 	Ranks       []RankBytes `json:"ranks,omitempty"`
 
 	// op
-	Op         string      `json:"op,omitempty"` // the op's word
-	Inputs     []string    `json:"inputs,omitempty"`
-	InSbp      []sbp.NdSbp `json:"in_sbp,omitempty"` // the SBPs it runs on (after boxing)
-	OutSbp     sbp.NdSbp   `json:"out_sbp,omitempty"`
-	Signature  sbp.NdSignature `json:"signature,omitempty"` // per mesh dim, "S(0) x B -> S(0)"; joined by "; " on a mesh
-	Reuses     []string    `json:"reuses,omitempty"`     // boxed copies made for an earlier op that serve this one too
-	Candidates []Candidate `json:"candidates,omitempty"` // every valid signature and what its boxing would send
+	Op         string          `json:"op,omitempty"` // the op's word
+	Inputs     []string        `json:"inputs,omitempty"`
+	InSbp      []sbp.NdSbp     `json:"in_sbp,omitempty"` // the SBPs it runs on (after boxing)
+	OutSbp     sbp.NdSbp       `json:"out_sbp,omitempty"`
+	Signature  sbp.NdSignature `json:"signature,omitempty"`  // per mesh dim, "S(0) x B -> S(0)"; joined by "; " on a mesh
+	Reuses     []string        `json:"reuses,omitempty"`     // boxed copies made for an earlier op that serve this one too
+	Candidates []Candidate     `json:"candidates,omitempty"` // every valid signature and what its boxing would send
 
 	// Why says why the step is there, in a learner's words.
 	Why string `json:"why,omitempty"`
@@ -217,11 +217,11 @@ type RankBytes struct {
 // Candidate is one signature an op could run under: the SBPs its inputs
 // would be boxed to, what comes out, and the bytes the boxing would send.
 type Candidate struct {
-	InSbp     []sbp.NdSbp `json:"in_sbp"`
-	OutSbp    sbp.NdSbp   `json:"out_sbp"`
+	InSbp     []sbp.NdSbp     `json:"in_sbp"`
+	OutSbp    sbp.NdSbp       `json:"out_sbp"`
 	Signature sbp.NdSignature `json:"signature"`
-	SendBytes int64       `json:"send_bytes"`
-	Boxings   int         `json:"boxings"`
+	SendBytes int64           `json:"send_bytes"`
+	Boxings   int             `json:"boxings"`
 }
 
 // Difference is an op where the strategies disagree.
@@ -236,8 +236,8 @@ type Difference struct {
 // its boxing sent before the op.
 type Choice struct {
 	Signature sbp.NdSignature `json:"signature"`
-	InSbp     []sbp.NdSbp `json:"in_sbp"`
-	SendBytes int64       `json:"send_bytes"`
+	InSbp     []sbp.NdSbp     `json:"in_sbp"`
+	SendBytes int64           `json:"send_bytes"`
 	// TimeS is, on a cluster, the op's time and its boxings' before it.
 	TimeS float64 `json:"time_s,omitempty"`
 }

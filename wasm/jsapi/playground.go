@@ -118,7 +118,7 @@ func compute(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := resultKey{scene: viz.Spec{Scene: spec.Scene, Values: spec.Values}.Hash(), backend: be.Name()}
+	key := resultKey{scene: sceneKey(spec), backend: be.Name()}
 	sec, ok := lastResult.get(key)
 	if !ok {
 		if sec, err = results.Compute(context.Background(), s, be); err != nil {

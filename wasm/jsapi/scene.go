@@ -134,12 +134,16 @@ func sceneOf(req js.Value) (*viz.Scene, viz.Spec, viz.HashOptions, error) {
 	return s, spec, opts, err
 }
 
+// sceneKey is spec's hash without its step: a scene holds every step,
+// and so does what is kept of it (lastScene, lastResult).
+func sceneKey(spec viz.Spec) string { return viz.Spec{Scene: spec.Scene, Values: spec.Values}.Hash() }
+
 // build returns the scene of spec, from lastScene when it was built last,
 // and checks spec's step against it as viz.Build does.
 func build(spec viz.Spec) (*viz.Scene, error) {
 	lastScene.Lock()
 	defer lastScene.Unlock()
-	key := viz.Spec{Scene: spec.Scene, Values: spec.Values}.Hash()
+	key := sceneKey(spec)
 	if lastScene.scene == nil || lastScene.hash != key {
 		s, err := viz.Build(viz.Spec{Scene: spec.Scene, Values: spec.Values})
 		if err != nil {
