@@ -21,7 +21,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { promisify } from "node:util";
-import "./harness.mjs"; // a failure said in one line
+import { disableFeatures } from "./harness.mjs"; // a failure said in one line; Chromium's features as every suite has them
 
 const args = process.argv.slice(2);
 const site = args[0];
@@ -63,7 +63,7 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-quic", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--enable-unsafe-webgpu", "--enable-features=Vulkan", "--use-vulkan=swiftshader",
-    "--use-webgpu-adapter=swiftshader", "--disable-vulkan-surface"],
+    "--use-webgpu-adapter=swiftshader", "--disable-vulkan-surface", disableFeatures()],
 });
 let failed = 0;
 const check = (ok, what) => { console.log(`${ok ? "ok  " : "FAIL"} ${what}`); if (!ok) failed++; };

@@ -5,7 +5,9 @@
 // signal, and a failure said in one line.
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
-import { basename } from "node:path";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join } from "node:path";
 
 // slow scales every timeout: the runner (run.mjs) sets STRIDELAB_SLOW to
 // how many suites share each core, so a wait that takes 10 s on an idle
@@ -61,6 +63,29 @@ export async function serve(cli, addr = "127.0.0.1:0") {
   return { served, url: line.match(/at (http:\/\/127\.0\.0\.1:\d+\/)/)[1] };
 }
 
+// chromeUI is Chromium's own UI that each new window starts and a
+// learner's tab does not wait for: in Chromium 156 the omnibox's
+// suggestion popup is a WebUI page, preloaded in a renderer of its own
+// for every new window (every Playwright context is one), some 40
+// modules and about a second of a core. On two cores it shared them with
+// the page under test: five fresh loads of the playground, still median
+// 579 → 331 ms, live frame 3.44 → 2.15 s (docs/performance.md). A learner's tab
+// opens in a window already started, so the tests turn it off.
+const chromeUI = ["WebUIOmniboxPopup", "WebUIOmniboxFullPopup", "WebUIOmniboxAimPopup"];
+
+// disableFeatures is the --disable-features switch for Chromium. Chromium
+// takes the last such switch it is given, and Playwright gives its own
+// list first, so this one repeats Playwright's (read from the
+// playwright-core this runs) with chromeUI added.
+export function disableFeatures() {
+  const dir = dirname(createRequire(import.meta.url).resolve("playwright-core/package.json"));
+  const bundle = readFileSync(join(dir, "lib", "coreBundle.js"), "utf8");
+  const list = bundle.match(/disabledFeatures = \[([\s\S]*?)\]/)?.[1] ?? "";
+  const theirs = [...list.matchAll(/^\s*"(\w+)",?\s*$/gm)].map((m) => m[1]);
+  if (!theirs.length) throw new Error(`harness: Playwright's --disable-features list was not found in ${join(dir, "lib", "coreBundle.js")}; disableFeatures must learn where this playwright-core keeps it`);
+  return `--disable-features=${[...theirs, ...chromeUI].join(",")}`;
+}
+
 // launch opens Debian's Chromium (CHROMIUM overrides the path); every
 // context and page it makes waits t(30 s) for an action and t(60 s) for a
 // navigation unless a call says otherwise.
@@ -68,7 +93,7 @@ export async function launch() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-quic", "--disable-background-networking", "--disable-component-update",
-      "--disable-sync", "--enable-unsafe-webgpu", "--use-angle=swiftshader"],
+      "--disable-sync", "--enable-unsafe-webgpu", "--use-angle=swiftshader", disableFeatures()],
     timeout: t(60000),
   });
   const scaled = (c) => { c.setDefaultTimeout(t(30000)); c.setDefaultNavigationTimeout(t(60000)); return c; };
