@@ -129,6 +129,7 @@ func init() {
 			},
 		}
 		if op != tensor.Eq {
+			spec.Grad = gradBinary
 			spec.Words = []OpWord{{Word: op.String(), Usage: "A B", Order: order[op],
 				Build: func(c *WordCall) (Op, error) {
 					if _, err := twoNames(c); err != nil {
@@ -141,4 +142,97 @@ func init() {
 		}
 		registerOp(spec)
 	}
+}
+
+// gradBinary is a broadcast binary op's backward as OneFlow writes it
+// (broadcast_binary_ops.cpp), each gradient summed to its operand's shape
+// where the operand broadcast (BroadcastReduceSumLike: reduce_sum_like):
+//
+//	add  da = dy,            db = dy
+//	sub  da = dy,            db = scalar_mul(dy, −1)
+//	mul  da = dy · b,        db = dy · a
+//	div  da = dy / b,        db = −dy · y / b      (OneFlow: broadcast_div_grad)
+//	max, min: dy where the operand was picked, split evenly at ties
+//	     (torch's convention; OneFlow's elementwise_max_grad gives a tie to
+//	     one operand)
+func gradBinary(b Backward, c GradCall) (string, error) {
+	x, other := c.X(), c.Other()
+	whole := func(op Op, why string, args ...string) (string, error) {
+		// the op's result, named c.Name when no sum follows it
+		out, err := op.OutShape([]tensor.Shape{b.Shape(args[0]), b.Shape(args[len(args)-1])})
+		name := ""
+		if err == nil && out.Equal(b.Shape(x)) {
+			name = c.Name
+		}
+		g, err := b.Add(name, op, why, args...)
+		if err != nil {
+			return "", err
+		}
+		return reduceSumLike(b, c.Name, g, x, why)
+	}
+	switch op := Params(c.Op).Binary; op {
+	case tensor.Add:
+		return reduceSumLike(b, c.Name, c.Dy, x, c.Why+" = grad")
+	case tensor.Sub:
+		if c.J == 0 {
+			return reduceSumLike(b, c.Name, c.Dy, x, c.Why+" = grad")
+		}
+		return whole(Scale(-1), c.Why+" = -grad (scalar_mul by -1)", c.Dy)
+	case tensor.Mul:
+		return whole(Binary(tensor.Mul), c.Why+" = grad · "+other, c.Dy, other)
+	case tensor.Div:
+		den := c.Args[1]
+		if c.J == 0 {
+			return whole(Binary(tensor.Div), c.Why+" = grad / "+den, c.Dy, den)
+		}
+		why := c.Why + " = -grad · " + c.Out + " / " + den
+		p, err := b.Add("", Binary(tensor.Mul), why, c.Dy, c.Out)
+		if err != nil {
+			return "", err
+		}
+		q, err := b.Add("", Binary(tensor.Div), why, p, den)
+		if err != nil {
+			return "", err
+		}
+		s, err := reduceSumLike(b, "", q, x, why)
+		if err != nil {
+			return "", err
+		}
+		return b.Add(c.Name, Scale(-1), why, s)
+	case tensor.Max, tensor.Min:
+		return gradPick(b, c)
+	}
+	return "", fmt.Errorf("no gradient rule for %s", c.Op.Name())
+}
+
+// gradPick is the gradient of an elementwise max or min: the gradient
+// goes to the operand that was picked, split evenly where both were:
+//
+//	m = eq(x, y);  n = eq(a, y) + eq(b, y);  dx = reduce_sum_like(dy · m / n, x)
+func gradPick(b Backward, c GradCall) (string, error) {
+	mask := func(x string) (string, error) {
+		return b.Once(c.Out+"=="+x, Binary(tensor.Eq), "where "+c.Out+" picked "+x, x, c.Out)
+	}
+	ma, err := mask(c.Args[0])
+	if err != nil {
+		return "", err
+	}
+	mb, err := mask(c.Args[1])
+	if err != nil {
+		return "", err
+	}
+	count, err := b.Once(c.Out+".picks", Binary(tensor.Add), "how many operands "+c.Out+" picked (2 at a tie: the gradient is split)", ma, mb)
+	if err != nil {
+		return "", err
+	}
+	m := []string{ma, mb}[c.J]
+	p, err := b.Add("", Binary(tensor.Mul), c.Why+" = grad where "+c.X()+" was picked", c.Dy, m)
+	if err != nil {
+		return "", err
+	}
+	q, err := b.Add("", Binary(tensor.Div), c.Why+", split at ties", p, count)
+	if err != nil {
+		return "", err
+	}
+	return reduceSumLike(b, c.Name, q, c.X(), c.Why)
 }

@@ -91,6 +91,7 @@ func (o expandOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape)
 func init() {
 	registerOp(&OpSpec{
 		Name:  "expand",
+		Grad:  gradExpand,
 		Words: []OpWord{intsWord("expand", "X SIZE", "expand takes a name and SIZE (-1 keeps a dim): expand X SIZE", "expand size", 170, Expand, func(p OpParams) []int { return p.Size })},
 		Global: func(_ string, p OpParams, x []string, _ []tensor.Shape) string {
 			return fmt.Sprintf("%s.expand%s", x[0], pyArgs(p.Size))
@@ -99,4 +100,11 @@ func init() {
 			return fmt.Sprintf("%s.expand(%s).contiguous()", x[0], each(func(r RankPlan) []int { return r.ExpandSize }))
 		},
 	})
+}
+
+// gradExpand is expand's backward as OneFlow writes it (expand.cpp):
+// reduce_sum of dy over the broadcast dims, to x's shape (the MXNet/TVM
+// note's broadcast-reduce: merged runs, 2·n kernels cover every case).
+func gradExpand(b Backward, c GradCall) (string, error) {
+	return b.Add(c.Name, Reduce(tensor.Sum, b.Shape(c.X())), c.Why+": expand's backward sums over the broadcast dims (reduce_sum)", c.Dy)
 }

@@ -231,6 +231,7 @@ func insertOne(be tensor.Backend, t tensor.Tensor, at int) (tensor.Tensor, error
 func init() {
 	registerOp(&OpSpec{
 		Name: "matmul",
+		Grad: gradMatmul,
 		Words: []OpWord{{Word: "matmul", Usage: "A B", Order: 10,
 			Build: func(c *WordCall) (Op, error) {
 				if _, err := twoNames(c); err != nil {
@@ -248,4 +249,37 @@ func init() {
 			return fmt.Sprintf("matmul(%s, %s)", x[0], x[1])
 		},
 	})
+}
+
+// gradMatmul is matmul's backward as OneFlow writes it (matmul.cpp:
+// Matmul and BroadcastMatmul), each gradient a matmul with transpose
+// flags (MatmulT) rather than a transpose op:
+//
+//	da = matmul(dy, b, transpose_b)     summed like a where a broadcast
+//	db = matmul(a, dy, transpose_a)     summed like b where b broadcast,
+//	     or broadcast_matmul_grad_b(a, dy) for a 2-D b under a batched a
+//
+// (reduce_sum_like over the batch dims the operand broadcast).
+func gradMatmul(b Backward, c GradCall) (string, error) {
+	a, w := c.Args[0], c.Args[1]
+	as, ws := b.Shape(a), b.Shape(w)
+	if c.J == 1 && len(ws) == 2 && len(as) > 2 {
+		return b.Add(c.Name, BroadcastMatmulGradB(), c.Why+" = "+a+"^T · grad, summed over the batch (broadcast_matmul_grad_b)", a, c.Dy)
+	}
+	op, why, args, x := MatmulT(false, true), c.Why+" = grad · "+w+"^T (matmul, transpose_b)", []string{c.Dy, w}, a
+	if c.J == 1 {
+		op, why, args, x = MatmulT(true, false), c.Why+" = "+a+"^T · grad (matmul, transpose_a)", []string{a, c.Dy}, w
+	}
+	out, err := op.OutShape([]tensor.Shape{b.Shape(args[0]), b.Shape(args[1])})
+	if err != nil {
+		return "", err
+	}
+	if out.Equal(b.Shape(x)) {
+		return b.Add(c.Name, op, why, args...)
+	}
+	g, err := b.Add("", op, why, args...)
+	if err != nil {
+		return "", err
+	}
+	return reduceSumLike(b, c.Name, g, x, why)
 }

@@ -99,6 +99,7 @@ func (o meanOp) oneflow(in []tensor.Shape) []Signature { return o.sum.oneflow(in
 func init() {
 	registerOp(&OpSpec{
 		Name: "mean",
+		Grad: gradMean,
 		Words: []OpWord{{Word: "mean", Usage: "X 1,3,1", Order: 230,
 			Build: func(c *WordCall) (Op, error) {
 				x, to, err := nameAndShape(c)
@@ -116,4 +117,21 @@ func init() {
 			return fmt.Sprintf("mean_to(%s, %s, %d)", x[0], each(func(r RankPlan) []int { return r.ReduceTo }), p.Count)
 		},
 	})
+}
+
+// gradMean is mean's backward as OneFlow writes it: its mean is a
+// reduce_sum then a scalar_mul by 1/count (ReduceMeanFunctor), so the
+// backward is scalar_mul's (the same scalar_mul of dy, on the smaller
+// tensor) then reduce_sum's broadcast_like.
+func gradMean(b Backward, c GradCall) (string, error) {
+	n := Params(c.Op).Count
+	f := 0.0 // a mean over nothing: x has no elements to take a gradient
+	if n > 0 {
+		f = 1 / float64(n)
+	}
+	q, err := b.Add("", Scale(f), fmt.Sprintf("%s: mean's backward divides grad by the %d elements each output averages (scalar_mul)", c.Why, n), c.Dy)
+	if err != nil {
+		return "", err
+	}
+	return b.Add(c.Name, BroadcastLike(b.Shape(c.X())), c.Why+": then broadcasts it back like "+c.X()+" (broadcast_like)", q, c.X())
 }

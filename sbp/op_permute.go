@@ -131,6 +131,7 @@ func (o permuteOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape
 func init() {
 	registerOp(&OpSpec{
 		Name: "transpose",
+		Grad: gradView,
 		Words: []OpWord{{Word: "transpose", Usage: "X", Order: 190,
 			Build: func(c *WordCall) (Op, error) {
 				if _, err := oneName(c, "transpose takes one name: transpose X (it swaps the last two dims)"); err != nil {
@@ -147,6 +148,7 @@ func init() {
 	})
 	registerOp(&OpSpec{
 		Name: "permute",
+		Grad: gradView,
 		Words: []OpWord{intsWord("permute", "X 0,2,1,3", "permute takes a name and an order of its dims: permute X 0,2,1,3 (y's dim k is X's dim order[k])",
 			"permute order", 200, Permute, func(p OpParams) []int { return p.Perm })},
 		Global: func(_ string, p OpParams, x []string, _ []tensor.Shape) string {
@@ -156,4 +158,25 @@ func init() {
 			return fmt.Sprintf("%s.permute(%s).contiguous()", x[0], PyList(p.Perm))
 		},
 	})
+}
+
+// gradView is a view op's backward (OneFlow's transpose.cpp and
+// reshape.cpp): the view that puts dy's elements back where x had them.
+//
+//	transpose  transpose(dy)                      (its own inverse)
+//	permute    permute(dy, inv),  inv[perm[k]] = k
+//	reshape    reshape(dy, shape(x))
+func gradView(b Backward, c GradCall) (string, error) {
+	xs := b.Shape(c.X())
+	switch p := Params(c.Op); p.Name {
+	case "transpose":
+		return b.Add(c.Name, Transpose(), c.Why+": transpose's backward is a transpose", c.Dy)
+	case "permute":
+		inv := make([]int, len(p.Perm))
+		for k, d := range p.Perm {
+			inv[d] = k
+		}
+		return b.Add(c.Name, Permute(inv), c.Why+": permute's backward permutes by the inverse order "+tensor.SpellInts(inv), c.Dy)
+	}
+	return b.Add(c.Name, Reshape(xs), c.Why+": reshape's backward reshapes back to "+xs.String(), c.Dy)
 }

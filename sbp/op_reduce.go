@@ -110,6 +110,7 @@ func init() {
 	}
 	registerOp(&OpSpec{
 		Name:  "reduce",
+		Grad:  gradReduce,
 		Words: []OpWord{reduceWord(tensor.Sum, "sum", 220), reduceWord(tensor.MaxAll, "max", 60), reduceWord(tensor.MinAll, "min", 70)},
 		Global: func(_ string, p OpParams, x []string, in []tensor.Shape) string {
 			fn := map[tensor.ReduceOp]string{tensor.Sum: "sum", tensor.MaxAll: "amax", tensor.MinAll: "amin"}[p.Reduce]
@@ -136,4 +137,40 @@ func reduceCall(x, fn string, in, to tensor.Shape) string {
 		return fmt.Sprintf("%s.reshape%s", x, shapeArgs(to))
 	}
 	return fmt.Sprintf("%s.%s(dim=%s, keepdim=True).reshape%s", x, fn, PyTuple(axes), shapeArgs(to))
+}
+
+// gradReduce is a reduction's backward as OneFlow writes it
+// (reduce_ops.cpp). Sum: broadcast_like(dy, x). Max and min: the cells
+// that hold the extreme, the gradient split evenly among them:
+//
+//	m = eq(x, broadcast_like(y, x));  n = reduce_sum(m) to y's shape
+//	dx = broadcast_like(dy / n, x) · m
+func gradReduce(b Backward, c GradCall) (string, error) {
+	x, y := c.X(), c.Out
+	xs := b.Shape(x)
+	if Params(c.Op).Reduce == tensor.Sum {
+		return b.Add(c.Name, BroadcastLike(xs), c.Why+": sum's backward broadcasts grad back like "+x+" (broadcast_like)", c.Dy, x)
+	}
+	word := WordOf(c.Op)
+	yb, err := b.Add("", BroadcastLike(xs), c.Why+": "+y+" broadcast like "+x, y, x)
+	if err != nil {
+		return "", err
+	}
+	m, err := b.Add("", Binary(tensor.Eq), c.Why+": the cells that hold the "+word, x, yb)
+	if err != nil {
+		return "", err
+	}
+	n, err := b.Add("", Reduce(tensor.Sum, b.Shape(y)), c.Why+": how many cells hold it", m)
+	if err != nil {
+		return "", err
+	}
+	q, err := b.Add("", Binary(tensor.Div), c.Why+": the gradient split among them", c.Dy, n)
+	if err != nil {
+		return "", err
+	}
+	qb, err := b.Add("", BroadcastLike(xs), c.Why+": broadcast like "+x, q, x)
+	if err != nil {
+		return "", err
+	}
+	return b.Add(c.Name, Binary(tensor.Mul), c.Why+" = eq(x, y) · grad / count", qb, m)
 }

@@ -89,6 +89,7 @@ func (o repeatOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape)
 func init() {
 	registerOp(&OpSpec{
 		Name:  "repeat",
+		Grad:  gradRepeat,
 		Words: []OpWord{intsWord("repeat", "X TIMES", "repeat takes a name and TIMES: repeat X TIMES", "repeat times", 180, Repeat, func(p OpParams) []int { return p.Times })},
 		Global: func(_ string, p OpParams, x []string, _ []tensor.Shape) string {
 			return fmt.Sprintf("%s.repeat%s", x[0], pyArgs(p.Times))
@@ -97,4 +98,12 @@ func init() {
 			return fmt.Sprintf("%s.repeat(%s)", x[0], each(func(r RankPlan) []int { return r.RepeatTimes }))
 		},
 	})
+}
+
+// gradRepeat is repeat's backward: the tiles summed (RepeatGrad). OneFlow
+// has no repeat op: its repeat is a reshape, an expand and a reshape, so
+// its backward is a reshape, expand's reduce_sum and a reshape, which
+// RepeatGrad runs as one op (its list for greedy is that chain's).
+func gradRepeat(b Backward, c GradCall) (string, error) {
+	return b.Add(c.Name, RepeatGrad(Params(c.Op).Times, b.Shape(c.X())), c.Why+": repeat's backward sums the tiles", c.Dy)
 }

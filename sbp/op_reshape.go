@@ -171,6 +171,7 @@ func (o reshapeOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape
 func init() {
 	registerOp(&OpSpec{
 		Name: "reshape",
+		Grad: gradView,
 		Words: []OpWord{intsWord("reshape", "X 8,4,16", "reshape takes a name and a shape: reshape X 8,4,16 (one size may be -1)",
 			"reshape shape", 210, Reshape, func(p OpParams) []int { return p.Shape })},
 		// the logical shape, -1 resolved

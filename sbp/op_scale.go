@@ -169,6 +169,7 @@ func init() {
 	const usage = "scale takes a name and a number: scale X 0.5"
 	registerOp(&OpSpec{
 		Name: "scale",
+		Grad: gradScale,
 		Words: []OpWord{{Word: "scale", Usage: "X 0.5", Order: 160,
 			Build: func(c *WordCall) (Op, error) {
 				if len(c.Args) != 2 {
@@ -196,4 +197,11 @@ func init() {
 			return fmt.Sprintf("%s * torch.tensor(%s, dtype=F32, device=DEV)", x[0], strconv.FormatFloat(p.Factor, 'g', -1, 64))
 		},
 	})
+}
+
+// gradScale is scalar_mul's backward (scalar_mul.cpp): the same
+// scalar_mul of dy.
+func gradScale(b Backward, c GradCall) (string, error) {
+	f := Params(c.Op).Factor
+	return b.Add(c.Name, Scale(f), fmt.Sprintf("%s = grad · %g", c.Why, f), c.Dy)
 }

@@ -106,6 +106,7 @@ func init() {
 	const usage = "softmax takes a name and a dim: softmax X -1 (negative counts from the end)"
 	registerOp(&OpSpec{
 		Name: "softmax",
+		Grad: gradSoftmax,
 		Words: []OpWord{{Word: "softmax", Usage: "X -1", Order: 150,
 			Build: func(c *WordCall) (Op, error) {
 				if len(c.Args) != 2 {
@@ -133,4 +134,11 @@ func init() {
 			return fmt.Sprintf("softmax(%s, %d)", x[0], p.Axis)
 		},
 	})
+}
+
+// gradSoftmax is softmax's backward (softmax.cpp): softmax_grad(y, dy),
+// y · (dy − Σ_d (dy · y)).
+func gradSoftmax(b Backward, c GradCall) (string, error) {
+	d := Params(c.Op).Axis
+	return b.Add(c.Name, SoftmaxGrad(d), fmt.Sprintf("%s = %s · (grad - sum(grad · %s, dim %d)) (softmax_grad)", c.Why, c.Out, c.Out, d), c.Out, c.Dy)
 }

@@ -135,6 +135,29 @@ func init() {
 				Spell: func(OpParams) (string, bool) { return "", true },
 			}}
 		}
+		spec.Grad = gradUnary
 		registerOp(spec)
 	}
+}
+
+// gradUnary is a unary op's backward as OneFlow writes it
+// (math_unary_op.cpp, activation.cpp): neg's is negative(dy); each other
+// op's is its *_grad op (UnaryGrad) of x and dy, or of y and dy for tanh
+// and relu.
+func gradUnary(b Backward, c GradCall) (string, error) {
+	op := Params(c.Op).Unary
+	switch op {
+	case tensor.Neg:
+		return b.Add(c.Name, Unary(tensor.Neg), c.Why+" = -grad (negative)", c.Dy)
+	case tensor.Step:
+		return "", fmt.Errorf("no gradient rule for %s", c.Op.Name())
+	}
+	g := UnaryGrad(op)
+	v := c.X()
+	if g.(unaryGradOp).fromY() {
+		v = c.Out
+	}
+	formula := map[tensor.UnaryOp]string{tensor.Exp: "grad · exp(%s)", tensor.Log: "grad / %s", tensor.Sqrt: "grad / (2·sqrt(%s))",
+		tensor.Rsqrt: "-grad · rsqrt(%s)³ / 2", tensor.Tanh: "grad · (1 - %s²)", tensor.Relu: "grad where %s > 0"}[op]
+	return b.Add(c.Name, g, fmt.Sprintf("%s = "+formula+" (%s)", c.Why, v, g.Name()), v, c.Dy)
 }

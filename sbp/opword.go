@@ -30,6 +30,10 @@ type OpSpec struct {
 	// a literal when one device runs it, a lookup by rank in a file that
 	// every rank runs.
 	Local func(p OpParams, x []string, each func(get func(RankPlan) []int) string) string
+	// Grad appends the op's gradient with respect to one argument, as
+	// OneFlow's autograd writes it (grad.go); nil for the backward's own
+	// ops, which are never differentiated.
+	Grad func(b Backward, c GradCall) (string, error)
 }
 
 // OpWord is one word of the language: a statement NAME = WORD ARGS…
@@ -134,6 +138,20 @@ func WordsOf(word string) []OpWord {
 		return 1
 	})
 	return out
+}
+
+// WordOf is the word a plan shows for op: the language's word for it
+// (sum for a sum reduce), or its Name for an op only the backward makes.
+func WordOf(op Op) string {
+	if spec := SpecOf(op); spec != nil {
+		p := Params(op)
+		for _, w := range spec.Words {
+			if _, ok := w.Spell(p); ok {
+				return w.Word
+			}
+		}
+	}
+	return op.Name()
 }
 
 // SpellOp writes op applied to names as the language says it (matmul a

@@ -18,11 +18,13 @@ type OpParams struct {
 	Factor float64         // scale: y = Factor·x
 	Size   []int           // expand: the logical size (-1 keeps a dim)
 	Times  []int           // repeat and repeat_grad: the repeat counts
-	To     tensor.Shape    // reduce, mean: the logical target; repeat_grad: the repeat's input shape
+	To     tensor.Shape    // reduce, mean, reduce_sum_like: the logical target; repeat_grad: the repeat's input shape; broadcast_like: like's shape
 	Count  int             // mean: the input elements each output averages (every device divides by it)
 	Perm   []int           // transpose, permute: y's dim k is x's dim Perm[k] (transpose's is nil: it swaps the last two dims)
 	Shape  []int           // reshape: the target shape as given (one entry may be -1)
-	Axis   int             // softmax: the dim it normalises along, as written (negative counts from the end)
+	Axis   int             // softmax, softmax_grad: the dim it normalises along, as written (negative counts from the end)
+	TransA bool            // matmul_t: a's matrices transposed
+	TransB bool            // matmul_t: b's matrices transposed
 }
 
 // Params returns op's own arguments. An op made outside this package
@@ -52,6 +54,16 @@ func Params(op Op) OpParams {
 		p.Times = append([]int{}, o.times...)
 	case repeatGradOp:
 		p.Times, p.To = append([]int{}, o.times...), o.in.Clone()
+	case broadcastLikeOp:
+		p.To = o.to.Clone()
+	case reduceSumLikeOp:
+		p.Reduce, p.To = tensor.Sum, o.to.Clone()
+	case softmaxGradOp:
+		p.Axis = o.axis
+	case unaryGradOp:
+		p.Unary = o.op
+	case matmulTOp:
+		p.TransA, p.TransB = o.ta, o.tb
 	}
 	return p
 }

@@ -155,6 +155,11 @@ func FormatBytes(n int64) string {
 	case v >= 10:
 		prec = 1
 	}
+	// A value that rounds up to the next power of ten takes one digit
+	// fewer: 10239 B is "10.0 KiB", as 10240 B is, not "10.00 KiB".
+	if r := math.Round(v*math.Pow10(prec)) / math.Pow10(prec); prec > 0 && r >= math.Pow10(3-prec) {
+		prec--
+	}
 	return strconv.FormatFloat(v, 'f', prec, 64) + " " + units[u]
 }
 

@@ -42,7 +42,8 @@ func TestResultBytes(t *testing.T) {
 
 func TestFormatBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.00 KiB", 1536: "1.50 KiB",
-		11 << 30: "11.0 GiB", 2400000000000: "2.18 TiB", 512 << 20: "512 MiB", math.MaxInt64: "8.00 EiB"} {
+		11 << 30: "11.0 GiB", 2400000000000: "2.18 TiB", 512 << 20: "512 MiB", math.MaxInt64: "8.00 EiB",
+		10239: "10.0 KiB", 102399: "100 KiB"} { // rounding up to the next power of ten drops a digit
 		if got := FormatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
 		}

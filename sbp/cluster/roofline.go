@@ -57,38 +57,66 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 	"matmul": func(in []tensor.Shape, out tensor.Shape) float64 {
 		return 2 * elems(out) * float64(in[0][len(in[0])-1])
 	},
+	// matmul with transpose flags (the backward's): the same count, k
+	// read as a's matrix over the output's m rows, whichever way a lies.
+	"matmul_t": func(in []tensor.Shape, out tensor.Shape) float64 {
+		a, r := in[0], len(out)
+		if out[r-2] == 0 {
+			return 0
+		}
+		return 2 * elems(out) * float64(a[len(a)-1]*a[len(a)-2]/out[r-2])
+	},
+	// broadcast_matmul_grad_b: a^T·dy over every row of the batch,
+	// [M, k] by [M, n]: 2·M·k·n.
+	"broadcast_matmul_grad_b": func(in []tensor.Shape, out tensor.Shape) float64 {
+		return 2 * elems(in[0]) * float64(out[1])
+	},
 	// elementwise: one per output element (exp, log, tanh and rsqrt take
 	// a few instructions each on a GPU's special-function units; counted
 	// as one, like the rest, since their time is their bytes).
 	"binary": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(out) },
 	"unary":  func(in []tensor.Shape, out tensor.Shape) float64 { return elems(out) },
 	"scale":  func(in []tensor.Shape, out tensor.Shape) float64 { return elems(out) },
+	// a unary op's gradient: the derivative and its product with dy,
+	// counted as two; softmax_grad four (dy·y, its line's sum, the
+	// subtraction, the product with y).
+	"unary_grad":   func(in []tensor.Shape, out tensor.Shape) float64 { return 2 * elems(out) },
+	"softmax_grad": func(in []tensor.Shape, out tensor.Shape) float64 { return 4 * elems(out) },
 	// reductions: one per input element (each is combined once); mean
 	// one more per output, its division.
 	"reduce":      func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
 	"mean":        func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) + elems(out) },
 	"repeat_grad": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
+	// reduce_sum_like sums its x (its like is read for its shape alone).
+	"reduce_sum_like": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
 	// softmax: five per element, a compare for the line's max, a
 	// subtraction, an exp, an add to the line's sum and a division.
 	"softmax": func(in []tensor.Shape, out tensor.Shape) float64 { return 5 * elems(in[0]) },
 	// copies compute nothing; their time is their bytes.
-	"expand":    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
-	"repeat":    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
-	"transpose": func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
-	"permute":   func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
-	"reshape":   func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"expand":         func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"broadcast_like": func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"repeat":         func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"transpose":      func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"permute":        func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"reshape":        func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 }
+
+// likeOps read their second input (like) for its shape alone.
+var likeOps = map[string]bool{"broadcast_like": true, "reduce_sum_like": true}
 
 // OpWork returns the work of op on one device whose input shards have
 // the shapes in and whose output shard has shape out, elements of dt:
 //
-//	FLOPs  matmul 2·batch·m·k·n; add … eq, exp … step and scale one per output
-//	       element; reduce and repeat_grad one per input element, mean
-//	       one more per output; softmax five per element; expand,
-//	       repeat, transpose, permute and reshape 0
+//	FLOPs  matmul (with or without transpose flags) 2·batch·m·k·n,
+//	       broadcast_matmul_grad_b 2·M·k·n; add … eq, exp … step and
+//	       scale one per output element, a unary op's _grad two,
+//	       softmax_grad four; reduce, reduce_sum_like and repeat_grad
+//	       one per input element, mean one more per output; softmax
+//	       five per element; expand, broadcast_like, repeat, transpose,
+//	       permute and reshape 0
 //	bytes  dt.Size() · (Σ input shard elements + output shard elements):
-//	       each input read once and the output written once, the least
-//	       traffic any kernel needs
+//	       each input read once (a like op's like not at all) and the
+//	       output written once, the least traffic any kernel needs
 //
 // An op without a row in the table, a wrong number of shapes or a
 // matmul's shards that are not [..., m, k] and [..., k, n] giving out is
@@ -100,8 +128,10 @@ func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Wo
 	switch par := sbp.Params(op); {
 	case par.Binary != 0:
 		row = "binary"
-	case par.Unary != 0:
+	case par.Unary != 0 && name == par.Unary.String():
 		row = "unary"
+	case par.Unary != 0:
+		row = "unary_grad"
 	}
 	count, ok := flopCounts[row]
 	if !ok {
@@ -126,7 +156,10 @@ func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Wo
 		}
 	}
 	bytes := elems(out)
-	for _, s := range in {
+	for j, s := range in {
+		if j == 1 && likeOps[name] {
+			continue // like: its shape alone is read
+		}
 		bytes += elems(s)
 	}
 	return Work{FLOPs: count(in, out), Bytes: bytes * float64(dt.Size())}, nil

@@ -138,7 +138,7 @@ func (g *Graph) backward(target string) error {
 		if !reaches[n.Name] || n.Kind == KindInput {
 			continue
 		}
-		gy, err := b.gather(n.Name, contrib[n.Name], n.Shape)
+		gy, err := b.gather(n.Name, contrib[n.Name])
 		if err != nil {
 			return err
 		}
@@ -172,7 +172,7 @@ func (g *Graph) backward(target string) error {
 			g.Grads[n.Name] = want
 			continue
 		}
-		src, err := b.gather(n.Name, contrib[n.Name], n.Shape)
+		src, err := b.gather(n.Name, contrib[n.Name])
 		if err != nil {
 			return err
 		}

@@ -20,8 +20,8 @@ func ExamplePlan_Capacity() {
 	}
 	peak, step := plan.Peak()
 	fmt.Println(peak, "bytes at step", step+1)
-	fmt.Println(plan.Capacity(16<<10, "16 KiB device"))
+	fmt.Println(plan.Capacity(8<<10, "8 KiB device"))
 	// Output:
-	// [20480 20480 20480 20480] bytes at step 10
-	// program: line 1, column 86: grad s: rank 0 holds 20.0 KiB at step 10 (grad_x.y as B 8.00 KiB, grad_y as B 4.00 KiB, x as S(0) 2.00 KiB and 3 more); each 16 KiB device has 16.0 KiB
+	// [10240 10240 10240 10240] bytes at step 9
+	// program: line 1, column 36: w = input 32,16 B: rank 0 holds 10.0 KiB at step 9 (x as S(0) 2.00 KiB, w as B 2.00 KiB, grad_x.y as S(0) 2.00 KiB and 2 more); each 8 KiB device has 8.00 KiB
 }

@@ -85,74 +85,64 @@ func checkHeld(t *testing.T, src string, want []heldStep, peakStep int) {
 // reader. Bytes are float32 (4 a value) per device.
 
 // Data parallelism on 4 devices: x's rows split, w whole everywhere.
+// OneFlow's backward: sum's broadcast_like reads y (its like) and makes
+// grad_y split as y is; the matmul gradients split alike, w's partial:
+// one all-reduce.
 func TestHeldDataParallel(t *testing.T) {
 	const (
 		x      = 16 * 32 * 4 // [64 32] S(0): 16 rows a device = 2048
 		w      = 32 * 16 * 4 // [32 16] B = 2048
 		inputs = x + w       // 4096, from the first step to the last
-		y      = 16 * 16 * 4 // [64 16] S(0) = 1024, read by s
+		y      = 16 * 16 * 4 // [64 16] S(0) = 1024, read by s and grad_y (its like)
 		s      = 4           // [1 1] P(sum): the full-size partial buffer, read by nothing
 		gradS  = 4           // [1 1] B, read by grad_y
-		gradY  = 64 * 16 * 4 // [64 16] B = 4096, read by grad_x.y and grad_w.y
-		wT     = 16 * 32 * 4 // [16 32] B = 2048, read by grad_x.y
-		gradXY = 64 * 32 * 4 // [64 32] B = 8192, read by grad_x
-		xT     = 32 * 16 * 4 // [32 64] S(1) = 2048, read by its boxing
-		xTS0   = 8 * 64 * 4  // [32 64] S(0) = 2048, read by grad_w.y
-		gradWY = 8 * 16 * 4  // [32 16] S(0) = 512, read by grad_w
-		gradX  = 16 * 32 * 4 // [64 32] S(0) = 2048, x's gradient: to the end
+		gradY  = 16 * 16 * 4 // [64 16] S(0) = 1024, read by grad_x.y and grad_w.y
+		gradX  = 16 * 32 * 4 // [64 32] S(0) = 2048: grad_x.y, laid out as x, is x's gradient: to the end
+		gradWY = 32 * 16 * 4 // [32 16] P(sum) = 2048, read by grad_w
 		gradW  = 32 * 16 * 4 // [32 16] B = 2048, w's gradient: to the end
 	)
 	checkHeld(t, "placement 4; x = input 64,32 S(0); w = input 32,16 B; y = matmul x w; s = sum y 1,1; grad s", []heldStep{
-		{"x", "S(0)", on4(inputs)},                                         // 4096
-		{"w", "B", on4(inputs)},                                            // 4096
-		{"y", "S(0)", on4(inputs + y)},                                     // 4096 + 1024 = 5120
-		{"s", "P(sum)", on4(inputs + y + s)},                               // 5120 + 4 = 5124; y and s go
-		{"grad_s", "B", on4(inputs + gradS)},                               // 4096 + 4 = 4100
-		{"grad_y", "B", on4(inputs + gradS + gradY)},                       // 4100 + 4096 = 8196; grad_s goes
-		{"w.T", "B", on4(inputs + gradY + wT)},                             // 4096 + 4096 + 2048 = 10240
-		{"grad_x.y", "B", on4(inputs + gradY + wT + gradXY)},               // 10240 + 8192 = 18432; w.T goes
-		{"x.T", "S(1)", on4(inputs + gradY + gradXY + xT)},                 // 4096 + 4096 + 8192 + 2048 = 18432
-		{"x.T@S(0)", "S(0)", on4(inputs + gradY + gradXY + xT + xTS0)},     // 18432 + 2048 = 20480, the peak; x.T goes
-		{"grad_w.y", "S(0)", on4(inputs + gradY + gradXY + xTS0 + gradWY)}, // 4096 + 4096 + 8192 + 2048 + 512 = 18944; grad_y and x.T@S(0) go
-		{"grad_x", "S(0)", on4(inputs + gradXY + gradWY + gradX)},          // 4096 + 8192 + 512 + 2048 = 14848; grad_x.y goes
-		{"grad_w", "B", on4(inputs + gradWY + gradX + gradW)},              // 4096 + 512 + 2048 + 2048 = 8704
-	}, 9)
+		{"x", "S(0)", on4(inputs)},                                   // 4096
+		{"w", "B", on4(inputs)},                                      // 4096
+		{"y", "S(0)", on4(inputs + y)},                               // 4096 + 1024 = 5120
+		{"s", "P(sum)", on4(inputs + y + s)},                         // 5120 + 4 = 5124; s goes
+		{"grad_s", "B", on4(inputs + y + gradS)},                     // 5124
+		{"grad_y", "S(0)", on4(inputs + y + gradS + gradY)},          // 5124 + 1024 = 6148; y and grad_s go
+		{"grad_x.y", "S(0)", on4(inputs + gradY + gradX)},            // 4096 + 1024 + 2048 = 7168
+		{"grad_w.y", "P(sum)", on4(inputs + gradY + gradX + gradWY)}, // 7168 + 2048 = 9216; grad_y goes
+		{"grad_w", "B", on4(inputs + gradX + gradWY + gradW)},        // 4096 + 2048 + 2048 + 2048 = 10240, the peak
+	}, 8)
 }
 
 // ZeRO-3 on 4 devices: w lives split, boxed whole (wb) for its matmul;
-// the B copy is held until the backward's transpose has read it.
+// the B copy is held until the backward's matmul of grad_y by wb^T has
+// read it, and w's gradient, partial, is reduce-scattered to w's S(0).
 func TestHeldZeRO3(t *testing.T) {
 	const (
 		x      = 16 * 32 * 4 // [64 32] S(0) = 2048
 		w      = 8 * 16 * 4  // [32 16] S(0) = 512: a quarter of data parallelism's
 		inputs = x + w       // 2560
-		wb     = 32 * 16 * 4 // [32 16] B = 2048, read by y and wb.T
-		y      = 16 * 16 * 4 // [64 16] S(0) = 1024, read by s
+		wb     = 32 * 16 * 4 // [32 16] B = 2048, read by y and grad_x.y
+		y      = 16 * 16 * 4 // [64 16] S(0) = 1024, read by s and grad_y (its like)
 		s      = 4           // [1 1] P(sum), read by nothing
 		gradS  = 4           // [1 1] B, read by grad_y
-		gradY  = 64 * 16 * 4 // [64 16] B = 4096, read by grad_x.y and grad_wb
-		wbT    = 16 * 32 * 4 // [16 32] B = 2048, read by grad_x.y
-		gradXY = 64 * 32 * 4 // [64 32] B = 8192, read by grad_x
-		xT     = 32 * 16 * 4 // [32 64] S(1) = 2048, read by its boxing
-		xTS0   = 8 * 64 * 4  // [32 64] S(0) = 2048, read by grad_wb
-		gradWb = 8 * 16 * 4  // [32 16] S(0) = 512: laid out as w already, so it is w's gradient: to the end
-		gradX  = 16 * 32 * 4 // [64 32] S(0) = 2048, x's gradient: to the end
+		gradY  = 16 * 16 * 4 // [64 16] S(0) = 1024, read by grad_x.y and grad_wb
+		gradX  = 16 * 32 * 4 // [64 32] S(0) = 2048: grad_x.y, laid out as x, is x's gradient: to the end
+		gradWb = 32 * 16 * 4 // [32 16] P(sum) = 2048, read by grad_w
+		gradW  = 8 * 16 * 4  // [32 16] S(0) = 512, w's gradient: to the end
 	)
 	checkHeld(t, "placement 4; x = input 64,32 S(0); w = input 32,16 S(0); wb = box w B; y = matmul x wb; s = sum y 1,1; grad s", []heldStep{
-		{"x", "S(0)", on4(inputs)},                                        // 2560
-		{"w", "S(0)", on4(inputs)},                                        // 2560
-		{"wb", "B", on4(inputs + wb)},                                     // 2560 + 2048 = 4608
-		{"y", "S(0)", on4(inputs + wb + y)},                               // 4608 + 1024 = 5632
-		{"s", "P(sum)", on4(inputs + wb + y + s)},                         // 5632 + 4 = 5636; y and s go
-		{"grad_s", "B", on4(inputs + wb + gradS)},                         // 2560 + 2048 + 4 = 4612
-		{"grad_y", "B", on4(inputs + wb + gradS + gradY)},                 // 4612 + 4096 = 8708; grad_s goes
-		{"wb.T", "B", on4(inputs + wb + gradY + wbT)},                     // 2560 + 2048 + 4096 + 2048 = 10752; wb goes
-		{"grad_x.y", "B", on4(inputs + gradY + wbT + gradXY)},             // 2560 + 4096 + 2048 + 8192 = 16896; wb.T goes
-		{"x.T", "S(1)", on4(inputs + gradY + gradXY + xT)},                // 2560 + 4096 + 8192 + 2048 = 16896
-		{"x.T@S(0)", "S(0)", on4(inputs + gradY + gradXY + xT + xTS0)},    // 16896 + 2048 = 18944, the peak; x.T goes
-		{"grad_wb", "S(0)", on4(inputs + gradY + gradXY + xTS0 + gradWb)}, // 2560 + 4096 + 8192 + 2048 + 512 = 17408; grad_y and x.T@S(0) go
-		{"grad_x", "S(0)", on4(inputs + gradXY + gradWb + gradX)},         // 2560 + 8192 + 512 + 2048 = 13312
-	}, 10)
+		{"x", "S(0)", on4(inputs)},                                  // 2560
+		{"w", "S(0)", on4(inputs)},                                  // 2560
+		{"wb", "B", on4(inputs + wb)},                               // 2560 + 2048 = 4608
+		{"y", "S(0)", on4(inputs + wb + y)},                         // 4608 + 1024 = 5632
+		{"s", "P(sum)", on4(inputs + wb + y + s)},                   // 5632 + 4 = 5636; s goes
+		{"grad_s", "B", on4(inputs + wb + y + gradS)},               // 5636
+		{"grad_y", "S(0)", on4(inputs + wb + y + gradS + gradY)},    // 5636 + 1024 = 6660; y and grad_s go
+		{"grad_x.y", "S(0)", on4(inputs + wb + gradY + gradX)},      // 2560 + 2048 + 1024 + 2048 = 7680, the peak; wb goes
+		{"grad_wb", "P(sum)", on4(inputs + gradY + gradX + gradWb)}, // 2560 + 1024 + 2048 + 2048 = 7680; grad_y goes
+		{"grad_w", "S(0)", on4(inputs + gradX + gradWb + gradW)},    // 2560 + 2048 + 2048 + 512 = 7168
+	}, 7)
 }
 
 // Megatron's MLP on 4 devices: w1 split by columns, w2 by rows, the
@@ -161,59 +151,52 @@ func TestHeldMegatronMLP(t *testing.T) {
 	const (
 		inputs = 8*16*4 + 16*8*4 + 4 + 8*16*4 // x [8 16] B 512 + w1 [16 32] S(1) 512 + zero [1] B 4 + w2 [32 16] S(0) 512 = 1540
 		act    = 8 * 8 * 4                    // any [8 32] split 4 ways, S(0) (2 rows) or S(1) (8 columns): 256
-		actT   = 32 * 2 * 4                   // r.T [32 8] S(1) = 256; as S(0), 8·8·4 = 256
 		y      = 8 * 16 * 4                   // [8 16] P(sum): the full-size partial buffer, 512
 		one    = 4                            // s, grad_s, grad_zero.r, grad_zero: one value
 		gradY  = 8 * 16 * 4                   // [8 16] B = 512
-		w2T    = 16 * 8 * 4                   // [16 32] S(1) = 512
 		gradW2 = 8 * 16 * 4                   // grad_w2.y [32 16] S(0) = 512, w2's gradient: to the end
-		w1T    = 8 * 16 * 4                   // [32 16] S(0) = 512
 		gradXH = 8 * 16 * 4                   // [8 16] P(sum) = 512
-		xT     = 16 * 8 * 4                   // [16 8] B = 512
 		gradW1 = 16 * 8 * 4                   // grad_w1.h [16 32] S(1) = 512, w1's gradient: to the end
 		gradX  = 8 * 16 * 4                   // [8 16] B = 512, x's gradient: to the end
 	)
 	// Who reads what (Step.Reads): h by its S(0) copy (step 5) only, as
-	// r==h reuses the copy; h@S(0) by r and r==h (18); r by r@S(1), r.T,
-	// r==h and r==zero (19); grad_y by grad_r and grad_w2.y (17); grad_r
-	// by its S(0) copy (21), which tmp.1 and tmp.3 read (24); r==h to
-	// tmp.1 (22), r==zero to tmp.3 (24), r.picks to tmp.4 (25); tmp.2 by
-	// its S(1) copy (28), which grad_x.h and grad_w1.h read (31).
+	// r==h reuses the copy; h@S(0) by r and r==h (15); r by r@S(1), r==h
+	// and r==zero (16); r@S(1) by y and grad_w2.y (14, matmul with
+	// transpose_a); y by s and grad_y (its like, 12); grad_y by grad_r and
+	// grad_w2.y (14); grad_r by its S(0) copy (18), which tmp.1 and tmp.3
+	// read (21); r==h to tmp.1 (19), r==zero to tmp.3 (21), r.picks to
+	// tmp.4 (22); tmp.2 by its S(1) copy (24), which grad_x.h and
+	// grad_w1.h read (26).
 	checkHeld(t, "placement 4; x = input 8,16 B; w1 = input 16,32 S(1); h = matmul x w1; zero = input 1 B; r = max h zero; w2 = input 32,16 S(0); y = matmul r w2; s = sum y 1,1; grad s", []heldStep{
-		{"x", "B", on4(inputs)},                                                        // 1540
-		{"w1", "S(1)", on4(inputs)},                                                    // 1540
-		{"h", "S(1)", on4(inputs + act)},                                               // 1540 + 256 = 1796
-		{"zero", "B", on4(inputs + act)},                                               // 1796
-		{"h@S(0)", "S(0)", on4(inputs + 2*act)},                                        // h, h@S(0): 1540 + 512 = 2052; h goes
-		{"r", "S(0)", on4(inputs + 2*act)},                                             // h@S(0), r: 2052
-		{"w2", "S(0)", on4(inputs + 2*act)},                                            // 2052
-		{"r@S(1)", "S(1)", on4(inputs + 3*act)},                                        // h@S(0), r, r@S(1): 1540 + 768 = 2308
-		{"y", "P(sum)", on4(inputs + 3*act + y)},                                       // 2308 + 512 = 2820; r@S(1) goes
-		{"s", "P(sum)", on4(inputs + 2*act + y + one)},                                 // h@S(0), r, y, s: 1540 + 512 + 512 + 4 = 2568; y and s go
-		{"grad_s", "B", on4(inputs + 2*act + one)},                                     // 1540 + 512 + 4 = 2056
-		{"grad_y", "B", on4(inputs + 2*act + one + gradY)},                             // 2056 + 512 = 2568; grad_s goes
-		{"w2.T", "S(1)", on4(inputs + 2*act + gradY + w2T)},                            // 1540 + 512 + 512 + 512 = 3076
-		{"grad_r", "S(1)", on4(inputs + 3*act + gradY + w2T)},                          // 3076 + 256 = 3332; w2.T goes
-		{"r.T", "S(1)", on4(inputs + 3*act + gradY + actT)},                            // h@S(0), r, grad_r, r.T: 1540 + 768 + 512 + 256 = 3076
-		{"r.T@S(0)", "S(0)", on4(inputs + 3*act + gradY + 2*actT)},                     // 3076 + 256 = 3332; r.T goes
-		{"grad_w2.y", "S(0)", on4(inputs + 3*act + gradY + actT + gradW2)},             // 1540 + 768 + 512 + 256 + 512 = 3588; grad_y and r.T@S(0) go
-		{"r==h", "S(0)", on4(inputs + 4*act + gradW2)},                                 // h@S(0), r, grad_r, r==h: 1540 + 1024 + 512 = 3076; h@S(0) goes
-		{"r==zero", "S(0)", on4(inputs + 4*act + gradW2)},                              // r, grad_r, r==h, r==zero: 3076; r goes
-		{"r.picks", "S(0)", on4(inputs + 4*act + gradW2)},                              // grad_r, r==h, r==zero, r.picks: 3076
-		{"grad_r@S(0)", "S(0)", on4(inputs + 5*act + gradW2)},                          // and grad_r@S(0): 1540 + 1280 + 512 = 3332; grad_r goes
-		{"tmp.1", "S(0)", on4(inputs + 5*act + gradW2)},                                // r==h, r==zero, r.picks, grad_r@S(0), tmp.1: 3332; r==h goes
-		{"tmp.2", "S(0)", on4(inputs + 5*act + gradW2)},                                // r==zero, r.picks, grad_r@S(0), tmp.1, tmp.2: 3332; tmp.1 goes
-		{"tmp.3", "S(0)", on4(inputs + 5*act + gradW2)},                                // r==zero, r.picks, grad_r@S(0), tmp.2, tmp.3: 3332; r==zero and grad_r@S(0) go
-		{"tmp.4", "S(0)", on4(inputs + 4*act + gradW2)},                                // r.picks, tmp.2, tmp.3, tmp.4: 1540 + 1024 + 512 = 3076; r.picks and tmp.3 go
-		{"grad_zero.r", "P(sum)", on4(inputs + 2*act + gradW2 + one)},                  // tmp.2, tmp.4, grad_zero.r: 1540 + 512 + 512 + 4 = 2568; tmp.4 goes
-		{"w1.T", "S(0)", on4(inputs + act + gradW2 + one + w1T)},                       // tmp.2, w1.T: 1540 + 256 + 512 + 4 + 512 = 2824
-		{"tmp.2@S(1)", "S(1)", on4(inputs + 2*act + gradW2 + one + w1T)},               // 2824 + 256 = 3080; tmp.2 goes
-		{"grad_x.h", "P(sum)", on4(inputs + act + gradW2 + one + w1T + gradXH)},        // tmp.2@S(1), w1.T, grad_x.h: 1540 + 256 + 512 + 4 + 512 + 512 = 3336; w1.T goes
-		{"x.T", "B", on4(inputs + act + gradW2 + one + gradXH + xT)},                   // tmp.2@S(1), grad_x.h, x.T: 3336
-		{"grad_w1.h", "S(1)", on4(inputs + act + gradW2 + one + gradXH + xT + gradW1)}, // 3336 + 512 = 3848, the peak; tmp.2@S(1) and x.T go
-		{"grad_x", "B", on4(inputs + gradW2 + one + gradXH + gradW1 + gradX)},          // 1540 + 512 + 4 + 512 + 512 + 512 = 3592; grad_x.h goes
-		{"grad_zero", "B", on4(inputs + gradW2 + one + gradW1 + gradX + one)},          // 1540 + 512 + 4 + 512 + 512 + 4 = 3084
-	}, 30)
+		{"x", "B", on4(inputs)},                                                   // 1540
+		{"w1", "S(1)", on4(inputs)},                                               // 1540
+		{"h", "S(1)", on4(inputs + act)},                                          // 1540 + 256 = 1796
+		{"zero", "B", on4(inputs + act)},                                          // 1796
+		{"h@S(0)", "S(0)", on4(inputs + 2*act)},                                   // h, h@S(0): 1540 + 512 = 2052; h goes
+		{"r", "S(0)", on4(inputs + 2*act)},                                        // h@S(0), r: 2052
+		{"w2", "S(0)", on4(inputs + 2*act)},                                       // 2052
+		{"r@S(1)", "S(1)", on4(inputs + 3*act)},                                   // h@S(0), r, r@S(1): 1540 + 768 = 2308
+		{"y", "P(sum)", on4(inputs + 3*act + y)},                                  // 2308 + 512 = 2820
+		{"s", "P(sum)", on4(inputs + 3*act + y + one)},                            // 2820 + 4 = 2824; s goes
+		{"grad_s", "B", on4(inputs + 3*act + y + one)},                            // 2824
+		{"grad_y", "B", on4(inputs + 3*act + y + one + gradY)},                    // 2824 + 512 = 3336; y and grad_s go
+		{"grad_r", "S(1)", on4(inputs + 4*act + gradY)},                           // h@S(0), r, r@S(1), grad_r: 1540 + 1024 + 512 = 3076
+		{"grad_w2.y", "S(0)", on4(inputs + 4*act + gradY + gradW2)},               // 3076 + 512 = 3588; r@S(1) and grad_y go
+		{"r==h", "S(0)", on4(inputs + 4*act + gradW2)},                            // h@S(0), r, grad_r, r==h: 1540 + 1024 + 512 = 3076; h@S(0) goes
+		{"r==zero", "S(0)", on4(inputs + 4*act + gradW2)},                         // r, grad_r, r==h, r==zero: 3076; r goes
+		{"r.picks", "S(0)", on4(inputs + 4*act + gradW2)},                         // grad_r, r==h, r==zero, r.picks: 3076
+		{"grad_r@S(0)", "S(0)", on4(inputs + 5*act + gradW2)},                     // and grad_r@S(0): 1540 + 1280 + 512 = 3332; grad_r goes
+		{"tmp.1", "S(0)", on4(inputs + 5*act + gradW2)},                           // r==h, r==zero, r.picks, grad_r@S(0), tmp.1: 3332; r==h goes
+		{"tmp.2", "S(0)", on4(inputs + 5*act + gradW2)},                           // r==zero, r.picks, grad_r@S(0), tmp.1, tmp.2: 3332; tmp.1 goes
+		{"tmp.3", "S(0)", on4(inputs + 5*act + gradW2)},                           // r==zero, r.picks, grad_r@S(0), tmp.2, tmp.3: 3332; r==zero and grad_r@S(0) go
+		{"tmp.4", "S(0)", on4(inputs + 4*act + gradW2)},                           // r.picks, tmp.2, tmp.3, tmp.4: 1540 + 1024 + 512 = 3076; r.picks and tmp.3 go
+		{"grad_zero.r", "P(sum)", on4(inputs + 2*act + gradW2 + one)},             // tmp.2, tmp.4, grad_zero.r: 1540 + 512 + 512 + 4 = 2568; tmp.4 goes
+		{"tmp.2@S(1)", "S(1)", on4(inputs + 2*act + gradW2 + one)},                // tmp.2, tmp.2@S(1): 2568; tmp.2 goes
+		{"grad_x.h", "P(sum)", on4(inputs + act + gradW2 + one + gradXH)},         // tmp.2@S(1), grad_x.h: 1540 + 256 + 512 + 4 + 512 = 2824
+		{"grad_w1.h", "S(1)", on4(inputs + act + gradW2 + one + gradXH + gradW1)}, // 2824 + 512 = 3336; tmp.2@S(1) goes
+		{"grad_x", "B", on4(inputs + gradW2 + one + gradXH + gradW1 + gradX)},     // 1540 + 512 + 4 + 512 + 512 + 512 = 3592, the peak; grad_x.h goes
+		{"grad_zero", "B", on4(inputs + gradW2 + one + gradW1 + gradX + one)},     // 1540 + 512 + 4 + 512 + 512 + 4 = 3084
+	}, 26)
 }
 
 // Ten rows on 3 devices split 4, 3, 3 (BalancedSplit): device 0 holds
@@ -222,35 +205,27 @@ func TestHeldUnevenSplit(t *testing.T) {
 	split := func(perRow int64) []int64 { return []int64{4 * perRow, 3 * perRow, 3 * perRow} } // S(0) of 10 rows
 	whole := func(b int64) []int64 { return []int64{b, b, b} }
 	var (
-		x      = split(4 * 4)                 // [10 4] S(0): 64, 48, 48
-		w      = whole(4 * 2 * 4)             // [4 2] B: 32
-		inputs = perDevice(x, w)              // 96, 80, 80
-		y      = split(2 * 4)                 // [10 2] S(0): 32, 24, 24
-		one    = whole(4)                     // s P(sum), grad_s B
-		gradY  = whole(10 * 2 * 4)            // [10 2] B: 80
-		wT     = whole(2 * 4 * 4)             // [2 4] B: 32
-		gradXY = whole(10 * 4 * 4)            // [10 4] B: 160
-		xT     = split(4 * 4)                 // [4 10] S(1): 4 rows of 4, 3, 3 columns: 64, 48, 48
-		xTS0   = []int64{2 * 40, 1 * 40, 40}  // [4 10] S(0): 4 rows on 3 devices are 2, 1, 1, of 40 bytes: 80, 40, 40
-		gradWY = []int64{2 * 8, 1 * 8, 1 * 8} // [4 2] S(0): 16, 8, 8
-		gradX  = split(4 * 4)                 // [10 4] S(0): 64, 48, 48
-		gradW  = whole(4 * 2 * 4)             // [4 2] B: 32
+		x      = split(4 * 4)     // [10 4] S(0): 64, 48, 48
+		w      = whole(4 * 2 * 4) // [4 2] B: 32
+		inputs = perDevice(x, w)  // 96, 80, 80
+		y      = split(2 * 4)     // [10 2] S(0): 32, 24, 24, read by s and grad_y (its like)
+		one    = whole(4)         // s P(sum), grad_s B
+		gradY  = split(2 * 4)     // [10 2] S(0): 32, 24, 24
+		gradX  = split(4 * 4)     // grad_x.y [10 4] S(0), x's gradient: 64, 48, 48
+		gradWY = whole(4 * 2 * 4) // [4 2] P(sum): 32
+		gradW  = whole(4 * 2 * 4) // [4 2] B: 32
 	)
 	checkHeld(t, "placement 3; x = input 10,4 S(0); w = input 4,2 B; y = matmul x w; s = sum y 1,1; grad s", []heldStep{
-		{"x", "S(0)", inputs},                                                // 96, 80, 80
-		{"w", "B", inputs},                                                   // 96, 80, 80
-		{"y", "S(0)", perDevice(inputs, y)},                                  // 128, 104, 104
-		{"s", "P(sum)", perDevice(inputs, y, one)},                           // 132, 108, 108
-		{"grad_s", "B", perDevice(inputs, one)},                              // 100, 84, 84
-		{"grad_y", "B", perDevice(inputs, one, gradY)},                       // 180, 164, 164
-		{"w.T", "B", perDevice(inputs, gradY, wT)},                           // 208, 192, 192
-		{"grad_x.y", "B", perDevice(inputs, gradY, wT, gradXY)},              // 368, 352, 352
-		{"x.T", "S(1)", perDevice(inputs, gradY, gradXY, xT)},                // 400, 368, 368
-		{"x.T@S(0)", "S(0)", perDevice(inputs, gradY, gradXY, xT, xTS0)},     // 480, 408, 408: the peak
-		{"grad_w.y", "S(0)", perDevice(inputs, gradY, gradXY, xTS0, gradWY)}, // 432, 368, 368
-		{"grad_x", "S(0)", perDevice(inputs, gradXY, gradWY, gradX)},         // 336, 296, 296
-		{"grad_w", "B", perDevice(inputs, gradWY, gradX, gradW)},             // 208, 168, 168
-	}, 9)
+		{"x", "S(0)", inputs},                                           // 96, 80, 80
+		{"w", "B", inputs},                                              // 96, 80, 80
+		{"y", "S(0)", perDevice(inputs, y)},                             // 128, 104, 104
+		{"s", "P(sum)", perDevice(inputs, y, one)},                      // 132, 108, 108
+		{"grad_s", "B", perDevice(inputs, y, one)},                      // 132, 108, 108
+		{"grad_y", "S(0)", perDevice(inputs, y, one, gradY)},            // 164, 132, 132
+		{"grad_x.y", "S(0)", perDevice(inputs, gradY, gradX)},           // 192, 152, 152
+		{"grad_w.y", "P(sum)", perDevice(inputs, gradY, gradX, gradWY)}, // 224, 184, 184: device 0's peak
+		{"grad_w", "B", perDevice(inputs, gradX, gradWY, gradW)},        // 224, 192, 192
+	}, 7)
 }
 
 // A 2×2 mesh, where mesh dims split in turn (sbp.Shards): x's 5 rows by
@@ -264,36 +239,32 @@ func TestHeldMesh(t *testing.T) {
 		inputs = perDevice(x, w)     // 80, 64, 64, 64
 		xBox   = v(24, 24, 16, 16)   // x@(S(0), S(1)) [5 4]: rows 3, 3, 2, 2 by 2 columns: 24, 24, 16, 16
 		wBox   = on4(2 * 6 * 4)      // w@(B, S(0)) [4 6]: 2 rows: 48
-		y      = v(72, 72, 48, 48)   // [5 6] (S(0), P(sum)): rows 3, 3, 2, 2 of 24 bytes, partial along dim 1
+		y      = v(72, 72, 48, 48)   // [5 6] (S(0), P(sum)): rows 3, 3, 2, 2 of 24 bytes, partial along dim 1; read by s and grad_y (its like)
 		one    = on4(4)              // s (P(sum), P(sum)), grad_s (B, B)
-		gradY  = on4(5 * 6 * 4)      // [5 6] (B, B): 120
-		wT     = on4(3 * 4 * 4)      // [6 4] (B, S(0)): 3 rows: 48
-		gradYC = on4(5 * 3 * 4)      // grad_y@(B, S(1)): 3 columns: 60
-		gradXY = on4(5 * 4 * 4)      // [5 4] (B, P(sum)): the full-size partial buffer, 80
-		xT     = v(2*16, 16, 16, 16) // [4 5] (S(1), S(1)): columns 2, 1, 1, 1 of 4 rows: 32, 16, 16, 16
+		gradY  = v(72, 72, 48, 48)   // [5 6] (S(0), B): rows 3, 3, 2, 2 of 24 bytes
+		gradYC = v(36, 36, 24, 24)   // grad_y@(S(0), S(1)): rows 3, 3, 2, 2 of 3 columns
+		gradXY = v(48, 48, 32, 32)   // [5 4] (S(0), P(sum)): rows 3, 3, 2, 2 of 16 bytes
 		gradYR = v(2*24, 24, 24, 24) // grad_y@(S(0), S(0)): rows 2, 1, 1, 1 of 24 bytes: 48, 24, 24, 24
 		gradWY = on4(4 * 6 * 4)      // [4 6] (P(sum), P(sum)): 96
 		gradX  = v(2*16, 16, 16, 16) // [5 4] (S(0), S(0)): 32, 16, 16, 16
 		gradW  = on4(4 * 3 * 4)      // [4 6] (B, S(1)): 48
 	)
 	checkHeld(t, "placement [[0,1],[2,3]]; x = input 5,4 (S(0), S(0)); w = input 4,6 (B, S(1)); y = matmul x w; s = sum y 1,1; grad s", []heldStep{
-		{"x", "(S(0), S(0))", inputs},                                                         // 80, 64, 64, 64
-		{"w", "(B, S(1))", inputs},                                                            // 80, 64, 64, 64
-		{"x@(S(0), S(1))", "(S(0), S(1))", perDevice(inputs, xBox)},                           // 104, 88, 80, 80
-		{"w@(B, S(0))", "(B, S(0))", perDevice(inputs, xBox, wBox)},                           // 152, 136, 128, 128
-		{"y", "(S(0), P(sum))", perDevice(inputs, xBox, wBox, y)},                             // 224, 208, 176, 176; both copies go
-		{"s", "(P(sum), P(sum))", perDevice(inputs, y, one)},                                  // 156, 140, 116, 116; y and s go
-		{"grad_s", "(B, B)", perDevice(inputs, one)},                                          // 84, 68, 68, 68
-		{"grad_y", "(B, B)", perDevice(inputs, one, gradY)},                                   // 204, 188, 188, 188; grad_s goes
-		{"w.T", "(B, S(0))", perDevice(inputs, gradY, wT)},                                    // 248, 232, 232, 232
-		{"grad_y@(B, S(1))", "(B, S(1))", perDevice(inputs, gradY, wT, gradYC)},               // 308, 292, 292, 292
-		{"grad_x.y", "(B, P(sum))", perDevice(inputs, gradY, wT, gradYC, gradXY)},             // 388, 372, 372, 372: the peak; w.T and the copy go
-		{"x.T", "(S(1), S(1))", perDevice(inputs, gradY, gradXY, xT)},                         // 312, 280, 280, 280
-		{"grad_y@(S(0), S(0))", "(S(0), S(0))", perDevice(inputs, gradY, gradXY, xT, gradYR)}, // 360, 304, 304, 304; grad_y goes
-		{"grad_w.y", "(P(sum), P(sum))", perDevice(inputs, gradXY, xT, gradYR, gradWY)},       // 336, 280, 280, 280
-		{"grad_x", "(S(0), S(0))", perDevice(inputs, gradXY, gradWY, gradX)},                  // 288, 256, 256, 256; grad_x.y goes
-		{"grad_w", "(B, S(1))", perDevice(inputs, gradWY, gradX, gradW)},                      // 256, 224, 224, 224
-	}, 10)
+		{"x", "(S(0), S(0))", inputs},                                                     // 80, 64, 64, 64
+		{"w", "(B, S(1))", inputs},                                                        // 80, 64, 64, 64
+		{"x@(S(0), S(1))", "(S(0), S(1))", perDevice(inputs, xBox)},                       // 104, 88, 80, 80
+		{"w@(B, S(0))", "(B, S(0))", perDevice(inputs, xBox, wBox)},                       // 152, 136, 128, 128
+		{"y", "(S(0), P(sum))", perDevice(inputs, xBox, wBox, y)},                         // 224, 208, 176, 176; both copies go
+		{"s", "(P(sum), P(sum))", perDevice(inputs, y, one)},                              // 156, 140, 116, 116; s goes
+		{"grad_s", "(B, B)", perDevice(inputs, y, one)},                                   // 156, 140, 116, 116
+		{"grad_y", "(S(0), B)", perDevice(inputs, y, one, gradY)},                         // 228, 212, 164, 164; y and grad_s go
+		{"grad_y@(S(0), S(1))", "(S(0), S(1))", perDevice(inputs, gradY, gradYC)},         // 188, 172, 136, 136
+		{"grad_x.y", "(S(0), P(sum))", perDevice(inputs, gradY, gradYC, gradXY)},          // 236, 220, 168, 168; the copy goes
+		{"grad_y@(S(0), S(0))", "(S(0), S(0))", perDevice(inputs, gradY, gradXY, gradYR)}, // 248, 208, 168, 168; grad_y goes
+		{"grad_w.y", "(P(sum), P(sum))", perDevice(inputs, gradXY, gradYR, gradWY)},       // 272, 232, 216, 216: the peak; the copy goes
+		{"grad_x", "(S(0), S(0))", perDevice(inputs, gradXY, gradWY, gradX)},              // 256, 224, 208, 208; grad_x.y goes
+		{"grad_w", "(B, S(1))", perDevice(inputs, gradWY, gradX, gradW)},                  // 256, 224, 224, 224
+	}, 11)
 }
 
 // Capacity refuses a plan some device cannot hold, in one line: the
@@ -301,21 +272,22 @@ func TestHeldMesh(t *testing.T) {
 // largest values and the capacity; it passes a plan that fits exactly.
 func TestCapacity(t *testing.T) {
 	dp := planned(t, "placement 4; x = input 64,32 S(0); w = input 32,16 B; y = matmul x w; s = sum y 1,1; grad s", Greedy)
-	if err := dp.Capacity(20480, "H100"); err != nil {
-		t.Errorf("20480 bytes hold the data-parallel plan's peak: %v", err)
+	if err := dp.Capacity(10240, "H100"); err != nil {
+		t.Errorf("10240 bytes hold the data-parallel plan's peak: %v", err)
 	}
-	// At step 10 (x.T@S(0)) every device holds 20480 bytes: grad_x.y
-	// 8192, grad_y 4096, then x, w, x.T and x.T@S(0) at 2048 each (the
-	// first in step order of equal ones named). 20.0 KiB both, to three
-	// digits, so the bytes are spelled out.
-	err := dp.Capacity(20479, "H100")
-	const want = "program: line 1, column 86: grad s: rank 0 holds 20480 bytes at step 10 (grad_x.y as B 8.00 KiB, grad_y as B 4.00 KiB, x as S(0) 2.00 KiB and 3 more); each H100 has 20479 bytes"
+	// At step 9 (grad_w, the all-reduce) every device holds 10240 bytes:
+	// x, w, grad_x.y, grad_w.y and grad_w at 2048 each (the first in step
+	// order of equal ones named). 10.0 KiB both, to three digits, so the
+	// bytes are spelled out.
+	err := dp.Capacity(10239, "H100")
+	// (The peak is the boxing of w's gradient to w's B: the step names w's statement.)
+	const want = "program: line 1, column 36: w = input 32,16 B: rank 0 holds 10240 bytes at step 9 (x as S(0) 2.00 KiB, w as B 2.00 KiB, grad_x.y as S(0) 2.00 KiB and 2 more); each H100 has 10239 bytes"
 	if err == nil || err.Error() != want || !errors.Is(err, ErrCapacity) {
 		t.Errorf("got %v\nwant %s (and ErrCapacity)", err, want)
 	}
 	var perr *program.Error
 	if !errors.As(err, &perr) || perr.Line != 1 {
-		t.Errorf("%v: want a *Error naming the grad's line", err)
+		t.Errorf("%v: want a *Error naming the statement's line", err)
 	}
 	// Uneven: the device holding the most is named by its rank (ranks 4,
 	// 5, 6 here), and a forward step names its own statement.
