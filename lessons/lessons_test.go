@@ -250,7 +250,7 @@ func TestBrokenLessons(t *testing.T) {
 		{"boxing already run", front + "## a\nt\n" + prog + " --step 2\nask: boxes w\n", "at --step 2 the scene has run the boxing of w already: ask at an earlier --step (the reveal goes to --step 2)"},
 		{"gradient of a result", front + "## a\nt\n" + prog + "\nask: grad-sbp y\n", "y is not an input of the program"},
 		{"no grad", front + "## a\nt\n" + prog + "\nask: grad-sbp x\n", "the program has no gradient of x: end it with grad NAME"},
-		{"gradient computed already", front + "## a\nt\nscene: program --src 'placement 2; x = input 4,2 S(0); w = input 2,2 B; y = matmul x w; s = sum y 1,1; grad s' --step 12\nask: grad-sbp w\n", "at --step 12 the scene has computed w's gradient already"},
+		{"gradient computed already", front + "## a\nt\nscene: program --src 'placement 2; x = input 4,2 S(0); w = input 2,2 B; y = matmul x w; s = sum y 1,1; grad s' --step 8\nask: grad-sbp w\n", "at --step 8 the scene has computed w's gradient already"},
 		{"wrong of a device", front + "## a\nt\n" + prog + "\nask: boxes w\nwrong rank 1: no\n", "wrong rank 1: rank 1 is not what the learner clicks here (click the step's column"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

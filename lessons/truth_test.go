@@ -512,15 +512,20 @@ func TestLessonFacts(t *testing.T) {
 	}
 	say("program", "Here `y = matmul x w` runs as `%s`: each device multiplies its own rows", step(dp, planner.StepOp, "y").Signature)
 	say("program", "But each device holds only its own %d rows of the batch.", block(dp, "x", 0))
-	say("program", "With data parallelism the backward's only traffic was the all-reduce of `w`'s gradient, %s.", tensor.FormatBytes(allReduce.SendBytes))
+	say("program", "This is the all-reduce of data-parallel training, and the program's only traffic (%s).", tensor.FormatBytes(allReduce.SendBytes))
+	say("program", "`grad_y` is split by rows. The gradient of `x` is then `grad_y · wᵀ`, a matmul with its `transpose_b` flag")
+	if st := step(dp, planner.StepOp, "grad_y"); st.Op != "broadcast_like" || st.OutSbp.String() != "S(0)" {
+		t.Errorf("data parallel: grad_y is %s → %v; the lesson says broadcast_like lays it out S(0)", st.Op, st.OutSbp)
+	}
 	mp := planned(4)
 	say("program", "`w = input 32,16 S(1)` gives each device a block of %d columns", block(mp, "w", 1))
 	say("program", "`y = matmul x w` runs as `%s`, again with no boxing.", step(mp, planner.StepOp, "y").Signature)
-	mpw := step(mp, planner.StepBoxing, "w.T")
+	mpw := step(mp, planner.StepBoxing, "w")
 	if mpw.SendBytes != mp.TotalSendBytes || mp.Grads["x"] != "grad_x.y" {
-		t.Errorf("model parallel: the boxing of w.T (%d B) is not the plan's only traffic (%d B), or x's gradient is boxed (%s)", mpw.SendBytes, mp.TotalSendBytes, mp.Grads["x"])
+		t.Errorf("model parallel: the boxing of w (%d B) is not the plan's only traffic (%d B), or x's gradient is boxed (%s)", mpw.SendBytes, mp.TotalSendBytes, mp.Grads["x"])
 	}
-	say("program", "The exact plan %ss `w.T` to `%s` first, %s, and the gradient of `x` comes out `%s`", strings.Join(mpw.Collectives, " + "), mpw.To, tensor.FormatBytes(mpw.SendBytes), step(mp, planner.StepOp, "grad_x.y").OutSbp)
+	say("program", "The exact plan lays `grad_y` out whole (`broadcast_like` also has `%s`) and %ss `w` to `%s` first, %s, so the gradient of `x` comes out `%s`",
+		step(mp, planner.StepOp, "grad_y").Signature, strings.Join(mpw.Collectives, " + "), mpw.To, tensor.FormatBytes(mpw.SendBytes), step(mp, planner.StepOp, "grad_x.y").OutSbp)
 	gather := step(planned(5), planner.StepBoxing, "w")
 	say("program", "Only w moves: an %s of %s.", strings.Join(gather.Collectives, " + "), tensor.FormatBytes(gather.SendBytes))
 	mesh := planned(6)
@@ -528,12 +533,14 @@ func TestLessonFacts(t *testing.T) {
 	meshW := step(mesh, planner.StepBoxing, "grad_w")
 	say("program", "In the backward the gradient of `w` comes out `%s`", meshW.From)
 	say("program", "brings it back to `%s`.", meshW.To)
-	say("program", "a %s, %s in all.", strings.Join(meshW.Collectives, " then an "), tensor.FormatBytes(meshW.SendBytes))
+	say("program", "a %s, %s.", strings.Join(meshW.Collectives, " then an "), tensor.FormatBytes(meshW.SendBytes))
 	greedy, exact := planned(7), planned(8)
-	scatter := step(greedy, planner.StepBoxing, "grad_x")
-	say("program", "It is an %s: each device sends the other devices their rows of its columns. Greedy sends %s in all.", strings.Join(scatter.Collectives, " + "), tensor.FormatBytes(greedy.TotalSendBytes))
-	say("program", "`grad_y · w.T` runs as `%s`", step(greedy, planner.StepOp, "grad_x.y").Signature)
-	say("program", "it expands the backward's seed straight to `%s` (expand's `%s`", step(exact, planner.StepOp, "grad_y").OutSbp, step(exact, planner.StepOp, "grad_y").Signature)
+	allReduceX := step(greedy, planner.StepBoxing, "grad_x")
+	say("program", "It is an %s of the whole 64 × 32 gradient: greedy sends %s in all.", strings.Join(allReduceX.Collectives, " + "), tensor.FormatBytes(greedy.TotalSendBytes))
+	say("program", "greedy lays `grad_y` out `%s`, as `y` is", step(greedy, planner.StepOp, "grad_y").OutSbp)
+	say("program", "and runs as `%s`.", step(greedy, planner.StepOp, "grad_x.y").Signature)
+	say("program", "its all-reduce back to `B` would send %s.", tensor.FormatBytes(allReduceX.SendBytes))
+	say("program", "a %s all-gather of the weight instead of a %s all-reduce of the activations' gradient.", tensor.FormatBytes(exact.TotalSendBytes), tensor.FormatBytes(allReduceX.SendBytes))
 	if exact.Strategy != planner.Exact || exact.GreedySendBytes != greedy.TotalSendBytes {
 		t.Errorf("the exact step plans %s, greedy total %d; want exact and the greedy step's %d", exact.Strategy, exact.GreedySendBytes, greedy.TotalSendBytes)
 	}

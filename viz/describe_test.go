@@ -60,16 +60,16 @@ func TestDescribeWorkedExamples(t *testing.T) {
 		{spec("program", "src", programSrcs[1]), 3, step(2), "step 3: box w from S(0) to B: all-gather, 6.00 KiB"},
 		{spec("program", "src", programSrcs[1]), 3, step(3), "step 4: y = matmul x w under S(0) x B -> S(0)"},
 		{spec("program", "src", programSrcs[1]), 3, dev(1, 2), "step 3: rank 1 holds w@B [32 16] as B"},
-		{spec("program", "src", programSrcs[1]), 3, step(12), "step 13 (backward): box grad_x.y from S(1) to S(0): all-to-all, 6.00 KiB"},
+		{spec("program", "src", programSrcs[1]), 9, step(9), "step 10 (backward): box grad_w.y from P(sum) to S(0): reduce-scatter, 6.00 KiB"},
 		// On two-h100-nodes: a collective names its mesh dim, the link's α
 		// and β and its time; an op its work on the slowest device and
 		// its roofline; with the memory lines, what the devices hold.
-		{timedSpecs[0], 11, step(7), "step 8 (backward): box w.T from (B, S(0)) to (B, B): all-gather, 4.00 KiB; all-gather across mesh dim 1 (2 devices; α 3.00 µs, β 450 GB/s): 3.00 µs; each device holds 10.0 KiB"},
-		{timedSpecs[0], 11, step(10), "step 11 (backward): grad_w.y = matmul x.T grad_y under S(1) x S(0) -> P(sum); B x B -> B; 32.8 kFLOP and 8.00 KiB on the slowest device, memory-bound: 2.45 ns; each device holds 17.0 KiB"},
-		{timedSpecs[0], 11, step(11), "step 12 (backward): box grad_w.y from (P(sum), B) to (B, S(1)): local-slice + all-reduce, 4.00 KiB; all-reduce across mesh dim 0 (2 devices; α 10.0 µs, β 50 GB/s): 20.0 µs; each device holds 12.0 KiB"},
-		{timedSpecs[0], 11, dev(1, 8), "step 9: rank 1 holds grad_x.y [32 32] as (S(0), B); it holds 13.0 KiB in all (its peak: 17.0 KiB at step 11)"},
-		{timedSpecs[1], 13, step(7), "step 8 (backward): box grad_y from (B, B) to (S(0), B): local-slice, 0 B; local: no link crossed, no time; each device holds 12.0 KiB"},
-		{timedSpecs[1], 13, step(11), "step 12 (backward): box x.T from (S(1), B) to (B, B): all-gather, 16.0 KiB; all-gather across mesh dim 0 (2 devices; α 10.0 µs, β 50 GB/s): 10.1 µs; each device holds 25.0 KiB"},
+		{timedSpecs[0], 9, step(6), "step 7 (backward): box w from (B, S(1)) to (B, B): all-gather, 4.00 KiB; all-gather across mesh dim 1 (2 devices; α 3.00 µs, β 450 GB/s): 3.00 µs; each device holds 9.00 KiB"},
+		{timedSpecs[0], 9, step(8), "step 9 (backward): grad_w.y = matmul_t x grad_y under S(0) x S(0) -> P(sum); B x B -> B; 32.8 kFLOP and 8.00 KiB on the slowest device, memory-bound: 2.45 ns; each device holds 13.0 KiB"},
+		{timedSpecs[0], 9, step(9), "step 10 (backward): box grad_w.y from (P(sum), B) to (B, S(1)): local-slice + all-reduce, 4.00 KiB; all-reduce across mesh dim 0 (2 devices; α 10.0 µs, β 50 GB/s): 20.0 µs; each device holds 12.0 KiB"},
+		{timedSpecs[0], 9, dev(1, 7), "step 8: rank 1 holds grad_x.y [32 32] as (S(0), B); it holds 13.0 KiB in all (its peak: 13.0 KiB at step 8)"},
+		{timedSpecs[1], 12, step(8), "step 9 (backward): box grad_y from (B, B) to (S(0), B): local-slice, 0 B; local: no link crossed, no time; each device holds 13.0 KiB"},
+		{timedSpecs[1], 12, step(10), "step 11 (backward): box x from (S(0), B) to (B, B): all-gather, 16.0 KiB; all-gather across mesh dim 0 (2 devices; α 10.0 µs, β 50 GB/s): 10.1 µs; each device holds 21.0 KiB"},
 	} {
 		f, ok := c.focus.(Focus)
 		if !ok {

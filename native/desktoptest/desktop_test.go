@@ -472,10 +472,10 @@ func TestScriptEditsAProgram(t *testing.T) {
 		"state " + p("exact.json"),
 		"lesson program 3",
 		"wait 2",
-		"hover step 10",
+		"hover step 8",
 		"click",
 		"state " + p("wrong.json"),
-		"hover step 11",
+		"hover step 9",
 		"click",
 		"wait 1",
 		"state " + p("right.json"),
@@ -506,10 +506,10 @@ func TestScriptEditsAProgram(t *testing.T) {
 	}
 	wrong, right := readState(t, p("wrong.json")), readState(t, p("right.json"))
 	if wrong.Lesson == nil || wrong.Lesson.Right || wrong.Lesson.Tries != 1 {
-		t.Errorf("a click on step 10 for w's gradient: %+v; want judged wrong", wrong.Lesson)
+		t.Errorf("a click on step 8 (w's partial gradient) for w's gradient as w is: %+v; want judged wrong", wrong.Lesson)
 	}
-	if right.Lesson == nil || !right.Lesson.Right || right.Lesson.Tries != 2 || !strings.Contains(right.Lesson.Feedback, "all-reduce") || right.Step != 10 {
-		t.Errorf("a click on step 11: lesson %+v at step %d; want judged right (the all-reduce) and the scene at the all-reduce, step index 10", right.Lesson, right.Step)
+	if right.Lesson == nil || !right.Lesson.Right || right.Lesson.Tries != 2 || !strings.Contains(right.Lesson.Feedback, "all-reduce") || right.Step != 8 {
+		t.Errorf("a click on step 9: lesson %+v at step %d; want judged right (the all-reduce) and the scene at the all-reduce, step index 8", right.Lesson, right.Step)
 	}
 }
 
@@ -542,9 +542,9 @@ func TestScriptSetsACluster(t *testing.T) {
 	if err := os.WriteFile(p("script.txt"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runApp(t, append(args("program", map[string]string{"src": mesh, "strategy": "exact", "memory": "show"}, 11), "--script", p("script.txt"))...)
+	runApp(t, append(args("program", map[string]string{"src": mesh, "strategy": "exact", "memory": "show"}, 9), "--script", p("script.txt"))...)
 	timed := readState(t, p("timed.json"))
-	s := build(t, "program", map[string]string{"src": mesh, "strategy": "exact", "memory": "show", "cluster": "two-h100-nodes"}, 11)
+	s := build(t, "program", map[string]string{"src": mesh, "strategy": "exact", "memory": "show", "cluster": "two-h100-nodes"}, 9)
 	if timed.Error != "" || !strings.Contains(timed.Spec, "--cluster two-h100-nodes") || timed.Steps != s.Steps {
 		t.Fatalf("cluster two-h100-nodes: error %q, scene %q; want the plan on it, in %d steps", timed.Error, timed.Spec, s.Steps)
 	}

@@ -30,6 +30,9 @@ func (b *builder) Add(name string, op sbp.Op, why string, args ...string) (strin
 	if err != nil {
 		return "", fmt.Errorf("the backward's %s of %v: %w", word, args, err)
 	}
+	if name != "" && b.g.Lookup(name) != nil {
+		name = "" // taken: an op that reads one tensor twice (mul h h) gives it two contributions
+	}
 	if name == "" { // a temporary: a name no program can use (it holds a dot)
 		b.temp++
 		name = fmt.Sprintf("tmp.%d", b.temp)

@@ -83,7 +83,9 @@ func galleryPlan(t *testing.T, entries map[string]galleryEntry, name string) (*P
 // memory say what the plans compute. On two-h100-nodes the plan with the
 // fewest bytes is not the fastest (8.00 KiB in 23.0 µs, an all-reduce
 // across the nodes, against 20.0 KiB in 13.1 µs); ZeRO-3 sends what data
-// parallelism sends in an all-gather and a reduce-scatter, and holds less.
+// parallelism sends in an all-gather and a reduce-scatter, and at this
+// size, where the activations outweigh the weight, holds more at its peak
+// (the gathered copy is kept for the backward).
 func TestGalleryTimeAndMemoryCaptions(t *testing.T) {
 	entries := galleryEntries(t)
 	plan := func(name string) (*Plan, string) { return galleryPlan(t, entries, name) }
@@ -125,8 +127,8 @@ func TestGalleryTimeAndMemoryCaptions(t *testing.T) {
 	if got := collectives(z3); !slices.Equal(got, []string{"all-gather", "reduce-scatter"}) {
 		t.Errorf("ZeRO-3's collectives %v, want an all-gather and a reduce-scatter", got)
 	}
-	if dp.TotalSendBytes != z3.TotalSendBytes || z3Peak[0] >= dpPeak[0] {
-		t.Errorf("data parallelism %d B, peak %d; ZeRO-3 %d B, peak %d: want the same bytes and less held", dp.TotalSendBytes, dpPeak[0], z3.TotalSendBytes, z3Peak[0])
+	if dp.TotalSendBytes != z3.TotalSendBytes || z3Peak[0] <= dpPeak[0] {
+		t.Errorf("data parallelism %d B, peak %d; ZeRO-3 %d B, peak %d: want the same bytes and more held, as the caption says", dp.TotalSendBytes, dpPeak[0], z3.TotalSendBytes, z3Peak[0])
 	}
 	says("program-dp-memory", dc, tensor.FormatBytes(dp.TotalSendBytes), cluster.FormatSeconds(dp.CommTimeS), tensor.FormatBytes(dpPeak[0]))
 	says("program-zero3", zc, tensor.FormatBytes(z3.TotalSendBytes), tensor.FormatBytes(z3Peak[0]), tensor.FormatBytes(dpPeak[0]))
@@ -268,8 +270,9 @@ func TestGalleryLayerCaptions(t *testing.T) {
 
 // TestGallerySoftmaxPair: the gallery's two softmaxes of x split along
 // the softmax's dim send what their captions say. The softmax op boxes x
-// to whole rows and y back (two all-to-alls in the forward) and its
-// backward's sum over the split dim is one all-reduce; written out of max,
+// and w to whole rows (two all-to-alls in the forward), its backward,
+// OneFlow's softmax_grad, runs on whole rows too, and the gradients are
+// boxed back (two all-to-alls); written out of max,
 // sub, exp, sum and div, x stays split and the forward all-reduces the
 // rows' partial max and partial sum, [8 1] each, half the bytes.
 func TestGallerySoftmaxPair(t *testing.T) {
@@ -308,8 +311,8 @@ func TestGallerySoftmaxPair(t *testing.T) {
 	if got := strings.Join(fs[graph.Forward].collectives, ", "); got != "all-to-all 384 B, all-to-all 384 B" {
 		t.Errorf("the softmax op's forward sends %s, want two all-to-alls of 384 B", got)
 	}
-	if got := strings.Join(fs[graph.Backward].collectives, ", "); got != "all-reduce 192 B" {
-		t.Errorf("the softmax op's backward sends %s, want one all-reduce of 192 B", got)
+	if got := strings.Join(fs[graph.Backward].collectives, ", "); got != "all-to-all 384 B, all-to-all 384 B" {
+		t.Errorf("the softmax op's backward sends %s, want two all-to-alls of 384 B", got)
 	}
 	if got := strings.Join(hs[graph.Forward].collectives, ", "); got != "all-reduce 192 B, all-reduce 192 B" {
 		t.Errorf("the written-out softmax's forward sends %s, want two all-reduces of 192 B (the rows' max and sum)", got)
@@ -321,7 +324,7 @@ func TestGallerySoftmaxPair(t *testing.T) {
 		t.Errorf("forward bytes: written out %d, softmax %d; want half", hs[graph.Forward].bytes, fs[graph.Forward].bytes)
 	}
 	says("program-softmax", fc, "an all-to-all, 384 B", "another all-to-all, 384 B", tensor.FormatBytes(fs[graph.Forward].bytes)+" in the forward",
-		"all-reduce (192 B)", tensor.FormatBytes(fused.TotalSendBytes)+" in all", tensor.FormatBytes(fused.GreedySendBytes))
+		"(two all-to-alls, 384 B each)", tensor.FormatBytes(fused.TotalSendBytes)+" in all", "sends the same "+tensor.FormatBytes(fused.GreedySendBytes))
 	says("program-softmax-by-hand", hc, "P(max)", "all-reduce of those 8 maxima (192 B)", "P(sum), all-reduced too (192 B)",
 		tensor.FormatBytes(hs[graph.Forward].bytes)+" in the forward", "an all-reduce (192 B), two reduce-scatters and an all-gather (96 B each)",
 		tensor.FormatBytes(byHand.TotalSendBytes)+" in all against the fused softmax's "+tensor.FormatBytes(fused.TotalSendBytes),

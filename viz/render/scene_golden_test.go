@@ -34,9 +34,9 @@ var sceneGoldens = []struct {
 	// all-reduces w's gradient across the nodes (8.00 KiB, 23.0 µs), the
 	// fastest gathers more inside them (20.0 KiB, 13.1 µs); the fastest
 	// again on a phone.
-	{"program-mesh-cluster-bytes", viz.Spec{Scene: "program", Values: map[string]string{"src": meshSrc, "strategy": "exact", "cluster": "two-h100-nodes", "cost": "bytes", "memory": "show"}, Step: 11}, viz.Size{}},
-	{"program-mesh-cluster-time", viz.Spec{Scene: "program", Values: map[string]string{"src": meshSrc, "strategy": "exact", "cluster": "two-h100-nodes", "memory": "show"}, Step: 13}, viz.Size{}},
-	{"program-mesh-cluster-time-phone", viz.Spec{Scene: "program", Values: map[string]string{"src": meshSrc, "strategy": "exact", "cluster": "two-h100-nodes", "memory": "show"}, Step: 13}, viz.Size{W: 390, H: 633}},
+	{"program-mesh-cluster-bytes", viz.Spec{Scene: "program", Values: map[string]string{"src": meshSrc, "strategy": "exact", "cluster": "two-h100-nodes", "cost": "bytes", "memory": "show"}, Step: 9}, viz.Size{}},
+	{"program-mesh-cluster-time", viz.Spec{Scene: "program", Values: map[string]string{"src": meshSrc, "strategy": "exact", "cluster": "two-h100-nodes", "memory": "show"}, Step: 12}, viz.Size{}},
+	{"program-mesh-cluster-time-phone", viz.Spec{Scene: "program", Values: map[string]string{"src": meshSrc, "strategy": "exact", "cluster": "two-h100-nodes", "memory": "show"}, Step: 12}, viz.Size{W: 390, H: 633}},
 }
 
 func TestSceneGoldens(t *testing.T) {

@@ -181,7 +181,7 @@ func TestProgramJSONContract(t *testing.T) {
 func TestProgramPeakLine(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"placement 3; x = input 10,4 S(0); w = input 4,2 B; y = matmul x w; s = sum y 1,1; grad s",
-			"\npeak held: 480 bytes on rank 0, 408 bytes on ranks 1-2 (the most at step 10)\n"},
+			"\npeak held: 224 bytes on rank 0, 192 bytes on ranks 1-2 (the most at step 8)\n"},
 		{"placement 4-7; x = input 8,4 S(0); y = add x x", // x and y, 2 rows of 16 bytes each
 			"\npeak held: 64 bytes on ranks 4-7 (the most at step 2)\n"},
 	} {
@@ -507,7 +507,7 @@ func TestProgramBadInput(t *testing.T) {
 		{[]string{"--file", wrongShape}, 1, "program: line 3, column 1: w = input 4,6 B from w.npy: " + filepath.Join(dir, "w.npy") + " holds [6 4] but the input is [4 6]"},
 		{[]string{"--src", "placement 2; w = input 6,4 B from nowhere.npy"}, 1, "w = input 6,4 B from nowhere.npy: npyfile: open nowhere.npy: no such file"},
 		{[]string{"--file", p, "--strategy", "bad"}, 2, `--strategy "bad": choose greedy or exact`},
-		{[]string{"--src", big, "--strategy", "exact"}, 1, "program: exact: the table of c (the ops that make and read it: 6) has 31457280 entries even over the signatures the LP bound's first stage kept, more than its bound of 4194304"},
+		{[]string{"--src", big, "--strategy", "exact"}, 1, "program: exact: the elimination's largest table has 268435456 entries (7 variables in one table, the width of the elimination), more than its bound of 4194304"},
 		{[]string{"--file", p, "--emit", "jax"}, 2, `--emit "jax": choose oneflow or pytorch`},
 		{[]string{"--src", "placement 4; x = input 8,4 S(0); m = max x 1,4; grad m", "--emit", "oneflow", "--strategy", "exact"}, 1,
 			"program: line 1, column 34: m = max x 1,4: emit oneflow: OneFlow has only partial_sum"},
