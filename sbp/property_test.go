@@ -70,7 +70,7 @@ func TestEverySignature(t *testing.T) {
 			}
 		}
 	}
-	for _, sc := range append(append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...), sbpcheck.SoftmaxSignatureCases()...) {
+	for _, sc := range append(append(append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...), sbpcheck.SoftmaxSignatureCases()...), sbpcheck.GradSignatureCases()...) {
 		n++
 		if err := sc.Run(tensor.CPU{}); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)

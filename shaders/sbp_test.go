@@ -61,12 +61,13 @@ func TestGradOpsOnEverySignature(t *testing.T) {
 // every dtype it takes, of mean, and of the layer ops (softmax,
 // transpose, permute, …), as it is, on WebGPU: 1 to 5 devices, 2 × 2 and 2 × 3
 // (sbpcheck.UnarySignatureCases, sbpcheck.LayerSignatureCases,
-// sbpcheck.SoftmaxSignatureCases).
+// sbpcheck.SoftmaxSignatureCases, sbpcheck.GradSignatureCases).
 func TestUnaryOpsOnEverySignature(t *testing.T) {
 	be := NewBackend(openOrSkip(t, Options{}))
 	start, failed := time.Now(), 0
 	cases := append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...)
 	cases = append(cases, sbpcheck.SoftmaxSignatureCases()...)
+	cases = append(cases, sbpcheck.GradSignatureCases()...)
 	for _, sc := range cases {
 		if err := sc.Run(be); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)

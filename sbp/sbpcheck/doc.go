@@ -1,6 +1,7 @@
 // Package sbpcheck is the property suite of the SBP core: random ops
 // (expand, repeat, binary, unary, reduce, mean, softmax, matmul, transpose,
-// permute, reshape, scale, repeat_grad),
+// permute, reshape, scale, repeat_grad; and every signature of the
+// backward's gradient ops, GradSignatureCases),
 // shapes, SBPs and placements (1 to 8 devices, 2-D meshes, uneven splits
 // and empty shards included), each run sharded on simulated devices,
 // boxed to a random SBP (what the boxing moved between the devices
