@@ -57,12 +57,20 @@ WEB_FILES := $(wildcard web/*.html web/*.js web/*.css)
 # GLSL back end) and the text/template that writes its built-in shaders,
 # regexp (patterns compiled at start), and what a browser never reaches
 # (go/build in Ebitengine's debug path, os/exec, net, encoding/gob,
-# archive/zip, log/slog). It is compiled without inlining (-l): the same
-# behaviour in 190 KB less of the playground's gzip (docs/performance.md).
+# archive/zip, log/slog), and of stridelab's own what the frame links
+# but runs in the page's worker or never (results and engine compute in
+# the worker, viz/render and internal/... write files, lessons are read
+# once) or once an edit for well under a millisecond (sbp/program parses
+# a program, sbp/cluster times a plan). It is compiled without inlining
+# (-l): the same behaviour in 190 KB less of the playground's gzip, and
+# 24 KB more for stridelab's own (docs/performance.md).
 EBITEN_INTERNAL := github.com/hajimehoshi/ebiten/v2/internal
+MODULE := github.com/stridelab/stridelab
 COLD := go/... text/template/... math/big regexp/... encoding/gob net os/exec \
 	archive/zip log/slog/... internal/buildcfg $(EBITEN_INTERNAL)/shader... \
-	$(EBITEN_INTERNAL)/shaderir/... $(EBITEN_INTERNAL)/builtinshader
+	$(EBITEN_INTERNAL)/shaderir/... $(EBITEN_INTERNAL)/builtinshader \
+	$(MODULE)/results $(MODULE)/engine $(MODULE)/viz/render $(MODULE)/internal/... \
+	$(MODULE)/lessons $(MODULE)/sbp/program $(MODULE)/sbp/cluster
 PLAYGROUND_FLAGS := $(foreach p,$(COLD),-gcflags=$(p)=-l)
 web:
 	mkdir -p $(PAGE)

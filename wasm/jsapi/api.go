@@ -38,40 +38,25 @@ package jsapi
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 	"syscall/js"
 
 	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/wasm/jsvalue"
+	"github.com/stridelab/stridelab/wasm/sceneapi"
 )
 
-// Register sets every method of the API on obj: the scenes', the
-// kernels' and the test suites' (conformance and bench). stridelab.wasm
+// Register sets every method of the API on obj: the scenes' (package
+// sceneapi, which the playground's frame registers alone), the kernels'
+// and the test suites' (conformance and bench). stridelab.wasm
 // registers them all: the kernels' page runs it, and so does the
 // playground's compute worker (web/worker.js).
 func Register(obj js.Value) {
-	RegisterScenes(obj)
+	sceneapi.RegisterScenes(obj)
 	RegisterCompute(obj)
 	obj.Set("conformance", jsvalue.Async(conformance))
 	obj.Set("bench", jsvalue.Async(runBench))
-}
-
-// RegisterScenes sets the methods that build and describe scenes (scene,
-// scenes, spec, the lessons' and memStats): what the playground's scene
-// frame needs to draw its first scene. It leaves out every kernel, the
-// WebGPU binding and the exporters, which the frame's page reaches in a
-// worker of its own (RegisterCompute), so the frame's wasm is smaller
-// and starts sooner.
-func RegisterScenes(obj js.Value) {
-	obj.Set("scene", jsvalue.Async(scene))
-	obj.Set("scenes", jsvalue.Async(scenes))
-	obj.Set("spec", jsvalue.Async(spec))
-	obj.Set("lessons", jsvalue.Async(lessonList))
-	obj.Set("lessonRoute", jsvalue.Async(lessonRoute))
-	obj.Set("lessonAnswers", jsvalue.Async(lessonAnswers))
-	obj.Set("memStats", jsvalue.Async(memStats))
 }
 
 // RegisterCompute sets the methods that run kernels or draw files
@@ -82,18 +67,7 @@ func RegisterCompute(obj js.Value) {
 	obj.Set("run", jsvalue.Async(run))
 	obj.Set("compute", jsvalue.Async(compute))
 	obj.Set("export", jsvalue.Async(export))
-	obj.Set("memStats", jsvalue.Async(memStats))
-}
-
-// memStats is the Go heap after a collection, for the leak test (a
-// page's calls must leave nothing behind): {} -> {heapAlloc, heapInuse,
-// heapObjects, sys, numGC} (runtime.MemStats's bytes and counts).
-func memStats(js.Value) (any, error) {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return map[string]uint64{"heapAlloc": m.HeapAlloc, "heapInuse": m.HeapInuse,
-		"heapObjects": m.HeapObjects, "sys": m.Sys, "numGC": uint64(m.NumGC)}, nil
+	obj.Set("memStats", jsvalue.Async(sceneapi.MemStats))
 }
 
 var (
@@ -126,12 +100,7 @@ func backend(req js.Value) (tensor.Backend, error) {
 	return nil, fmt.Errorf("backend %q: choose gpu or cpu", name)
 }
 
-func field(req js.Value, name string) js.Value {
-	if req.Type() != js.TypeObject {
-		return js.Undefined()
-	}
-	return req.Get(name)
-}
+func field(req js.Value, name string) js.Value { return jsvalue.Field(req, name) }
 
 func devices(js.Value) (any, error) {
 	list, err := shaders.Adapters()

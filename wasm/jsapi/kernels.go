@@ -66,29 +66,10 @@ func run(req js.Value) (any, error) {
 	return res, nil
 }
 
-func str(req js.Value, name string) string {
-	if v := field(req, name); v.Type() == js.TypeString {
-		return v.String()
-	}
-	return ""
-}
+func str(req js.Value, name string) string { return jsvalue.Str(req, name) }
 
-// ints reads an array of integers.
-func ints(req js.Value, name string) ([]int, error) {
-	v := field(req, name)
-	if v.Type() != js.TypeObject || !js.Global().Get("Array").Call("isArray", v).Bool() {
-		return nil, fmt.Errorf("%s: want an array of integers, got %s", name, v.Type())
-	}
-	out := make([]int, v.Length())
-	for i := range out {
-		x := v.Index(i)
-		if x.Type() != js.TypeNumber || x.Float() != float64(int(x.Float())) {
-			return nil, fmt.Errorf("%s[%d]: want an integer, got %v", name, i, x)
-		}
-		out[i] = x.Int()
-	}
-	return out, nil
-}
+// ints reads an array of integers (jsvalue.Ints).
+func ints(req js.Value, name string) ([]int, error) { return jsvalue.Ints(req, name) }
 
 // tensorOf copies the typed array req[data] into a tensor of shape
 // req[shape]; the element type follows the array's class.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/wasm/sceneapi"
 )
 
 // TestAnEditSharesThePlan: an edit of a program's text area, as the page
@@ -19,7 +20,7 @@ import (
 func TestAnEditSharesThePlan(t *testing.T) {
 	src := "placement [[0,1],[2,3]]\nx = input 32,16 (S(0), B)\nw = input 16,8 (B, S(1))  # a comment\ny = matmul x w\ns = sum y 1,1\ngrad s\n"
 	req := func(v map[string]any) js.Value { return js.ValueOf(v) }
-	out, err := spec(req(map[string]any{"scene": "program", "fields": map[string]any{"src": "  " + src, "strategy": ""}, "changed": "src"}))
+	out, err := sceneapi.Spec(req(map[string]any{"scene": "program", "fields": map[string]any{"src": "  " + src, "strategy": ""}, "changed": "src"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,13 +29,13 @@ func TestAnEditSharesThePlan(t *testing.T) {
 		t.Fatalf("spec: %v", r["error"])
 	}
 	hash := r["hash"].(string)
-	if _, err := scene(req(map[string]any{"hash": hash})); err != nil {
+	if _, err := sceneapi.Scene(req(map[string]any{"hash": hash})); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := compute(req(map[string]any{"hash": hash, "backend": "cpu"})); err != nil {
 		t.Fatal(err)
 	}
-	page, _, _, err := sceneOf(req(map[string]any{"hash": hash}))
+	page, _, _, err := sceneapi.SceneOf(req(map[string]any{"hash": hash}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,3 +119,37 @@ func Async(fn func(req js.Value) (any, error)) js.Func {
 		})
 	})
 }
+
+// Field is req's property name, or undefined when req is not an object
+// (a call with no argument).
+func Field(req js.Value, name string) js.Value {
+	if req.Type() != js.TypeObject {
+		return js.Undefined()
+	}
+	return req.Get(name)
+}
+
+// Str is req's string property name, or "" when it is not a string.
+func Str(req js.Value, name string) string {
+	if v := Field(req, name); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
+}
+
+// Ints reads req's property name, an array of integers.
+func Ints(req js.Value, name string) ([]int, error) {
+	v := Field(req, name)
+	if v.Type() != js.TypeObject || !js.Global().Get("Array").Call("isArray", v).Bool() {
+		return nil, fmt.Errorf("%s: want an array of integers, got %s", name, v.Type())
+	}
+	out := make([]int, v.Length())
+	for i := range out {
+		x := v.Index(i)
+		if x.Type() != js.TypeNumber || x.Float() != float64(int(x.Float())) {
+			return nil, fmt.Errorf("%s[%d]: want an integer, got %v", name, i, x)
+		}
+		out[i] = x.Int()
+	}
+	return out, nil
+}

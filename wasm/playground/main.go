@@ -3,7 +3,7 @@
 // Command playground is the playground's scene frame: the desktop app's
 // interactive renderer (app/live, Ebitengine on WebGL) without its
 // sidebar, in a same-origin iframe of the playground's page, and the
-// JavaScript API (wasm/jsapi) beside it in one binary, so the page loads
+// JavaScript API for scenes (wasm/sceneapi) beside it in one binary, so the page loads
 // one wasm. It starts on its own location's hash (frame.html#/expand?…)
 // and adds, on globalThis.stridelab.frame:
 //
@@ -36,8 +36,8 @@ import (
 	"github.com/stridelab/stridelab/app/live"
 	"github.com/stridelab/stridelab/app/session"
 	"github.com/stridelab/stridelab/viz"
-	"github.com/stridelab/stridelab/wasm/jsapi"
 	"github.com/stridelab/stridelab/wasm/jsvalue"
+	"github.com/stridelab/stridelab/wasm/sceneapi"
 )
 
 // gcPercent is the frame's GOGC. In the browser the Go runtime has one
@@ -55,7 +55,7 @@ const gcPercent = 200
 func main() {
 	debug.SetGCPercent(gcPercent)
 	api := js.Global().Get("Object").New()
-	jsapi.RegisterScenes(api)
+	sceneapi.RegisterScenes(api)
 	js.Global().Set("stridelab", api)
 
 	spec, opts, err := viz.ParseHash(js.Global().Get("location").Get("hash").String())

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package jsapi
+package sceneapi
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/stridelab/stridelab/lessons"
 	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/wasm/jsvalue"
 )
 
 // lessonList is every built-in lesson for the playground's lessons menu
@@ -59,19 +60,19 @@ func lessonRoute(req js.Value) (any, error) {
 		return nil, err
 	}
 	var r lessons.Route
-	if h := field(req, "hash"); h.Type() == js.TypeString {
+	if h := jsvalue.Field(req, "hash"); h.Type() == js.TypeString {
 		var ok bool
 		if r, ok = lessons.ParseRoute(h.String(), ls); !ok {
 			return nil, nil
 		}
 	} else {
-		l := lessons.Find(ls, field(req, "id").String())
+		l := lessons.Find(ls, jsvalue.Field(req, "id").String())
 		if l == nil {
-			return nil, fmt.Errorf("stridelab.lessonRoute: no lesson %q", field(req, "id").String())
+			return nil, fmt.Errorf("stridelab.lessonRoute: no lesson %q", jsvalue.Field(req, "id").String())
 		}
-		r = lessons.Route{ID: l.ID, Step: min(max(field(req, "step").Int(), 1), len(l.Steps))}
-		if d := field(req, "done"); d.Truthy() {
-			done, err := ints(req, "done")
+		r = lessons.Route{ID: l.ID, Step: min(max(jsvalue.Field(req, "step").Int(), 1), len(l.Steps))}
+		if d := jsvalue.Field(req, "done"); d.Truthy() {
+			done, err := jsvalue.Ints(req, "done")
 			if err != nil {
 				return nil, err
 			}
@@ -94,10 +95,10 @@ func lessonAnswers(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := lessons.Find(ls, field(req, "id").String())
-	n := field(req, "step").Int()
+	l := lessons.Find(ls, jsvalue.Field(req, "id").String())
+	n := jsvalue.Field(req, "step").Int()
 	if l == nil || n < 1 || n > len(l.Steps) || l.Steps[n-1].Question == nil {
-		return nil, fmt.Errorf("stridelab.lessonAnswers: no question at %s step %d", field(req, "id").String(), n)
+		return nil, fmt.Errorf("stridelab.lessonAnswers: no question at %s step %d", jsvalue.Field(req, "id").String(), n)
 	}
 	st := l.Steps[n-1]
 	sc, err := st.Build()
@@ -105,7 +106,7 @@ func lessonAnswers(req js.Value) (any, error) {
 		return nil, err
 	}
 	size := lessons.Size
-	if w, h := field(req, "width"), field(req, "height"); w.Type() == js.TypeNumber && h.Type() == js.TypeNumber {
+	if w, h := jsvalue.Field(req, "width"), jsvalue.Field(req, "height"); w.Type() == js.TypeNumber && h.Type() == js.TypeNumber {
 		size = viz.Size{W: w.Int(), H: h.Int()}
 	}
 	hots, err := sc.Hots(st.Scene.Step, size)
