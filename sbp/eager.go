@@ -45,8 +45,13 @@ import (
 //	softmax    SoftmaxOp::GetSbp (softmax_op.cpp): S(i) -> S(i) per axis
 //	           but the normalised one (OneFlow's last; here the op's dim)
 //
-// repeat and repeat_grad are not OneFlow user ops: their list is
-// stridelab's own, with B -> B moved last.
+// repeat is not a OneFlow user op: OneFlow's repeat is a reshape, an
+// expand and a reshape, and the lists of those three chained give S(a)
+// -> S(lead+a) for every axis a it does not tile (a tiled axis's split
+// is not at the start of the reshape's merged group) and P -> P, then
+// all-B: no B -> S(d) (OneFlow's expand has none). repeat_grad's list is
+// stridelab's own (its signatures with B -> B moved last), which is also
+// what the chain back (reshape, expand's reduce_sum, reshape) lists.
 func EagerSignatures(op Op, shapes []tensor.Shape) []Signature {
 	own := op.Signatures(shapes)
 	var list []Signature
@@ -220,6 +225,18 @@ func (o reshapeOp) oneflow(in []tensor.Shape) []Signature {
 	for _, g := range groups {
 		if len(g.In) > 0 && len(g.Out) > 0 && in[0][g.In[0]] != 1 {
 			sigs = append(sigs, Signature{In: []SBP{S(g.In[0])}, Out: S(g.Out[0])})
+		}
+	}
+	return append(sigs, Signature{In: []SBP{PSum}, Out: PSum})
+}
+
+// oneflow is repeat's list as OneFlow's reshape, expand and reshape give
+// it (see EagerSignatures): an untiled axis's split, then P(sum).
+func (o repeatOp) oneflow(in []tensor.Shape) []Signature {
+	var sigs []Signature
+	for _, s := range o.Signatures(in) {
+		if s.In[0].Kind == Split {
+			sigs = append(sigs, s)
 		}
 	}
 	return append(sigs, Signature{In: []SBP{PSum}, Out: PSum})

@@ -292,6 +292,10 @@ func TestGreedyVectors(t *testing.T) {
 		{"placement 2; x = input 4,8 P; y = sum x 4,1", "y", "P(sum)"},
 		{"placement 2; x = input 4,8 S(0); b = input 8 B; z = add x b", "z", "S(0)"},
 		{"placement 2; x = input 4,8 P; b = input 8 B; z = mul x b", "z", "P(sum)"},
+		// repeat is OneFlow's reshape, expand and reshape: a B input stays
+		// B (OneFlow's expand has no B -> S), an untiled split stays split.
+		{"placement 3; x = input 1,4 B; y = repeat x 3,1", "y", "B"},
+		{"placement 2; x = input 4,6 S(1); y = repeat x 3,1", "y", "S(1)"},
 	} {
 		p, err := program.Parse(c.src)
 		if err != nil {
