@@ -57,22 +57,22 @@ const costShown = (page) => page.evaluate(() => !document.getElementById("f-cost
 try {
   // URL → scene.
   let { context, page } = await open("");
-  const timed = await hashOf(page, `program --src '${mesh}' --strategy exact --cluster two-h100-nodes --cost bytes --memory show --step 11`);
+  const timed = await hashOf(page, `program --src '${mesh}' --strategy exact --cluster two-h100-nodes --cost bytes --memory show --step 9`);
   await page.evaluate((h) => { location.hash = h; }, timed);
   await ready(page);
   let st = await frameState(page);
   check(await page.locator("#f-cluster").evaluate((el) => el.tagName === "SELECT" && el.value) === "two-h100-nodes" &&
     await page.locator("#f-cost input[value=bytes]").isChecked() && await page.locator("#f-memory input[value=show]").isChecked() && await costShown(page),
     `the link ${timed.slice(0, 60)}… sets the cluster menu (two-h100-nodes), the cost toggle (bytes, shown) and memory (show)`);
-  check(st.fields.cluster === "two-h100-nodes" && st.fields.cost === "bytes" && / --cluster two-h100-nodes --cost bytes --memory show/.test(st.spec) && st.step === 11,
+  check(st.fields.cluster === "two-h100-nodes" && st.fields.cost === "bytes" && / --cluster two-h100-nodes --cost bytes --memory show/.test(st.spec) && st.step === 9,
     `the frame shows the link's scene: ${st.spec.slice(-70)} at step ${st.step + 1}`);
   const report = await page.locator("#report").textContent();
   check(/on two-h100-nodes, exact by bytes: 23\.0 µs/.test(report) && /8192 B/.test(report), "the report gives the plan of fewest bytes on two-h100-nodes: 8192 B in 23.0 µs");
   const drawn = await texts(page);
-  const need = ["each step's time", "compute", "communication", "what each device holds", "r0–r3 peak 17.0 KiB at step 11", "20.0 µs", "Σ 23.0 µs"];
+  const need = ["each step's time", "compute", "communication", "what each device holds", "r0–r3 peak 13.0 KiB at step 8", "20.0 µs", "Σ 23.0 µs"];
   check(need.every((t) => drawn.includes(t)), `the frame draws the time axis and the memory lines: ${need.filter((t) => !drawn.includes(t)).join(", ") || "all of " + need.join(", ")}`);
-  st = await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.click({ kind: "step", offset: 11 }));
-  check(st.words === "step 12 (backward): box grad_w.y from (P(sum), B) to (B, S(1)): local-slice + all-reduce, 4.00 KiB; all-reduce across mesh dim 0 (2 devices; α 10.0 µs, β 50 GB/s): 20.0 µs; each device holds 12.0 KiB",
+  st = await page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.click({ kind: "step", offset: 9 }));
+  check(st.words === "step 10 (backward): box grad_w.y from (P(sum), B) to (B, S(1)): local-slice + all-reduce, 4.00 KiB; all-reduce across mesh dim 0 (2 devices; α 10.0 µs, β 50 GB/s): 20.0 µs; each device holds 12.0 KiB",
     `the boxing's column, clicked, says its collective, the mesh dim it crosses, α, β and the time: "${st.words}"`);
   st = await frameState(page);
   check(st.layout?.minTextPx >= 11, `at 1280 px the frame's smallest text is ${st.layout?.minTextPx} CSS px (at least 11)`);
@@ -139,7 +139,7 @@ try {
   await page.waitForTimeout(t(400)); // a few of the frame's ticks at SwiftShader's 10-20 fps
   st = await frameState(page);
   const phone = await texts(page);
-  check(st.layout?.minTextPx >= 11 && phone.includes("each step's time") && phone.includes("r0–r3 peak 17.0 KiB at step 11"),
+  check(st.layout?.minTextPx >= 11 && phone.includes("each step's time") && phone.includes("r0–r3 peak 13.0 KiB at step 8"),
     `at 390×844 the frame (${st.layout?.width}×${st.layout?.height}) draws the time axis and the memory lines, its smallest text ${st.layout?.minTextPx} CSS px`);
   if (shots) await page.screenshot({ path: join(shots, "cluster-390.png"), fullPage: true });
   await context.close();

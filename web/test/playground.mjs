@@ -419,11 +419,12 @@ try {
     `Tab leaves the program's text area for the next field (${await dp.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 60))})`);
   // A step column clicked shows its section in the results: the op's
   // signature and the candidates it had.
-  await dp.page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.click({ kind: "step", offset: 7 }));
-  await dp.page.waitForFunction(() => [...document.querySelectorAll("#report .section")].some((s) => s.querySelector("h3").textContent === "focus" && s.textContent.includes("step 8")),
+  // (Step 7: x's gradient, grad_y · wᵀ, a matmul with transpose_b.)
+  await dp.page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.click({ kind: "step", offset: 6 }));
+  await dp.page.waitForFunction(() => [...document.querySelectorAll("#report .section")].some((s) => s.querySelector("h3").textContent === "focus" && s.textContent.includes("step 7")),
     null, { timeout: t(10000) }).catch(() => {});
   const stepText = await dp.page.$$eval("#report .section", (ss) => ss.filter((s) => s.querySelector("h3").textContent === "focus").map((s) => s.innerText).join(""));
-  check(/step 8/.test(stepText) && /signature S\(0\) x B -> S\(0\)/.test(stepText) && /valid signatures/.test(stepText),
+  check(/step 7/.test(stepText) && /signature S\(0\) x B -> S\(0\)/.test(stepText) && /valid signatures/.test(stepText),
     `a step column clicked shows its signature and candidates in the results: ${stepText.replace(/\s+/g, " ").slice(0, 160)}`);
   await dp.page.evaluate(() => document.getElementById("frame").contentWindow.stridelab.frame.act("escape"));
   // Typing a program: the URL and the scene follow.

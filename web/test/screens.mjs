@@ -52,7 +52,7 @@ const sweep = [[360, 740], [390, 844], [412, 915], [844, 390], [600, 960], [768,
 const shotSizes = ["390x844", "768x1024", "1280x800", "1920x1080"];
 const boxing = "#/boxing?shape=25,33&from=S(0)&to=S(1)&placement=4&step=1";
 // A gallery program: its caption comes with the wasm, and must not move the frame.
-const program = "#/program?src=placement%204;%20x%20%3D%20input%2064,32%20S(0);%20w%20%3D%20input%2032,16%20B;%20y%20%3D%20matmul%20x%20w;%20s%20%3D%20sum%20y%201,1;%20grad%20s&strategy=exact&step=10";
+const program = "#/program?src=placement%204;%20x%20%3D%20input%2064,32%20S(0);%20w%20%3D%20input%2032,16%20B;%20y%20%3D%20matmul%20x%20w;%20s%20%3D%20sum%20y%201,1;%20grad%20s&strategy=exact&step=8";
 
 // open loads base + hash in a fresh context of that viewport and waits
 // until the page shows it.
