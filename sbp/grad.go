@@ -66,3 +66,22 @@ func reduceSumLike(b Backward, name, g, x, why string) (string, error) {
 	}
 	return b.Add(name, ReduceSumLike(xs), why+"; summed over the dims "+x+" broadcast (reduce_sum_like)", g, x)
 }
+
+// opThenSumLike appends op(args...) and, where its result does not have
+// x's shape, its reduce_sum_like to x's (an op's gradient, then OneFlow's
+// BroadcastReduceSumLike): the last of them named name.
+func opThenSumLike(b Backward, name, x string, op Op, why string, args ...string) (string, error) {
+	shapes := make([]tensor.Shape, len(args))
+	for i, a := range args {
+		shapes[i] = b.Shape(a)
+	}
+	own := "" // the op's result is x's gradient itself only where nothing is summed
+	if out, err := op.OutShape(shapes); err == nil && out.Equal(b.Shape(x)) {
+		own = name
+	}
+	g, err := b.Add(own, op, why, args...) // Add says what is wrong with the shapes
+	if err != nil {
+		return "", err
+	}
+	return reduceSumLike(b, name, g, x, why)
+}

@@ -158,17 +158,7 @@ func init() {
 func gradBinary(b Backward, c GradCall) (string, error) {
 	x, other := c.X(), c.Other()
 	whole := func(op Op, why string, args ...string) (string, error) {
-		// the op's result, named c.Name when no sum follows it
-		out, err := op.OutShape([]tensor.Shape{b.Shape(args[0]), b.Shape(args[len(args)-1])})
-		name := ""
-		if err == nil && out.Equal(b.Shape(x)) {
-			name = c.Name
-		}
-		g, err := b.Add(name, op, why, args...)
-		if err != nil {
-			return "", err
-		}
-		return reduceSumLike(b, c.Name, g, x, why)
+		return opThenSumLike(b, c.Name, x, op, why, args...)
 	}
 	switch op := Params(c.Op).Binary; op {
 	case tensor.Add:

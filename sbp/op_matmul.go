@@ -270,16 +270,5 @@ func gradMatmul(b Backward, c GradCall) (string, error) {
 	if c.J == 1 {
 		op, why, args, x = MatmulT(true, false), c.Why+" = "+a+"^T · grad (matmul, transpose_a)", []string{a, c.Dy}, w
 	}
-	out, err := op.OutShape([]tensor.Shape{b.Shape(args[0]), b.Shape(args[1])})
-	if err != nil {
-		return "", err
-	}
-	if out.Equal(b.Shape(x)) {
-		return b.Add(c.Name, op, why, args...)
-	}
-	g, err := b.Add("", op, why, args...)
-	if err != nil {
-		return "", err
-	}
-	return reduceSumLike(b, c.Name, g, x, why)
+	return opThenSumLike(b, c.Name, x, op, why, args...)
 }

@@ -80,7 +80,7 @@ var (
 // the browser's WebGPU device once; "cpu" is the reference.
 func backend(req js.Value) (tensor.Backend, error) {
 	name := "gpu"
-	if b := field(req, "backend"); b.Type() == js.TypeString {
+	if b := jsvalue.Field(req, "backend"); b.Type() == js.TypeString {
 		name = b.String()
 	}
 	switch name {
@@ -99,8 +99,6 @@ func backend(req js.Value) (tensor.Backend, error) {
 	}
 	return nil, fmt.Errorf("backend %q: choose gpu or cpu", name)
 }
-
-func field(req js.Value, name string) js.Value { return jsvalue.Field(req, name) }
 
 func devices(js.Value) (any, error) {
 	list, err := shaders.Adapters()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/viz/render"
+	"github.com/stridelab/stridelab/wasm/jsvalue"
 	"github.com/stridelab/stridelab/wasm/sceneapi"
 )
 
@@ -21,18 +22,18 @@ func export(req js.Value) (any, error) {
 		return nil, err
 	}
 	step := spec.Step
-	if v := field(req, "step"); v.Type() == js.TypeNumber {
+	if v := jsvalue.Field(req, "step"); v.Type() == js.TypeNumber {
 		step = v.Int()
 	}
 	size := viz.DefaultSize
-	if v := field(req, "width"); v.Type() == js.TypeNumber {
+	if v := jsvalue.Field(req, "width"); v.Type() == js.TypeNumber {
 		size.W = v.Int()
 	}
-	if v := field(req, "height"); v.Type() == js.TypeNumber {
+	if v := jsvalue.Field(req, "height"); v.Type() == js.TypeNumber {
 		size.H = v.Int()
 	}
 	var b bytes.Buffer
-	if err := render.Encode(&b, s, str(req, "format"), step, size); err != nil {
+	if err := render.Encode(&b, s, jsvalue.Str(req, "format"), step, size); err != nil {
 		return nil, err
 	}
 	arr := js.Global().Get("Uint8Array").New(b.Len())

@@ -17,7 +17,7 @@ func run(req js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	kernel := str(req, "kernel")
+	kernel := jsvalue.Str(req, "kernel")
 	a, err := tensorOf(req, "a", "shape")
 	if err != nil {
 		return nil, err
@@ -28,18 +28,18 @@ func run(req js.Value) (any, error) {
 		out, err = be.Materialize(a)
 	case "expand":
 		var size []int
-		if size, err = ints(req, "arg"); err == nil {
+		if size, err = jsvalue.Ints(req, "arg"); err == nil {
 			out, err = tensor.Expand(be, a, size)
 		}
 	case "repeat":
 		var times []int
-		if times, err = ints(req, "arg"); err == nil {
+		if times, err = jsvalue.Ints(req, "arg"); err == nil {
 			out, err = be.Repeat(a, times)
 		}
 	case "binary":
 		var op tensor.BinaryOp
 		var b tensor.Tensor
-		if op, err = tensor.ParseBinaryOp(str(req, "op")); err == nil {
+		if op, err = tensor.ParseBinaryOp(jsvalue.Str(req, "op")); err == nil {
 			if b, err = tensorOf(req, "b", "bShape"); err == nil {
 				out, err = be.Binary(op, a, b)
 			}
@@ -47,8 +47,8 @@ func run(req js.Value) (any, error) {
 	case "reduce":
 		var op tensor.ReduceOp
 		var to []int
-		if op, err = tensor.ParseReduceOp(str(req, "op")); err == nil {
-			if to, err = ints(req, "arg"); err == nil {
+		if op, err = tensor.ParseReduceOp(jsvalue.Str(req, "op")); err == nil {
+			if to, err = jsvalue.Ints(req, "arg"); err == nil {
 				out, err = be.Reduce(op, a, to)
 			}
 		}
@@ -66,16 +66,11 @@ func run(req js.Value) (any, error) {
 	return res, nil
 }
 
-func str(req js.Value, name string) string { return jsvalue.Str(req, name) }
-
-// ints reads an array of integers (jsvalue.Ints).
-func ints(req js.Value, name string) ([]int, error) { return jsvalue.Ints(req, name) }
-
 // tensorOf copies the typed array req[data] into a tensor of shape
 // req[shape]; the element type follows the array's class.
 func tensorOf(req js.Value, data, shape string) (tensor.Tensor, error) {
-	arr := field(req, data)
-	s, err := ints(req, shape)
+	arr := jsvalue.Field(req, data)
+	s, err := jsvalue.Ints(req, shape)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}

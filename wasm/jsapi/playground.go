@@ -12,6 +12,7 @@ import (
 
 	"github.com/stridelab/stridelab/results"
 	"github.com/stridelab/stridelab/viz"
+	"github.com/stridelab/stridelab/wasm/jsvalue"
 	"github.com/stridelab/stridelab/wasm/sceneapi"
 )
 
@@ -45,7 +46,7 @@ func compute(req js.Value) (any, error) {
 		lastResult.put(key, sec)
 		collectSoon()
 	}
-	if field(req, "hideAnswers").Truthy() {
+	if jsvalue.Field(req, "hideAnswers").Truthy() {
 		sec = results.Hidden(sec)
 	}
 	return map[string]any{"backend": be.Name(), "section": sec}, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor"
 	"github.com/stridelab/stridelab/tensor/conform"
+	"github.com/stridelab/stridelab/wasm/jsvalue"
 )
 
 // conformance runs the kernel conformance suite on the request's backend
@@ -22,8 +23,8 @@ func conformance(req js.Value) (any, error) {
 		return nil, err
 	}
 	sizes := conform.DefaultSizes()
-	if field(req, "sizes").Truthy() {
-		if sizes, err = ints(req, "sizes"); err != nil {
+	if jsvalue.Field(req, "sizes").Truthy() {
+		if sizes, err = jsvalue.Ints(req, "sizes"); err != nil {
 			return nil, err
 		}
 	}
@@ -48,7 +49,7 @@ func runBench(req js.Value) (any, error) {
 	}
 	g := be.(*shaders.GPU)
 	rounds := 3
-	if r := field(req, "rounds"); r.Type() == js.TypeNumber {
+	if r := jsvalue.Field(req, "rounds"); r.Type() == js.TypeNumber {
 		rounds = r.Int()
 	}
 	var results []bench.DeviceResult
