@@ -55,13 +55,20 @@ func galleryEntries(t *testing.T) map[string]galleryEntry {
 // strategy, cluster and cost) and returns the plan and the caption.
 func galleryPlan(t *testing.T, entries map[string]galleryEntry, name string) (*Plan, string) {
 	t.Helper()
+	strategy := Greedy
+	if entries[name].exact {
+		strategy = Exact
+	}
+	return galleryPlanAs(t, entries, name, strategy)
+}
+
+// galleryPlanAs plans the gallery's program name on its line's cluster
+// and cost with the strategy given.
+func galleryPlanAs(t *testing.T, entries map[string]galleryEntry, name string, strategy Strategy) (*Plan, string) {
+	t.Helper()
 	e, ok := entries[name]
 	if !ok {
 		t.Fatalf("the gallery has no %s", name)
-	}
-	strategy := Greedy
-	if e.exact {
-		strategy = Exact
 	}
 	o := Options{Cost: Cost(e.cost)}
 	if e.cluster != "" {
