@@ -37,9 +37,12 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrParse is the sentinel of a statement that does not parse.
 var ErrParse = errors.New("program: the statement does not parse")
 
-// MaxStatements bounds a program: past it the source is refused (the
-// planner and the scene look at every statement).
-const MaxStatements = 256
+// MaxSourceBytes bounds a program's text. A program is not bounded by
+// its number of statements (an imported GPT-2 has about a thousand):
+// what it may cost is bounded where it is spent, the exact search by its
+// work bound (planner.ExactWork), a run by the tensor budget
+// (tensor.SetMaxBytes), a plan's memory by its cluster's capacity.
+const MaxSourceBytes = 4 << 20
 
 var (
 	nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -67,6 +70,9 @@ func OpWords() []string { return sbp.Words() }
 // statements. The first fault is returned as an *Error.
 func Parse(src string) (*Program, error) {
 	p := &Program{Source: src}
+	if len(src) > MaxSourceBytes {
+		return nil, &Error{Err: fmt.Errorf("the program's text is %s, more than the %s a program may be", tensor.FormatBytes(int64(len(src))), tensor.FormatBytes(MaxSourceBytes))}
+	}
 	havePlacement := false
 	for _, st := range split(src) {
 		fail := func(format string, args ...any) error {
@@ -75,9 +81,6 @@ func Parse(src string) (*Program, error) {
 		wrap := func(err error) error { return &Error{Line: st.line, Col: st.col, Stmt: st.text, Err: err} }
 		if p.Grad != nil {
 			return nil, fail("nothing may follow grad %s (line %d): grad comes last", p.Grad.Name, p.Grad.Line)
-		}
-		if len(p.Stmts) == MaxStatements {
-			return nil, fail("a program has at most %d statements", MaxStatements)
 		}
 		word, rest := cut(st.text)
 		switch {

@@ -2,6 +2,7 @@ package program
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -175,5 +176,28 @@ func TestParseErrorsKeepSentinels(t *testing.T) {
 	}
 	if _, err := Parse("placement 4\nx = input 8 B\ny = frob x"); !errors.Is(err, ErrParse) {
 		t.Errorf("%v: want ErrParse", err)
+	}
+}
+
+// TestParseLongPrograms: a program is bounded by what it costs, not by
+// its lines: 2,000 statements (an imported model's size) parse, and only
+// a text past MaxSourceBytes is refused, in one line.
+func TestParseLongPrograms(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("placement 4\nx0 = input 8,4 S(0)\n")
+	for i := 1; i < 2000; i++ {
+		fmt.Fprintf(&b, "x%d = tanh x%d\n", i, i-1)
+	}
+	b.WriteString("s = sum x1999 1,1\ngrad s\n")
+	p, err := Parse(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Stmts) != 2002 { // the inputs, the ops, the sum and grad
+		t.Errorf("%d statements, want 2002", len(p.Stmts))
+	}
+	_, err = Parse("placement 4\n" + strings.Repeat("# a comment\n", MaxSourceBytes/12+1))
+	if err == nil || !strings.HasPrefix(err.Error(), "program: the program's text is 4.00 MiB, more than the 4.00 MiB") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("%v: want the text's size refused in one line", err)
 	}
 }

@@ -311,8 +311,8 @@ func TestClusterFlagsRefuse(t *testing.T) {
 // TestProgramCapacity: a plan whose peak passes the cluster's device
 // memory is refused in one line naming the rank, the step, what it
 // holds and the device by the cluster's name; --json prints nothing.
-// The same plan fits two-h100-nodes' 80 GB (past this machine's result
-// budget, which --max-bytes lifts: nothing runs).
+// The same plan fits two-h100-nodes' 80 GB and is planned, though it is
+// past this machine's result budget: only a run is held to that.
 func TestProgramCapacity(t *testing.T) {
 	// x, w and their gradients are 4 GiB each per device at B; 16 GiB at the peak.
 	const big = "placement [[0,1],[2,3]]; x = input 32768,32768 (S(0), B); w = input 32768,32768 (B, B); y = matmul x w; s = sum y 1,1; grad s"
@@ -329,7 +329,7 @@ func TestProgramCapacity(t *testing.T) {
 			t.Errorf("json %v: exit %d, stderr %q, stdout %d bytes; want exit 1 and %q", asJSON, code, msg, stdout.Len(), want)
 		}
 	}
-	if plan := planJSON(t, "--src", big, "--cluster", "two-h100-nodes", "--max-bytes", "1TiB"); plan["time_s"] == nil {
+	if plan := planJSON(t, "--src", big, "--cluster", "two-h100-nodes", "--max-bytes", "1GiB"); plan["time_s"] == nil {
 		t.Errorf("on two-h100-nodes: %v", plan["time_s"])
 	}
 }
