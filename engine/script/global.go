@@ -73,7 +73,7 @@ func writeGlobal(w io.Writer, plan *planner.Plan, e Engine, opt Options) error {
 	for _, s := range steps {
 		if s.Kind == planner.StepInput {
 			fmt.Fprintf(&b, "%s = global_tensor(%s, %s)", names[s.Name], inputArray(s, dt, opt), d.spell(s.Sbp))
-			if grad != "" {
+			if grad != "" && !s.Const {
 				b.WriteString(".requires_grad_()")
 			}
 			b.WriteString("\n")

@@ -48,6 +48,7 @@ type Node struct {
 	// defines, and SeedOf the result an KindOnes seeds.
 	GradOf, SeedOf string
 	Values         string // KindInput: where its values come from, as its step's Values (program.ValuesArange and the others)
+	Const          bool   // KindInput: a constant (written const): it gets no gradient
 }
 
 // Graph is the program's nodes, forward then backward, and where each
@@ -86,7 +87,7 @@ func Build(p *program.Program) (*Graph, error) {
 			case s.From != "":
 				values = s.From
 			}
-			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindInput, Word: "input", Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, Values: values})
+			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindInput, Word: "input", Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, Values: values, Const: s.Const})
 		case program.Apply:
 			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindOp, Word: s.Word, Op: s.Op, Args: slices.Clone(s.Args), Shape: s.Shape, Pass: Forward})
 		case program.Box:
@@ -106,12 +107,27 @@ func Build(p *program.Program) (*Graph, error) {
 // backward appends the gradient of target with respect to every name.
 func (g *Graph) backward(target string) error {
 	fwd := slices.Clone(g.Nodes)
-	// reaches[x]: target depends on x.
+	// varies[x]: x depends on an input that is not a constant; what is
+	// computed from constants alone has no gradient, as a tensor without
+	// requires_grad has none in torch.
+	varies := map[string]bool{}
+	for _, n := range fwd {
+		if n.Kind == KindInput {
+			varies[n.Name] = !n.Const
+		}
+		for _, a := range n.Args {
+			varies[n.Name] = varies[n.Name] || varies[a]
+		}
+	}
+	if !varies[target] {
+		return fmt.Errorf("%s is computed from constants alone: it has no gradient to follow", target)
+	}
+	// reaches[x]: target depends on x, and x on an input that varies.
 	reaches := map[string]bool{target: true}
 	for i := len(fwd) - 1; i >= 0; i-- {
 		if n := fwd[i]; reaches[n.Name] {
 			for _, a := range n.Args {
-				reaches[a] = true
+				reaches[a] = varies[a]
 			}
 		}
 	}
@@ -162,7 +178,7 @@ func (g *Graph) backward(target string) error {
 		}
 	}
 	for _, n := range fwd {
-		if n.Kind != KindInput {
+		if n.Kind != KindInput || n.Const {
 			continue
 		}
 		want := GradName(n.Name)

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp/program"
@@ -61,5 +62,39 @@ func TestBuildWithoutGrad(t *testing.T) {
 	}
 	if len(g.Nodes) != 2 || len(g.Grads) != 0 {
 		t.Errorf("%d nodes and gradients %v, want x and y and none", len(g.Nodes), g.Grads)
+	}
+}
+
+// TestBuildConstants: a const input (a mask) and what is computed from
+// constants alone get no gradient and no backward op; the tensors that
+// vary still do. A result of constants alone has nothing to follow.
+func TestBuildConstants(t *testing.T) {
+	p, err := program.Parse("placement 2; x = input 4,6 S(0); m = const 4,6 B; k = scale m -1; y = mul x k; z = add y m; s = sum z 1,1; grad s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g.Grads["x"]; !ok {
+		t.Errorf("x has no gradient: %v", g.Grads)
+	}
+	for _, c := range []string{"m", "k"} {
+		if _, ok := g.Grads[c]; ok {
+			t.Errorf("%s, a constant, has a gradient", c)
+		}
+		for _, n := range g.Nodes {
+			if n.Pass == Backward && (n.Name == GradName(c) || strings.HasPrefix(n.Name, GradName(c)+".")) {
+				t.Errorf("the backward computes %s", n.Name)
+			}
+		}
+	}
+	p, err = program.Parse("placement 2; m = const 4,6 B; s = sum m 1,1; grad s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(p); err == nil || !strings.Contains(err.Error(), "s is computed from constants alone") {
+		t.Errorf("%v: want the grad refused", err)
 	}
 }

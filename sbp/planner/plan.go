@@ -107,6 +107,7 @@ type Step struct {
 	Pass   graph.Pass   `json:"pass"`             // forward or backward
 	Sbp    sbp.NdSbp    `json:"sbp,omitempty"`    // input: its SBP
 	Values string       `json:"values,omitempty"` // input: arange, uniform, FILE.npy, ones or zeros (program.ValuesArange and the others)
+	Const  bool         `json:"const,omitempty"`  // input: a constant, which gets no gradient
 
 	// boxing
 	Tensor   string    `json:"tensor,omitempty"`    // the tensor boxed

@@ -93,7 +93,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		case graph.KindZeros:
 			values = program.ValuesZeros
 		}
-		write(Step{Kind: StepInput, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Sbp: pl.nds[lay[me]], Values: values, Why: n.Why})
+		write(Step{Kind: StepInput, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Sbp: pl.nds[lay[me]], Values: values, Const: n.Const, Why: n.Why})
 		return nil
 	case graph.KindBox:
 		src, to := args[0], lay[me]

@@ -15,6 +15,7 @@
 //	x = input 64,32 S(0)             # shape and SBP ((S(0), B) on a 2-D mesh); values 0, 1, 2, … (float32)
 //	w = input 32,16 B from w.npy     # or the logical values of a .npy file
 //	u = input 16,16 B from uniform   # or values spread over [-1, 1): tensor.Uniform(name, shape)
+//	m = const 16,16 B from mask.npy  # a constant (a mask, positions): an input that gets no gradient
 //	y = matmul x w                   # also batched: [..., m, k] x [..., k, n], batch dims broadcast
 //	b = input 16 B
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting

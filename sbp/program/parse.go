@@ -51,7 +51,7 @@ var (
 )
 
 // statementWords are the words of the statements that are not ops.
-var statementWords = []string{"placement", "input", "from", "grad", "box"}
+var statementWords = []string{"placement", "input", "const", "from", "grad", "box"}
 
 func init() {
 	for _, w := range append(slices.Clone(statementWords), sbp.Words()...) {
@@ -205,10 +205,10 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 	switch word {
 	case "":
 		return nil, bad("nothing after '='")
-	case "input":
+	case "input", "const":
 		shape, rest := cut(rest)
 		if shape == "" {
-			return nil, bad("input needs a shape and an SBP, e.g. input 8,4 S(0)")
+			return nil, bad("%s needs a shape and an SBP, e.g. %s 8,4 S(0)", word, word)
 		}
 		sh, err := tensor.ParseShape(shape)
 		if err != nil {
@@ -231,7 +231,7 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 			}
 		}
 		if rest == "" {
-			return nil, bad("input needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh")
+			return nil, bad("%s needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh", word)
 		}
 		nd, err := sbp.ParseNd(rest)
 		if err != nil {
@@ -240,7 +240,7 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		if err := sbp.Validate(sh, p.Placement, nd); err != nil {
 			return nil, err
 		}
-		s.Kind, s.Shape, s.Sbp = Input, sh, nd
+		s.Kind, s.Shape, s.Sbp, s.Const = Input, sh, nd, word == "const"
 		return s, nil
 	case "box":
 		x, sbpText := cut(rest)

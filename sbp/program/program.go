@@ -21,7 +21,8 @@ type Kind uint8
 const (
 	// Input defines a global input: a shape and an SBP, and either the
 	// values 0, 1, 2, … (float32), tensor.Uniform's values (from
-	// uniform) or the logical values of a .npy file.
+	// uniform) or the logical values of a .npy file. Written const, it
+	// is a constant: the backward gives it no gradient.
 	Input Kind = iota + 1
 	// Apply defines a name as an op on earlier names.
 	Apply
@@ -45,6 +46,7 @@ type Stmt struct {
 	Sbp       sbp.NdSbp    // Input: its SBP; Box: the SBP it boxes to
 	From      string       // Input: the .npy file its values come from, or ""
 	Uniform   bool         // Input: written `from uniform`, its values are tensor.Uniform(Name, Shape)
+	Const     bool         // Input: written `const` for input, a constant (a mask, a table of positions): it gets no gradient
 }
 
 // Inputs lists the program's input statements, in order.
