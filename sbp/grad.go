@@ -56,6 +56,13 @@ func Grad(b Backward, c GradCall) (string, error) {
 	return spec.Grad(b, c)
 }
 
+// Differentiable says whether op has a gradient rule; the result of an
+// op without one (eq) is a constant to the backward.
+func Differentiable(op Op) bool {
+	spec := SpecOf(op)
+	return spec != nil && spec.Grad != nil
+}
+
 // reduceSumLike is OneFlow's BroadcastReduceSumLike: g summed over the
 // dims where x broadcast (reduce_sum_like with x as its like), or g
 // itself when g already has x's shape; named name.

@@ -108,16 +108,18 @@ func (o binaryOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape)
 	return be.Binary(o.op, in[0], in[1])
 }
 
-// The elementwise binary ops' specs: one kind each, add … min a word of
-// the language (NAME = add A B), eq only the backward's (max's and
-// min's gradients pick by it).
+// The elementwise binary ops' specs: one kind each, a word of the
+// language (NAME = add A B). eq (1 where a = b, else 0) has no gradient
+// (a comparison's result is a constant to the backward, as torch's
+// bool tensors are): max's and min's gradients pick by it, and an
+// imported model's one-hot rows are made by it.
 func init() {
 	global := map[tensor.BinaryOp]string{tensor.Add: "%[2]s + %[3]s", tensor.Sub: "%[2]s - %[3]s", tensor.Mul: "%[2]s * %[3]s", tensor.Div: "%[2]s / %[3]s",
 		tensor.Max: "%[1]s.maximum(%[2]s, %[3]s)", tensor.Min: "%[1]s.minimum(%[2]s, %[3]s)",
 		tensor.Eq: "%[1]s.eq(%[2]s, %[3]s).to(%[2]s.dtype)"} // eq: a bool tensor, brought back to the operands' dtype
 	local := map[tensor.BinaryOp]string{tensor.Add: "%s + %s", tensor.Sub: "%s - %s", tensor.Mul: "%s * %s", tensor.Div: "%s / %s",
 		tensor.Max: "torch.maximum(%s, %s)", tensor.Min: "torch.minimum(%s, %s)", tensor.Eq: "(%s == %s).to(F32)"}
-	order := map[tensor.BinaryOp]int{tensor.Add: 20, tensor.Sub: 30, tensor.Mul: 40, tensor.Div: 50, tensor.Max: 60, tensor.Min: 70}
+	order := map[tensor.BinaryOp]int{tensor.Add: 20, tensor.Sub: 30, tensor.Mul: 40, tensor.Div: 50, tensor.Max: 60, tensor.Min: 70, tensor.Eq: 75}
 	for _, op := range []tensor.BinaryOp{tensor.Add, tensor.Sub, tensor.Mul, tensor.Div, tensor.Max, tensor.Min, tensor.Eq} {
 		spec := &OpSpec{
 			Name: op.String(),
@@ -130,16 +132,16 @@ func init() {
 		}
 		if op != tensor.Eq {
 			spec.Grad = gradBinary
-			spec.Words = []OpWord{{Word: op.String(), Usage: "A B", Order: order[op],
-				Build: func(c *WordCall) (Op, error) {
-					if _, err := twoNames(c); err != nil {
-						return nil, err
-					}
-					return Binary(op), nil
-				},
-				Spell: func(OpParams) (string, bool) { return "", true },
-			}}
 		}
+		spec.Words = []OpWord{{Word: op.String(), Usage: "A B", Order: order[op],
+			Build: func(c *WordCall) (Op, error) {
+				if _, err := twoNames(c); err != nil {
+					return nil, err
+				}
+				return Binary(op), nil
+			},
+			Spell: func(OpParams) (string, bool) { return "", true },
+		}}
 		registerOp(spec)
 	}
 }

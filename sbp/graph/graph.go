@@ -115,6 +115,9 @@ func (g *Graph) backward(target string) error {
 		if n.Kind == KindInput {
 			varies[n.Name] = !n.Const
 		}
+		if n.Kind == KindOp && !sbp.Differentiable(n.Op) {
+			continue // a comparison: a constant to the backward
+		}
 		for _, a := range n.Args {
 			varies[n.Name] = varies[n.Name] || varies[a]
 		}

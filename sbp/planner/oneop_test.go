@@ -32,7 +32,7 @@ func TestOneOp(t *testing.T) {
 		{sbp.Matmul(), []tensor.Shape{{5, 3}, {3, 2}}, []sbp.NdSbp{ps, bb}, "y = matmul a b"},
 		{sbp.Binary(tensor.Div), []tensor.Shape{{5, 3}, {3}}, []sbp.NdSbp{s0b, s0b}, "y = div a b"},
 		{sbp.Binary(tensor.Min), []tensor.Shape{{5, 3}, {3}}, []sbp.NdSbp{bb, bb}, "y = min a b"},
-		{sbp.Binary(tensor.Eq), []tensor.Shape{{5, 3}, {3}}, []sbp.NdSbp{s0b, bb}, ""},
+		{sbp.Binary(tensor.Eq), []tensor.Shape{{5, 3}, {3}}, []sbp.NdSbp{s0b, bb}, "y = eq a b"},
 		{sbp.Transpose(), []tensor.Shape{{5, 3}}, []sbp.NdSbp{s0b}, "y = transpose x"},
 		{sbp.Permute([]int{2, 0, 1}), []tensor.Shape{{5, 3, 2}}, []sbp.NdSbp{s0b}, "y = permute x 2,0,1"},
 		{sbp.Reshape([]int{-1, 2}), []tensor.Shape{{5, 3, 2}}, []sbp.NdSbp{s0b}, "y = reshape x -1,2"},
