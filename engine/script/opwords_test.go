@@ -23,6 +23,7 @@ var opWordCases = map[string]string{
 	"div A B":           "b = input 4,6 B; y = div a b",
 	"max A B":           "b = input 4,6 S(0); y = max a b",
 	"min A B":           "b = input 6 B; y = min a b",
+	"eq A B":            "b = input 6 B; y = eq a b",
 	"exp X":             "y = exp a",
 	"log X":             "y = log a",
 	"neg X":             "y = neg a",
