@@ -334,3 +334,11 @@ func split(src string) []statement {
 	}
 	return out
 }
+
+// IsName says whether name may name a tensor of a program: letters,
+// digits and _, starting with a letter or _, not a word of the language
+// and not starting with grad_ (the gradients'). A writer of programs (the
+// importer) checks its names by it.
+func IsName(name string) bool {
+	return nameRE.MatchString(name) && !reserved[name] && !strings.HasPrefix(name, "grad_")
+}

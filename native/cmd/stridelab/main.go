@@ -60,6 +60,7 @@ func commands() map[string]command {
 		"draw":      {"draw a scene (expand, repeat, binary, reduce, view, placement, plan, boxing, program, …) as SVG, PNG, GIF or JSON", runDraw},
 		"lessons":   {"write the lessons as HTML pages with SVG figures and GIF animations", runLessons},
 		"calibrate": {"measure this machine's collectives (torch.distributed, gloo) and fit a cluster file's α and β", runCalibrate},
+		"import":    {"trace a PyTorch module's forward and loss into a program (model.st, params.json, the values)", runImport},
 		"cluster":   {"print a cluster preset, or check a cluster file, as the JSON --cluster reads", runCluster},
 	}
 }

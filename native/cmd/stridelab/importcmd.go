@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/stridelab/stridelab/importer"
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+const importSynopsis = "--model FILE.py:CLASS [--kwargs JSON] --example NAME=FILE.npy|NAME=DTYPE:SHAPE ... [--seed N] [--placement P] [--layout PATTERN=SBP ...] [--python PATH] -o DIR"
+
+// repeated is a flag given once per value.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, " ") }
+func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
+
+// runImport traces a PyTorch module's forward and loss into a program
+// (package importer) and writes DIR/model.st, DIR/params.json and the
+// values.
+func runImport(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("import", importSynopsis, stderr)
+	model := fs.String("model", "", "the module: FILE.py:CLASS, built as CLASS(**kwargs); its forward takes the examples in order and returns the scalar loss")
+	kwargs := fs.String("kwargs", "{}", "CLASS's keyword arguments, as a JSON object")
+	var examples, layouts repeated
+	fs.Var(&examples, "example", "the forward's next argument: NAME=FILE.npy (values) or NAME=DTYPE:SHAPE (shapes alone: nothing is computed, parameters read `from uniform`); once per argument")
+	seed := fs.Int64("seed", 0, "torch.manual_seed before the module is built")
+	placement := fs.String("placement", "1", "the program's placement (4, 0-3, [[0,1],[2,3]])")
+	fs.Var(&layouts, "layout", "an SBP for the parameters whose module path matches a glob (* spans dots), PATTERN=SBP, e.g. 'h.*.mlp.c_fc.weight=S(1)'; by default parameters are B and examples S(0) (data parallelism)")
+	py := fs.String("python", "", "the interpreter (default: the first python3 that imports torch)")
+	out := fs.String("o", "", "the folder to write (made if missing)")
+	timeout := fs.Duration("timeout", 10*time.Minute, "give up on the trace after this long")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	file, class, ok := strings.Cut(*model, ":")
+	if !ok || file == "" || class == "" {
+		return usagef("--model %q: write FILE.py:CLASS", *model)
+	}
+	if *out == "" {
+		return usagef("-o DIR is required")
+	}
+	if !json.Valid([]byte(*kwargs)) || !strings.HasPrefix(strings.TrimSpace(*kwargs), "{") {
+		return usagef("--kwargs %q is not a JSON object", *kwargs)
+	}
+	req := importer.Request{Model: file, Class: class, Kwargs: json.RawMessage(*kwargs), Seed: *seed, Out: *out, Python: *py,
+		Source: commandLine("import", args)}
+	for _, e := range examples {
+		ex, err := importer.ParseExample(e)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		req.Examples = append(req.Examples, ex)
+	}
+	for _, s := range layouts {
+		lo, err := importer.ParseLayout(s)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		req.Layouts = append(req.Layouts, lo)
+	}
+	p, err := sbp.ParsePlacement(*placement)
+	if err != nil {
+		return usagef("--placement %q: %v", *placement, err)
+	}
+	req.Placement = p
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	start := time.Now()
+	res, err := importer.Import(ctx, req)
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "import: "))
+	}
+	fmt.Fprintf(stdout, "imported %s from %s in %.1f s: %d parameters (%s elements, %s as float32), %d statements\n",
+		class, file, time.Since(start).Seconds(), res.Parameters, groupDigits(res.Elements), tensor.FormatBytes(4*res.Elements), res.Statements)
+	fmt.Fprintf(stdout, "wrote %s/model.st, %s/params.json and %d .npy files\n", *out, *out, len(res.Files)-2)
+	fmt.Fprintf(stdout, "next: stridelab sbp program --file %s/model.st [--out OUT] [--strategy exact]\n", *out)
+	return nil
+}
+
+// groupDigits writes n with thousands separated: 124,439,808.
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
