@@ -99,6 +99,9 @@ func Import(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st, err := os.Stat(model); err != nil || st.IsDir() {
+		return nil, fmt.Errorf("import: %s: no such file", req.Model)
+	}
 	parent := filepath.Dir(filepath.Clean(req.Out))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
@@ -237,7 +240,7 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		l.module = n.Module
 		f, ok := opTable[opName(n.Target)]
 		if !ok {
-			return nil, written{}, l.refusal(opName(n.Target), "the importer's table of ops has not got it")
+			return nil, written{}, l.refusal(opName(n.Target), "docs/import.md lists the ops the importer writes")
 		}
 		if err := f(l, n); err != nil {
 			return nil, written{}, err
@@ -261,7 +264,7 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n# written by stridelab import: one statement a line, each op's comment the module path it came from\n", req.Source)
-	fmt.Fprintf(&b, "placement %s\n", req.Placement)
+	fmt.Fprintf(&b, "placement %s\n", spellPlacement(req.Placement))
 	width := 0
 	for _, s := range slices.Concat(l.inputs, l.ops) {
 		width = max(width, len(s.text))
@@ -297,4 +300,15 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		return nil, written{}, err
 	}
 	return res, written{renames: l.renames, consts: l.files, read: read, params: append(doc, '\n')}, nil
+}
+
+// spellPlacement writes p as a person would: 8 for devices 0 to 7 in a
+// line, else as sbp writes it.
+func spellPlacement(p sbp.Placement) string {
+	if h := p.Hierarchy(); len(h) == 1 {
+		if q, err := sbp.ParsePlacement(fmt.Sprint(h[0])); err == nil && q.String() == p.String() {
+			return fmt.Sprint(h[0])
+		}
+	}
+	return p.String()
 }

@@ -40,13 +40,14 @@ type lowering struct {
 	tuples    map[string]func(i int) (string, error)
 	files     []constFile
 	renames   map[string]string // a file trace.py wrote → the NAME.npy the program reads
+	fromFile  map[string]string // a file trace.py wrote → the constant that reads it
 	made      map[string]string // a constant the lowering made, by what it holds ("arange 64", "scalar 1")
 	module    string            // the module path of the node being written
 }
 
 func newLowering(p sbp.Placement) *lowering {
 	return &lowering{placement: p, names: map[string]string{}, shapes: map[string]tensor.Shape{}, taken: map[string]bool{},
-		tuples: map[string]func(int) (string, error){}, made: map[string]string{}, renames: map[string]string{}}
+		tuples: map[string]func(int) (string, error){}, made: map[string]string{}, renames: map[string]string{}, fromFile: map[string]string{}}
 }
 
 var notNameChar = regexp.MustCompile(`[^A-Za-z0-9_]+`)
@@ -80,6 +81,9 @@ func (l *lowering) whole() sbp.NdSbp {
 // values are src: a file trace.py wrote (read as NAME.npy, the file
 // renamed), "uniform", or "" for 0, 1, 2, ….
 func (l *lowering) input(base string, shape tensor.Shape, nd sbp.NdSbp, src string, isConst bool, comment string) string {
+	if name, ok := l.fromFile[src]; ok && src != "" && src != program.ValuesUniform && isConst {
+		return name // one constant for every use of one file (each layer's mask)
+	}
 	name := l.fresh(base)
 	word := "input"
 	if isConst {
@@ -93,6 +97,7 @@ func (l *lowering) input(base string, shape tensor.Shape, nd sbp.NdSbp, src stri
 	default:
 		text += " from " + name + ".npy"
 		l.renames[src] = name + ".npy"
+		l.fromFile[src] = name
 	}
 	l.inputs = append(l.inputs, stmt{text, comment})
 	l.shapes[name] = shape.Clone()

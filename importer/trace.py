@@ -18,6 +18,7 @@ Whatever the forward computes from neither a parameter nor an example
 (a causal mask, positions) is folded: computed here, with real tensors,
 and handed over as a constant.
 """
+import hashlib
 import importlib.util
 import json
 import math
@@ -234,12 +235,20 @@ def main():
     files = {}
     written = set()
 
+    by_content = {}
+
     def save(name, t):
-        """t as DIR/name.npy (float32; bools as 0 and 1)."""
+        """t as DIR/name.npy (float32; bools as 0 and 1), or the file of
+        an equal tensor saved before (every layer's copy of one mask)."""
         if not req.get("out"):
             return None
         f = name + ".npy"
         if req.get("values", True) or t.numel() <= 1 << 22:
+            c = t.detach().cpu().contiguous()
+            key = (tuple(c.shape), str(c.dtype), hashlib.sha1(c.numpy().tobytes()).hexdigest())
+            if key in by_content:
+                return by_content[key]
+            by_content[key] = f
             if f not in written:
                 a = t.detach().to(torch.float64 if t.dtype == torch.float64 else t.dtype)
                 if a.dtype == torch.bool:

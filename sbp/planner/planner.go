@@ -205,7 +205,12 @@ func NewPlanContext(ctx context.Context, p *program.Program, s Strategy, o Optio
 	var exact *run
 	var exactChoice []int
 	refused := "not compared (Options.CompareBound is 0)"
-	if s == Exact || o.CompareBound > 0 {
+	if (s == Exact || o.CompareBound > 0) && p.Placement.Size() == 1 {
+		// On one device every layout is the whole tensor: no boxing sends
+		// anything and every op computes the same, so every choice costs
+		// the same and greedy's is an optimum.
+		exactChoice, refused = greedyChoice, ""
+	} else if s == Exact || o.CompareBound > 0 {
 		total := ExactWork
 		if s != Exact {
 			total = o.CompareBound
