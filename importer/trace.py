@@ -237,18 +237,20 @@ def main():
 
     by_content = {}
 
-    def save(name, t):
-        """t as DIR/name.npy (float32; bools as 0 and 1), or the file of
-        an equal tensor saved before (every layer's copy of one mask)."""
+    def save(name, t, share=True):
+        """t as DIR/name.npy (float32; bools as 0 and 1), or, with share,
+        the file of an equal constant saved before (every layer's copy of
+        one mask)."""
         if not req.get("out"):
             return None
         f = name + ".npy"
         if req.get("values", True) or t.numel() <= 1 << 22:
             c = t.detach().cpu().contiguous()
             key = (tuple(c.shape), str(c.dtype), hashlib.sha1(c.numpy().tobytes()).hexdigest())
-            if key in by_content:
+            if share and key in by_content:
                 return by_content[key]
-            by_content[key] = f
+            if share:
+                by_content[key] = f
             if f not in written:
                 a = t.detach().to(torch.float64 if t.dtype == torch.float64 else t.dtype)
                 if a.dtype == torch.bool:
@@ -370,9 +372,9 @@ def main():
     if req.get("values", True) and req.get("out"):
         for p in out["parameters"]:
             t = uniq[[first[id(u)] for u in uniq].index(p["path"])]
-            save(p["node"], t)
+            save(p["node"], t, share=False)
         for e, (name, t) in zip(out["examples"], example_meta):
-            save(e["node"], t)
+            save(e["node"], t, share=False)
     json.dump(out, sys.stdout)
 
 

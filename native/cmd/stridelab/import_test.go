@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,23 +13,16 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/engine/torch"
+	"github.com/stridelab/stridelab/internal/pythontest"
 	"github.com/stridelab/stridelab/tensor"
 )
 
 // importPython is the interpreter the import tests trace with and take
-// their reference from: one that imports torch. Without one the test is
-// skipped, saying why; with STRIDELAB_REQUIRE_TORCH=1 (make test) it
-// fails.
+// their reference from (pythontest.Torch: skipped without one, a
+// failure where make test requires it).
 func importPython(t *testing.T) string {
 	t.Helper()
-	py, err := torch.FindPython(context.Background(), "")
-	if err != nil {
-		if os.Getenv("STRIDELAB_REQUIRE_TORCH") == "1" {
-			t.Fatalf("STRIDELAB_REQUIRE_TORCH=1: %v", err)
-		}
-		t.Skipf("no python3 imports torch: %v", err)
-	}
-	return py
+	return pythontest.Torch(t, torch.FindPython)
 }
 
 // testModel is one of importer/testdata's models and its examples: the

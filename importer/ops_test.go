@@ -1,0 +1,134 @@
+package importer
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stridelab/stridelab/sbp"
+)
+
+// TestDocListsEveryOp: docs/import.md's table names every aten op the
+// importer writes, and no op it does not.
+func TestDocListsEveryOp(t *testing.T) {
+	doc, err := os.ReadFile("../docs/import.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range opTable {
+		if name == "getitem" {
+			continue
+		}
+		if !strings.Contains(string(doc), "`"+strings.TrimPrefix(name, "aten.")+"`") {
+			t.Errorf("docs/import.md does not list %s", name)
+		}
+	}
+}
+
+// A trace as trace.py prints it: x [4, 6] (an example) through a
+// Linear with a bias, split in three along the last dim, GELU, a
+// log_softmax and the mean of a target's log-probability.
+const smallTrace = `{
+ "loss": "getitem_3",
+ "parameters": [
+  {"node": "p0", "path": "fc.weight", "shape": [6, 6], "dtype": "float32", "values": "p0.npy"},
+  {"node": "p1", "path": "fc.bias", "shape": [6], "dtype": "float32", "values": "p1.npy"}],
+ "examples": [
+  {"node": "x", "name": "x", "shape": [4, 6], "dtype": "float32", "values": "x.npy"},
+  {"node": "y", "name": "y", "shape": [4], "dtype": "int64", "values": "y.npy"}],
+ "constants": [],
+ "nodes": [
+  {"name": "t", "target": "aten.t.default", "args": [{"ref": "p0"}], "kwargs": {}, "shape": [6, 6], "module": "fc"},
+  {"name": "addmm", "target": "aten.addmm.default", "args": [{"ref": "p1"}, {"ref": "x"}, {"ref": "t"}], "kwargs": {}, "shape": [4, 6], "module": "fc"},
+  {"name": "split", "target": "aten.split.Tensor", "args": [{"ref": "addmm"}, 2, 1], "kwargs": {}, "shape": null, "module": ""},
+  {"name": "getitem", "target": "getitem", "args": [{"ref": "split"}, 0], "kwargs": {}, "shape": [4, 2], "module": ""},
+  {"name": "getitem_1", "target": "getitem", "args": [{"ref": "split"}, 2], "kwargs": {}, "shape": [4, 2], "module": ""},
+  {"name": "add", "target": "aten.add.Tensor", "args": [{"ref": "getitem"}, {"ref": "getitem_1"}], "kwargs": {}, "shape": [4, 2], "module": ""},
+  {"name": "gelu", "target": "aten.gelu.default", "args": [{"ref": "add"}], "kwargs": {"approximate": "tanh"}, "shape": [4, 2], "module": "act"},
+  {"name": "mul", "target": "aten.mul.Tensor", "args": [{"ref": "gelu"}, 2.0], "kwargs": {}, "shape": [4, 2], "module": ""},
+  {"name": "_log_softmax", "target": "aten._log_softmax.default", "args": [{"ref": "mul"}, 1, false], "kwargs": {}, "shape": [4, 2], "module": ""},
+  {"name": "nll", "target": "aten.nll_loss_forward.default", "args": [{"ref": "_log_softmax"}, {"ref": "y"}, null, 1, -100], "kwargs": {}, "shape": null, "module": ""},
+  {"name": "getitem_3", "target": "getitem", "args": [{"ref": "nll"}, 0], "kwargs": {}, "shape": [], "module": ""}]
+}`
+
+// TestLowerATrace: the statements a trace becomes, on two devices with
+// data parallelism: the parameters B from their files, the float example
+// split by rows, the integer one a constant; each op line's comment its
+// module path; the program parses and ends with grad of the loss.
+func TestLowerATrace(t *testing.T) {
+	var tr traced
+	if err := json.Unmarshal([]byte(smallTrace), &tr); err != nil {
+		t.Fatal(err)
+	}
+	p, err := sbp.ParsePlacement("2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, files, err := write(&tr, Request{Placement: p, Source: "stridelab import (test)"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(res.Text), "\n")
+	has := func(prefix, comment string) {
+		t.Helper()
+		for _, l := range lines {
+			if strings.HasPrefix(l, prefix) && strings.HasSuffix(l, "# "+comment) {
+				return
+			}
+		}
+		t.Errorf("no line %q … # %s in\n%s", prefix, comment, res.Text)
+	}
+	if !slices.Contains(lines, "placement 2") {
+		t.Errorf("no line placement 2 in\n%s", res.Text)
+	}
+	has("fc_weight = input 6,6 B from fc_weight.npy", "fc.weight")
+	has("x = input 4,6 S(0) from x.npy", "example x (float32)")
+	has("y = const 4 S(0) from y.npy", "example y (int64)")
+	has("t = transpose fc_weight", "fc")
+	has("addmm_mm = matmul x t", "fc")
+	has("addmm = add addmm_mm fc_bias", "fc")
+	has("split_grouped = reshape addmm 4,3,2", "forward")
+	has("gelu_tanh = tanh gelu_u", "act")
+	has("mul_2 = scale gelu 2", "forward") // mul is a word of the language
+	has("nll = scale nll_sum -0.25", "forward")
+	if last := lines[len(lines)-1]; last != "grad nll" {
+		t.Errorf("the last line is %q, want grad nll", last)
+	}
+	// the pieces 0 and 2 of 3 read one-hot constants the importer writes
+	var made []string
+	for _, f := range files.consts {
+		made = append(made, f.name)
+	}
+	if !slices.Contains(made, "piece_0_of_3") || !slices.Contains(made, "piece_2_of_3") || slices.Contains(made, "piece_1_of_3") {
+		t.Errorf("the constants written are %v, want pieces 0 and 2 of 3", made)
+	}
+	if files.renames["p0.npy"] != "fc_weight.npy" || files.renames["y.npy"] != "y.npy" {
+		t.Errorf("renames %v", files.renames)
+	}
+}
+
+// TestLowerRefusals: an op outside the table and an unequal split are
+// refused in one line naming the module path.
+func TestLowerRefusals(t *testing.T) {
+	p, _ := sbp.ParsePlacement("1")
+	for _, c := range []struct{ node, want string }{
+		{`{"name": "c", "target": "aten.cumsum.default", "args": [{"ref": "x"}, 0], "kwargs": {}, "shape": [4, 6], "module": "h.0"}`,
+			"import: h.0: aten.cumsum is not supported (docs/import.md lists the ops the importer writes)"},
+		{`{"name": "s", "target": "aten.split_with_sizes.default", "args": [{"ref": "x"}, [2, 4], 1], "kwargs": {}, "shape": null, "module": "attn"}`,
+			"import: attn: aten.split_with_sizes.default is not supported (pieces of sizes [2 4]: the importer writes equal pieces)"},
+		{`{"name": "g", "target": "aten.gelu.default", "args": [{"ref": "x"}], "kwargs": {}, "shape": [4, 6], "module": "mlp"}`,
+			"import: mlp: aten.gelu.default is not supported (the erf form; write F.gelu(x, approximate=\"tanh\"), as GPT-2 does)"},
+	} {
+		var tr traced
+		src := `{"loss": "c", "parameters": [], "constants": [], "examples": [{"node": "x", "name": "x", "shape": [4, 6], "dtype": "float32"}], "nodes": [` + c.node + `]}`
+		if err := json.Unmarshal([]byte(src), &tr); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := write(&tr, Request{Placement: p}, true)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+}
