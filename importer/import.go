@@ -233,7 +233,11 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		examples[e.Name] = entry
 	}
 	for _, c := range t.Constants {
-		name := l.input(c.Node, tensor.Shape(c.Shape), l.whole(), c.Values, true, c.Module+": folded at import ("+c.DType+")")
+		module := c.Module
+		if module == "" {
+			module = req.Class
+		}
+		name := l.input(c.Node, tensor.Shape(c.Shape), l.whole(), c.Values, true, module+": folded at import ("+c.DType+")")
 		l.names[c.Node] = name
 	}
 	for _, n := range t.Nodes {
@@ -271,7 +275,7 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 	}
 	line := func(s stmt) {
 		if s.module == "" {
-			s.module = "forward"
+			s.module = req.Class // the root module: the model's own forward
 		}
 		fmt.Fprintf(&b, "%-*s  # %s\n", width, s.text, s.module)
 	}

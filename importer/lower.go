@@ -150,7 +150,7 @@ func spellFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 func (l *lowering) refusal(target, why string) error {
 	where := l.module
 	if where == "" {
-		where = "forward"
+		where = "the model's forward"
 	}
 	if why != "" {
 		why = " (" + why + ")"

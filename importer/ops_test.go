@@ -66,7 +66,7 @@ func TestLowerATrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, files, err := write(&tr, Request{Placement: p, Source: "stridelab import (test)"}, true)
+	res, files, err := write(&tr, Request{Placement: p, Source: "stridelab import (test)", Class: "Small"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,10 +89,10 @@ func TestLowerATrace(t *testing.T) {
 	has("t = transpose fc_weight", "fc")
 	has("addmm_mm = matmul x t", "fc")
 	has("addmm = add addmm_mm fc_bias", "fc")
-	has("split_grouped = reshape addmm 4,3,2", "forward")
+	has("split_grouped = reshape addmm 4,3,2", "Small")
 	has("gelu_tanh = tanh gelu_u", "act")
-	has("mul_2 = scale gelu 2", "forward") // mul is a word of the language
-	has("nll = scale nll_sum -0.25", "forward")
+	has("mul_2 = scale gelu 2", "Small") // mul is a word of the language
+	has("nll = scale nll_sum -0.25", "Small")
 	if last := lines[len(lines)-1]; last != "grad nll" {
 		t.Errorf("the last line is %q, want grad nll", last)
 	}

@@ -279,13 +279,15 @@ func TestTextHTML(t *testing.T) {
 		{"2 * 3 < 7 & `<b>`", "<p>2 * 3 &lt; 7 &amp; <code>&lt;b&gt;</code></p>\n"},
 		{"intro\n- one\n  more\n- two\nafter", "<p>intro</p>\n<ul>\n<li>one more</li>\n<li>two</li>\n</ul>\n<p>after</p>\n"},
 		{"1. a\n2. b", "<ol>\n<li>a</li>\n<li>b</li>\n</ol>\n"},
+		// a code block keeps its indentation and escapes its text, * and ` included
+		{"the code:\n```python\nclass M(nn.Module):\n    def f(self, x):  # a *note*\n        return x < `1`\n```\nafter", "<p>the code:</p>\n<pre><code>class M(nn.Module):\n    def f(self, x):  # a *note*\n        return x &lt; `1`</code></pre>\n<p>after</p>\n"},
 	} {
 		got, err := TextHTML(c.in)
 		if err != nil || got != c.want {
 			t.Errorf("TextHTML(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	for _, bad := range []string{"a `b", "a **b", "a *b c"} {
+	for _, bad := range []string{"a `b", "a **b", "a *b c", "```\nopen"} {
 		if _, err := TextHTML(bad); err == nil {
 			t.Errorf("TextHTML(%q): no error", bad)
 		}

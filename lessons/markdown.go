@@ -8,9 +8,11 @@ import (
 
 // TextHTML renders a step's text, a small subset of Markdown, as HTML:
 // paragraphs (separated by blank lines), lists ("- item" or "1. item",
-// continued by indented lines), *emphasis*, **strong** and `inline code`.
-// Everything is escaped first, so text cannot inject markup. An unclosed
-// ` or ** is an error, so a typo does not swallow the rest of a step.
+// continued by indented lines), *emphasis*, **strong**, `inline code`
+// and code blocks between ``` fences (a learner's own PyTorch, its
+// indentation kept). Everything is escaped first, so text cannot inject
+// markup. An unclosed `, ** or ``` is an error, so a typo does not
+// swallow the rest of a step.
 func TextHTML(text string) (string, error) {
 	var b strings.Builder
 	var para []string
@@ -46,10 +48,24 @@ func TextHTML(text string) (string, error) {
 		}
 		return nil
 	}
+	var code []string // the lines of an open code block, or nil
+	inCode := false
 	for _, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		kind, rest := listItem(line)
 		switch {
+		case strings.HasPrefix(line, "```"):
+			if !inCode {
+				if err := closeAll(); err != nil {
+					return "", err
+				}
+				inCode, code = true, []string{}
+				continue
+			}
+			b.WriteString("<pre><code>" + html.EscapeString(strings.Join(code, "\n")) + "</code></pre>\n")
+			inCode, code = false, nil
+		case inCode:
+			code = append(code, strings.TrimRight(raw, " \t\r"))
 		case line == "":
 			if err := closeAll(); err != nil {
 				return "", err
@@ -76,6 +92,9 @@ func TextHTML(text string) (string, error) {
 			}
 			para = append(para, line)
 		}
+	}
+	if inCode {
+		return "", fmt.Errorf("a ``` code block is not closed")
 	}
 	if err := closeAll(); err != nil {
 		return "", err

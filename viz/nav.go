@@ -53,7 +53,7 @@ func (s *shardScene) navGroup(f Focus) int {
 }
 
 func (s *programScene) navGroup(f Focus) int {
-	if f.Kind == FocusStep {
+	if f.Kind == FocusStep && f.Operand != OverviewOperand { // the keys step; the overview is for the pointer
 		return 0
 	}
 	return -1

@@ -41,13 +41,21 @@ func (s *programScene) draw(step int, f *Focus, c *canvas) {
 	ranks := s.plan.Program.Placement.Ranks()
 	rows := Visible(len(ranks), progMaxRows)
 	notes, sz := s.notes, s.sizes(narrow)
+	mainW, pw := W-progPanelW-3*margin, progPanelW
+	if narrow { // the columns across the frame, the program under them
+		mainW, pw = W-2*margin, W-2*margin
+	}
+	extra := 0.0 // the overview's height, when the steps outnumber the columns
+	if s.overviewShown(mainW) {
+		extra = progOverviewH
+	}
 	if s.timed || s.memory {
 		// The charts under the columns before the notes: on a phone, or
 		// where the frame is too short for them all at their full
 		// sizes, they take less room, and then, if they still do not
 		// fit, the notes go (the report says them).
 		fits := func(notes []string, sz progSizes) bool {
-			top := math.Round(newCanvas(Size{W: c.frame.W, H: c.frame.H}).header(s.heading, notes, W-2*margin) + 34)
+			top := math.Round(newCanvas(Size{W: c.frame.W, H: c.frame.H}).header(s.heading, notes, W-2*margin) + 34 + extra)
 			return top+progHeadH+float64(len(rows))*progRowH+8+sz.foot+14+sz.barsMin+sz.memH+22 <= H-margin
 		}
 		if !narrow && !fits(notes, sz) {
@@ -58,20 +66,20 @@ func (s *programScene) draw(step int, f *Focus, c *canvas) {
 		}
 	}
 	y := c.header(s.heading, notes, W-2*margin)
-	top := math.Round(y + 34)
-	mainW, pw := W-progPanelW-3*margin, progPanelW
-	if narrow { // the columns across the frame, the program under them
-		mainW, pw = W-2*margin, W-2*margin
-	}
+	top := math.Round(y + 34 + extra)
 	first, last := s.window(step, mainW)
 	n := last - first
 	colW := math.Floor(min(progMaxColW, mainW/float64(n))) // whole pixels: every renderer draws the same edges
 	x0 := margin
-	if first > 0 {
-		c.text(x0, top-10, fmt.Sprintf("« %d earlier step(s)", first), progSmallPx, Muted, FontRegular, AnchorStart)
-	}
-	if last < len(s.plan.Steps) {
-		c.text(x0+colW*float64(n), top-10, fmt.Sprintf("%d later step(s) »", len(s.plan.Steps)-last), progSmallPx, Muted, FontRegular, AnchorEnd)
+	if extra > 0 {
+		s.drawOverview(c, x0, top-progOverviewH-6, colW*float64(n), first, last, step)
+	} else {
+		if first > 0 {
+			c.text(x0, top-10, fmt.Sprintf("« %d earlier step(s)", first), progSmallPx, Muted, FontRegular, AnchorStart)
+		}
+		if last < len(s.plan.Steps) {
+			c.text(x0+colW*float64(n), top-10, fmt.Sprintf("%d later step(s) »", len(s.plan.Steps)-last), progSmallPx, Muted, FontRegular, AnchorEnd)
+		}
 	}
 	foot, memH, barsMin := sz.foot, sz.memH, sz.barsMin
 	// The devices' rows take the height the columns leave, up to a
@@ -98,12 +106,9 @@ func (s *programScene) draw(step int, f *Focus, c *canvas) {
 	if s.memory {
 		s.drawMemory(c, first, last, x0, colW, bottom+foot+barsH+14, memH, step)
 	}
-	// The pass each band is, once where it starts.
-	for i := first; i < last; i++ {
-		if st := s.plan.Steps[i]; i == first || s.plan.Steps[i-1].Pass != st.Pass {
-			c.text(x0+colW*float64(i-first)+4, bottom+foot+barsH+memH+36, string(st.Pass), progSmallPx+1, Muted, FontBold, AnchorStart)
-		}
-	}
+	// The pass each band is, once where it starts, and each run of one
+	// module path's steps.
+	s.drawModuleRuns(c, first, last, x0, colW, bottom+foot+barsH+memH+36)
 	if narrow {
 		s.drawPanel(c, margin, bottom+foot+barsH+memH+52, H-margin, pw, step, f)
 		return

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
-	"github.com/stridelab/stridelab/sbp/graph"
 	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -20,10 +19,13 @@ func (s *programScene) drawPanel(c *canvas, x, y, bottom, w float64, step int, f
 		shown = f.Offset
 	}
 	st := s.plan.Steps[shown]
-	mark := s.statementOf(st)
+	mark := s.stmtOf[shown]
 	c.text(x, y+16, "the program", 15, Ink, FontBold, AnchorStart)
 	y += 22
 	lines := Visible(len(s.lines), 12)
+	if mark >= 0 {
+		lines = visibleKeeping(len(s.lines), 12, []int{mark})
+	}
 	for _, k := range lines {
 		y += 18
 		if k == Gap {
@@ -65,26 +67,6 @@ func (s *programScene) drawPanel(c *canvas, x, y, bottom, w float64, step int, f
 			c.text(x, y, w, progDetailPx, Ink, FontRegular, AnchorStart)
 		}
 	}
-}
-
-// statementOf is the index in s.lines of the statement behind a step:
-// its own for the forward's, the one that needed it for a boxing, grad
-// for the backward's; -1 when none is found.
-func (s *programScene) statementOf(st planner.Step) int {
-	name := st.Name
-	if st.Kind == planner.StepBoxing {
-		name = st.For
-	}
-	for k, l := range s.lines {
-		lhs, _, ok := strings.Cut(l, "=")
-		switch {
-		case st.Pass == graph.Backward && strings.HasPrefix(l, "grad "):
-			return k
-		case st.Pass == graph.Forward && ok && strings.TrimSpace(lhs) == name:
-			return k
-		}
-	}
-	return -1
 }
 
 // stepLines says what step i does, in the panel's words: on a cluster

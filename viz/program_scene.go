@@ -50,6 +50,8 @@ type programScene struct {
 	runningS []float64     // on a cluster, the time up to and including each step
 	memory   bool          // the memory key is show: the memory lines are drawn
 	groups   []memoryGroup // then the devices that hold alike, a line each
+	modules  []string      // each step's module path (modulesOf), "" where no comment says
+	stmtOf   []int         // each step's statement (statementsOf)
 }
 
 func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
@@ -62,7 +64,7 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 		return nil, err
 	}
 	prog, strategy := plan.Program, string(plan.Strategy)
-	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}, timed: plan.Cluster != nil, memory: memory}
+	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}, timed: plan.Cluster != nil, memory: memory, modules: modulesOf(plan), stmtOf: statementsOf(plan)}
 	if memory {
 		s.groups = s.memoryGroups()
 	}

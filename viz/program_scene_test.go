@@ -10,6 +10,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/graph"
 	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -72,7 +73,7 @@ func TestProgramSceneDrawsThePlan(t *testing.T) {
 				texts := frameTexts(f)
 				columns := map[int]Hot{}
 				for _, h := range hots {
-					if h.Kind == FocusStep {
+					if h.Kind == FocusStep && h.Operand != OverviewOperand {
 						columns[h.Offset] = h
 					}
 				}
@@ -214,7 +215,7 @@ func TestProgramSceneElides(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := strings.Join(frameTexts(f), "\n")
-	for _, want := range []string{"earlier step(s)", "later step(s)", "more"} {
+	for _, want := range []string{fmt.Sprintf("all %d steps, bytes each step sends", s.Steps), "more"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the frame at step %d of %d says no %q", mid+1, s.Steps, want)
 		}
@@ -341,7 +342,7 @@ func TestProgramSceneOnAClusterDrawsTime(t *testing.T) {
 // columnHot is step i's column, if the frame draws it.
 func columnHot(hots []Hot, i int) (Hot, bool) {
 	for _, h := range hots {
-		if h.Kind == FocusStep && h.Offset == i {
+		if h.Kind == FocusStep && h.Offset == i && h.Operand != OverviewOperand {
 			return h, true
 		}
 	}
@@ -433,5 +434,81 @@ func TestProgramSceneDrawsMemory(t *testing.T) {
 		if strings.Contains(x, "what each device holds") || strings.Contains(x, "each step's time") {
 			t.Errorf("neither a cluster nor memory show, yet the frame says %q", x)
 		}
+	}
+}
+
+// TestProgramOverview: a program of more steps than columns, written
+// with module paths in its comments as the importer writes them, gets
+// the overview: its caption, a hot slice for every pixel column whose
+// focus jumps (OverviewOperand) and covers every step in order, the
+// layers named on it (h.0, h.1), and under the columns each run of one
+// module's steps labelled with its path. Each step's statement is its
+// own, a boxing's its op's, a backward op's the forward statement whose
+// gradient it computes.
+func TestProgramOverview(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("placement 4\nx = input 64,32 S(0)  # example x\n")
+	prev := "x"
+	for l := range 2 {
+		fmt.Fprintf(&b, "w%d = input 32,32 B  # h.%d.fc.weight\n", l, l)
+		for k := range 4 {
+			name := fmt.Sprintf("h%d_%d", l, k)
+			fmt.Fprintf(&b, "%s = matmul %s w%d  # h.%d.fc\n", name, prev, l, l)
+			prev = name
+			name = fmt.Sprintf("a%d_%d", l, k)
+			fmt.Fprintf(&b, "%s = tanh %s  # h.%d.act\n", name, prev, l)
+			prev = name
+		}
+	}
+	fmt.Fprintf(&b, "s = sum %s 1,1  # loss\ngrad s\n", prev)
+	s, err := Build(Spec{Scene: "program", Values: map[string]string{"src": b.String()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Frame(3, DefaultSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := frameTexts(f)
+	for _, want := range []string{fmt.Sprintf("all %d steps, bytes each step sends: the box marks the columns below; click to jump", s.Steps), "h.0", "h.1", "forward", "h.0.fc"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("the frame says no %q: %q", want, texts)
+		}
+	}
+	hots, _ := s.Hots(3, DefaultSize)
+	last := -1
+	for _, h := range hots {
+		if h.Operand != OverviewOperand {
+			continue
+		}
+		if h.Kind != FocusStep || h.Offset < last {
+			t.Fatalf("an overview slice %+v after step %d", h.Focus, last)
+		}
+		last = h.Offset
+	}
+	if last < s.Steps-2 {
+		t.Errorf("the overview's slices reach step %d of %d", last, s.Steps)
+	}
+	plan := s.Model().(*planner.Plan)
+	lines := strings.Split(ProgramLines(b.String()), "\n")
+	for i, st := range plan.Steps {
+		k := s.Statement(i)
+		if k < 0 || k >= len(lines) {
+			t.Fatalf("step %d (%s): statement %d", i, st.Name, k)
+		}
+		line := strings.SplitN(lines[k], "#", 2)[0]
+		switch {
+		case st.Kind == planner.StepOp && st.Pass == graph.Forward:
+			if !strings.HasPrefix(line, st.Name+" = ") {
+				t.Errorf("step %d, %s, is on line %q", i, st.Name, line)
+			}
+		case st.Kind == planner.StepOp && st.Of != "":
+			if !strings.HasPrefix(line, st.Of+" = ") {
+				t.Errorf("backward step %d, %s (of %s), is on line %q", i, st.Name, st.Of, line)
+			}
+		}
+	}
+	if s.Statement(-1) != -1 || s.Statement(s.Steps) != -1 {
+		t.Errorf("out of range: %d, %d", s.Statement(-1), s.Statement(s.Steps))
 	}
 }

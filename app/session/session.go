@@ -264,11 +264,19 @@ func (s *Session) Hover(f *viz.Focus) {
 }
 
 // Click pins f, or unpins when f is what is pinned or nothing; while a
-// lesson's question is open, it answers it instead.
+// lesson's question is open, it answers it instead. A click on a
+// program's overview (a FocusStep whose Operand is viz.OverviewOperand)
+// jumps to that step, pinned, and stops playing.
 func (s *Session) Click(f *viz.Focus) {
 	s.rev++
 	if s.answering() {
 		s.answer(f)
+		return
+	}
+	if f != nil && f.Kind == viz.FocusStep && f.Operand == viz.OverviewOperand && s.built != nil && f.Offset < s.built.Steps {
+		s.setPlaying(false)
+		s.setStep(f.Offset)
+		s.pin = &viz.Focus{Kind: viz.FocusStep, Offset: f.Offset}
 		return
 	}
 	if f == nil || (s.pin != nil && s.pin.Equal(*f)) {

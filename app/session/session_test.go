@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -288,5 +289,49 @@ func TestWordsSayWhatTheFocusMeans(t *testing.T) {
 	want, _ := s.Scene().Describe(s.Step(), *f)
 	if w := s.State().Words; w != want || w != "out[2,1,2] reads x[8]" {
 		t.Errorf("hovering out[2,1,2]: words %q, want %q", w, want)
+	}
+}
+
+// TestOverviewClickJumps: on a program of more steps than columns, a
+// click on the overview's slice of a step far from the one shown jumps
+// there, pinned, and stops playing; the state names the statement
+// behind the new step, which the playground keeps in view.
+func TestOverviewClickJumps(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("placement 4; x = input 64,32 S(0); w = input 32,32 B")
+	prev := "x"
+	for i := range 12 {
+		fmt.Fprintf(&b, "; h%d = matmul %s w", i, prev)
+		prev = fmt.Sprintf("h%d", i)
+	}
+	fmt.Fprintf(&b, "; s = sum %s 1,1; grad s", prev)
+	s := newSession(t, "program", map[string]string{"src": b.String()}, 0)
+	sz := viz.Size{W: 940, H: 668}
+	s.TogglePlay()
+	var jump *viz.Hot
+	hots, err := s.Scene().Hots(s.Step(), sz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hots {
+		if h.Operand == viz.OverviewOperand && h.Offset >= 10 {
+			jump = &hots[i]
+			break
+		}
+	}
+	if jump == nil {
+		t.Fatal("no overview slice past step 10")
+	}
+	hit, ok := s.HitTest(sz, jump.X+jump.W/2, jump.Y+jump.H/2)
+	if !ok || hit.Operand != viz.OverviewOperand {
+		t.Fatalf("the slice's middle hits %+v", hit)
+	}
+	s.Click(&hit.Focus)
+	st := s.State()
+	if st.Step != jump.Offset || st.Playing || st.Pinned == nil || st.Pinned.Kind != viz.FocusStep || st.Pinned.Offset != jump.Offset {
+		t.Errorf("after the click: step %d, playing %v, pinned %+v; want step %d, paused, pinned", st.Step, st.Playing, st.Pinned, jump.Offset)
+	}
+	if want := s.Scene().Statement(jump.Offset); st.Statement != want || want < 3 {
+		t.Errorf("the state's statement is %d, the scene's %d", st.Statement, want)
 	}
 }

@@ -23,6 +23,10 @@ type State struct {
 	// While a lesson's question is open they only name the focus, so
 	// they do not give the answer away; "" when nothing is focused.
 	Words string `json:"words"`
+	// Statement is the ordinal of the program statement behind the
+	// step (viz.Scene.Statement; the placement is 0), which the
+	// playground keeps in view in its text area; -1 for none.
+	Statement int `json:"statement"`
 	// Layout is how the front end drawing the scene laid it out (its
 	// size, scale and smallest text); nil where nothing draws it.
 	Layout *viz.FrameLayout `json:"layout,omitempty"`
@@ -40,6 +44,7 @@ func (s *Session) State() State {
 	}
 	st.Lesson = s.lessonState()
 	st.Words = s.Words()
+	st.Statement = s.built.Statement(s.step)
 	return st
 }
 

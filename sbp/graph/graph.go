@@ -49,6 +49,10 @@ type Node struct {
 	GradOf, SeedOf string
 	Values         string // KindInput: where its values come from, as its step's Values (program.ValuesArange and the others)
 	Const          bool   // KindInput: a constant (written const): it gets no gradient
+	// Of is, for a backward op, the forward node whose gradient rule
+	// wrote it (for the adds that gather a tensor's gradients, that
+	// tensor): where a front end groups it.
+	Of string
 }
 
 // Graph is the program's nodes, forward then backward, and where each

@@ -12,6 +12,7 @@ import (
 type builder struct {
 	g    *Graph
 	temp int
+	of   string // the forward node whose rule is writing (Node.Of)
 }
 
 // Shape is the shape of the node named name.
@@ -37,7 +38,7 @@ func (b *builder) Add(name string, op sbp.Op, why string, args ...string) (strin
 		b.temp++
 		name = fmt.Sprintf("tmp.%d", b.temp)
 	}
-	b.g.Nodes = append(b.g.Nodes, &Node{Name: name, Kind: KindOp, Word: word, Op: op, Args: args, Shape: out, Pass: Backward, Why: why})
+	b.g.Nodes = append(b.g.Nodes, &Node{Name: name, Kind: KindOp, Word: word, Op: op, Args: args, Shape: out, Pass: Backward, Why: why, Of: b.of})
 	return name, nil
 }
 
@@ -62,6 +63,7 @@ func (b *builder) gather(name string, parts []string) (string, error) {
 	case 1:
 		return parts[0], nil
 	}
+	b.of = name
 	acc := parts[0]
 	for i, p := range parts[1:] {
 		out := ""
@@ -87,6 +89,7 @@ func (b *builder) rule(n *Node, j int, gy, name string) (string, error) {
 	if n.Kind == KindBox {
 		return gy, nil // a boxing is the identity on values
 	}
+	b.of = n.Name
 	return sbp.Grad(b, sbp.GradCall{Op: n.Op, Out: n.Name, Args: n.Args, J: j, Dy: gy, Name: name,
 		Why: fmt.Sprintf("d%s/d%s", n.Name, n.Args[j])})
 }

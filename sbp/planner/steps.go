@@ -180,7 +180,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 	if why == "" {
 		why = fmt.Sprintf("%s = %s", n.Name, opText(n))
 	}
-	step := Step{Kind: StepOp, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Op: n.Word, Inputs: slices.Clone(n.Args),
+	step := Step{Kind: StepOp, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Of: n.Of, Op: n.Word, Inputs: slices.Clone(n.Args),
 		InSbp: pl.ndsOf(c.in), OutSbp: pl.nds[c.out], Signature: sbp.NdSignature(c.sig), Reuses: reuses, Candidates: cands, Why: why,
 		op: n.Op, args: names}
 	if err := pl.timeOpStep(&step, i, c); err != nil {

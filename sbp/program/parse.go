@@ -133,7 +133,7 @@ func Parse(src string) (*Program, error) {
 			}
 			return nil, wrap(err)
 		}
-		s.Line, s.Col, s.Text, s.Name = st.line, st.col, st.text, name
+		s.Line, s.Col, s.Text, s.Name, s.Comment = st.line, st.col, st.text, name, st.comment
 		p.Stmts = append(p.Stmts, s)
 	}
 	if !havePlacement {
@@ -308,10 +308,12 @@ func cut(s string) (word, rest string) {
 	return s[:i], strings.TrimSpace(s[i+1:])
 }
 
-// statement is one statement of the source and where it starts.
+// statement is one statement of the source, where it starts, and the
+// comment of its line.
 type statement struct {
 	line, col int
 	text      string
+	comment   string
 }
 
 // split cuts the source into statements: at newlines and ';', after
@@ -319,15 +321,16 @@ type statement struct {
 func split(src string) []statement {
 	var out []statement
 	for i, line := range strings.Split(src, "\n") {
+		comment := ""
 		if c := strings.IndexByte(line, '#'); c >= 0 {
-			line = line[:c]
+			line, comment = line[:c], strings.TrimSpace(line[c+1:])
 		}
 		col := 0
 		for _, part := range strings.Split(line, ";") {
 			text := strings.TrimRight(part, " \t\r")
 			lead := len(text) - len(strings.TrimLeft(text, " \t"))
 			if t := strings.TrimSpace(text); t != "" {
-				out = append(out, statement{line: i + 1, col: col + lead + 1, text: t})
+				out = append(out, statement{line: i + 1, col: col + lead + 1, text: t, comment: comment})
 			}
 			col += len(part) + 1
 		}

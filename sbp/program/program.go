@@ -37,6 +37,7 @@ const (
 type Stmt struct {
 	Line, Col int    // where it starts (1-based)
 	Text      string // as written, trimmed
+	Comment   string // the comment of its line, trimmed (an imported program's module path), or ""
 	Kind      Kind
 	Name      string       // the name it defines (Grad: the name it differentiates)
 	Word      string       // the op's word as written: matmul, add, …, exp, …, relu, softmax, expand, repeat, sum, mean, max, min, box, input
