@@ -1,7 +1,9 @@
 """A small GPT for the importer's tests: token and position embeddings,
 pre-LayerNorm blocks with a fused qkv projection split in three, a
 causal mask, GELU (tanh form, GPT-2's gelu_new) and biases; the loss is
-the cross-entropy of the next token."""
+the cross-entropy of the next token. With tied=True the head is the
+token embedding, as in GPT-2 (124M parameters at GPT-2 small's size,
+163M untied)."""
 import math
 
 import torch
@@ -54,13 +56,15 @@ class Block(nn.Module):
 
 
 class TinyGPT(nn.Module):
-    def __init__(self, vocab=64, width=32, heads=4, layers=2, seq=16):
+    def __init__(self, vocab=64, width=32, heads=4, layers=2, seq=16, tied=False):
         super().__init__()
         self.wte = nn.Embedding(vocab, width)
         self.wpe = nn.Embedding(seq, width)
         self.h = nn.ModuleList([Block(width, heads, seq) for _ in range(layers)])
         self.ln_f = nn.LayerNorm(width)
         self.lm_head = nn.Linear(width, vocab, bias=False)
+        if tied:  # GPT-2's head is its token embedding
+            self.lm_head.weight = self.wte.weight
 
     def forward(self, idx, targets):
         b, t = idx.shape
