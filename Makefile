@@ -123,7 +123,11 @@ test: deps test-go test-wasm test-browser
 # once without -race, and only its own concurrent ones again with it (the
 # still server, the signals); its torch runs are the torch engine's, whose
 # gang runs under -race in engine/...: again through the CLI they spent
-# two minutes starting Python processes and found nothing new.
+# two minutes starting Python processes and found nothing new. The torch
+# engine's own numbers (every op and boxing, the gallery's programs,
+# calibration) likewise run without -race beside the other packages, and
+# its machinery (the pool, the workers, cancellation) under it
+# (STRIDELAB_TORCH_TESTS, engine/torch's TestMain).
 #
 # Each go test starts its longest packages first (SLOW, then the rest; the
 # torch engine first among RACE), so that no long package starts last and
@@ -137,9 +141,9 @@ REQUIRE    := STRIDELAB_REQUIRE_NUMPY=1 STRIDELAB_REQUIRE_TORCH=1 STRIDELAB_REQU
 test-go: test-unit test-race
 test-unit:
 	$(GO) vet ./...
-	$(REQUIRE) $(GO) test -vet=off $(SLOW) $$($(GO) list ./... | grep -v -e /app/session -e /engine -e /web$$ $(patsubst ./%,-e /%$$,$(SLOW)))
+	$(REQUIRE) STRIDELAB_TORCH_TESTS=numbers $(GO) test -vet=off $(SLOW) ./engine/torch $$($(GO) list ./... | grep -v -e /app/session -e /engine -e /web$$ $(patsubst ./%,-e /%$$,$(SLOW)))
 test-race:
-	$(REQUIRE) CGO_ENABLED=1 $(GO) test -vet=off -race $(RACE)
+	$(REQUIRE) STRIDELAB_TORCH_TESTS=machinery CGO_ENABLED=1 $(GO) test -vet=off -race $(RACE)
 	$(REQUIRE) CGO_ENABLED=1 $(GO) test -vet=off -race -run $(RACE_CLI) ./native/cmd/stridelab
 
 # The core must build and pass its tests in the browser's runtime.

@@ -2,6 +2,7 @@ package torch
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,7 +22,24 @@ import (
 // closes it and then checks that no worker is left.
 var testPool = NewPool()
 
+// numbersTests are the tests that check the engine's numbers on many
+// cases (every op and boxing, the gallery's programs, calibration): they
+// run the same pool, workers and gang as the rest, only more often. make
+// test runs them without the race detector, beside the other packages
+// (STRIDELAB_TORCH_TESTS=numbers), and the rest, the machinery, under it
+// (STRIDELAB_TORCH_TESTS=machinery): under -race the numbers took a minute
+// more and found nothing the machinery's tests do not. Unset, every test
+// runs.
+const numbersTests = `^(TestEveryOpAndBoxingOn1D|TestEveryBoxingOn2x2Mesh|TestGalleryPrograms|TestCalibrate)$`
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	switch os.Getenv("STRIDELAB_TORCH_TESTS") {
+	case "numbers":
+		flag.Set("test.run", numbersTests)
+	case "machinery":
+		flag.Set("test.skip", numbersTests)
+	}
 	code := m.Run()
 	testPool.Close()
 	if left := workersLeft(); left != "" {
