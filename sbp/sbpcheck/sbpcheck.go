@@ -48,6 +48,12 @@ type spec struct {
 // and give the signature's output SBP, and the gathered output must equal
 // the single-device result. The values are drawn from seed.
 func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DType) []Case {
+	return signatureCasesWhere(seed, op, shapes, dt, nil)
+}
+
+// signatureCasesWhere is SignatureCases of the signatures keep keeps
+// (all for nil).
+func signatureCasesWhere(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DType, keep func(sbp.Signature) bool) []Case {
 	r := rand.New(rand.NewPCG(seed, seed^0x51c))
 	out, err := op.OutShape(shapes)
 	if err != nil {
@@ -57,6 +63,9 @@ func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DTy
 	// the same inputs (repeat's B -> S(d) after B -> B…) never run as they are.
 	var sigs []sbp.Signature
 	for _, sg := range op.Signatures(shapes) {
+		if keep != nil && !keep(sg) {
+			continue
+		}
 		if !slices.ContainsFunc(sigs, func(x sbp.Signature) bool { return slices.Equal(x.In, sg.In) }) {
 			sigs = append(sigs, sg)
 		}
