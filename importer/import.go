@@ -307,12 +307,15 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 }
 
 // spellPlacement writes p as a person would: 8 for devices 0 to 7 in a
-// line, else as sbp writes it.
+// line, [[0,1],[2,3]] for a mesh, each as ParsePlacement reads it back;
+// else as sbp writes it.
 func spellPlacement(p sbp.Placement) string {
+	short := strings.ReplaceAll(strings.TrimPrefix(p.String(), "cpu:"), " ", "")
 	if h := p.Hierarchy(); len(h) == 1 {
-		if q, err := sbp.ParsePlacement(fmt.Sprint(h[0])); err == nil && q.String() == p.String() {
-			return fmt.Sprint(h[0])
-		}
+		short = fmt.Sprint(h[0])
+	}
+	if q, err := sbp.ParsePlacement(short); err == nil && q.String() == p.String() {
+		return short
 	}
 	return p.String()
 }

@@ -132,3 +132,38 @@ func TestLowerRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestLowerOnEveryMesh: what --placement changes, on 1 device, 2 and a
+// 2×2 mesh: the placement line and the default layouts' words, the
+// parameters whole (B on every mesh dim) and the examples split by rows
+// on every mesh dim (data parallelism), a --layout's SBP as given.
+func TestLowerOnEveryMesh(t *testing.T) {
+	var tr traced
+	if err := json.Unmarshal([]byte(smallTrace), &tr); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ placement, whole, split, layout string }{
+		{"1", "B", "S(0)", "S(1)"},
+		{"2", "B", "S(0)", "S(1)"},
+		{"[[0,1],[2,3]]", "(B, B)", "(S(0), S(0))", "(B, S(1))"},
+	} {
+		p, err := sbp.ParsePlacement(c.placement)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd, err := sbp.ParseNd(c.layout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _, err := write(&tr, Request{Placement: p, Class: "Small", Layouts: []Layout{{Pattern: "fc.w*", Sbp: nd}}}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"placement " + c.placement + "\n", "fc_weight = input 6,6 " + c.layout + " from", "fc_bias = input 6 " + c.whole + " from",
+			"x = input 4,6 " + c.split + " from", "y = const 4 " + c.split + " from"} {
+			if !strings.Contains(res.Text, want) {
+				t.Errorf("on %s: no %q in\n%s", c.placement, want, res.Text)
+			}
+		}
+	}
+}

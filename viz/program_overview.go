@@ -9,8 +9,8 @@ import (
 	"github.com/stridelab/stridelab/sbp/program"
 )
 
-// A plan of more steps than the frame has columns (an imported model's
-// thousands) gets an overview above its columns: every step's bytes (or,
+// A plan of many more steps than the frame has columns (an imported
+// model's thousands; overviewShown) gets an overview above its columns: every step's bytes (or,
 // on a cluster, its time) as one strip, the window of columns drawn
 // marked on it, the layers' module paths over it, and a click on it
 // jumps to that step. Under the columns, each run of steps from one
@@ -27,9 +27,16 @@ const (
 // overview makes: a session jumps to that step (Session.Click).
 const OverviewOperand = "overview"
 
-// overviewShown says whether the plan has more steps than w's columns.
+// overviewMinSteps is the fewest steps drawn with an overview: below it
+// a plan is a few windows of columns, which "« earlier" and "later »"
+// page through, and the strip would only repeat the bars under them.
+const overviewMinSteps = 100
+
+// overviewShown says whether the plan is drawn with an overview: it has
+// more steps than w's columns and at least overviewMinSteps.
 func (s *programScene) overviewShown(w float64) bool {
-	return len(s.plan.Steps) > max(1, int(w/progMinColW))
+	n := len(s.plan.Steps)
+	return n >= overviewMinSteps && n > max(1, int(w/progMinColW))
 }
 
 // modulesOf is each step's module path, from the comments of the

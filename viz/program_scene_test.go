@@ -215,7 +215,7 @@ func TestProgramSceneElides(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := strings.Join(frameTexts(f), "\n")
-	for _, want := range []string{fmt.Sprintf("all %d steps, bytes each step sends", s.Steps), "more"} {
+	for _, want := range []string{"earlier step(s)", "later step(s)", "more"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the frame at step %d of %d says no %q", mid+1, s.Steps, want)
 		}
@@ -449,9 +449,9 @@ func TestProgramOverview(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("placement 4\nx = input 64,32 S(0)  # example x\n")
 	prev := "x"
-	for l := range 2 {
+	for l := range 4 {
 		fmt.Fprintf(&b, "w%d = input 32,32 B  # h.%d.fc.weight\n", l, l)
-		for k := range 4 {
+		for k := range 8 {
 			name := fmt.Sprintf("h%d_%d", l, k)
 			fmt.Fprintf(&b, "%s = matmul %s w%d  # h.%d.fc\n", name, prev, l, l)
 			prev = name
@@ -464,6 +464,9 @@ func TestProgramOverview(t *testing.T) {
 	s, err := Build(Spec{Scene: "program", Values: map[string]string{"src": b.String()}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.Steps < overviewMinSteps {
+		t.Fatalf("%d steps: the test wants an overview", s.Steps)
 	}
 	f, err := s.Frame(3, DefaultSize)
 	if err != nil {

@@ -300,7 +300,7 @@ func TestOverviewClickJumps(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("placement 4; x = input 64,32 S(0); w = input 32,32 B")
 	prev := "x"
-	for i := range 12 {
+	for i := range 40 {
 		fmt.Fprintf(&b, "; h%d = matmul %s w", i, prev)
 		prev = fmt.Sprintf("h%d", i)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -77,17 +78,33 @@ func checkImport(t *testing.T, py, testdata string, m testModel) {
 	if out, err := exec.Command(py, "-c", script.String()).CombinedOutput(); err != nil {
 		t.Fatalf("%s: the examples: %v: %s", m.class, err, out)
 	}
+	// One trace a model: imported on 2 devices, the program on 1 device
+	// and on the 2×2 mesh is the same with its placement line and its
+	// layouts' words for that mesh (B, S(0): (B, B), (S(0), S(0))), which
+	// is all --placement changes (TestLowerOnEveryMesh in importer).
+	imp := filepath.Join(dir, "import")
+	args := []string{"import", "--model", filepath.Join(testdata, m.file) + ":" + m.class, "--placement", "2", "--python", py, "-o", imp}
+	for _, e := range m.examples {
+		args = append(args, "--example", e+"="+filepath.Join(dir, e+".npy"))
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("%s: import exits %d: %s", m.class, code, stderr.String())
+	}
+	text, err := os.ReadFile(filepath.Join(imp, "model.st"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := regexp.MustCompile(`(?m)^(\S+ = (?:input|const) \S+ )(B|S\(0\))( |$)`)
 	var pairs []string
-	for i, placement := range []string{"1", "2", "[[0,1],[2,3]]"} {
-		imp := filepath.Join(dir, fmt.Sprintf("import%d", i))
-		args := []string{"import", "--model", filepath.Join(testdata, m.file) + ":" + m.class, "--placement", placement, "--python", py, "-o", imp}
-		for _, e := range m.examples {
-			args = append(args, "--example", e+"="+filepath.Join(dir, e+".npy"))
+	for _, placement := range []string{"1", "2", "[[0,1],[2,3]]"} {
+		src := strings.Replace(string(text), "\nplacement 2\n", "\nplacement "+placement+"\n", 1)
+		if strings.HasPrefix(placement, "[") {
+			src = layout.ReplaceAllString(src, "$1($2, $2)$3")
 		}
-		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != 0 {
-			t.Errorf("%s on %s: import exits %d: %s", m.class, placement, code, stderr.String())
-			continue
+		file := filepath.Join(imp, "model-"+strings.Trim(placement, "[]")+".st")
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
 		}
 		// exact on 2 devices; on 1 every layout is the whole tensor and
 		// exact is greedy's plan by construction (planner.NewPlanWith), and
@@ -97,10 +114,10 @@ func checkImport(t *testing.T, py, testdata string, m testModel) {
 			strategies = append(strategies, "exact")
 		}
 		for _, s := range strategies {
-			out := filepath.Join(dir, fmt.Sprintf("run%d-%s", i, s))
+			out := filepath.Join(dir, "run-"+strings.Trim(placement, "[]")+"-"+s)
 			stdout.Reset()
 			stderr.Reset()
-			if code := run([]string{"sbp", "program", "--file", filepath.Join(imp, "model.st"), "--strategy", s, "--out", out}, &stdout, &stderr); code != 0 {
+			if code := run([]string{"sbp", "program", "--file", file, "--strategy", s, "--out", out}, &stdout, &stderr); code != 0 {
 				t.Errorf("%s on %s, %s: sbp program exits %d: %s", m.class, placement, s, code, stderr.String())
 				continue
 			}
@@ -110,14 +127,14 @@ func checkImport(t *testing.T, py, testdata string, m testModel) {
 			out := filepath.Join(dir, "torch")
 			stdout.Reset()
 			stderr.Reset()
-			if code := run([]string{"sbp", "program", "--file", filepath.Join(imp, "model.st"), "--engine", "torch", "--python", py, "--out", out}, &stdout, &stderr); code != 0 {
+			if code := run([]string{"sbp", "program", "--file", file, "--engine", "torch", "--python", py, "--out", out}, &stdout, &stderr); code != 0 {
 				t.Errorf("%s on the torch engine: exit %d: %s", m.class, code, stderr.String())
 			} else {
 				pairs = append(pairs, imp+":"+out)
 			}
 		}
 	}
-	args := append([]string{filepath.Join(testdata, "reference.py"), filepath.Join(testdata, m.file), m.class, "{}", "0", dir}, m.examples...)
+	args = append([]string{filepath.Join(testdata, "reference.py"), filepath.Join(testdata, m.file), m.class, "{}", "0", dir}, m.examples...)
 	args = append(append(args, "--"), pairs...)
 	out, err := exec.Command(py, args...).Output()
 	if err != nil {
