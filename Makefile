@@ -20,7 +20,7 @@ PAGE      := web/site
 # tests and is the real distributed engine beside the simulated devices.
 APT_PACKAGES := gcc python3-numpy python3-torch nodejs npm mesa-vulkan-drivers chromium xvfb xauth
 
-.PHONY: all deps build desktop bench-desktop web wasm-size run site demo test test-go test-unit test-race test-race-and-wasm test-wasm test-browser bench bench-serve bench-browser bench-edit gallery lessons fuzz clean
+.PHONY: all deps build desktop bench-desktop web wasm-size run site demo test test-go test-unit test-race test-wasm test-browser bench bench-serve bench-browser bench-edit gallery lessons fuzz clean
 
 all: build
 
@@ -112,7 +112,7 @@ bench-desktop: deps
 demo: build
 	./$(BIN) demo
 
-test: deps test-unit test-race-and-wasm test-browser
+test: deps test-go test-wasm test-browser
 
 # RACE is every package that runs goroutines side by side: the session's
 # compute worker, the engines (the torch gang's workers and their
@@ -145,12 +145,6 @@ test-unit:
 test-race:
 	$(REQUIRE) STRIDELAB_TORCH_TESTS=machinery CGO_ENABLED=1 $(GO) test -vet=off -race $(RACE)
 	$(REQUIRE) CGO_ENABLED=1 $(GO) test -vet=off -race -run $(RACE_CLI) ./native/cmd/stridelab
-
-# The race stage (the torch engine's machinery: pools, workers, timeouts
-# and killed workers, mostly waiting) and the wasm stage (compute) run
-# side by side, each target's output kept together (--output-sync).
-test-race-and-wasm:
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-race test-wasm
 
 # The core must build and pass its tests in the browser's runtime.
 test-wasm:
