@@ -252,10 +252,8 @@ def main():
             if share:
                 by_content[key] = f
             if f not in written:
-                a = t.detach().to(torch.float64 if t.dtype == torch.float64 else t.dtype)
-                if a.dtype == torch.bool:
-                    a = a.to(torch.float32)
-                a = a.cpu().numpy()
+                a = c.to(torch.float32) if c.dtype == torch.bool else c
+                a = a.numpy()
                 if a.dtype.kind == "f":
                     a = a.astype(np.float32)
                 elif a.dtype.kind in "iu" and (a.size == 0 or np.abs(a).max() < 1 << 24):

@@ -39,34 +39,17 @@ func (s *programScene) overviewShown(w float64) bool {
 	return n >= overviewMinSteps && n > max(1, int(w/progMinColW))
 }
 
-// modulesOf is each step's module path, from the comments of the
-// program's statements (an imported program's `# h.0.attn`): a forward
-// step its statement's, a backward op the forward statement whose rule
-// wrote it (planner.Step.Of), a boxing the op it was made for; "" where
-// no comment says.
-func modulesOf(p *planner.Plan) []string {
-	comment := map[string]string{}
-	for _, st := range p.Program.Stmts {
-		if st.Kind != program.Grad {
-			comment[st.Name] = st.Comment
-		}
-	}
-	of := map[string]string{}
-	for _, st := range p.Steps {
-		if st.Of != "" {
-			of[st.Name] = st.Of
-		}
-	}
+// modulesOf is each step's module path, the comment of the statement
+// behind it (statementsOf, at): an imported program's `# h.0.attn`; ""
+// where no comment says, or the importer's own (its made constants,
+// the examples).
+func modulesOf(p *planner.Plan, at []int) []string {
 	out := make([]string, len(p.Steps))
-	for i, st := range p.Steps {
-		name := st.Name
-		if st.Kind == planner.StepBoxing {
-			name = st.For
+	for i, k := range at {
+		if k < 1 || k > len(p.Program.Stmts) {
+			continue
 		}
-		if o, ok := of[name]; ok {
-			name = o
-		}
-		if c := comment[name]; !strings.HasPrefix(c, "made by the importer") && !strings.HasPrefix(c, "example ") {
+		if c := p.Program.Stmts[k-1].Comment; !strings.HasPrefix(c, "made by the importer") && !strings.HasPrefix(c, "example ") {
 			out[i] = c
 		}
 	}

@@ -64,7 +64,8 @@ func buildProgramScene(ctx context.Context, spec Spec) (*Scene, error) {
 		return nil, err
 	}
 	prog, strategy := plan.Program, string(plan.Strategy)
-	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}, timed: plan.Cluster != nil, memory: memory, modules: modulesOf(plan), stmtOf: statementsOf(plan)}
+	s := &programScene{spec: spec, plan: plan, differs: map[string]bool{}, timed: plan.Cluster != nil, memory: memory, stmtOf: statementsOf(plan)}
+	s.modules = modulesOf(plan, s.stmtOf)
 	if memory {
 		s.groups = s.memoryGroups()
 	}
