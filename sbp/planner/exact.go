@@ -88,6 +88,7 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 	}
 	var fs []*minsum.Factor
 	constant, work, width, biggest := int64(0), 0.0, 0, 0.0
+	deferrable := 0.0 // the entries of the joined factors tightenStaged defers
 	var fills []func() error
 	var tensorOf []int // per factor, the tensor whose joined factor it is (-1: a split's part)
 	for x := range len(pl.names) {
@@ -120,6 +121,9 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 			continue
 		}
 		width, biggest = max(width, len(f.Vars)), max(biggest, size)
+		if size > float64(deferAbove) {
+			deferrable += size
+		}
 		fs = append(fs, f)
 		fills = append(fills, fill)
 		tensorOf = append(tensorOf, x)
@@ -158,8 +162,9 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 	}
 	// A table past bound refuses at once on a keystroke; else the bound
 	// below leaves it out of its first stage and fills it over what that
-	// stage keeps (tightenStaged), and refuses only if it is still past.
-	if work > float64(total) || biggest > float64(bound) && keystroke {
+	// stage keeps (tightenStaged), and refuses only if it is still past:
+	// the work that counts before it is the rest's.
+	if keystroke && (work > float64(total) || biggest > float64(bound)) || work-deferrable > float64(total) {
 		return nil, refuse(), nil
 	}
 	fill := func() error {

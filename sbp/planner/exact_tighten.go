@@ -150,11 +150,19 @@ func (pl *planner) tightenStaged(fs []*minsum.Factor, fills []func() error, tens
 		}
 		now = append(now, f)
 	}
+	// The factors left out stand in the first stage as their reads'
+	// lower bounds (readLowerBounds), dropped after it: the last ones.
+	stand := 0
+	for _, x := range later {
+		lb := pl.readLowerBounds(x, varOf, dom)
+		now, stand = append(now, lb...), stand+len(lb)
+	}
 	minsum.Prune(now, dom, skip)
 	fs, dom, kept, err := pl.tighten(now, dom, constant, vars, upper, nil)
 	if err != nil || len(later) == 0 {
 		return fs, dom, kept, err
 	}
+	fs = fs[:len(fs)-stand]
 	for _, x := range later {
 		f, fill := pl.tensorFactor(x, pl.scope(x, varOf), varOf, dom, kept)
 		size := 1.0
