@@ -31,9 +31,9 @@
 // a scale or a constant. Ops the language has no word for are written
 // out of its ops, with the values and gradients torch gives:
 //
-//	gelu (tanh)     0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
+//	gelu            ½x·(1 + erf(x/√2)); tanh form ½x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
 //	sigmoid, silu   1/(1 + e^−x), x·sigmoid(x)
-//	layer_norm      (x − mean)·rsqrt(mean((x − mean)²) + eps)·w + b
+//	layer_norm      (x − mean)·rsqrt(mean(square(x − mean)) + eps)·w + b
 //	log_softmax     (x − max) − log Σ e^(x − max)
 //	embedding       one-hot(ids)·table: eq of the ids and 0…V−1, a matmul
 //	nll_loss        −Σ one-hot(target)·logp / N (mean) or −Σ … (sum)

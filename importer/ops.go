@@ -30,7 +30,8 @@ func init() {
 		"aten.maximum": binary("max"), "aten.minimum": binary("min"),
 		"aten.neg": unary("neg"), "aten.exp": unary("exp"), "aten.log": unary("log"), "aten.sqrt": unary("sqrt"),
 		"aten.rsqrt": unary("rsqrt"), "aten.tanh": unary("tanh"), "aten.relu": unary("relu"),
-		"aten.reciprocal": reciprocal, "aten.pow": pow, "aten.square": square,
+		"aten.erf": unary("erf"), "aten.square": unary("square"),
+		"aten.reciprocal": reciprocal, "aten.pow": pow,
 		"aten.sigmoid": sigmoid, "aten.silu": silu, "aten.gelu": gelu,
 		"aten.masked_fill": maskedFill, "aten.where": where,
 		// along dims

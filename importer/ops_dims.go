@@ -95,7 +95,7 @@ func layerNorm(l *lowering, n *node) error {
 	b := n.Name
 	mu := l.emit(b+"_mean", stat, "mean %s %s", x, stat.Spell())
 	c := l.emit(b+"_centred", sh, "sub %s %s", x, mu)
-	sq := l.emit(b+"_sq", sh, "mul %s %s", c, c)
+	sq := l.emit(b+"_sq", sh, "square %s", c)
 	v := l.emit(b+"_var", stat, "mean %s %s", sq, stat.Spell())
 	ve := l.emit(b+"_var_eps", stat, "add %s %s", v, l.scalar(eps))
 	r := l.emit(b+"_rstd", stat, "rsqrt %s", ve)

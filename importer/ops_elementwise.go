@@ -169,15 +169,6 @@ func reciprocal(l *lowering, n *node) error {
 	return nil
 }
 
-func square(l *lowering, n *node) error {
-	x, err := l.name(n, n.arg(0))
-	if err != nil {
-		return err
-	}
-	l.names[n.Name] = l.emit(n.Name, n.outShape(), "mul %s %s", x, x)
-	return nil
-}
-
 // pow is x to a constant power the language writes: 1, 2, 3, 0.5, −0.5,
 // −1.
 func pow(l *lowering, n *node) error {
@@ -194,9 +185,9 @@ func pow(l *lowering, n *node) error {
 	case 1:
 		l.names[n.Name] = x
 	case 2:
-		l.names[n.Name] = l.emit(n.Name, out, "mul %s %s", x, x)
+		l.names[n.Name] = l.emit(n.Name, out, "square %s", x)
 	case 3:
-		sq := l.emit(n.Name+"_sq", out, "mul %s %s", x, x)
+		sq := l.emit(n.Name+"_sq", out, "square %s", x)
 		l.names[n.Name] = l.emit(n.Name, out, "mul %s %s", sq, x)
 	case 0.5:
 		l.names[n.Name] = l.emit(n.Name, out, "sqrt %s", x)
@@ -238,11 +229,13 @@ func silu(l *lowering, n *node) error {
 	return nil
 }
 
-// gelu is the tanh form, 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))),
-// torch's gelu(approximate="tanh") and GPT-2's gelu_new.
+// gelu is ½x·(1 + erf(x/√2)), torch's gelu (nn.GELU()), or the tanh
+// form ½x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), torch's
+// gelu(approximate="tanh") and GPT-2's gelu_new.
 func gelu(l *lowering, n *node) error {
-	if a := n.kwarg("approximate", 1).str(); a != "tanh" {
-		return l.refusal(n.Target, "the erf form; write F.gelu(x, approximate=\"tanh\"), as GPT-2 does")
+	form := n.kwarg("approximate", 1).str()
+	if form != "tanh" && form != "none" && form != "" {
+		return l.refusal(n.Target, "the approximation "+form+"; torch's are none (erf) and tanh")
 	}
 	x, err := l.name(n, n.arg(0))
 	if err != nil {
@@ -250,12 +243,18 @@ func gelu(l *lowering, n *node) error {
 	}
 	sh := l.shapes[x]
 	b := n.Name
-	x2 := l.emit(b+"_x2", sh, "mul %s %s", x, x)
-	x3 := l.emit(b+"_x3", sh, "mul %s %s", x2, x)
-	c := l.emit(b+"_c", sh, "scale %s 0.044715", x3)
-	d := l.emit(b+"_d", sh, "add %s %s", x, c)
-	u := l.emit(b+"_u", sh, "scale %s %s", d, spellFloat(math.Sqrt(2/math.Pi)))
-	t := l.emit(b+"_tanh", sh, "tanh %s", u)
+	var t string
+	if form == "tanh" {
+		x2 := l.emit(b+"_x2", sh, "square %s", x)
+		x3 := l.emit(b+"_x3", sh, "mul %s %s", x2, x)
+		c := l.emit(b+"_c", sh, "scale %s 0.044715", x3)
+		d := l.emit(b+"_d", sh, "add %s %s", x, c)
+		u := l.emit(b+"_u", sh, "scale %s %s", d, spellFloat(math.Sqrt(2/math.Pi)))
+		t = l.emit(b+"_tanh", sh, "tanh %s", u)
+	} else {
+		u := l.emit(b+"_u", sh, "scale %s %s", x, spellFloat(1/math.Sqrt2))
+		t = l.emit(b+"_erf", sh, "erf %s", u)
+	}
 	h := l.emit(b+"_half", sh, "scale %s 0.5", x)
 	ht := l.emit(b+"_ht", sh, "mul %s %s", h, t)
 	l.names[n.Name] = l.emit(b, sh, "add %s %s", h, ht)

@@ -118,8 +118,8 @@ func TestLowerRefusals(t *testing.T) {
 			"import: h.0: aten.cumsum is not supported (docs/import.md lists the ops the importer writes)"},
 		{`{"name": "s", "target": "aten.split_with_sizes.default", "args": [{"ref": "x"}, [2, 4], 1], "kwargs": {}, "shape": null, "module": "attn"}`,
 			"import: attn: aten.split_with_sizes.default is not supported (pieces of sizes [2 4]: the importer writes equal pieces)"},
-		{`{"name": "g", "target": "aten.gelu.default", "args": [{"ref": "x"}], "kwargs": {}, "shape": [4, 6], "module": "mlp"}`,
-			"import: mlp: aten.gelu.default is not supported (the erf form; write F.gelu(x, approximate=\"tanh\"), as GPT-2 does)"},
+		{`{"name": "g", "target": "aten.gelu.default", "args": [{"ref": "x"}], "kwargs": {"approximate": "sigmoid"}, "shape": [4, 6], "module": "mlp"}`,
+			"import: mlp: aten.gelu.default is not supported (the approximation sigmoid; torch's are none (erf) and tanh)"},
 	} {
 		var tr traced
 		src := `{"loss": "c", "parameters": [], "constants": [], "examples": [{"node": "x", "name": "x", "shape": [4, 6], "dtype": "float32"}], "nodes": [` + c.node + `]}`

@@ -34,7 +34,7 @@ import (
 //	transpose, TransposeOp::GetSbp (transpose is a permute): per output dim
 //	permute    i, S(perm[i]) -> S(i); P -> P
 //	scale      ScalarMul's GetSbp: S(i) -> S(i) per axis; P -> P
-//	unary      exp, log, neg, sqrt, rsqrt (math_unary_elementwise_op.cpp),
+//	unary      exp, log, neg, sqrt, rsqrt, erf, square (math_unary_elementwise_op.cpp),
 //	           tanh (tanh_op.cpp): GetSbpFnUtil::SplitForEachAxis; relu
 //	           (relu_op.cpp) the same loop: S(i) -> S(i) per axis, no P
 //	reshape    GetReshapeUserOpSbpSignatures (reshape_user_op_util.cpp):

@@ -9,8 +9,9 @@ import (
 type unaryOp struct{ op tensor.UnaryOp }
 
 // Unary is an elementwise op of one global tensor (tensor.Backend.Unary):
-// exp, log, neg, sqrt, rsqrt, tanh, relu, and step (relu's derivative,
-// the mask of its backward). Each element is computed on its own, so
+// exp, log, neg, sqrt, rsqrt, tanh, relu, erf, square, and step (relu's
+// derivative, the mask of its backward). Each element is computed on its
+// own, so
 //
 //	S(k)   -> S(k)     for every axis k
 //	B      -> B
@@ -18,7 +19,7 @@ type unaryOp struct{ op tensor.UnaryOp }
 // and the partials an op is linear or monotone in:
 //
 //	neg:                   P(sum) -> P(sum)   −(x₁+x₂) = −x₁ + −x₂ (int32 too, wrapping)
-//	exp, tanh, relu, step: P(max) -> P(max), P(min) -> P(min)
+//	exp, tanh, relu, step, erf: P(max) -> P(max), P(min) -> P(min)
 //	                       f(max parts) = max f(parts) for f non-decreasing
 //	                       on all of [−Inf, Inf] (and on every integer)
 //
@@ -26,7 +27,8 @@ type unaryOp struct{ op tensor.UnaryOp }
 // partial max or min: it would turn int32's lowest value, a P(max)
 // part's identity, into itself (it wraps), not P(min)'s identity. Log, sqrt and
 // rsqrt pass none either: a part of a P(max) may hold any value below
-// the whole (−Inf where it holds nothing), and below 0 they are NaN. An
+// the whole (−Inf where it holds nothing), and below 0 they are NaN;
+// nor does square, which is not monotone ((−3)² > 2²). An
 // op refuses the dtypes it does not take (tensor.UnaryOp.Takes) on the
 // devices, as the backend does.
 func Unary(op tensor.UnaryOp) Op { return unaryOp{op: op} }
@@ -45,7 +47,7 @@ func (o unaryOp) OutShape(in []tensor.Shape) (tensor.Shape, error) {
 // monotone reports whether the op is non-decreasing on all of [−Inf, Inf].
 func (o unaryOp) monotone() bool {
 	switch o.op {
-	case tensor.Exp, tensor.Tanh, tensor.Relu, tensor.Step:
+	case tensor.Exp, tensor.Tanh, tensor.Relu, tensor.Step, tensor.Erf:
 		return true
 	}
 	return false
@@ -80,6 +82,9 @@ func (o unaryOp) why(in []tensor.Shape, sbps []SBP) string {
 	case o.op == tensor.Neg:
 		return fmt.Sprintf("neg does not carry the int32 identity a part of a %v may hold to the other partial's: −(lowest) wraps to the lowest, not the highest, and −(highest) is the lowest + 1; only P(sum) passes through neg", s)
 	}
+	if o.op == tensor.Square {
+		return fmt.Sprintf("square is not monotone ((−3)² > 2²), and a part of a %v may hold any value past the whole (±Inf where it holds nothing); only S and B pass through square", s)
+	}
 	return fmt.Sprintf("%v is NaN below 0, and a part of a %v may hold any value past the whole (±Inf where it holds nothing); only S and B pass through %v", o.op, s, o.op)
 }
 
@@ -92,7 +97,7 @@ func (o unaryOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Shape) 
 }
 
 // oneflow is OneFlow's list: every unary math op's GetSbp (exp, log, sqrt,
-// rsqrt and negative in math_unary_elementwise_op.cpp, tanh in
+// rsqrt, erf, square and negative in math_unary_elementwise_op.cpp, tanh in
 // tanh_op.cpp) is GetSbpFnUtil::SplitForEachAxis, and relu's
 // (relu_op.cpp) the same loop written out: S(k) -> S(k) for every axis,
 // and nothing partial, not even negative's P -> P.
@@ -107,8 +112,8 @@ func (o unaryOp) oneflow(in []tensor.Shape) []Signature {
 // The elementwise unary ops' specs: exp … relu words of the language
 // (NAME = exp X), step only the backward's (relu's derivative).
 func init() {
-	order := map[tensor.UnaryOp]int{tensor.Exp: 80, tensor.Log: 90, tensor.Neg: 100, tensor.Sqrt: 110, tensor.Rsqrt: 120, tensor.Tanh: 130, tensor.Relu: 140}
-	for _, op := range []tensor.UnaryOp{tensor.Exp, tensor.Log, tensor.Neg, tensor.Sqrt, tensor.Rsqrt, tensor.Tanh, tensor.Relu, tensor.Step} {
+	order := map[tensor.UnaryOp]int{tensor.Exp: 80, tensor.Log: 90, tensor.Neg: 100, tensor.Sqrt: 110, tensor.Rsqrt: 120, tensor.Tanh: 130, tensor.Relu: 140, tensor.Erf: 142, tensor.Square: 144}
+	for _, op := range tensor.UnaryOps() {
 		spec := &OpSpec{
 			Name: op.String(),
 			Global: func(lib string, _ OpParams, x []string, _ []tensor.Shape) string {
@@ -158,6 +163,7 @@ func gradUnary(b Backward, c GradCall) (string, error) {
 		v = c.Out
 	}
 	formula := map[tensor.UnaryOp]string{tensor.Exp: "grad · exp(%s)", tensor.Log: "grad / %s", tensor.Sqrt: "grad / (2·sqrt(%s))",
-		tensor.Rsqrt: "-grad · rsqrt(%s)³ / 2", tensor.Tanh: "grad · (1 - %s²)", tensor.Relu: "grad where %s > 0"}[op]
+		tensor.Rsqrt: "-grad · rsqrt(%s)³ / 2", tensor.Tanh: "grad · (1 - %s²)", tensor.Relu: "grad where %s > 0",
+		tensor.Erf: "grad · 2/√π · exp(-%s²)", tensor.Square: "grad · 2·%s"}[op]
 	return b.Add(c.Name, g, fmt.Sprintf("%s = "+formula+" (%s)", c.Why, v, g.Name()), v, c.Dy)
 }

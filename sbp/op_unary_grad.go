@@ -2,6 +2,8 @@ package sbp
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -9,13 +11,16 @@ import (
 type unaryGradOp struct{ op tensor.UnaryOp }
 
 // UnaryGrad is the gradient op OneFlow writes for a unary op f (its
-// *_grad op: exp_grad, log_grad, sqrt_grad, rsqrt_grad, tanh_grad,
-// relu_grad): dx = dy · f'(x), from v and dy, where v is x for the
-// math ops (exp, log, sqrt, rsqrt: MATH_UNARY_ELEMENTWISE_PRIMITIVE_FUNC_
-// BWD_WITH_DY_X_SEQ) and y = f(x) for tanh and relu (relu_grad takes y):
+// *_grad op: exp_grad, log_grad, sqrt_grad, rsqrt_grad, erf_grad,
+// square_grad, tanh_grad, relu_grad): dx = dy · f'(x), from v and dy,
+// where v is x for the math ops (exp, log, sqrt, rsqrt, erf, square:
+// MATH_UNARY_ELEMENTWISE_PRIMITIVE_FUNC_BWD_WITH_DY_X_SEQ in
+// math_unary_elementwise_seq.h) and y = f(x) for tanh and relu
+// (relu_grad takes y):
 //
 //	exp    dy · exp(x)         log    dy / x
 //	sqrt   dy / sqrt(x) · ½    rsqrt  dy · rsqrt(x)³ · (−½)
+//	erf    dy · 2/√π · e^(−x²) square dy · 2x
 //	tanh   dy · (1 − y²)       relu   dy · [y > 0]
 //
 // Each element is its own, so v and dy split alike:
@@ -34,7 +39,7 @@ func (o unaryGradOp) fromY() bool { return o.op == tensor.Tanh || o.op == tensor
 
 func (o unaryGradOp) OutShape(in []tensor.Shape) (tensor.Shape, error) {
 	switch o.op {
-	case tensor.Exp, tensor.Log, tensor.Sqrt, tensor.Rsqrt, tensor.Tanh, tensor.Relu:
+	case tensor.Exp, tensor.Log, tensor.Sqrt, tensor.Rsqrt, tensor.Tanh, tensor.Relu, tensor.Erf, tensor.Square:
 	default:
 		return nil, newError(ErrShape, describe(o, in), "%s has no gradient op of its own", o.op)
 	}
@@ -108,6 +113,10 @@ func (o unaryGradOp) Local(be tensor.Backend, in []tensor.Tensor, out tensor.Sha
 		return c.done(c.scale(c.bin(tensor.Mul, c.bin(tensor.Mul, c.bin(tensor.Mul, dy, r), r), r), -0.5))
 	case tensor.Tanh:
 		return c.done(c.bin(tensor.Sub, dy, c.bin(tensor.Mul, c.bin(tensor.Mul, dy, v), v)))
+	case tensor.Erf:
+		return c.done(c.scale(c.bin(tensor.Mul, dy, c.un(tensor.Exp, c.un(tensor.Neg, c.un(tensor.Square, v)))), 2/math.Sqrt(math.Pi)))
+	case tensor.Square:
+		return c.done(c.scale(c.bin(tensor.Mul, dy, v), 2))
 	}
 	return c.done(c.bin(tensor.Mul, dy, c.un(tensor.Step, v)))
 }
@@ -185,12 +194,16 @@ func unaryGradCall(lib string, op tensor.UnaryOp, v, dy string) string {
 		return fmt.Sprintf("(%s * %s.rsqrt(%s) ** 3 * -0.5)", dy, lib, v)
 	case tensor.Tanh:
 		return fmt.Sprintf("(%s * (1 - %s * %s))", dy, v, v)
+	case tensor.Erf:
+		return fmt.Sprintf("(%s * %s.exp(-(%s * %s)) * %s)", dy, lib, v, v, strconv.FormatFloat(2/math.Sqrt(math.Pi), 'g', -1, 64))
+	case tensor.Square:
+		return fmt.Sprintf("(%s * %s * 2)", dy, v)
 	}
 	return fmt.Sprintf("(%s * (%s > 0).to(%s.dtype))", dy, v, dy)
 }
 
 func init() {
-	for _, op := range []tensor.UnaryOp{tensor.Exp, tensor.Log, tensor.Sqrt, tensor.Rsqrt, tensor.Tanh, tensor.Relu} {
+	for _, op := range []tensor.UnaryOp{tensor.Exp, tensor.Log, tensor.Sqrt, tensor.Rsqrt, tensor.Tanh, tensor.Relu, tensor.Erf, tensor.Square} {
 		registerOp(&OpSpec{
 			Name: op.String() + "_grad", // the backward's only
 			Global: func(lib string, _ OpParams, x []string, _ []tensor.Shape) string {

@@ -475,7 +475,14 @@ const specialWGSL = "var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000
 // 4e−9, below half an ulp of 1), so an implementation that divides sinh
 // by cosh never sees ∞/∞. A NaN passes through every op as a NaN (told
 // by its bits, isNaNWGSL): SwiftShader's exp and log turn it into a
-// number. The infinities and NaN are specialWGSL's.
+// number. The infinities and NaN are specialWGSL's. WGSL has no erf: it
+// is Abramowitz & Stegun's 7.1.26 (Handbook of Mathematical Functions,
+// 1964), 1 − (a₁t + … + a₅t⁵)·e^(−x²) with t = 1/(1 + p·|x|), of
+// absolute error below 1.5e−7, the sign put back (erf is odd), and below
+// |x| = ½ its Taylor series to x¹¹ (2/√π·(x − x³/3 + x⁵/10 − …); the
+// first term left out, x¹³/9360, is below 2e−8 of erf at ½), which keeps
+// small values (and −0) to float32's precision; past |x| = 4 it is ±1
+// in float32.
 func unaryOpWGSL(op, elem string) string {
 	body := map[string]string{
 		"":      "return v;",
@@ -487,6 +494,12 @@ func unaryOpWGSL(op, elem string) string {
 		"tanh":  "return select(tanh(v), sign(v), abs(v) > Item(10));",
 		"relu":  "return select(v, Item(0), v < Item(0));",
 		"step":  "return select(Item(0), Item(1), v > Item(0));",
+		"erf": "let a = abs(v); let x2 = min(v * v, Item(100)); " +
+			"let near = v * Item(1.1283791671) * (Item(1) + x2 * (Item(-0.33333333) + x2 * (Item(0.1) + x2 * (Item(-0.023809524) + x2 * (Item(0.0046296296) + x2 * Item(-0.00075757576)))))); " +
+			"let t = Item(1) / (Item(1) + Item(0.3275911) * a); " +
+			"let p = t * (Item(0.254829592) + t * (Item(-0.284496736) + t * (Item(1.421413741) + t * (Item(-1.453152027) + t * Item(1.061405429))))); " +
+			"return select(select(Item(-1), Item(1), v > Item(0)) * (Item(1) - p * exp(-x2)), near, a < Item(0.5));",
+		"square": "return v * v;",
 	}[op]
 	head := ""
 	switch op {
@@ -494,7 +507,7 @@ func unaryOpWGSL(op, elem string) string {
 		head = specialWGSL
 	}
 	switch {
-	case elem == "f32" && slices.Contains([]string{"exp", "log", "sqrt", "rsqrt", "tanh", "relu"}, op):
+	case elem == "f32" && slices.Contains([]string{"exp", "log", "sqrt", "rsqrt", "tanh", "relu", "erf"}, op):
 		// A NaN passes through (relu too: NVIDIA's compiler turns its
 		// select into a max, which drops it).
 		return head + "fn unary_of(v: Item) -> Item { " + body + " }\n" +

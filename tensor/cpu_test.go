@@ -88,6 +88,10 @@ func modelUnary(op UnaryOp, d dense) dense {
 			x = math.Max(x, 0)
 		case Step:
 			x = map[bool]float64{true: 1, false: 0}[x > 0]
+		case Erf:
+			x = math.Erf(x)
+		case Square:
+			x *= x
 		}
 		return float64(float32(x))
 	})
@@ -280,6 +284,8 @@ func TestUnaryValues(t *testing.T) {
 		{Tanh, []float64{-1, math.Tanh(-4), math.Tanh(-1), negZero, 0, math.Tanh(0.25), math.Tanh(1), math.Tanh(4), 1, 1, nan}},
 		{Relu, []float64{0, 0, 0, negZero, 0, 0.25, 1, 4, 20, inf, nan}},
 		{Step, []float64{0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0}},
+		{Erf, []float64{-1, math.Erf(-4), math.Erf(-1), negZero, 0, math.Erf(0.25), math.Erf(1), math.Erf(4), 1, 1, nan}},
+		{Square, []float64{inf, 16, 1, 0, 0, 0.0625, 1, 16, 400, inf, nan}},
 	} {
 		in, _ := FromSlice(Shape{len(x)}, slices.Clone(x))
 		got, err := CPU{}.Unary(c.op, in)

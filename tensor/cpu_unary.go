@@ -40,6 +40,10 @@ func unaryFloat(op UnaryOp, x float32) float32 {
 		return float32(1 / math.Sqrt(v))
 	case Tanh:
 		return float32(math.Tanh(v))
+	case Erf:
+		return float32(math.Erf(v))
+	case Square:
+		return float32(v * v) // exact in float64, rounded once
 	}
 	return unaryOrdered(op, x)
 }

@@ -82,17 +82,19 @@ func ParseReduceOp(s string) (ReduceOp, error) {
 type UnaryOp uint8
 
 const (
-	Exp   UnaryOp = iota + 1 // eˣ; float32
-	Log                      // ln x: −Inf at ±0, NaN below 0; float32
-	Neg                      // −x; float32 and int32 (the lowest int32 wraps to itself)
-	Sqrt                     // √x: NaN below 0; float32
-	Rsqrt                    // 1/√x: ±Inf at ±0, NaN below 0; float32
-	Tanh                     // tanh x; float32
-	Relu                     // 0 where x < 0, else x (NaN stays NaN); every dtype
-	Step                     // 1 where x > 0, else 0 (NaN gives 0): ReLU's derivative; every dtype
+	Exp    UnaryOp = iota + 1 // eˣ; float32
+	Log                       // ln x: −Inf at ±0, NaN below 0; float32
+	Neg                       // −x; float32 and int32 (the lowest int32 wraps to itself)
+	Sqrt                      // √x: NaN below 0; float32
+	Rsqrt                     // 1/√x: ±Inf at ±0, NaN below 0; float32
+	Tanh                      // tanh x; float32
+	Relu                      // 0 where x < 0, else x (NaN stays NaN); every dtype
+	Step                      // 1 where x > 0, else 0 (NaN gives 0): ReLU's derivative; every dtype
+	Erf                       // erf x = 2/√π ∫₀ˣ e^(−t²) dt: ±1 at ±Inf; float32
+	Square                    // x²; float32
 )
 
-var unaryNames = map[UnaryOp]string{Exp: "exp", Log: "log", Neg: "neg", Sqrt: "sqrt", Rsqrt: "rsqrt", Tanh: "tanh", Relu: "relu", Step: "step"}
+var unaryNames = map[UnaryOp]string{Exp: "exp", Log: "log", Neg: "neg", Sqrt: "sqrt", Rsqrt: "rsqrt", Tanh: "tanh", Relu: "relu", Step: "step", Erf: "erf", Square: "square"}
 
 func (op UnaryOp) String() string {
 	if s, ok := unaryNames[op]; ok {
@@ -102,21 +104,23 @@ func (op UnaryOp) String() string {
 }
 
 // UnaryOps lists every UnaryOp in order.
-func UnaryOps() []UnaryOp { return []UnaryOp{Exp, Log, Neg, Sqrt, Rsqrt, Tanh, Relu, Step} }
+func UnaryOps() []UnaryOp {
+	return []UnaryOp{Exp, Log, Neg, Sqrt, Rsqrt, Tanh, Relu, Step, Erf, Square}
+}
 
-// ParseUnaryOp reads "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu"
-// or "step".
+// ParseUnaryOp reads "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu",
+// "step", "erf" or "square".
 func ParseUnaryOp(s string) (UnaryOp, error) {
 	for op, name := range unaryNames {
 		if name == s {
 			return op, nil
 		}
 	}
-	return 0, newError(ErrParse, fmt.Sprintf("unary op %q", s), "the ops are exp, log, neg, sqrt, rsqrt, tanh, relu and step")
+	return 0, newError(ErrParse, fmt.Sprintf("unary op %q", s), "the ops are exp, log, neg, sqrt, rsqrt, tanh, relu, step, erf and square")
 }
 
-// Takes reports whether op is defined on dt: exp, log, sqrt, rsqrt and
-// tanh on float32 only (as torch, which refuses them on integers), neg
+// Takes reports whether op is defined on dt: exp, log, sqrt, rsqrt,
+// tanh, erf and square on float32 only (as torch, which refuses them on integers), neg
 // on float32 and int32 (uint32 has no negatives), relu and step on all
 // three.
 func (op UnaryOp) Takes(dt DType) bool {

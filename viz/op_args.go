@@ -19,7 +19,7 @@ type OpArgs struct {
 
 // ParseOp returns the op named (expand, repeat, reduce, matmul, a binary
 // op: add, sub, mul, div, max, min, eq, or a unary one: exp, log, neg,
-// sqrt, rsqrt, tanh, relu, or softmax along Dim; or a view: transpose,
+// sqrt, rsqrt, tanh, relu, erf, square, or softmax along Dim; or a view: transpose,
 // permute by Perm, reshape to To) with its arguments: the one parser of
 // single ops that `stridelab sbp` and the plan scene share. Its errors
 // name the flags (--op expand needs --size). Mean, which needs its
@@ -82,13 +82,13 @@ func ParseOp(name string, a OpArgs) (sbp.Op, error) {
 			return nil, err
 		}
 		return sbp.Softmax(dim[0]), nil
-	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu":
+	case "exp", "log", "neg", "sqrt", "rsqrt", "tanh", "relu", "erf", "square":
 		op, err := tensor.ParseUnaryOp(name)
 		return sbp.Unary(op), err
 	}
 	op, err := tensor.ParseBinaryOp(name)
 	if err != nil {
-		return nil, fmt.Errorf("viz: --op %s: the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, transpose, permute and reshape", name)
+		return nil, fmt.Errorf("viz: --op %s: the ops are expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, erf, square, softmax, transpose, permute and reshape", name)
 	}
 	return sbp.Binary(op), nil
 }

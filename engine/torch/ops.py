@@ -51,6 +51,7 @@ def reduce_to(x, op, to):
 UNARY = {
     "exp": torch.exp, "log": torch.log, "neg": torch.neg, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
     "tanh": torch.tanh, "relu": torch.relu, "step": lambda x: (x > 0).to(x.dtype),
+    "erf": torch.erf, "square": torch.square,
 }
 
 

@@ -1,9 +1,10 @@
 """A small GPT for the importer's tests: token and position embeddings,
 pre-LayerNorm blocks with a fused qkv projection split in three, a
-causal mask, GELU (tanh form, GPT-2's gelu_new) and biases; the loss is
-the cross-entropy of the next token. With tied=True the head is the
-token embedding, as in GPT-2 (124M parameters at GPT-2 small's size,
-163M untied)."""
+causal mask, GELU (tanh form, GPT-2's gelu_new, by default; gelu is
+torch's approximate word, or a list of them, block i taking the i-th
+mod its length) and biases; the loss is the cross-entropy of the next
+token. With tied=True the head is the token embedding, as in GPT-2
+(124M parameters at GPT-2 small's size, 163M untied)."""
 import math
 
 import torch
@@ -33,22 +34,23 @@ class Attention(nn.Module):
 
 
 class MLP(nn.Module):
-    def __init__(self, width):
+    def __init__(self, width, gelu):
         super().__init__()
+        self.gelu = gelu
         self.c_fc = nn.Linear(width, 4 * width)
         self.c_proj = nn.Linear(4 * width, width)
 
     def forward(self, x):
-        return self.c_proj(F.gelu(self.c_fc(x), approximate="tanh"))
+        return self.c_proj(F.gelu(self.c_fc(x), approximate=self.gelu))
 
 
 class Block(nn.Module):
-    def __init__(self, width, heads, seq):
+    def __init__(self, width, heads, seq, gelu):
         super().__init__()
         self.ln_1 = nn.LayerNorm(width)
         self.attn = Attention(width, heads, seq)
         self.ln_2 = nn.LayerNorm(width)
-        self.mlp = MLP(width)
+        self.mlp = MLP(width, gelu)
 
     def forward(self, x):
         x = x + self.attn(self.ln_1(x))
@@ -56,11 +58,12 @@ class Block(nn.Module):
 
 
 class TinyGPT(nn.Module):
-    def __init__(self, vocab=64, width=32, heads=4, layers=2, seq=16, tied=False):
+    def __init__(self, vocab=64, width=32, heads=4, layers=2, seq=16, tied=False, gelu="tanh"):
         super().__init__()
+        gelus = [gelu] if isinstance(gelu, str) else gelu
         self.wte = nn.Embedding(vocab, width)
         self.wpe = nn.Embedding(seq, width)
-        self.h = nn.ModuleList([Block(width, heads, seq) for _ in range(layers)])
+        self.h = nn.ModuleList([Block(width, heads, seq, gelus[i % len(gelus)]) for i in range(layers)])
         self.ln_f = nn.LayerNorm(width)
         self.lm_head = nn.Linear(width, vocab, bias=False)
         if tied:  # GPT-2's head is its token embedding

@@ -19,7 +19,7 @@
 //	y = matmul x w                   # also batched: [..., m, k] x [..., k, n], batch dims broadcast
 //	b = input 16 B
 //	z = add y b                      # add sub mul div max min, with NumPy broadcasting
-//	h = tanh z                       # exp log neg sqrt rsqrt tanh relu, elementwise
+//	h = tanh z                       # exp log neg sqrt rsqrt tanh relu erf square, elementwise
 //	p = softmax h -1                 # softmax along one dim (negative counts from the end)
 //	a = scale h 0.5                  # times a constant (which gets no gradient)
 //	e = expand h 2,64,16             # expand SIZE (-1 keeps a dim), repeat TIMES

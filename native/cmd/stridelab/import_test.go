@@ -26,21 +26,22 @@ func importPython(t *testing.T) string {
 	return pythontest.Torch(t, torch.FindPython)
 }
 
-// testModel is one of importer/testdata's models and its examples: the
-// token ids and the next tokens, int64, of batch 2 and 16 positions.
+// testModel is one of importer/testdata's models, the keyword arguments
+// it is built with, and its examples: the token ids and the next tokens,
+// int64, of batch 2 and 16 positions.
 type testModel struct {
-	file, class string
-	vocab       int
-	examples    []string
+	file, class, kwargs string
+	vocab               int
+	examples            []string
 }
 
 var testModels = []testModel{
-	{"tinygpt.py", "TinyGPT", 64, []string{"idx", "targets"}},
-	{"tinyllama.py", "TinyLlama", 48, []string{"tokens", "targets"}},
+	{"tinygpt.py", "TinyGPT", `{"gelu": ["tanh", "none"]}`, 64, []string{"idx", "targets"}}, // GELU's two forms, one a block
+	{"tinyllama.py", "TinyLlama", "{}", 48, []string{"tokens", "targets"}},
 }
 
 // TestImportAgreesWithPyTorch: a small GPT (LayerNorm, a fused qkv split
-// in three, a causal mask, GELU, biases) and a small Llama (RMSNorm, a
+// in three, a causal mask, GELU in the tanh form and in erf's, biases) and a small Llama (RMSNorm, a
 // boolean causal mask through torch.where, SwiGLU, a tied head),
 // imported with .npy examples on 1 device, 2 devices and a 2×2 mesh
 // (data parallelism), run with sbp program --out under greedy, exact (on 2
@@ -83,7 +84,7 @@ func checkImport(t *testing.T, py, testdata string, m testModel) {
 	// layouts' words for that mesh (B, S(0): (B, B), (S(0), S(0))), which
 	// is all --placement changes (TestLowerOnEveryMesh in importer).
 	imp := filepath.Join(dir, "import")
-	args := []string{"import", "--model", filepath.Join(testdata, m.file) + ":" + m.class, "--placement", "2", "--python", py, "-o", imp}
+	args := []string{"import", "--model", filepath.Join(testdata, m.file) + ":" + m.class, "--kwargs", m.kwargs, "--placement", "2", "--python", py, "-o", imp}
 	for _, e := range m.examples {
 		args = append(args, "--example", e+"="+filepath.Join(dir, e+".npy"))
 	}
@@ -134,7 +135,7 @@ func checkImport(t *testing.T, py, testdata string, m testModel) {
 			}
 		}
 	}
-	args = append([]string{filepath.Join(testdata, "reference.py"), filepath.Join(testdata, m.file), m.class, "{}", "0", dir}, m.examples...)
+	args = append([]string{filepath.Join(testdata, "reference.py"), filepath.Join(testdata, m.file), m.class, m.kwargs, "0", dir}, m.examples...)
 	args = append(append(args, "--"), pairs...)
 	out, err := exec.Command(py, args...).Output()
 	if err != nil {

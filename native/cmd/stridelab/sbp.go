@@ -23,7 +23,7 @@ cluster: a preset (h100-node, two-h100-nodes, tpu-v5e, loopback) or a cluster fi
      memory refused; --cost time (the default with --cluster) or bytes is what exact minimises
 
 ops: expand (--size), repeat (--times), add, sub, mul, div, max, min, eq, matmul (two inputs, batched),
-     reduce (--reduce sum|max|min --to 1,3), exp, log, neg, sqrt, rsqrt, tanh, relu (one input),
+     reduce (--reduce sum|max|min --to 1,3), exp, log, neg, sqrt, rsqrt, tanh, relu, erf, square (one input),
      transpose (the last two dims), permute (--perm 0,2,1), reshape (--to 8,-1: one size may be -1),
      softmax (--dim -1: along one dim, negative counts from the end)
 SBP: S(axis), B, P (sum), P(max), P(min); on a mesh one per mesh dim: '(S(0), B)'
@@ -59,7 +59,7 @@ type opFlags struct {
 
 func defineOpFlags(fs *flagSet) *opFlags {
 	return &opFlags{
-		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, softmax, transpose, permute or reshape"),
+		op:     fs.String("op", "", "expand, repeat, add, sub, mul, div, max, min, eq, matmul, reduce, exp, log, neg, sqrt, rsqrt, tanh, relu, erf, square, softmax, transpose, permute or reshape"),
 		size:   fs.String("size", "", "expand: the expand size (-1 keeps a dim)"),
 		times:  fs.String("times", "", "repeat: the repeat count per dim"),
 		to:     fs.String("to", "", "reduce: the target shape (each dim the input's or 1); reshape: the new shape (one size may be -1)"),
