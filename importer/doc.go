@@ -35,18 +35,19 @@
 //	sigmoid, silu   1/(1 + e^−x), x·sigmoid(x)
 //	layer_norm      (x − mean)·rsqrt(mean(square(x − mean)) + eps)·w + b
 //	log_softmax     (x − max) − log Σ e^(x − max)
-//	embedding       one-hot(ids)·table: eq of the ids and 0…V−1, a matmul
+//	embedding       gather(table, ids) of i32 ids; where something else reads
+//	                the ids too, one-hot(ids)·table (eq with 0…V−1, a matmul)
 //	nll_loss        −Σ one-hot(target)·logp / N (mean) or −Σ … (sum)
 //	split, chunk    equal pieces: reshape to (pieces, size), each piece the
 //	                sum over the pieces of x times a one-hot constant
 //	masked_fill     with a constant mask: x·keep + fill (both folded)
 //
-// The one-hot embedding is how TPU programs often embed (a matmul where
-// a gather would scatter); its vocabulary-parallel layout (the table
-// split along the vocabulary, S(0), the one-hot rows along theirs)
-// makes the output partial, P(sum), as Megatron-LM's
-// VocabParallelEmbedding does. It costs a matmul's FLOPs and a one-hot
-// [tokens, V] tensor, which a gather op would not.
+// The embedding's vocabulary-parallel layout (the table split along the
+// vocabulary, S(0), the ids whole) makes the output partial, P(sum), as
+// Megatron-LM's VocabParallelEmbedding does: gather's signature, from
+// OneFlow's list. The one-hot form costs a matmul's FLOPs and a one-hot
+// [tokens, V] tensor, which the gather does not; it is written only
+// where something besides an embedding reads the ids.
 //
 // An op the table has not is refused in one line naming the op and the
 // module path.

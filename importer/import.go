@@ -134,6 +134,9 @@ func Import(ctx context.Context, req Request) (*Result, error) {
 			return nil, fmt.Errorf("import: %w", err)
 		}
 	}
+	if err := floatFiles(res.Program, stage); err != nil {
+		return nil, err
+	}
 	if err := os.WriteFile(filepath.Join(stage, "model.st"), []byte(res.Text), 0o644); err != nil {
 		return nil, err
 	}
@@ -187,6 +190,7 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		}
 		return nd, nil
 	}
+	lookups := idsOnly(t.Nodes)
 	params := map[string]paramEntry{}
 	examples := map[string]paramEntry{}
 	src := func(f string) string {
@@ -202,7 +206,7 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 			return nil, written{}, err
 		}
 		l.module = p.Path
-		name := l.input(p.Path, sh, nd, src(p.Values), false, p.Path+strings.Join(append([]string{""}, p.Also...), ", tied to "))
+		name := l.input(p.Path, sh, nd, src(p.Values), false, false, p.Path+strings.Join(append([]string{""}, p.Also...), ", tied to "))
 		l.names[p.Node] = name
 		e := paramEntry{Input: name, Shape: p.Shape}
 		if p.Values != "" {
@@ -222,9 +226,11 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		if err != nil {
 			return nil, written{}, err
 		}
-		// integer examples (token ids, targets) are data without a gradient
-		isConst := !strings.HasPrefix(e.DType, "float") && e.DType != "bfloat16"
-		name := l.input(e.Name, sh, nd, src(e.Values), isConst, "example "+e.Name+" ("+e.DType+")")
+		// integer examples (token ids, targets) are data without a gradient;
+		// ids only embeddings read are int32 (i32), the others float32
+		isConst := !isFloat(e.DType)
+		ids := isConst && lookups[e.Node]
+		name := l.input(e.Name, sh, nd, src(e.Values), isConst && !ids, ids, "example "+e.Name+" ("+e.DType+")")
 		l.names[e.Node] = name
 		entry := paramEntry{Input: name, Shape: e.Shape}
 		if e.Values != "" {
@@ -237,7 +243,7 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		if module == "" {
 			module = req.Class
 		}
-		name := l.input(c.Node, tensor.Shape(c.Shape), l.whole(), c.Values, true, module+": folded at import ("+c.DType+")")
+		name := l.input(c.Node, tensor.Shape(c.Shape), l.whole(), c.Values, true, !isFloat(c.DType) && lookups[c.Node], module+": folded at import ("+c.DType+")")
 		l.names[c.Node] = name
 	}
 	for _, n := range t.Nodes {
@@ -318,4 +324,32 @@ func spellPlacement(p sbp.Placement) string {
 		return short
 	}
 	return p.String()
+}
+
+// floatFiles rewrites as float32 the integer files (trace.py writes
+// ids as int32) of the inputs the program reads as float32: the ids no
+// gather reads, which the program compares with its classes (eq) in
+// float32, which holds every id below 2^24 exactly.
+func floatFiles(prog *program.Program, dir string) error {
+	for _, s := range prog.Inputs() {
+		if s.From == "" || s.Int() {
+			continue
+		}
+		file := filepath.Join(dir, s.From)
+		t, _, err := npyfile.ReadFile(file, npyfile.Options{})
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		if t.DType() == tensor.Float32 {
+			continue
+		}
+		ft, err := tensor.ExactFloat32(t)
+		if err != nil {
+			return fmt.Errorf("import: %s (compared in float32): %w", s.Name, err)
+		}
+		if err := npyfile.WriteFile(file, ft); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+	}
+	return nil
 }

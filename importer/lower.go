@@ -42,12 +42,13 @@ type lowering struct {
 	renames   map[string]string // a file trace.py wrote → the NAME.npy the program reads
 	fromFile  map[string]string // a file trace.py wrote → the constant that reads it
 	made      map[string]string // a constant the lowering made, by what it holds ("arange 64", "scalar 1")
+	ids       map[string]bool   // the inputs and constants of int32 token ids (written i32)
 	module    string            // the module path of the node being written
 }
 
 func newLowering(p sbp.Placement) *lowering {
 	return &lowering{placement: p, names: map[string]string{}, shapes: map[string]tensor.Shape{}, taken: map[string]bool{},
-		tuples: map[string]func(int) (string, error){}, made: map[string]string{}, renames: map[string]string{}, fromFile: map[string]string{}}
+		tuples: map[string]func(int) (string, error){}, made: map[string]string{}, renames: map[string]string{}, fromFile: map[string]string{}, ids: map[string]bool{}}
 }
 
 var notNameChar = regexp.MustCompile(`[^A-Za-z0-9_]+`)
@@ -79,8 +80,9 @@ func (l *lowering) whole() sbp.NdSbp {
 
 // input writes an input (or, with isConst, a constant) statement whose
 // values are src: a file trace.py wrote (read as NAME.npy, the file
-// renamed), "uniform", or "" for 0, 1, 2, ….
-func (l *lowering) input(base string, shape tensor.Shape, nd sbp.NdSbp, src string, isConst bool, comment string) string {
+// renamed), "uniform", or "" for 0, 1, 2, …; with ids, of int32 token
+// ids (written i32), which only gather reads.
+func (l *lowering) input(base string, shape tensor.Shape, nd sbp.NdSbp, src string, isConst, ids bool, comment string) string {
 	if name, ok := l.fromFile[src]; ok && src != "" && src != program.ValuesUniform && isConst {
 		return name // one constant for every use of one file (each layer's mask)
 	}
@@ -90,6 +92,10 @@ func (l *lowering) input(base string, shape tensor.Shape, nd sbp.NdSbp, src stri
 		word = "const"
 	}
 	text := fmt.Sprintf("%s = %s %s %s", name, word, shape.Spell(), nd)
+	if ids {
+		text += " i32"
+		l.ids[name] = true
+	}
 	switch src {
 	case "":
 	case program.ValuesUniform:
@@ -118,7 +124,7 @@ func (l *lowering) constant(key, base string, t tensor.Tensor) string {
 	if name, ok := l.made[key]; ok {
 		return name
 	}
-	name := l.input(base, t.Shape(), l.whole(), "", true, "made by the importer: "+key)
+	name := l.input(base, t.Shape(), l.whole(), "", true, false, "made by the importer: "+key)
 	l.inputs[len(l.inputs)-1].text += " from " + name + ".npy"
 	l.files = append(l.files, constFile{name, t})
 	l.made[key] = name
@@ -138,7 +144,7 @@ func (l *lowering) arange(n int) string {
 	if name, ok := l.made[key]; ok {
 		return name
 	}
-	name := l.input("range_"+strconv.Itoa(n), tensor.Shape{n}, l.whole(), "", true, "made by the importer: 0, 1, …, "+strconv.Itoa(n-1))
+	name := l.input("range_"+strconv.Itoa(n), tensor.Shape{n}, l.whole(), "", true, false, "made by the importer: 0, 1, …, "+strconv.Itoa(n-1))
 	l.made[key] = name
 	return name
 }
@@ -289,3 +295,51 @@ func (l *lowering) reshapeTo(base, x string, shape tensor.Shape) string {
 
 // outShape is the node's result shape.
 func (n *node) outShape() tensor.Shape { return tensor.Shape(slices.Clone(n.Shape)) }
+
+// isFloat says whether a traced dtype is a floating-point one.
+func isFloat(dtype string) bool { return strings.HasPrefix(dtype, "float") || dtype == "bfloat16" }
+
+// idsOnly is the nodes every reader of which is an embedding reading
+// them as its ids (argument 1): the integer examples and constants the
+// program declares i32 for gather; an id that anything else reads (a
+// target compared with the classes) stays float32.
+func idsOnly(nodes []*node) map[string]bool {
+	ids, other := map[string]bool{}, map[string]bool{}
+	for _, n := range nodes {
+		lookup := opName(n.Target) == "aten.embedding"
+		for i, a := range n.Args {
+			for _, r := range refsIn(a) {
+				if lookup && i == 1 {
+					ids[r] = true
+				} else {
+					other[r] = true
+				}
+			}
+		}
+		for _, a := range n.Kwargs {
+			for _, r := range refsIn(a) {
+				other[r] = true
+			}
+		}
+	}
+	for r := range other {
+		delete(ids, r)
+	}
+	return ids
+}
+
+// refsIn lists the nodes an argument names, in lists too.
+func refsIn(raw json.RawMessage) []string {
+	if r := (arg{raw}).ref(); r != "" {
+		return []string{r}
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range list {
+		out = append(out, refsIn(a)...)
+	}
+	return out
+}

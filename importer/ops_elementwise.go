@@ -271,8 +271,8 @@ func maskedFill(l *lowering, n *node) error {
 	if err != nil {
 		return err
 	}
-	keep := l.input(n.Keep.Name, n.Keep.Shape, l.whole(), n.Keep.Values, true, l.module+": where the mask keeps")
-	fill := l.input(n.Fill.Name, n.Fill.Shape, l.whole(), n.Fill.Values, true, l.module+": what the mask fills in")
+	keep := l.input(n.Keep.Name, n.Keep.Shape, l.whole(), n.Keep.Values, true, false, l.module+": where the mask keeps")
+	fill := l.input(n.Fill.Name, n.Fill.Shape, l.whole(), n.Fill.Values, true, false, l.module+": what the mask fills in")
 	kept := l.emit(n.Name+"_kept", n.outShape(), "mul %s %s", x, keep)
 	l.names[n.Name] = l.emit(n.Name, n.outShape(), "add %s %s", kept, fill)
 	return nil
@@ -285,8 +285,8 @@ func where(l *lowering, n *node) error {
 	if n.Keep == nil || n.Fill == nil {
 		return l.refusal(n.Target, "a condition computed from the parameters or the examples; the importer folds constant ones")
 	}
-	keep := l.input(n.Keep.Name, n.Keep.Shape, l.whole(), n.Keep.Values, true, l.module+": where the varying branch is taken")
-	fill := l.input(n.Fill.Name, n.Fill.Shape, l.whole(), n.Fill.Values, true, l.module+": the constant branch, where it is taken")
+	keep := l.input(n.Keep.Name, n.Keep.Shape, l.whole(), n.Keep.Values, true, false, l.module+": where the varying branch is taken")
+	fill := l.input(n.Fill.Name, n.Fill.Shape, l.whole(), n.Fill.Values, true, false, l.module+": the constant branch, where it is taken")
 	out := n.outShape()
 	if n.Vary != 0 {
 		x, err := l.name(n, n.arg(n.Vary))

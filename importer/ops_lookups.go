@@ -7,8 +7,9 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// Lookups by integer ids, written as one-hot rows: the embedding and
-// the negative log-likelihood (opTable).
+// Lookups by integer ids: the embedding, a gather of int32 ids (or of
+// one-hot rows, where the ids are float32 because something else reads
+// them too), and the negative log-likelihood, of one-hot rows (opTable).
 
 // oneHot writes eq(ids[..., None], 0…n−1): 1 at each id's place.
 func (l *lowering) oneHot(base, ids string, n int) string {
@@ -16,7 +17,7 @@ func (l *lowering) oneHot(base, ids string, n int) string {
 	return l.emit(base+"_onehot", slices.Concat(l.shapes[ids], tensor.Shape{n}), "eq %s %s", col, l.arange(n))
 }
 
-// embedding is one-hot(ids)·table.
+// embedding is gather(table, ids) of int32 ids, or one-hot(ids)·table.
 func embedding(l *lowering, n *node) error {
 	table, err := l.name(n, n.arg(0))
 	if err != nil {
@@ -28,6 +29,10 @@ func embedding(l *lowering, n *node) error {
 	}
 	if len(l.shapes[ids]) == 0 || len(l.shapes[table]) != 2 {
 		return l.refusal(n.Target, fmt.Sprintf("ids of shape %v into a table of %v", l.shapes[ids], l.shapes[table]))
+	}
+	if l.ids[ids] {
+		l.names[n.Name] = l.emit(n.Name, n.outShape(), "gather %s %s", table, ids)
+		return nil
 	}
 	o := l.oneHot(n.Name, ids, l.shapes[table][0])
 	l.names[n.Name] = l.emit(n.Name, n.outShape(), "matmul %s %s", o, table)

@@ -238,7 +238,7 @@ def main():
     by_content = {}
 
     def save(name, t, share=True):
-        """t as DIR/name.npy (float32; bools as 0 and 1), or, with share,
+        """t as DIR/name.npy (float32, ints as int32; bools as 0 and 1), or, with share,
         the file of an equal constant saved before (every layer's copy of
         one mask)."""
         if not req.get("out"):
@@ -256,8 +256,8 @@ def main():
                 a = a.numpy()
                 if a.dtype.kind == "f":
                     a = a.astype(np.float32)
-                elif a.dtype.kind in "iu" and (a.size == 0 or np.abs(a).max() < 1 << 24):
-                    a = a.astype(np.float32)  # ids: programs run on float32, which holds them exactly
+                elif a.dtype.kind in "iu" and (a.size == 0 or np.abs(a).max() < 1 << 31):
+                    a = a.astype(np.int32)  # ids: int32 (the importer makes those no gather reads float32)
                 np.save(os.path.join(req["out"], f), a)
                 written.add(f)
             return f

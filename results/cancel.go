@@ -110,6 +110,24 @@ func (c cancellable) Softmax(src tensor.Tensor, axis int) (tensor.Tensor, error)
 	return c.viewSlabs(src, func(v tensor.Tensor) (tensor.Tensor, error) { return c.be.Softmax(v, axis) })
 }
 
+// Gather is be's, whole: its output rows follow the ids, and a lookup
+// reads each of them once.
+func (c cancellable) Gather(table, ids tensor.Tensor, lo int) (tensor.Tensor, error) {
+	if err := c.ctx.Err(); err != nil {
+		return tensor.Tensor{}, err
+	}
+	return c.be.Gather(table, ids, lo)
+}
+
+// ScatterAdd is be's, whole: every row of its output may sum values
+// from anywhere in src.
+func (c cancellable) ScatterAdd(src, ids tensor.Tensor, lo, rows int) (tensor.Tensor, error) {
+	if err := c.ctx.Err(); err != nil {
+		return tensor.Tensor{}, err
+	}
+	return c.be.ScatterAdd(src, ids, lo, rows)
+}
+
 // Binary is be's, in slabs of the broadcast output's first dim: both
 // operands expanded to it (stride 0 on broadcast dims) and narrowed alike.
 func (c cancellable) Binary(op tensor.BinaryOp, a, b tensor.Tensor) (tensor.Tensor, error) {

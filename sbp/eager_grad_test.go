@@ -34,6 +34,16 @@ import (
 //	relu_op.cpp             ReluGradOp: S(i) x S(i) -> S(i) per axis
 //	softmax_op.cpp          SoftmaxGradOp: S(i) x S(i) -> S(i) for every
 //	                        axis but the softmax's (OneFlow's last)
+//	gather_op.cpp           GatherOp (the forward, at axis 0; OneFlow's
+//	                        arguments in, indices, ours table, ids): per
+//	                        axis i of indices, B x S(i) -> S(i); per axis
+//	                        j of in, S(0) x B -> P, S(j) x B -> S(j + k − 1)
+//	unsorted_segment_sum_op.cpp  UnsortedSegmentSumLikeOp (data, segment_ids,
+//	                        like), axis 0: per axis i of segment_ids,
+//	                        S(i) x S(i) x B -> P and S(i) x S(i) x P -> P;
+//	                        per axis i of data past them, S(i) x B x
+//	                        S(i − k + 1) -> S(i − k + 1); P x B x B -> P,
+//	                        P x B x P -> P, B x B x S(0) -> S(0)
 func TestEagerListsOfGradientOps(t *testing.T) {
 	const allB = "B x B -> B"
 	for _, c := range []struct {
@@ -78,6 +88,17 @@ func TestEagerListsOfGradientOps(t *testing.T) {
 			[]string{"S(0) x S(0) -> S(0)", "S(1) x S(1) -> S(1)", allB}},
 		{SoftmaxGrad(1), []tensor.Shape{{2, 4, 3}, {2, 4, 3}},
 			[]string{"S(0) x S(0) -> S(0)", "S(2) x S(2) -> S(2)", allB}},
+		{UnaryGrad(tensor.Erf), []tensor.Shape{{4, 3}, {4, 3}},
+			[]string{"S(0) x S(0) -> S(0)", "S(1) x S(1) -> S(1)", allB}},
+		{UnaryGrad(tensor.Square), []tensor.Shape{{4, 3}, {4, 3}},
+			[]string{"S(0) x S(0) -> S(0)", "S(1) x S(1) -> S(1)", allB}},
+		// a table [10, 4] looked up by ids [2, 3]: k = 2
+		{Gather(), []tensor.Shape{{10, 4}, {2, 3}},
+			[]string{"B x S(0) -> S(0)", "B x S(1) -> S(1)", "S(0) x B -> P(sum)", "S(1) x B -> S(2)", allB}},
+		// its backward: dy [2, 3, 4], ids [2, 3], like [10, 4]
+		{UnsortedSegmentSumLike(), []tensor.Shape{{2, 3, 4}, {2, 3}, {10, 4}},
+			[]string{"S(0) x S(0) x B -> P(sum)", "S(0) x S(0) x P(sum) -> P(sum)", "S(1) x S(1) x B -> P(sum)", "S(1) x S(1) x P(sum) -> P(sum)",
+				"S(2) x B x S(1) -> S(1)", "P(sum) x B x B -> P(sum)", "P(sum) x B x P(sum) -> P(sum)", "B x B x S(0) -> S(0)", "B x B x B -> B"}},
 	} {
 		var got []string
 		for _, s := range EagerSignatures(c.op, c.shapes) {

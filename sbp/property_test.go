@@ -70,11 +70,11 @@ func TestEverySignature(t *testing.T) {
 			}
 		}
 	}
-	grads := sbpcheck.GradSignatureCases
+	grads, gathers := sbpcheck.GradSignatureCases, sbpcheck.GatherSignatureCases
 	if runtime.GOOS == "js" { // make test-wasm: the like operand whole only (the browser's runtime runs the same kernels)
-		grads = sbpcheck.GradKernelCases
+		grads, gathers = sbpcheck.GradKernelCases, sbpcheck.GatherKernelCases
 	}
-	for _, sc := range append(append(append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...), sbpcheck.SoftmaxSignatureCases()...), grads()...) {
+	for _, sc := range append(append(append(append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...), sbpcheck.SoftmaxSignatureCases()...), gathers()...), grads()...) {
 		n++
 		if err := sc.Run(tensor.CPU{}); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)

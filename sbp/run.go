@@ -39,6 +39,12 @@ func Apply(op Op, in ...*Global) (*Global, Applied, error) {
 		if !g.placement.Equal(in[0].placement) {
 			return nil, Applied{}, newError(ErrPlacement, name, "input %d is on %v but input 0 on %v; move it first", i+1, g.placement, in[0].placement)
 		}
+		if r, ok := op.(idsReader); ok && r.idsArg() == i+1 {
+			if g.dtype != tensor.Int32 {
+				return nil, Applied{}, newError(ErrShape, name, "input %d, the ids, is %v; ids are int32 row numbers", i+1, g.dtype)
+			}
+			continue
+		}
 		if g.dtype != in[0].dtype {
 			return nil, Applied{}, newError(ErrShape, name, "input %d is %v but input 0 is %v", i+1, g.dtype, in[0].dtype)
 		}
@@ -105,6 +111,28 @@ func ApplyAs(op Op, out NdSbp, in ...*Global) (*Global, error) {
 	return runLocal(op, plan, in)
 }
 
+// idsReader is an op one of whose inputs, the argument idsArg, is int32
+// ids (gather's, its backward's), whatever the dtype of the others.
+type idsReader interface{ idsArg() int }
+
+// IdsArg is the argument of op that holds int32 ids (gather's second),
+// or −1 when every argument is of one dtype.
+func IdsArg(op Op) int {
+	if r, ok := op.(idsReader); ok {
+		return r.idsArg()
+	}
+	return -1
+}
+
+// shardLocal is an op whose kernel must know where a device's shards lie
+// in the logical tensors (gather: the rows of the table a device holds),
+// and so runs by localShards, given each input's shard on the device,
+// the inputs' logical shapes and the output's shard; its Local is the
+// run of one device holding everything.
+type shardLocal interface {
+	localShards(be tensor.Backend, in []tensor.Tensor, shards []Shard, logical []tensor.Shape, out Shard) (tensor.Tensor, error)
+}
+
 // runLocal runs the op on every device's shards: the simulated devices'
 // kernel calls.
 func runLocal(op Op, plan OpPlan, in []*Global) (*Global, error) {
@@ -117,12 +145,22 @@ func runLocal(op Op, plan OpPlan, in []*Global) (*Global, error) {
 		return nil, err
 	}
 	out := &Global{shape: plan.OutShape, dtype: in[0].dtype, placement: p, nd: plan.OutSbp, shards: shards, be: in[0].be}
+	logical := make([]tensor.Shape, len(in))
+	for i, g := range in {
+		logical[i] = g.shape
+	}
 	for r, sh := range shards {
 		locals := make([]tensor.Tensor, len(in))
+		inShards := make([]Shard, len(in))
 		for i, g := range in {
-			locals[i] = g.locals[r]
+			locals[i], inShards[i] = g.locals[r], g.shards[r]
 		}
-		y, err := op.Local(out.be, locals, sh.Shape)
+		var y tensor.Tensor
+		if s, ok := op.(shardLocal); ok {
+			y, err = s.localShards(out.be, locals, inShards, logical, sh)
+		} else {
+			y, err = op.Local(out.be, locals, sh.Shape)
+		}
 		if err == nil && !y.Shape().Equal(sh.Shape) {
 			err = newError(ErrShape, plan.Op, "device %d produced %v but its output shard is %v (a bug in the rewrite)", r, y.Shape(), sh.Shape)
 		}

@@ -29,4 +29,8 @@
 // (divisor). Elementwise kernels past the storage binding limit run in output chunks, each binding only the
 // input windows it reads; a reduction past it is halved along the dim that
 // spans the most memory, as a split tensor reduces in package sbp.
+// Row lookups (Gather) and their sums (ScatterAdd) take one output
+// element per invocation; ScatterAdd reads its ids on the host and hands
+// the device each row's positions in order, so its sums are
+// deterministic.
 package shaders

@@ -73,6 +73,12 @@ const (
 	kernelCopy       kernel = "copy"
 	// kernelSoftmax is softmax along one dim, a line per invocation.
 	kernelSoftmax kernel = "softmax"
+	// kernelGatherRows looks up table rows by ids (Gather), an output
+	// element per invocation; not kernelGather, the strided copy.
+	kernelGatherRows kernel = "gather_rows"
+	// kernelScatterAdd sums rows by ids (ScatterAdd), an output element
+	// per invocation.
+	kernelScatterAdd kernel = "scatter_add"
 )
 
 // entry returns the WGSL file that holds k's entry point, main, which
@@ -84,7 +90,7 @@ func (k kernel) entry() string {
 	switch k {
 	case kernelGather, kernelRepeat, kernelBinary:
 		return "wgsl/main_tiled.wgsl"
-	case kernelBinaryWalk, kernelCopy, kernelSoftmax:
+	case kernelBinaryWalk, kernelCopy, kernelSoftmax, kernelGatherRows, kernelScatterAdd:
 		return "wgsl/main_item.wgsl"
 	}
 	return ""
@@ -228,6 +234,15 @@ func (k programKey) source() (string, error) {
 	case kernelSoftmax:
 		operand("a", k.a)
 		b.WriteString(specialWGSL)
+	case kernelGatherRows:
+		operand("a", k.a)
+		fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read> ids: array<i32>;\n", binding)
+		binding++
+	case kernelScatterAdd:
+		operand("a", k.a)
+		fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read> firsts: array<u32>;\n", binding)
+		fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read> rows_at: array<u32>;\n", binding+1)
+		binding += 2
 	default:
 		operand("a", k.a)
 	}

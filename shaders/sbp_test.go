@@ -61,14 +61,16 @@ func TestGradOpsOnEverySignature(t *testing.T) {
 // every dtype it takes, of mean, and of the layer ops (softmax,
 // transpose, permute, …), as it is, on WebGPU: 1 to 5 devices, 2 × 2 and 2 × 3
 // (sbpcheck.UnarySignatureCases, sbpcheck.LayerSignatureCases,
-// sbpcheck.SoftmaxSignatureCases, sbpcheck.GradKernelCases: the gradient
-// ops' with their like B only, since like's layout never reaches a
-// kernel).
+// sbpcheck.SoftmaxSignatureCases, sbpcheck.GatherKernelCases: gather
+// and its backward, whose table shards look up and sum rows at their
+// offsets, sbpcheck.GradKernelCases: the gradient ops' with their like
+// B only, since like's layout never reaches a kernel).
 func TestUnaryOpsOnEverySignature(t *testing.T) {
 	be := NewBackend(openOrSkip(t, Options{}))
 	start, failed := time.Now(), 0
 	cases := append(sbpcheck.UnarySignatureCases(), sbpcheck.LayerSignatureCases()...)
 	cases = append(cases, sbpcheck.SoftmaxSignatureCases()...)
+	cases = append(cases, sbpcheck.GatherKernelCases()...)
 	cases = append(cases, sbpcheck.GradKernelCases()...)
 	for _, sc := range cases {
 		if err := sc.Run(be); err != nil {

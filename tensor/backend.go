@@ -32,6 +32,18 @@ type Backend interface {
 	//	y_j = exp(x_j − max x) / Σ_k exp(x_k − max x)
 	// a line holding a NaN, or whose max is ±Inf, all NaN (as torch).
 	Softmax(src Tensor, axis int) (Tensor, error)
+	// Gather looks up rows of table (rank ≥ 1, any dtype) by int32 ids
+	// of any shape (GatherOperands), an embedding: for every index i of
+	// ids and c of table's other dims,
+	//	out[i, c] = table[ids[i] − lo, c]  where 0 ≤ ids[i] − lo < rows, else 0
+	// out of shape ids' then table's after its first; lo is the first
+	// row of a larger table that table holds (a device's row shard).
+	Gather(table, ids Tensor, lo int) (Tensor, error)
+	// ScatterAdd is Gather's backward (ScatterAddOperands): src float32
+	// whose leading dims are ids' shape, summed by id into rows rows,
+	//	out[r, c] = Σ over i with ids[i] = lo + r of src[i, c]
+	// (ids outside lo … lo+rows−1 add nothing).
+	ScatterAdd(src, ids Tensor, lo, rows int) (Tensor, error)
 }
 
 // BinaryReducer is a Backend that runs a broadcast binary op and a

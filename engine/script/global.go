@@ -159,6 +159,9 @@ func writeGlobal(w io.Writer, plan *planner.Plan, e Engine, opt Options) error {
 // dtype dt: its file (opt.Files, or the program's from-file found by
 // opt.Path), uniform(name, shape), or an arange.
 func inputArray(s planner.Step, dt tensor.DType, opt Options) string {
+	if s.Int {
+		dt = tensor.Int32 // token ids, int64 once a tensor (torch's index dtype)
+	}
 	path, file := opt.Files[s.Name]
 	switch {
 	case file:

@@ -17,6 +17,7 @@ import (
 // (4×6) and b (6×4, 4×6 or 6 for the binary ops).
 var opWordCases = map[string]string{
 	"matmul A B":        "b = input 6,4 B; y = matmul a b",
+	"gather TABLE IDS":  "b = input 2,3 S(0) i32; y = gather a b",
 	"add A B":           "b = input 6 B; y = add a b",
 	"sub A B":           "b = input 4,6 S(0); y = sub a b",
 	"mul A B":           "b = input 6 B; y = mul a b",

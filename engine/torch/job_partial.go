@@ -29,6 +29,10 @@ func inputShards(full tensor.Tensor, p sbp.Placement, nd sbp.NdSbp) ([]tensor.Te
 	if err != nil {
 		return nil, "", err
 	}
+	if full.DType() == tensor.Int32 {
+		out, err := idsShards(full, shards)
+		return out, "", err
+	}
 	var part sbp.SBP
 	peers := 1 // the devices of a partial group
 	for m, s := range nd {
@@ -82,6 +86,24 @@ func inputShards(full tensor.Tensor, p sbp.Placement, nd sbp.NdSbp) ([]tensor.Te
 		out[i] = t
 	}
 	return out, note, nil
+}
+
+// idsShards cuts int32 ids into the shards, split or whole (ids are
+// never partial: program's intLayout).
+func idsShards(full tensor.Tensor, shards []sbp.Shard) ([]tensor.Tensor, error) {
+	data, err := tensor.Buffer[int32](full)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tensor.Tensor, len(shards))
+	for i, sh := range shards {
+		local := make([]int32, product(sh.Shape))
+		forEach(sh, full.Shape(), func(j, off int) { local[j] = data[off] })
+		if out[i], err = tensor.FromSlice(sh.Shape, local); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // sumPart is what the device of partial index q holds of element j of a

@@ -55,6 +55,32 @@ UNARY = {
 }
 
 
+def gather_rows(table, ids, at):
+    """sbp's Gather on one device: the rows of its table, which holds rows
+    at[0] … of the logical one, looked up by ids; 0 for the ids whose
+    rows it does not hold (a table split along its rows)."""
+    rows = table.shape[0]
+    r = ids.long() - at[0]
+    held = (r >= 0) & (r < rows)
+    out = torch.zeros(tuple(ids.shape) + tuple(table.shape[1:]), dtype=table.dtype)
+    if rows:
+        out[held] = table[r[held]]
+    return out
+
+
+def scatter_rows(dy, ids, at):
+    """sbp's UnsortedSegmentSumLike on one device: the rows of dy summed
+    by id into rows at[0] … at[1]−1, in float64, rounded once (as
+    tensor.ScatterAdd); the ids outside them add nothing."""
+    k = ids.dim()
+    rest = tuple(dy.shape[k:])
+    r = ids.reshape(-1).long() - at[0]
+    held = (r >= 0) & (r < at[1] - at[0])
+    out = torch.zeros((at[1] - at[0],) + rest, dtype=F64)
+    out.index_add_(0, r[held], dy.reshape((-1,) + rest).to(F64)[held])
+    return out.to(F32)
+
+
 def mean_to(x, to, count):
     """sbp's Mean on one device: the sum of its part down to to, divided
     by the logical count (every device's, not its part's). The divisor is

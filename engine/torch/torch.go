@@ -230,8 +230,17 @@ func (ex *execution) read(dir string, b *builder) error {
 			if ex.shards[i] == nil {
 				ex.shards[i] = make([]tensor.Tensor, b.p.Size())
 			}
-			ex.shards[i][pos] = arrays[strconv.Itoa(i)]
+			t := arrays[strconv.Itoa(i)]
 			delete(arrays, strconv.Itoa(i))
+			if t.Valid() && t.DType() != tensor.Float32 { // ids: assembled in float32 (gatherValues)
+				f, ferr := tensor.ExactFloat32(t)
+				t.Release()
+				if ferr != nil {
+					return fmt.Errorf("torch engine: rank %d's shard of step %d: %w", b.p.Rank(pos), i, ferr)
+				}
+				t = f
+			}
+			ex.shards[i][pos] = t
 		}
 		for name, t := range arrays {
 			t.Release()
@@ -423,6 +432,11 @@ func gatherValues(ex *execution, plan *planner.Plan, want map[string]int) (plann
 	for name, i := range want {
 		s := plan.Steps[i]
 		v, err := assemble(s.Shape, p, s.Out(), ex.shards[i])
+		if err == nil && s.Int {
+			ids := v
+			v, err = tensor.ExactInt32(ids) // assembled through float32, which holds every id below 2^24
+			ids.Release()
+		}
 		if err != nil {
 			vals.Release()
 			return nil, fmt.Errorf("torch engine: gathering %s: %w", s.Name, err)

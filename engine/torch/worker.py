@@ -378,7 +378,9 @@ def run_job(np, torch, dist, job, mine, setup):
         t0, waited = time.perf_counter(), 0.0
         rec = {"index": i, "collectives": []}
         if kind == "input":
-            out = torch.from_numpy(inputs["%d" % i]).to(f32)
+            a = inputs["%d" % i]
+            # ids (int32 in the file) index as int64, torch's index dtype
+            out = torch.from_numpy(a).to(f32 if a.dtype.kind == "f" else torch.int64)
         elif kind == "op":
             a = step["args"][RANK]
             ins = [vals[r] for r in step["reads"]]

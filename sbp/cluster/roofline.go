@@ -99,10 +99,14 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 	"transpose":      func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 	"permute":        func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 	"reshape":        func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	// gather copies rows; its backward adds each row of dy into its
+	// id's row: one per dy element.
+	"gather":                    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"unsorted_segment_sum_like": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
 }
 
-// likeOps read their second input (like) for its shape alone.
-var likeOps = map[string]bool{"broadcast_like": true, "reduce_sum_like": true}
+// likeOps read one input (like, at the index given) for its shape alone.
+var likeOps = map[string]int{"broadcast_like": 1, "reduce_sum_like": 1, "unsorted_segment_sum_like": 2}
 
 // OpWork returns the work of op on one device whose input shards have
 // the shapes in and whose output shard has shape out, elements of dt:
@@ -113,10 +117,12 @@ var likeOps = map[string]bool{"broadcast_like": true, "reduce_sum_like": true}
 //	       softmax_grad four; reduce, reduce_sum_like and repeat_grad
 //	       one per input element, mean one more per output; softmax
 //	       five per element; expand, broadcast_like, repeat, transpose,
-//	       permute and reshape 0
+//	       permute, reshape and gather 0; unsorted_segment_sum_like one
+//	       per dy element
 //	bytes  dt.Size() · (Σ input shard elements + output shard elements):
-//	       each input read once (a like op's like not at all) and the
-//	       output written once, the least traffic any kernel needs
+//	       each input read once (a like op's like not at all; of
+//	       gather's table the rows looked up, its output's worth) and
+//	       the output written once, the least traffic any kernel needs
 //
 // An op without a row in the table, a wrong number of shapes or a
 // matmul's shards that are not [..., m, k] and [..., k, n] giving out is
@@ -157,8 +163,12 @@ func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Wo
 	}
 	bytes := elems(out)
 	for j, s := range in {
-		if j == 1 && likeOps[name] {
+		switch like, ok := likeOps[name]; {
+		case ok && j == like:
 			continue // like: its shape alone is read
+		case name == "gather" && j == 0:
+			bytes += elems(out) // the table: only the rows looked up, the output's worth
+			continue
 		}
 		bytes += elems(s)
 	}

@@ -48,7 +48,10 @@ type Node struct {
 	// defines, and SeedOf the result an KindOnes seeds.
 	GradOf, SeedOf string
 	Values         string // KindInput: where its values come from, as its step's Values (program.ValuesArange and the others)
-	Const          bool   // KindInput: a constant (written const): it gets no gradient
+	Const          bool   // KindInput: a constant (written const, or int32 ids): it gets no gradient
+	// DType is the node's element type: tensor.Int32 for ids (an input
+	// written i32, its views), else float32 (0 reads as float32).
+	DType tensor.DType
 	// Of is, for a backward op, the forward node whose gradient rule
 	// wrote it (for the adds that gather a tensor's gradients, that
 	// tensor): where a front end groups it.
@@ -91,11 +94,11 @@ func Build(p *program.Program) (*Graph, error) {
 			case s.From != "":
 				values = s.From
 			}
-			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindInput, Word: "input", Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, Values: values, Const: s.Const})
+			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindInput, Word: "input", Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, Values: values, Const: s.Const || s.Int(), DType: s.DType})
 		case program.Apply:
-			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindOp, Word: s.Word, Op: s.Op, Args: slices.Clone(s.Args), Shape: s.Shape, Pass: Forward})
+			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindOp, Word: s.Word, Op: s.Op, Args: slices.Clone(s.Args), Shape: s.Shape, Pass: Forward, DType: s.DType})
 		case program.Box:
-			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindBox, Word: "box", Args: slices.Clone(s.Args), Shape: s.Shape, Sbp: s.Sbp, Pass: Forward,
+			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindBox, Word: "box", Args: slices.Clone(s.Args), Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, DType: s.DType,
 				Why: fmt.Sprintf("box %s %v: an explicit boxing (OneFlow's to_global)", s.Args[0], s.Sbp)})
 		}
 	}

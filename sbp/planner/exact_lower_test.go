@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp/minsum"
@@ -87,5 +89,30 @@ func TestReadLowerBoundsNeverPassTheFactor(t *testing.T) {
 	t.Logf("%d entries checked, %d with a bound above 0", entries, positive)
 	if positive == 0 {
 		t.Error("the lower bounds are 0 everywhere")
+	}
+}
+
+// TestExactRefusesATensorOfManyReaders: x read by fourteen products on a
+// 2×3 mesh and by their backward has a joined factor of 25^29 entries,
+// past every int; exact refuses it in one line, naming x, and does not
+// panic counting it.
+func TestExactRefusesATensorOfManyReaders(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("placement [[0,1,2],[3,4,5]]; x = input 12,12,12 (S(0), B)")
+	for i := 1; i <= 14; i++ {
+		fmt.Fprintf(&b, "; w%d = input 12,12,12 (B, S(%d)); y%d = mul x w%d", i, i%3, i, i)
+	}
+	b.WriteString("; z1 = add y1 y2")
+	for i := 3; i <= 14; i++ {
+		fmt.Fprintf(&b, "; z%d = add z%d y%d", i-1, i-2, i)
+	}
+	b.WriteString("; s = sum z13 1,1,1; grad s")
+	p, err := program.Parse(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewPlan(p, Exact)
+	if err == nil || !strings.Contains(err.Error(), "the table of x (the ops that make and read it: 28)") {
+		t.Errorf("exact: %v, want a refusal naming x's table", err)
 	}
 }

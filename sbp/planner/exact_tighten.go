@@ -134,11 +134,11 @@ func (pl *planner) tightenStaged(fs []*minsum.Factor, fills []func() error, tens
 	var later []int // tensors
 	skip := make([]bool, len(dom))
 	for i, f := range fs {
-		size := 1
+		size := 1.0 // in float64: a wide factor's entries pass any int
 		for _, n := range f.N {
-			size *= n
+			size *= float64(n)
 		}
-		if size > deferAbove && tensorOf[i] >= 0 {
+		if size > float64(deferAbove) && tensorOf[i] >= 0 {
 			later = append(later, tensorOf[i])
 			for _, v := range f.Vars {
 				skip[v] = true

@@ -9,9 +9,9 @@ import (
 
 // InputValue is an input step's logical value, as every engine makes
 // it: ones or zeros for the backward's; else the value given by name
-// (float32, of the step's shape), which overrides arange and uniform
-// and is needed for a file; else 0, 1, 2, … for arange, or
-// tensor.Uniform(name, shape) for uniform.
+// (float32, or int32 for ids, of the step's shape), which overrides
+// arange and uniform and is needed for a file; else 0, 1, 2, … for
+// arange, or tensor.Uniform(name, shape) for uniform.
 func InputValue(s Step, given Values) (tensor.Tensor, error) {
 	switch s.Values {
 	case program.ValuesOnes:
@@ -27,15 +27,19 @@ func InputValue(s Step, given Values) (tensor.Tensor, error) {
 	case program.ValuesZeros:
 		return tensor.Zeros(tensor.Float32, s.Shape)
 	}
+	dt := tensor.Float32
+	if s.Int {
+		dt = tensor.Int32
+	}
 	if t, ok := given[s.Name]; ok {
-		if !t.Shape().Equal(s.Shape) || t.DType() != tensor.Float32 {
-			return tensor.Tensor{}, fmt.Errorf("input %s is float32 %v in the program, but the values given are %v %v (programs run on float32)", s.Name, s.Shape, t.DType(), t.Shape())
+		if !t.Shape().Equal(s.Shape) || t.DType() != dt {
+			return tensor.Tensor{}, fmt.Errorf("input %s is %v %v in the program, but the values given are %v %v", s.Name, dt, s.Shape, t.DType(), t.Shape())
 		}
 		return tensor.CPU{}.Materialize(t)
 	}
 	switch s.Values {
 	case program.ValuesArange:
-		return tensor.Arange(tensor.Float32, s.Shape)
+		return tensor.Arange(dt, s.Shape)
 	case program.ValuesUniform:
 		return tensor.Uniform(s.Name, s.Shape)
 	}

@@ -108,6 +108,7 @@ type Step struct {
 	Sbp    sbp.NdSbp    `json:"sbp,omitempty"`    // input: its SBP
 	Values string       `json:"values,omitempty"` // input: arange, uniform, FILE.npy, ones or zeros (program.ValuesArange and the others)
 	Const  bool         `json:"const,omitempty"`  // input: a constant, which gets no gradient
+	Int    bool         `json:"int,omitempty"`    // input, op: its values are int32 token ids (an input written i32, or a view of one), else float32
 	Of     string       `json:"of,omitempty"`     // a backward op: the forward name whose gradient rule wrote it (graph.Node.Of)
 
 	// boxing

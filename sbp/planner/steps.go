@@ -93,7 +93,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 		case graph.KindZeros:
 			values = program.ValuesZeros
 		}
-		write(Step{Kind: StepInput, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Sbp: pl.nds[lay[me]], Values: values, Const: n.Const, Why: n.Why})
+		write(Step{Kind: StepInput, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Sbp: pl.nds[lay[me]], Values: values, Const: n.Const, Int: n.DType == tensor.Int32, Why: n.Why})
 		return nil
 	case graph.KindBox:
 		src, to := args[0], lay[me]
@@ -180,7 +180,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 	if why == "" {
 		why = fmt.Sprintf("%s = %s", n.Name, opText(n))
 	}
-	step := Step{Kind: StepOp, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Of: n.Of, Op: n.Word, Inputs: slices.Clone(n.Args),
+	step := Step{Kind: StepOp, Name: n.Name, Shape: n.Shape, Pass: n.Pass, Of: n.Of, Op: n.Word, Inputs: slices.Clone(n.Args), Int: n.DType == tensor.Int32,
 		InSbp: pl.ndsOf(c.in), OutSbp: pl.nds[c.out], Signature: sbp.NdSignature(c.sig), Reuses: reuses, Candidates: cands, Why: why,
 		op: n.Op, args: names}
 	if err := pl.timeOpStep(&step, i, c); err != nil {

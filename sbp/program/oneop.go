@@ -47,6 +47,9 @@ func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in
 	}
 	for i, name := range names {
 		rhs := fmt.Sprintf("input %s %v", shapes[i].Spell(), in[i])
+		if sbp.IdsArg(op) == i {
+			rhs += " i32"
+		}
 		if err := add(name, rhs, func() (*Stmt, error) { return parseDef(prog, name, rhs) }); err != nil {
 			return nil, err
 		}
@@ -67,10 +70,10 @@ func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in
 }
 
 // OneOpInputs names the inputs of op's one-op program: x for one, a and
-// b for two.
+// b for two, a, b and c for three.
 func OneOpInputs(op sbp.Op) []string {
-	if op.Arity() == 2 {
-		return []string{"a", "b"}
+	if op.Arity() == 1 {
+		return []string{"x"}
 	}
-	return []string{"x"}
+	return []string{"a", "b", "c"}[:op.Arity()]
 }

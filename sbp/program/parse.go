@@ -51,7 +51,7 @@ var (
 )
 
 // statementWords are the words of the statements that are not ops.
-var statementWords = []string{"placement", "input", "const", "from", "grad", "box"}
+var statementWords = []string{"placement", "input", "const", "from", "i32", "f32", "grad", "box"}
 
 func init() {
 	for _, w := range append(slices.Clone(statementWords), sbp.Words()...) {
@@ -199,7 +199,11 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Kind, s.Op, s.Shape = Apply, op, out
+		dt, err := resultDType(op, args)
+		if err != nil {
+			return nil, err
+		}
+		s.Kind, s.Op, s.Shape, s.DType = Apply, op, out, dt
 		return s, nil
 	}
 	switch word {
@@ -230,6 +234,16 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 				return nil, bad("from takes uniform (values spread over [-1, 1)) or a .npy file, not %q", from)
 			}
 		}
+		// A dtype word after the SBP: f32 (the default) or i32.
+		if i := strings.LastIndex(rest, " "); i >= 0 {
+			switch dt := rest[i+1:]; dt {
+			case "f32", "i32":
+				rest = strings.TrimSpace(rest[:i])
+				if dt == "i32" {
+					s.DType = tensor.Int32
+				}
+			}
+		}
 		if rest == "" {
 			return nil, bad("%s needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh", word)
 		}
@@ -239,6 +253,14 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		}
 		if err := sbp.Validate(sh, p.Placement, nd); err != nil {
 			return nil, err
+		}
+		if s.Int() {
+			if err := intLayout(nd); err != nil {
+				return nil, err
+			}
+			if s.Uniform {
+				return nil, bad("ids (i32) are whole numbers; give them from a .npy file, or leave from out (0, 1, 2, …)")
+			}
 		}
 		s.Kind, s.Shape, s.Sbp, s.Const = Input, sh, nd, word == "const"
 		return s, nil
@@ -258,7 +280,12 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		if err := sbp.Validate(a.Shape, p.Placement, nd); err != nil {
 			return nil, err
 		}
-		s.Kind, s.Args, s.Shape, s.Sbp = Box, []string{a.Name}, a.Shape, nd
+		if a.Int() {
+			if err := intLayout(nd); err != nil {
+				return nil, err
+			}
+		}
+		s.Kind, s.Args, s.Shape, s.Sbp, s.DType = Box, []string{a.Name}, a.Shape, nd, a.DType
 		return s, nil
 	}
 	return opDef(p, word, rest, arg, apply)

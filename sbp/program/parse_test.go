@@ -129,7 +129,7 @@ func TestParseErrors(t *testing.T) {
 		{"placement 4\nx = input 8,4 B from unifrom", `program: line 2, column 1: x = input 8,4 B from unifrom: from takes uniform (values spread over [-1, 1)) or a .npy file, not "unifrom"`},
 		{"placement 4\nx = input 8,4 B from w.csv", `program: line 2, column 1: x = input 8,4 B from w.csv: from takes uniform (values spread over [-1, 1)) or a .npy file, not "w.csv"`},
 		{"placement 4\nx = input 8,4 from uniform", "program: line 2, column 1: x = input 8,4 from uniform: input needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh"},
-		{"placement 4\nx = input 8,4 B\ny = conv x", `program: line 3, column 1: y = conv x: unknown op "conv"; the ops are input, matmul, add, sub, mul, div, max, min, eq, exp, log, neg, sqrt, rsqrt, tanh, relu, erf, square, softmax, scale, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)`},
+		{"placement 4\nx = input 8,4 B\ny = conv x", `program: line 3, column 1: y = conv x: unknown op "conv"; the ops are input, matmul, gather, add, sub, mul, div, max, min, eq, exp, log, neg, sqrt, rsqrt, tanh, relu, erf, square, softmax, scale, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)`},
 		{"placement 4\nx = input 8,4 B\ny = exp", "program: line 3, column 1: y = exp: exp takes one name: exp X"},
 		{"placement 4\nx = input 8,4 B\ny = tanh x x", "program: line 3, column 1: y = tanh x x: tanh takes one name: tanh X"},
 		{"placement 4\nx = input 8,4 B\ny = relu z", "program: line 3, column 1: y = relu z: z is not defined"},
@@ -156,6 +156,14 @@ func TestParseErrors(t *testing.T) {
 		{"placement 4\ngrad_x = input 8 B", `program: line 2, column 1: grad_x = input 8 B: "grad_x": names starting with grad_ are the gradients'`},
 		{"placement 4\nx = input 8 B\nx + 1", `program: line 3, column 1: x + 1: want NAME = OP …, placement …, or grad NAME; "x" is none of them`},
 		{"placement 4\nx = input 8 B;  y = add x", "program: line 2, column 17: y = add x: add takes two names: add A B"},
+		// ids: int32, read by gather and the views only, never partial
+		{"placement 4\nw = input 10,4 B\nids = input 8 B\ne = gather w ids", "program: line 4, column 1: e = gather w ids: gather's ids ids are float32; they are token ids, an input written i32 (e.g. ids = input 8 B i32)"},
+		{"placement 4\nids = input 8 B i32\ny = exp ids", "program: line 3, column 1: y = exp ids: ids holds int32 ids (i32); exp computes on float32, and only gather (its ids) and the views (reshape, transpose, permute, expand) read ids"},
+		{"placement 4\nw = input 10,4 B i32\nids = input 8 B i32\ne = gather w ids", "program: line 4, column 1: e = gather w ids: w holds int32 ids (i32); gather computes on float32"},
+		{"placement 4\nids = input 8 P(sum) i32", "program: line 2, column 1: ids = input 8 P(sum) i32: ids (i32) are split (S) or whole (B), never partial"},
+		{"placement 4\nids = input 8 B i32 from uniform", "program: line 2, column 1: ids = input 8 B i32 from uniform: ids (i32) are whole numbers; give them from a .npy file"},
+		{"placement 4\nids = input 8 B i32\nb = box ids P(sum)", "program: line 3, column 1: b = box ids P(sum): ids (i32) are split (S) or whole (B), never partial"},
+		{"placement 4\ni32 = input 8 B", `program: line 2, column 1: i32 = input 8 B: "i32" is a word of the language and cannot name a tensor`},
 	} {
 		_, err := Parse(c.src)
 		if err == nil {
@@ -199,5 +207,23 @@ func TestParseLongPrograms(t *testing.T) {
 	_, err = Parse("placement 4\n" + strings.Repeat("# a comment\n", MaxSourceBytes/12+1))
 	if err == nil || !strings.HasPrefix(err.Error(), "program: the program's text is 4.00 MiB, more than the 4.00 MiB") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("%v: want the text's size refused in one line", err)
+	}
+}
+
+// TestIdsAreInt32: an input written i32 holds int32 ids, gets no
+// gradient (the graph makes it a constant), and its views stay int32;
+// gather's result is float32, and f32 may be written too.
+func TestIdsAreInt32(t *testing.T) {
+	p, err := Parse("placement 2; w = input 10,4 S(0) f32; ids = input 2,3 S(0) i32 from ids.npy; r = reshape ids 6; e = gather w r; s = sum e 1,1; grad s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"w": false, "ids": true, "r": true, "e": false} {
+		if got := p.Lookup(name).Int(); got != want {
+			t.Errorf("%s: Int() = %v, want %v", name, got, want)
+		}
+	}
+	if s := p.Lookup("ids"); s.From != "ids.npy" || s.Sbp.String() != "S(0)" {
+		t.Errorf("ids reads %q as %v, want ids.npy as S(0)", s.From, s.Sbp)
 	}
 }

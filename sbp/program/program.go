@@ -1,6 +1,8 @@
 package program
 
 import (
+	"fmt"
+
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -48,7 +50,12 @@ type Stmt struct {
 	From      string       // Input: the .npy file its values come from, or ""
 	Uniform   bool         // Input: written `from uniform`, its values are tensor.Uniform(Name, Shape)
 	Const     bool         // Input: written `const` for input, a constant (a mask, a table of positions): it gets no gradient
+	DType     tensor.DType // the element type of Name: tensor.Int32 for an input written i32 (token ids) and what reads it as a view, else float32 (0 reads as float32)
 }
+
+// Int reports whether s's values are int32: an input written i32, or a
+// reshape of one.
+func (s *Stmt) Int() bool { return s.DType == tensor.Int32 }
 
 // Inputs lists the program's input statements, in order.
 func (p *Program) Inputs() []*Stmt {
@@ -66,6 +73,40 @@ func (p *Program) Lookup(name string) *Stmt {
 	for _, s := range p.Stmts {
 		if s.Kind != Grad && s.Name == name {
 			return s
+		}
+	}
+	return nil
+}
+
+// resultDType is the element type of op applied to args, or why the op
+// cannot read one of them: int32 values (token ids) are read by gather,
+// as its ids (its second argument), and by the views (reshape,
+// transpose, permute, expand), which keep them int32; every other op
+// computes on float32.
+func resultDType(op sbp.Op, args []*Stmt) (tensor.DType, error) {
+	name := op.Name()
+	view := name == "reshape" || name == "transpose" || name == "permute" || name == "expand"
+	for i, a := range args {
+		switch {
+		case name == "gather" && i == 1 && !a.Int():
+			return 0, fmt.Errorf("gather's ids %s are float32; they are token ids, an input written i32 (e.g. %s = input %s B i32)", a.Name, a.Name, a.Shape.Spell())
+		case name == "gather" && i == 1, view && a.Int():
+		case a.Int():
+			return 0, fmt.Errorf("%s holds int32 ids (i32); %s computes on float32, and only gather (its ids) and the views (reshape, transpose, permute, expand) read ids", a.Name, name)
+		}
+	}
+	if view && args[0].Int() {
+		return tensor.Int32, nil
+	}
+	return 0, nil
+}
+
+// intLayout refuses a partial layout of int32 ids: a sum (or max) of
+// parts of token ids names no token.
+func intLayout(nd sbp.NdSbp) error {
+	for _, s := range nd {
+		if s.Kind == sbp.Partial {
+			return fmt.Errorf("ids (i32) are split (S) or whole (B), never partial: %v is not a layout of token ids", nd)
 		}
 	}
 	return nil

@@ -31,6 +31,7 @@ type spec struct {
 	op     sbp.Op
 	shapes []tensor.Shape
 	dtype  tensor.DType
+	dtypes []tensor.DType // per input where they differ (gather's int32 ids); nil: dtype for all
 	p      sbp.Placement
 	in     []sbp.NdSbp
 	to     sbp.NdSbp // the output is boxed to this before it is gathered
@@ -54,6 +55,15 @@ func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DTy
 // signatureCasesWhere is SignatureCases of the signatures keep keeps
 // (all for nil).
 func signatureCasesWhere(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DType, keep func(sbp.Signature) bool) []Case {
+	return signatureCasesOf(seed, op, shapes, nil, func(r *rand.Rand, i int) (tensor.DType, []float64) {
+		return dt, randomValues(r, shapes[i], dt, op.Name() == "div" && i == 1)
+	}, keep)
+}
+
+// signatureCasesOf is signatureCasesWhere with each input's dtype and
+// values drawn by draw (input i); dtypes, when not nil, are the inputs'
+// dtypes, else draw's first.
+func signatureCasesOf(seed uint64, op sbp.Op, shapes []tensor.Shape, dtypes []tensor.DType, draw func(r *rand.Rand, i int) (tensor.DType, []float64), keep func(sbp.Signature) bool) []Case {
 	r := rand.New(rand.NewPCG(seed, seed^0x51c))
 	out, err := op.OutShape(shapes)
 	if err != nil {
@@ -77,13 +87,17 @@ func signatureCasesWhere(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tenso
 	for _, p := range Placements() {
 		choice := make([]int, p.MeshRank())
 		for {
-			s := spec{op: op, shapes: shapes, dtype: dt, p: p, in: make([]sbp.NdSbp, len(shapes)), to: make(sbp.NdSbp, p.MeshRank()), exact: true, tol: tolerance(op)}
+			s := spec{op: op, shapes: shapes, dtypes: dtypes, p: p, in: make([]sbp.NdSbp, len(shapes)), to: make(sbp.NdSbp, p.MeshRank()), exact: true, tol: tolerance(op)}
 			for i := range shapes {
 				s.in[i] = make(sbp.NdSbp, p.MeshRank())
 				for m, c := range choice {
 					s.in[i][m] = sigs[c].In[i]
 				}
-				s.values = append(s.values, randomValues(r, shapes[i], dt, op.Name() == "div" && i == 1))
+				dt, v := draw(r, i)
+				if i == 0 {
+					s.dtype = dt
+				}
+				s.values = append(s.values, v)
 			}
 			for m, c := range choice {
 				s.to[m] = sigs[c].Out
@@ -93,7 +107,7 @@ func signatureCasesWhere(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tenso
 				valid = valid && sbp.Validate(shapes[i], p, s.in[i]) == nil
 			}
 			if valid && sbp.PlacementFault(op, shapes, p, s.in, s.to) == "" {
-				cs = append(cs, Case{Name: fmt.Sprintf("%v %v %v on %v with %v -> %v", op, dt, shapes, p, s.in, s.to), Run: s.run})
+				cs = append(cs, Case{Name: fmt.Sprintf("%v %v %v on %v with %v -> %v", op, s.dtype, shapes, p, s.in, s.to), Run: s.run})
 			}
 			if !next(choice, len(sigs)) {
 				break
@@ -174,7 +188,11 @@ func (s spec) run(be tensor.Backend) error {
 	full := make([]tensor.Tensor, len(s.shapes))
 	globals := make([]*sbp.Global, len(s.shapes))
 	for i, sh := range s.shapes {
-		t, err := fromValues(s.dtype, sh, s.values[i])
+		dt := s.dtype
+		if s.dtypes != nil {
+			dt = s.dtypes[i]
+		}
+		t, err := fromValues(dt, sh, s.values[i])
 		if err != nil {
 			return err
 		}

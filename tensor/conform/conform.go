@@ -77,7 +77,9 @@ const sumTol = tensor.Tolerance
 // Cases returns the suite: every kernel (materialize, expand, repeat,
 // binary ops, reduce ops, unary ops, softmax) in every dtype, over contiguous,
 // permuted, expanded and sliced inputs of ranks 0 to 6 and the swept
-// sizes, and the unary ops and softmax on IEEE 754's special values.
+// sizes, and the unary ops and softmax on IEEE 754's special values;
+// then gather and scatter-add on fixed ids and views, and at the largest
+// swept size (gatherCases).
 func Cases(o Options) []Case {
 	var cs []Case
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Int32, tensor.Uint32} {
@@ -113,6 +115,7 @@ func Cases(o Options) []Case {
 	}
 	cs = append(cs, specialCases()...)
 	cs = append(cs, softmaxSpecialCases()...)
+	cs = append(cs, gatherCases(o.Sizes)...)
 	if o.Huge {
 		n := 65536*256 + 3
 		x := values(tensor.Float32, tensor.Shape{n, 1})

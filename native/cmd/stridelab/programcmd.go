@@ -153,8 +153,9 @@ func programSource(file, src string) (source, dir string, err error) {
 
 // loadProgramInputs reads the .npy file of every input that names one
 // (path says where it is); a file of another shape than the input's is
-// an error naming the statement and both shapes. Integer files become
-// float32 (programs run on float32) when every value is exact there.
+// an error naming the statement and both shapes. Integer files of a
+// float32 input become float32 when every value is exact there, and the
+// values of an i32 input (token ids) int32 when each is a whole number.
 func loadProgramInputs(prog *program.Program, path func(string) string, stderr io.Writer) (planner.Values, error) {
 	vals := planner.Values{}
 	for _, st := range prog.Inputs() {
@@ -173,31 +174,24 @@ func loadProgramInputs(prog *program.Program, path func(string) string, stderr i
 		if !t.Shape().Equal(st.Shape) {
 			return fail("%s holds %v but the input is %v", file, t.Shape(), st.Shape)
 		}
-		if t.DType() != tensor.Float32 {
-			f, err := toFloat32(t)
+		switch {
+		case st.Int() && t.DType() != tensor.Int32:
+			ids, err := tensor.ExactInt32(t)
 			if err != nil {
-				return fail("%s: %v", file, err)
+				return fail("%s: the input is i32 (token ids): %v", file, err)
 			}
-			fmt.Fprintf(stderr, "stridelab: notice: %s: %v values converted to float32 (programs run on float32)\n", file, t.DType())
+			t = ids
+		case !st.Int() && t.DType() != tensor.Float32:
+			f, err := tensor.ExactFloat32(t)
+			if err != nil {
+				return fail("%s: %v; the input is float32", file, err)
+			}
+			fmt.Fprintf(stderr, "stridelab: notice: %s: %v values converted to float32 (the input is float32; write i32 after its SBP for token ids)\n", file, t.DType())
 			t = f
 		}
 		vals[st.Name] = t
 	}
 	return vals, nil
-}
-
-// toFloat32 converts an integer tensor whose every value float32 holds
-// exactly (|v| <= 2^24).
-func toFloat32(t tensor.Tensor) (tensor.Tensor, error) {
-	v := t.Float64s()
-	f := make([]float32, len(v))
-	for i, x := range v {
-		if x > 1<<24 || x < -(1<<24) {
-			return tensor.Tensor{}, fmt.Errorf("element %d is %v, which float32 does not hold exactly; programs run on float32", i, x)
-		}
-		f[i] = float32(x)
-	}
-	return tensor.FromSlice(t.Shape(), f)
 }
 
 // runProgram runs the plan on the engine eng names (for torch, checked

@@ -145,7 +145,7 @@ func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tenso
 			return fmt.Errorf("%s holds %v but --shape is %v", inPath, x.Shape(), b.Shape)
 		}
 		if x.DType() != tensor.Float32 {
-			f, err := toFloat32(x)
+			f, err := tensor.ExactFloat32(x)
 			if err != nil {
 				return fmt.Errorf("%s: %v", inPath, err)
 			}

@@ -24,7 +24,7 @@ func runOpOnEngine(stdout, stderr io.Writer, eng *engineFlags, be tensor.Backend
 	inputs := planner.Values{}
 	for i, t := range full {
 		if t.DType() != tensor.Float32 {
-			f, err := toFloat32(t)
+			f, err := tensor.ExactFloat32(t)
 			if err != nil {
 				return fmt.Errorf("%s: %v", paths[i], err)
 			}
