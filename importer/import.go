@@ -230,7 +230,11 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		// ids only embeddings read are int32 (i32), the others float32
 		isConst := !isFloat(e.DType)
 		ids := isConst && lookups[e.Node]
-		name := l.input(e.Name, sh, nd, src(e.Values), isConst && !ids, ids, "example "+e.Name+" ("+e.DType+")")
+		values := src(e.Values)
+		if ids && values == program.ValuesUniform {
+			values = "" // shapes alone: ids 0, 1, 2, … (uniform values are no row numbers)
+		}
+		name := l.input(e.Name, sh, nd, values, isConst && !ids, ids, "example "+e.Name+" ("+e.DType+")")
 		l.names[e.Node] = name
 		entry := paramEntry{Input: name, Shape: e.Shape}
 		if e.Values != "" {

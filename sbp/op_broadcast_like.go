@@ -107,3 +107,5 @@ func init() {
 		},
 	})
 }
+
+func (broadcastLikeOp) likeArg() int { return 1 }

@@ -139,3 +139,5 @@ func init() {
 }
 
 func (unsortedSegmentSumLikeOp) idsArg() int { return 1 }
+
+func (unsortedSegmentSumLikeOp) likeArg() int { return 2 }

@@ -92,3 +92,5 @@ func init() {
 		},
 	})
 }
+
+func (reduceSumLikeOp) likeArg() int { return 1 }

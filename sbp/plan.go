@@ -106,3 +106,22 @@ func ranges(sh Shard) [][2]int {
 	}
 	return out
 }
+
+// LocalInShapes is the shape of every input's shard on the device of
+// plan.Ranks[i]: a's and b's (InShape, BShape), then those of the inputs
+// past the second (unsorted_segment_sum_like's like), from their layouts.
+func (p OpPlan) LocalInShapes(i int) ([]tensor.Shape, error) {
+	r := p.Ranks[i]
+	out := []tensor.Shape{r.InShape}
+	if len(p.InShapes) > 1 {
+		out = append(out, r.BShape)
+	}
+	for k := 2; k < len(p.InShapes); k++ {
+		shards, err := Shards(p.InShapes[k], p.Placement, p.InSbp[k])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, shards[i].Shape)
+	}
+	return out, nil
+}

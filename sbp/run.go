@@ -115,6 +115,20 @@ func ApplyAs(op Op, out NdSbp, in ...*Global) (*Global, error) {
 // ids (gather's, its backward's), whatever the dtype of the others.
 type idsReader interface{ idsArg() int }
 
+// likeReader is an op that reads one argument, likeArg, for its shape
+// alone (OneFlow's like ops: broadcast_like, reduce_sum_like,
+// unsorted_segment_sum_like): what that argument holds, and how it is
+// laid out, never reaches the kernel.
+type likeReader interface{ likeArg() int }
+
+// LikeArg is the argument of op read for its shape alone, or −1.
+func LikeArg(op Op) int {
+	if r, ok := op.(likeReader); ok {
+		return r.likeArg()
+	}
+	return -1
+}
+
 // IdsArg is the argument of op that holds int32 ids (gather's second),
 // or −1 when every argument is of one dtype.
 func IdsArg(op Op) int {

@@ -101,23 +101,14 @@ func (b *builder) op(name string, op sbp.Op, reads []string, in []sbp.NdSbp, out
 	for i := range x {
 		x[i] = fmt.Sprintf("x[%d]", i)
 	}
-	// the shards of the inputs past the first two (the plan's RankPlan
-	// holds a's and b's): unsorted_segment_sum_like's like
-	var more [][]sbp.Shard
-	for i := 2; i < len(shapes); i++ {
-		sh, err := sbp.Shards(shapes[i], b.p, in[i])
+	for r, rp := range plan.Ranks {
+		local, err := plan.LocalInShapes(r)
 		if err != nil {
 			return sbp.OpPlan{}, err
 		}
-		more = append(more, sh)
-	}
-	for r, rp := range plan.Ranks {
-		a := rankArgs{InShapes: [][]int{ints(rp.InShape)}, OutShape: ints(rp.OutShape), OutStride: ints(rp.OutStride)}
-		if len(shapes) > 1 {
-			a.InShapes = append(a.InShapes, ints(rp.BShape))
-		}
-		for _, sh := range more {
-			a.InShapes = append(a.InShapes, ints(sh[r].Shape))
+		a := rankArgs{OutShape: ints(rp.OutShape), OutStride: ints(rp.OutStride)}
+		for _, sh := range local {
+			a.InShapes = append(a.InShapes, ints(sh))
 		}
 		// the op on this rank's shards x, as an emitted torch file spells it
 		a.Expr = spec.Local(par, x, func(get func(sbp.RankPlan) []int) string { return sbp.PyList(get(rp)) })

@@ -105,9 +105,6 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 	"unsorted_segment_sum_like": func(in []tensor.Shape, out tensor.Shape) float64 { return elems(in[0]) },
 }
 
-// likeOps read one input (like, at the index given) for its shape alone.
-var likeOps = map[string]int{"broadcast_like": 1, "reduce_sum_like": 1, "unsorted_segment_sum_like": 2}
-
 // OpWork returns the work of op on one device whose input shards have
 // the shapes in and whose output shard has shape out, elements of dt:
 //
@@ -163,8 +160,8 @@ func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Wo
 	}
 	bytes := elems(out)
 	for j, s := range in {
-		switch like, ok := likeOps[name]; {
-		case ok && j == like:
+		switch {
+		case j == sbp.LikeArg(op):
 			continue // like: its shape alone is read
 		case name == "gather" && j == 0:
 			bytes += elems(out) // the table: only the rows looked up, the output's worth
@@ -211,9 +208,9 @@ func TimeOp(c Cluster, op sbp.Op, plan sbp.OpPlan, dt tensor.DType) (OpTime, err
 	}
 	var out OpTime
 	for i, r := range plan.Ranks {
-		in := []tensor.Shape{r.InShape}
-		if op.Arity() > 1 {
-			in = append(in, r.BShape)
+		in, err := plan.LocalInShapes(i)
+		if err != nil {
+			return OpTime{}, err
 		}
 		w, err := OpWork(op, in, r.OutShape, dt)
 		if err != nil {
