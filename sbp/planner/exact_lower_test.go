@@ -116,3 +116,13 @@ func TestExactRefusesATensorOfManyReaders(t *testing.T) {
 		t.Errorf("exact: %v, want a refusal naming x's table", err)
 	}
 }
+
+// TestExactPrimalEqualsEnumeration is TestExactTightenedEqualsEnumeration
+// with the neighbourhood search (restrictedPlan) after every bound's
+// passes, on 150 other programs: the plans it finds lower U and what
+// U drops, never the optimum.
+func TestExactPrimalEqualsEnumeration(t *testing.T) {
+	tightenAlways, primalAlways = true, true
+	defer func() { tightenAlways, primalAlways = false, false }()
+	checkExactEqualsEnumeration(t, 5, 150)
+}

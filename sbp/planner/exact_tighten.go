@@ -106,6 +106,24 @@ func (pl *planner) tighten(fs []*minsum.Factor, dom []int, constant int64, vars 
 			break
 		}
 	}
+	// Where the bound stalled short of U, a better plan from a small
+	// exact search near the relaxation's (restrictedPlan) lowers U, and
+	// what the bound shows cannot beat it is dropped.
+	if primalAlways || lb+float64(constant) <= best-1+minsum.Slack(best) {
+		bs := r.CandidateBounds(lb, sc)
+		if c, choice, ok := pl.restrictedPlan(r.Factors, bs, kept, vars, constant, lb+float64(constant), upper, best); ok && float64(c) < best {
+			best = float64(c)
+			copy(upper, choice)
+			alive := make([][]bool, len(bs))
+			for v, b := range bs {
+				alive[v] = make([]bool, len(b))
+				for k := range b {
+					alive[v][k] = b[k]+float64(constant) <= best+minsum.Slack(best)
+				}
+			}
+			r.Restrict(alive, kept)
+		}
+	}
 	out := make([]*minsum.Factor, len(r.Factors))
 	ndom := make([]int, len(kept))
 	for v := range kept {
