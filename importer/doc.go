@@ -38,8 +38,7 @@
 //	embedding       gather(table, ids) of i32 ids; where something else reads
 //	                the ids too, one-hot(ids)·table (eq with 0…V−1, a matmul)
 //	nll_loss        −Σ one-hot(target)·logp / N (mean) or −Σ … (sum)
-//	split, chunk    equal pieces: reshape to (pieces, size), each piece the
-//	                sum over the pieces of x times a one-hot constant
+//	split, chunk    a slice a piece
 //	masked_fill     with a constant mask: x·keep + fill (both folded)
 //
 // The embedding's vocabulary-parallel layout (the table split along the

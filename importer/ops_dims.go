@@ -3,8 +3,6 @@ package importer
 import (
 	"fmt"
 	"slices"
-
-	"github.com/stridelab/stridelab/tensor"
 )
 
 // Ops along dims: softmax and log_softmax, the reductions, the layer
@@ -135,55 +133,46 @@ func lowerGetitem(l *lowering, n *node) error {
 	return nil
 }
 
-// pieces makes x's equal pieces of size along d, each on demand: x
-// reshaped so that d is (pieces, size), then piece i is the sum over the
-// pieces of x times the one-hot constant of i (exact: the other
-// pieces are multiplied by 0 and added).
-func (l *lowering) pieces(n *node, x string, d, size int, keepDim bool) error {
+// pieces makes x's pieces of sizes along d, each on demand: piece i is
+// the slice of its elements (x itself when it is the whole dim), its dim
+// dropped when keepDim is false.
+func (l *lowering) pieces(n *node, x string, d int, sizes []int, keepDim bool) error {
 	sh := l.shapes[x]
 	d = dim(d, len(sh))
-	if size <= 0 || sh[d]%size != 0 {
-		return l.refusal(n.Target, fmt.Sprintf("pieces of %d along dim %d of %v: the importer writes equal pieces", size, d, sh))
+	total := 0
+	for _, s := range sizes {
+		if s <= 0 {
+			return l.refusal(n.Target, fmt.Sprintf("pieces of sizes %v along dim %d of %v", sizes, d, sh))
+		}
+		total += s
 	}
-	count := sh[d] / size
-	grouped := slices.Concat(sh[:d], tensor.Shape{count, size}, sh[d+1:])
-	var g string
+	if total != sh[d] {
+		return l.refusal(n.Target, fmt.Sprintf("pieces of sizes %v along dim %d of %v do not add up to %d", sizes, d, sh, sh[d]))
+	}
 	l.tuples[n.Name] = func(i int) (string, error) {
-		if i < 0 || i >= count {
-			return "", l.refusal(n.Target, fmt.Sprintf("piece %d of %d", i, count))
+		if i < 0 || i >= len(sizes) {
+			return "", l.refusal(n.Target, fmt.Sprintf("piece %d of %d", i, len(sizes)))
 		}
-		out := slices.Concat(sh[:d], tensor.Shape{size}, sh[d+1:])
+		start := 0
+		for _, s := range sizes[:i] {
+			start += s
+		}
+		piece := x
+		if len(sizes) > 1 {
+			out := sh.Clone()
+			out[d] = sizes[i]
+			piece = l.emit(fmt.Sprintf("%s_%d", n.Name, i), out, "slice %s %d %d %d", x, d, start, start+sizes[i])
+		}
 		if !keepDim {
-			out = slices.Concat(sh[:d], sh[d+1:])
+			return l.reshapeTo(fmt.Sprintf("%s_%d_dropped", n.Name, i), piece, slices.Concat(sh[:d], sh[d+1:])), nil
 		}
-		if count == 1 {
-			return l.reshapeTo(fmt.Sprintf("%s_%d", n.Name, i), x, out), nil
-		}
-		if g == "" {
-			g = l.reshapeTo(n.Name+"_grouped", x, grouped)
-		}
-		maskShape := make(tensor.Shape, len(grouped)-d)
-		for k := range maskShape {
-			maskShape[k] = 1
-		}
-		maskShape[0] = count
-		oneHot := make([]float32, count)
-		oneHot[i] = 1
-		t, err := tensor.FromSlice(maskShape, oneHot)
-		if err != nil {
-			return "", err
-		}
-		mask := l.constant(fmt.Sprintf("piece %d of %d, rank %d", i, count, len(maskShape)), fmt.Sprintf("piece_%d_of_%d", i, count), t)
-		picked := l.emit(fmt.Sprintf("%s_%d_picked", n.Name, i), grouped, "mul %s %s", g, mask)
-		summed := grouped.Clone()
-		summed[d] = 1
-		s := l.emit(fmt.Sprintf("%s_%d_sum", n.Name, i), summed, "sum %s %s", picked, summed.Spell())
-		return l.reshapeTo(fmt.Sprintf("%s_%d", n.Name, i), s, out), nil
+		return piece, nil
 	}
 	return nil
 }
 
-// split is torch.split (and chunk) into equal pieces.
+// split is split (one size: pieces of it, the last what is left) or
+// split_with_sizes (the sizes).
 func split(l *lowering, n *node) error {
 	x, err := l.name(n, n.arg(0))
 	if err != nil {
@@ -197,12 +186,15 @@ func split(l *lowering, n *node) error {
 	if !ok || len(sizes) == 0 {
 		return l.refusal(n.Target, "its sizes are not numbers")
 	}
-	for _, s := range sizes {
-		if s != sizes[0] {
-			return l.refusal(n.Target, fmt.Sprintf("pieces of sizes %v: the importer writes equal pieces", sizes))
+	if opName(n.Target) == "aten.split" && len(sizes) == 1 && sizes[0] > 0 {
+		n := l.shapes[x][dim(d, len(l.shapes[x]))]
+		size := sizes[0]
+		sizes = nil
+		for at := 0; at < n; at += size {
+			sizes = append(sizes, min(size, n-at))
 		}
 	}
-	return l.pieces(n, x, d, sizes[0], true)
+	return l.pieces(n, x, d, sizes, true)
 }
 
 // unbind is pieces of size 1, the dim dropped.
@@ -215,5 +207,10 @@ func unbind(l *lowering, n *node) error {
 	if v, ok := n.kwarg("dim", 1).ints(); ok {
 		d = v[0]
 	}
-	return l.pieces(n, x, d, 1, false)
+	sh := l.shapes[x]
+	sizes := make([]int, sh[dim(d, len(sh))])
+	for i := range sizes {
+		sizes[i] = 1
+	}
+	return l.pieces(n, x, d, sizes, false)
 }

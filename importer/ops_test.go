@@ -45,7 +45,9 @@ const smallTrace = `{
   {"name": "split", "target": "aten.split.Tensor", "args": [{"ref": "addmm"}, 2, 1], "kwargs": {}, "shape": null, "module": ""},
   {"name": "getitem", "target": "getitem", "args": [{"ref": "split"}, 0], "kwargs": {}, "shape": [4, 2], "module": ""},
   {"name": "getitem_1", "target": "getitem", "args": [{"ref": "split"}, 2], "kwargs": {}, "shape": [4, 2], "module": ""},
-  {"name": "add", "target": "aten.add.Tensor", "args": [{"ref": "getitem"}, {"ref": "getitem_1"}], "kwargs": {}, "shape": [4, 2], "module": ""},
+  {"name": "cat", "target": "aten.cat.default", "args": [[{"ref": "getitem"}, {"ref": "getitem_1"}], -1], "kwargs": {}, "shape": [4, 4], "module": ""},
+  {"name": "slice_1", "target": "aten.slice.Tensor", "args": [{"ref": "cat"}, 1, 1, -1], "kwargs": {}, "shape": [4, 2], "module": ""},
+  {"name": "add", "target": "aten.add.Tensor", "args": [{"ref": "slice_1"}, {"ref": "getitem_1"}], "kwargs": {}, "shape": [4, 2], "module": ""},
   {"name": "gelu", "target": "aten.gelu.default", "args": [{"ref": "add"}], "kwargs": {"approximate": "tanh"}, "shape": [4, 2], "module": "act"},
   {"name": "mul", "target": "aten.mul.Tensor", "args": [{"ref": "gelu"}, 2.0], "kwargs": {}, "shape": [4, 2], "module": ""},
   {"name": "_log_softmax", "target": "aten._log_softmax.default", "args": [{"ref": "mul"}, 1, false], "kwargs": {}, "shape": [4, 2], "module": ""},
@@ -89,20 +91,19 @@ func TestLowerATrace(t *testing.T) {
 	has("t = transpose fc_weight", "fc")
 	has("addmm_mm = matmul x t", "fc")
 	has("addmm = add addmm_mm fc_bias", "fc")
-	has("split_grouped = reshape addmm 4,3,2", "Small")
+	has("split_0 = slice addmm 1 0 2", "Small")
+	has("split_2 = slice addmm 1 4 6", "Small")
+	has("cat_2 = cat split_0 split_2 1", "Small") // cat is a word of the language
+	has("slice_1 = slice cat_2 1 1 3", "Small")
 	has("gelu_tanh = tanh gelu_u", "act")
 	has("mul_2 = scale gelu 2", "Small") // mul is a word of the language
 	has("nll = scale nll_sum -0.25", "Small")
 	if last := lines[len(lines)-1]; last != "grad nll" {
 		t.Errorf("the last line is %q, want grad nll", last)
 	}
-	// the pieces 0 and 2 of 3 read one-hot constants the importer writes
-	var made []string
-	for _, f := range files.consts {
-		made = append(made, f.name)
-	}
-	if !slices.Contains(made, "piece_0_of_3") || !slices.Contains(made, "piece_2_of_3") || slices.Contains(made, "piece_1_of_3") {
-		t.Errorf("the constants written are %v, want pieces 0 and 2 of 3", made)
+	// the pieces are slices (piece 1, unread, is not written)
+	if slices.ContainsFunc(lines, func(s string) bool { return strings.HasPrefix(s, "split_1 ") }) {
+		t.Errorf("piece 1, which nothing reads, was written:\n%s", res.Text)
 	}
 	if files.renames["p0.npy"] != "fc_weight.npy" || files.renames["y.npy"] != "y.npy" {
 		t.Errorf("renames %v", files.renames)
@@ -116,8 +117,10 @@ func TestLowerRefusals(t *testing.T) {
 	for _, c := range []struct{ node, want string }{
 		{`{"name": "c", "target": "aten.cumsum.default", "args": [{"ref": "x"}, 0], "kwargs": {}, "shape": [4, 6], "module": "h.0"}`,
 			"import: h.0: aten.cumsum is not supported (docs/import.md lists the ops the importer writes)"},
-		{`{"name": "s", "target": "aten.split_with_sizes.default", "args": [{"ref": "x"}, [2, 4], 1], "kwargs": {}, "shape": null, "module": "attn"}`,
-			"import: attn: aten.split_with_sizes.default is not supported (pieces of sizes [2 4]: the importer writes equal pieces)"},
+		{`{"name": "s", "target": "aten.split_with_sizes.default", "args": [{"ref": "x"}, [2, 3], 1], "kwargs": {}, "shape": null, "module": "attn"}`,
+			"import: attn: aten.split_with_sizes.default is not supported (pieces of sizes [2 3] along dim 1 of [4 6] do not add up to 6)"},
+		{`{"name": "s", "target": "aten.slice.Tensor", "args": [{"ref": "x"}, 1, 0, 6, 2], "kwargs": {}, "shape": [4, 3], "module": "attn"}`,
+			"import: attn: aten.slice.Tensor is not supported (a step of 2; the importer writes step 1)"},
 		{`{"name": "g", "target": "aten.gelu.default", "args": [{"ref": "x"}], "kwargs": {"approximate": "sigmoid"}, "shape": [4, 6], "module": "mlp"}`,
 			"import: mlp: aten.gelu.default is not supported (the approximation sigmoid; torch's are none (erf) and tanh)"},
 	} {

@@ -117,16 +117,69 @@ func permute(l *lowering, n *node) error {
 	return nil
 }
 
-// slice is a view of a range of one dim: the whole range only (a slice
-// of a constant is folded at import).
+// slice is a range of one dim, slice.Tensor(x, dim=0, start=None,
+// end=None, step=1): x itself when the range is the whole dim, else the
+// language's slice (a slice of a constant is folded at import). start
+// and end count from the end when negative and are clamped to the dim,
+// as Python's; a step other than 1 is refused.
 func slice(l *lowering, n *node) error {
 	x, err := l.name(n, n.arg(0))
 	if err != nil {
 		return err
 	}
-	if l.shapes[x].Equal(n.outShape()) {
+	sh := l.shapes[x]
+	d := 0
+	if v, ok := n.kwarg("dim", 1).ints(); ok {
+		d = dim(v[0], len(sh))
+	}
+	if step, ok := n.kwarg("step", 4).ints(); ok && step[0] != 1 {
+		return l.refusal(n.Target, fmt.Sprintf("a step of %d; the importer writes step 1", step[0]))
+	}
+	bound := func(a arg, def int) int {
+		v, ok := a.ints()
+		if !ok || a.absent() {
+			return def
+		}
+		i := v[0]
+		if i < 0 {
+			i += sh[d]
+		}
+		return min(max(i, 0), sh[d])
+	}
+	start, stop := bound(n.kwarg("start", 2), 0), bound(n.kwarg("end", 3), sh[d])
+	switch {
+	case start == 0 && stop == sh[d]:
 		l.names[n.Name] = x
+	case start >= stop:
+		return l.refusal(n.Target, fmt.Sprintf("an empty slice %d … %d of dim %d of %v", start, stop-1, d, sh))
+	default:
+		l.names[n.Name] = l.emit(n.Name, n.outShape(), "slice %s %d %d %d", x, d, start, stop)
+	}
+	return nil
+}
+
+// cat joins its tensors along a dim (cat(tensors, dim=0)).
+func cat(l *lowering, n *node) error {
+	refs := refsIn(n.arg(0).raw)
+	if len(refs) == 0 {
+		return l.refusal(n.Target, "its tensors are not the trace's")
+	}
+	var xs []string
+	for _, r := range refs {
+		x, ok := l.names[r]
+		if !ok {
+			return l.refusal(n.Target, "a tensor the importer has not written ("+r+")")
+		}
+		xs = append(xs, x)
+	}
+	d := 0
+	if v, ok := n.kwarg("dim", 1).ints(); ok {
+		d = dim(v[0], len(l.shapes[xs[0]]))
+	}
+	if len(xs) == 1 {
+		l.names[n.Name] = xs[0]
 		return nil
 	}
-	return l.refusal(n.Target, fmt.Sprintf("a part of %v, %v, is taken: the importer writes whole slices and equal split pieces", l.shapes[x], n.outShape()))
+	l.names[n.Name] = l.emit(n.Name, n.outShape(), "cat %s %d", strings.Join(xs, " "), d)
+	return nil
 }

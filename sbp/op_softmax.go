@@ -34,13 +34,16 @@ func (softmaxOp) Name() string     { return "softmax" }
 func (o softmaxOp) String() string { return fmt.Sprintf("softmax along %d", o.axis) }
 func (softmaxOp) Arity() int       { return 1 }
 
-// dim resolves the axis against a rank: d in [0, rank), −1 the last.
-func (o softmaxOp) dim(rank int) (int, bool) {
-	d := o.axis
+// dim resolves the axis against a rank (resolveDim).
+func (o softmaxOp) dim(rank int) (int, bool) { return resolveDim(o.axis, rank) }
+
+// resolveDim is dim d of a rank-r tensor counted from the front: d, or
+// d + r for a negative d (−1 the last); ok says whether it is one.
+func resolveDim(d, r int) (int, bool) {
 	if d < 0 {
-		d += rank
+		d += r
 	}
-	return d, d >= 0 && d < rank
+	return d, d >= 0 && d < r
 }
 
 func (o softmaxOp) OutShape(in []tensor.Shape) (tensor.Shape, error) {

@@ -22,7 +22,9 @@ type OpParams struct {
 	Count  int             // mean: the input elements each output averages (every device divides by it)
 	Perm   []int           // transpose, permute: y's dim k is x's dim Perm[k] (transpose's is nil: it swaps the last two dims)
 	Shape  []int           // reshape: the target shape as given (one entry may be -1)
-	Axis   int             // softmax, softmax_grad: the dim it normalises along, as written (negative counts from the end)
+	Axis   int             // softmax, softmax_grad: the dim it normalises along; slice, cat: the dim it slices or joins (negative counts from the end, as written); slice_grad: that dim resolved
+	Start  int             // slice, slice_grad: the first element kept along Axis
+	Stop   int             // slice, slice_grad: one past the last
 	TransA bool            // matmul_t: a's matrices transposed
 	TransB bool            // matmul_t: b's matrices transposed
 }
@@ -60,6 +62,12 @@ func Params(op Op) OpParams {
 		p.Reduce, p.To = tensor.Sum, o.to.Clone()
 	case softmaxGradOp:
 		p.Axis = o.axis
+	case sliceOp:
+		p.Axis, p.Start, p.Stop = o.dim, o.start, o.stop
+	case sliceGradOp:
+		p.Axis, p.Start, p.Stop, p.To = o.dim, o.start, o.stop, o.like.Clone()
+	case concatOp:
+		p.Axis = o.dim
 	case unaryGradOp:
 		p.Unary = o.op
 	case matmulTOp:

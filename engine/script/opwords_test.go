@@ -18,6 +18,8 @@ import (
 var opWordCases = map[string]string{
 	"matmul A B":        "b = input 6,4 B; y = matmul a b",
 	"gather TABLE IDS":  "b = input 2,3 S(0) i32; y = gather a b",
+	"slice X -1 0 64":   "y = slice a -1 1 5",
+	"cat A B -1":        "b = input 4,2 B; c = input 4,1 S(0); y = cat a b c -1",
 	"add A B":           "b = input 6 B; y = add a b",
 	"sub A B":           "b = input 4,6 S(0); y = sub a b",
 	"mul A B":           "b = input 6 B; y = mul a b",

@@ -81,6 +81,21 @@ def scatter_rows(dy, ids, at):
     return out.to(F32)
 
 
+def slice_part(x, dim, start, stop, at):
+    """sbp's Slice on one device: elements start … stop−1 along dim of the
+    logical tensor, of which x holds at[0] … at[1]−1; the output shard
+    holds at[2] … at[3]−1 of the slice. What of the slice x holds lands in
+    place; the rest is 0 (a split along dim comes out P(sum))."""
+    lo, hi, olo, ohi = at
+    a, b = max(start, lo), min(stop, hi)
+    shape = list(x.shape)
+    shape[dim] = ohi - olo
+    out = torch.zeros(shape, dtype=x.dtype)
+    if b > a:
+        out.narrow(dim, a - start - olo, b - a).copy_(x.narrow(dim, a - lo, b - a))
+    return out
+
+
 def mean_to(x, to, count):
     """sbp's Mean on one device: the sum of its part down to to, divided
     by the logical count (every device's, not its part's). The divisor is

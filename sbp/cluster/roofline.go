@@ -99,6 +99,9 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 	"transpose":      func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 	"permute":        func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 	"reshape":        func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"slice":          func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"slice_grad":     func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
+	"cat":            func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
 	// gather copies rows; its backward adds each row of dy into its
 	// id's row: one per dy element.
 	"gather":                    func(in []tensor.Shape, out tensor.Shape) float64 { return 0 },
@@ -114,7 +117,8 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 //	       softmax_grad four; reduce, reduce_sum_like and repeat_grad
 //	       one per input element, mean one more per output; softmax
 //	       five per element; expand, broadcast_like, repeat, transpose,
-//	       permute, reshape and gather 0; unsorted_segment_sum_like one
+//	       permute, reshape, slice, slice_grad, cat and gather 0;
+//	       unsorted_segment_sum_like one
 //	       per dy element
 //	bytes  dt.Size() · (Σ input shard elements + output shard elements):
 //	       each input read once (a like op's like not at all; of

@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stridelab/stridelab/sbp"
@@ -70,10 +71,17 @@ func OneOp(p sbp.Placement, op sbp.Op, names []string, shapes []tensor.Shape, in
 }
 
 // OneOpInputs names the inputs of op's one-op program: x for one, a and
-// b for two, a, b and c for three.
+// b for two, a, b, c, … for more (a cat's).
 func OneOpInputs(op sbp.Op) []string {
 	if op.Arity() == 1 {
 		return []string{"x"}
 	}
-	return []string{"a", "b", "c"}[:op.Arity()]
+	names := make([]string, op.Arity())
+	for i := range names {
+		names[i] = string(rune('a' + i%26))
+		if i >= 26 {
+			names[i] += strconv.Itoa(i / 26)
+		}
+	}
+	return names
 }

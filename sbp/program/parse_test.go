@@ -129,7 +129,7 @@ func TestParseErrors(t *testing.T) {
 		{"placement 4\nx = input 8,4 B from unifrom", `program: line 2, column 1: x = input 8,4 B from unifrom: from takes uniform (values spread over [-1, 1)) or a .npy file, not "unifrom"`},
 		{"placement 4\nx = input 8,4 B from w.csv", `program: line 2, column 1: x = input 8,4 B from w.csv: from takes uniform (values spread over [-1, 1)) or a .npy file, not "w.csv"`},
 		{"placement 4\nx = input 8,4 from uniform", "program: line 2, column 1: x = input 8,4 from uniform: input needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh"},
-		{"placement 4\nx = input 8,4 B\ny = conv x", `program: line 3, column 1: y = conv x: unknown op "conv"; the ops are input, matmul, gather, add, sub, mul, div, max, min, eq, exp, log, neg, sqrt, rsqrt, tanh, relu, erf, square, softmax, scale, expand, repeat, transpose, permute, reshape, sum, mean, box (and grad NAME)`},
+		{"placement 4\nx = input 8,4 B\ny = conv x", `program: line 3, column 1: y = conv x: unknown op "conv"; the ops are input, matmul, gather, add, sub, mul, div, max, min, eq, exp, log, neg, sqrt, rsqrt, tanh, relu, erf, square, softmax, scale, expand, repeat, transpose, permute, slice, cat, reshape, sum, mean, box (and grad NAME)`},
 		{"placement 4\nx = input 8,4 B\ny = exp", "program: line 3, column 1: y = exp: exp takes one name: exp X"},
 		{"placement 4\nx = input 8,4 B\ny = tanh x x", "program: line 3, column 1: y = tanh x x: tanh takes one name: tanh X"},
 		{"placement 4\nx = input 8,4 B\ny = relu z", "program: line 3, column 1: y = relu z: z is not defined"},

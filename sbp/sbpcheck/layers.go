@@ -29,6 +29,16 @@ func LayerSignatureCases() []Case {
 	add(sbp.Matmul(), tensor.Float32, tensor.Shape{3, 4}, tensor.Shape{6, 4, 2})
 	add(sbp.Matmul(), tensor.Float32, tensor.Shape{2, 3, 2, 3}, tensor.Shape{2, 3, 3, 2})
 	add(sbp.Matmul(), tensor.Int32, tensor.Shape{4, 2, 2}, tensor.Shape{1, 2, 3})
+	// slices: a part of a dim split unevenly over 2 to 5 devices (its
+	// split comes out P(sum)), the whole dim, counted from the end; their
+	// gradients; and joins of two and three parts
+	add(sbp.Slice(0, 2, 6), tensor.Float32, tensor.Shape{7, 3})
+	add(sbp.Slice(-1, 1, 3), tensor.Int32, tensor.Shape{2, 7, 3})
+	add(sbp.Slice(1, 0, 7), tensor.Float32, tensor.Shape{2, 7, 3})
+	add(sbp.SliceGrad(tensor.Shape{7, 3}, 0, 2, 6), tensor.Float32, tensor.Shape{4, 3})
+	add(sbp.SliceGrad(tensor.Shape{2, 7, 3}, 2, 1, 3), tensor.Float32, tensor.Shape{2, 7, 2})
+	add(sbp.Concat(2, 0), tensor.Float32, tensor.Shape{3, 4}, tensor.Shape{5, 4})
+	add(sbp.Concat(3, -1), tensor.Int32, tensor.Shape{2, 7, 1}, tensor.Shape{2, 7, 3}, tensor.Shape{2, 7, 2})
 	cs = append(cs, ReshapeSignatureCases()...)
 	return cs
 }
