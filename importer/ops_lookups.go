@@ -39,10 +39,12 @@ func embedding(l *lowering, n *node) error {
 	return nil
 }
 
-// nllLoss is −Σ one-hot(target)·logp over the rows, divided by their
-// count (reduction mean) or not (sum); every target counts (an
-// ignore_index that occurs would be summed as a zero row and still
-// counted).
+// nllLoss is −Σ one-hot(target)·logp over the rows whose target is not
+// ignore_index, divided by their count (reduction mean, torch's: NaN
+// when every row is ignored) or not (sum). The rows counted are
+// 1 − eq(target, ignore_index), a constant; an ignore_index outside the
+// classes (torch's −100) has a zero one-hot row already, one among them
+// is masked out of it.
 func nllLoss(l *lowering, n *node) error {
 	logp, err := l.name(n, n.arg(0))
 	if err != nil {
@@ -60,14 +62,27 @@ func nllLoss(l *lowering, n *node) error {
 	if len(sh) != 2 || len(red) != 1 || red[0] != 1 && red[0] != 2 {
 		return l.refusal(n.Target, fmt.Sprintf("log-probabilities of %v with reduction %v; the importer writes [N, C] with mean or sum", sh, red))
 	}
+	ignore := -100
+	if v, ok := n.kwarg("ignore_index", 4).ints(); ok {
+		ignore = v[0]
+	}
 	o := l.oneHot(n.Name, target, sh[1])
+	ignored := l.emit(n.Name+"_ignored", l.shapes[target], "eq %s %s", target, l.scalar(float64(ignore)))
+	counted := l.emit(n.Name+"_counted", l.shapes[target], "sub %s %s", l.scalar(1), ignored)
+	if ignore >= 0 && ignore < sh[1] {
+		col := l.reshapeTo(n.Name+"_counted_col", counted, tensor.Shape{sh[0], 1})
+		o = l.emit(n.Name+"_onehot_counted", sh, "mul %s %s", o, col)
+	}
 	p := l.emit(n.Name+"_picked", sh, "mul %s %s", logp, o)
 	s := l.emit(n.Name+"_sum", tensor.Shape{}, "sum %s ()", p)
-	f := -1.0
+	var loss string
 	if red[0] == 1 {
-		f = -1 / float64(sh[0])
+		c := l.emit(n.Name+"_count", tensor.Shape{}, "sum %s ()", counted)
+		neg := l.emit(n.Name+"_total", tensor.Shape{}, "scale %s -1", s)
+		loss = l.emit(n.Name, tensor.Shape{}, "div %s %s", neg, c)
+	} else {
+		loss = l.emit(n.Name, tensor.Shape{}, "scale %s -1", s)
 	}
-	loss := l.emit(n.Name, tensor.Shape{}, "scale %s %s", s, spellFloat(f))
 	l.tuples[n.Name] = func(i int) (string, error) {
 		if i != 0 {
 			return "", l.refusal(n.Target, "its total weight")

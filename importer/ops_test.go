@@ -97,7 +97,9 @@ func TestLowerATrace(t *testing.T) {
 	has("slice_1 = slice cat_2 1 1 3", "Small")
 	has("gelu_tanh = tanh gelu_u", "act")
 	has("mul_2 = scale gelu 2", "Small") // mul is a word of the language
-	has("nll = scale nll_sum -0.25", "Small")
+	has("nll_ignored = eq y c_m100", "Small")
+	has("nll_count = sum nll_counted ()", "Small")
+	has("nll = div nll_total nll_count", "Small")
 	if last := lines[len(lines)-1]; last != "grad nll" {
 		t.Errorf("the last line is %q, want grad nll", last)
 	}
@@ -167,6 +169,26 @@ func TestLowerOnEveryMesh(t *testing.T) {
 			if !strings.Contains(res.Text, want) {
 				t.Errorf("on %s: no %q in\n%s", c.placement, want, res.Text)
 			}
+		}
+	}
+}
+
+// TestLowerAnIgnoredClass: an ignore_index that is one of the classes
+// (here 1 of 2) is masked out of the one-hot rows, and the mean divides
+// by the rows counted.
+func TestLowerAnIgnoredClass(t *testing.T) {
+	var tr traced
+	if err := json.Unmarshal([]byte(strings.Replace(smallTrace, "null, 1, -100]", "null, 1, 1]", 1)), &tr); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := sbp.ParsePlacement("2")
+	res, _, err := write(&tr, Request{Placement: p, Class: "Small"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"nll_ignored = eq y c_1", "nll_onehot_counted = mul nll_onehot nll_counted_col", "nll = div nll_total nll_count"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("no %q in\n%s", want, res.Text)
 		}
 	}
 }

@@ -28,7 +28,8 @@ func importPython(t *testing.T) string {
 
 // testModel is one of importer/testdata's models, the keyword arguments
 // it is built with, and its examples: the token ids and the next tokens,
-// int64, of batch 2 and 16 positions.
+// int64, of batch 2 and 16 positions (three of the next tokens −100,
+// cross_entropy's ignore_index).
 type testModel struct {
 	file, class, kwargs string
 	vocab               int
@@ -74,7 +75,11 @@ func checkImport(t *testing.T, py, testdata string, m testModel) {
 	var script strings.Builder
 	script.WriteString("import numpy as np\nr = np.random.default_rng(7)\n")
 	for _, e := range m.examples {
-		fmt.Fprintf(&script, "np.save(%q, r.integers(0, %d, (2, 16)).astype(np.int64))\n", filepath.Join(dir, e+".npy"), m.vocab)
+		fmt.Fprintf(&script, "a = r.integers(0, %d, (2, 16)).astype(np.int64)\n", m.vocab)
+		if e == "targets" {
+			script.WriteString("a[0, :3] = -100  # cross_entropy's ignore_index: three tokens not counted\n")
+		}
+		fmt.Fprintf(&script, "np.save(%q, a)\n", filepath.Join(dir, e+".npy"))
 	}
 	if out, err := exec.Command(py, "-c", script.String()).CombinedOutput(); err != nil {
 		t.Fatalf("%s: the examples: %v: %s", m.class, err, out)
