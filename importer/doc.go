@@ -37,7 +37,9 @@
 //	log_softmax     (x − max) − log Σ e^(x − max)
 //	embedding       gather(table, ids) of i32 ids; where something else reads
 //	                the ids too, one-hot(ids)·table (eq with 0…V−1, a matmul)
-//	nll_loss        −Σ one-hot(target)·logp / N (mean) or −Σ … (sum)
+//	nll_loss        −Σ one-hot(target)·logp / N (mean) or −Σ … (sum), the
+//	                rows of ignore_index left out
+//	gather (last)   Σ_c x[…, c]·one-hot(index)[…, j, c]
 //	split, chunk    a slice a piece
 //	masked_fill     with a constant mask: x·keep + fill (both folded)
 //

@@ -38,7 +38,7 @@ func init() {
 		"aten._softmax": softmax, "aten.softmax": softmax, "aten._log_softmax": logSoftmax, "aten.log_softmax": logSoftmax,
 		"aten.sum": reduce("sum"), "aten.mean": reduce("mean"), "aten.amax": reduce("max"), "aten.amin": reduce("min"),
 		"aten.native_layer_norm": layerNorm,
-		"aten.split":             split, "aten.split_with_sizes": split, "aten.unbind": unbind, "aten.cat": cat,
+		"aten.split":             split, "aten.split_with_sizes": split, "aten.unbind": unbind, "aten.cat": cat, "aten.gather": gather,
 		// lookups
 		"aten.embedding": embedding, "aten.nll_loss_forward": nllLoss,
 	}

@@ -91,3 +91,37 @@ func nllLoss(l *lowering, n *node) error {
 	}
 	return nil
 }
+
+// gather is torch.gather along the last dim, a loss written by hand
+// (logp.gather(-1, target[:, None])): out[…, j] = x[…, index[…, j]],
+// written as one-hot rows, Σ_c x[…, c]·[index[…, j] = c] (eq of the
+// index and 0…C−1, a product and a sum over the classes).
+func gather(l *lowering, n *node) error {
+	x, err := l.name(n, n.arg(0))
+	if err != nil {
+		return err
+	}
+	index, err := l.name(n, n.arg(2))
+	if err != nil {
+		return err
+	}
+	sh, ish := l.shapes[x], l.shapes[index]
+	d, ok := n.arg(1).ints()
+	if !ok || len(sh) == 0 || dim(d[0], len(sh)) != len(sh)-1 {
+		return l.refusal(n.Target, fmt.Sprintf("a gather along dim %v of %v; the importer writes the last dim's", d, sh))
+	}
+	if len(ish) != len(sh) || !ish[:len(ish)-1].Equal(sh[:len(sh)-1]) {
+		return l.refusal(n.Target, fmt.Sprintf("an index of %v into %v; the importer writes an index whose leading dims are the tensor's", ish, sh))
+	}
+	if l.ids[index] {
+		return l.refusal(n.Target, "an index that an embedding reads too")
+	}
+	lead, c, k := sh[:len(sh)-1], sh[len(sh)-1], ish[len(ish)-1]
+	onehot := l.oneHot(n.Name, index, c) // [..., k, C]
+	rows := l.reshapeTo(n.Name+"_rows", x, slices.Concat(lead, tensor.Shape{1, c}))
+	picked := l.emit(n.Name+"_picked", slices.Concat(lead, tensor.Shape{k, c}), "mul %s %s", rows, onehot)
+	kept := slices.Concat(lead, tensor.Shape{k, 1})
+	s := l.emit(n.Name+"_sum", kept, "sum %s %s", picked, kept.Spell())
+	l.names[n.Name] = l.reshapeTo(n.Name, s, n.outShape())
+	return nil
+}

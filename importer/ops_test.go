@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -190,5 +191,38 @@ func TestLowerAnIgnoredClass(t *testing.T) {
 		if !strings.Contains(res.Text, want) {
 			t.Errorf("no %q in\n%s", want, res.Text)
 		}
+	}
+}
+
+// TestLowerAGatherAlongTheLastDim: torch.gather along the last dim (a
+// loss written by hand) is written as one-hot rows of its index, a
+// product and a sum over the classes; along another dim it is refused.
+func TestLowerAGatherAlongTheLastDim(t *testing.T) {
+	trace := func(d int) string {
+		return `{"loss": "g", "parameters": [], "constants": [], "examples": [
+  {"node": "x", "name": "x", "shape": [6, 5], "dtype": "float32"},
+  {"node": "t", "name": "t", "shape": [6, 1], "dtype": "int64"}],
+ "nodes": [{"name": "g", "target": "aten.gather.default", "args": [{"ref": "x"}, ` + strconv.Itoa(d) + `, {"ref": "t"}], "kwargs": {}, "shape": [6, 1], "module": "loss"}]}`
+	}
+	p, _ := sbp.ParsePlacement("1")
+	var tr traced
+	if err := json.Unmarshal([]byte(trace(-1)), &tr); err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := write(&tr, Request{Placement: p, Class: "Hand"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"t = const 6,1 S(0)", "g_onehot = eq g_col range_5", "g_picked = mul g_rows g_onehot", "g_sum = sum g_picked 6,1,1"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("no %q in\n%s", want, res.Text)
+		}
+	}
+	tr = traced{}
+	if err := json.Unmarshal([]byte(trace(0)), &tr); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := write(&tr, Request{Placement: p}, true); err == nil || err.Error() != "import: loss: aten.gather.default is not supported (a gather along dim [0] of [6 5]; the importer writes the last dim's)" {
+		t.Errorf("a gather along dim 0: %v", err)
 	}
 }
