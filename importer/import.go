@@ -134,7 +134,7 @@ func Import(ctx context.Context, req Request) (*Result, error) {
 			return nil, fmt.Errorf("import: %w", err)
 		}
 	}
-	if err := floatFiles(res.Program, stage); err != nil {
+	if err := floatFiles(stage, files.floats); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(stage, "model.st"), []byte(res.Text), 0o644); err != nil {
@@ -163,6 +163,7 @@ type written struct {
 	renames map[string]string
 	consts  []constFile
 	read    []string // every .npy file the program reads
+	floats  []string // the files of integers the program reads as float32 (floatFiles)
 	params  []byte   // params.json
 }
 
@@ -191,6 +192,7 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		return nd, nil
 	}
 	lookups := idsOnly(t.Nodes)
+	asFloat := map[string]bool{} // the integer inputs the program reads as float32: their files become float32
 	params := map[string]paramEntry{}
 	examples := map[string]paramEntry{}
 	src := func(f string) string {
@@ -236,6 +238,7 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		}
 		name := l.input(e.Name, sh, nd, values, isConst && !ids, ids, "example "+e.Name+" ("+e.DType+")")
 		l.names[e.Node] = name
+		asFloat[name] = isConst && !ids
 		entry := paramEntry{Input: name, Shape: e.Shape}
 		if e.Values != "" {
 			entry.File = name + ".npy"
@@ -247,8 +250,10 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		if module == "" {
 			module = req.Class
 		}
-		name := l.input(c.Node, tensor.Shape(c.Shape), l.whole(), c.Values, true, !isFloat(c.DType) && lookups[c.Node], module+": folded at import ("+c.DType+")")
+		ids := !isFloat(c.DType) && lookups[c.Node]
+		name := l.input(c.Node, tensor.Shape(c.Shape), l.whole(), c.Values, true, ids, module+": folded at import ("+c.DType+")")
 		l.names[c.Node] = name
+		asFloat[name] = asFloat[name] || !isFloat(c.DType) && !ids
 	}
 	for _, n := range t.Nodes {
 		l.module = n.Module
@@ -303,17 +308,20 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 	}
 	res.Program = prog
 	res.Statements = len(prog.Stmts)
-	var read []string
+	var read, floats []string
 	for _, s := range prog.Inputs() {
 		if s.From != "" {
 			read = append(read, s.From)
+			if asFloat[s.Name] {
+				floats = append(floats, s.From)
+			}
 		}
 	}
 	doc, err := json.MarshalIndent(map[string]any{"parameters": params, "examples": examples, "loss": loss}, "", "  ")
 	if err != nil {
 		return nil, written{}, err
 	}
-	return res, written{renames: l.renames, consts: l.files, read: read, params: append(doc, '\n')}, nil
+	return res, written{renames: l.renames, consts: l.files, read: read, floats: floats, params: append(doc, '\n')}, nil
 }
 
 // spellPlacement writes p as a person would: 8 for devices 0 to 7 in a
@@ -330,16 +338,14 @@ func spellPlacement(p sbp.Placement) string {
 	return p.String()
 }
 
-// floatFiles rewrites as float32 the integer files (trace.py writes
-// ids as int32) of the inputs the program reads as float32: the ids no
-// gather reads, which the program compares with its classes (eq) in
-// float32, which holds every id below 2^24 exactly.
-func floatFiles(prog *program.Program, dir string) error {
-	for _, s := range prog.Inputs() {
-		if s.From == "" || s.Int() {
-			continue
-		}
-		file := filepath.Join(dir, s.From)
+// floatFiles rewrites as float32 the files in dir of the integer inputs
+// (trace.py writes ids as int32) that the program reads as float32: the
+// ids no gather reads, which it compares with its classes (eq) in
+// float32, which holds every id below 2^24 exactly. Only those files are
+// read: the parameters' are float32 already.
+func floatFiles(dir string, files []string) error {
+	for _, f := range files {
+		file := filepath.Join(dir, f)
 		t, _, err := npyfile.ReadFile(file, npyfile.Options{})
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
@@ -349,7 +355,7 @@ func floatFiles(prog *program.Program, dir string) error {
 		}
 		ft, err := tensor.ExactFloat32(t)
 		if err != nil {
-			return fmt.Errorf("import: %s (compared in float32): %w", s.Name, err)
+			return fmt.Errorf("import: %s (compared in float32): %w", f, err)
 		}
 		if err := npyfile.WriteFile(file, ft); err != nil {
 			return fmt.Errorf("import: %w", err)

@@ -240,6 +240,20 @@ func (a arg) str() string {
 	return s
 }
 
+// tensors is the program names that hold the nodes n's arguments at idx
+// read (name, each).
+func (l *lowering) tensors(n *node, idx ...int) ([]string, error) {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		x, err := l.name(n, n.arg(i))
+		if err != nil {
+			return nil, err
+		}
+		out[k] = x
+	}
+	return out, nil
+}
+
 // name is the program name that holds the node a reads.
 func (l *lowering) name(n *node, a arg) (string, error) {
 	r := a.ref()

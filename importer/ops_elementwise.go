@@ -10,14 +10,11 @@ import (
 // them, and the masks folded at import (opTable).
 
 func matmul(l *lowering, n *node) error {
-	a, err := l.name(n, n.arg(0))
+	t, err := l.tensors(n, 0, 1)
 	if err != nil {
 		return err
 	}
-	b, err := l.name(n, n.arg(1))
-	if err != nil {
-		return err
-	}
+	a, b := t[0], t[1]
 	if len(l.shapes[a]) < 2 || len(l.shapes[b]) < 2 {
 		return l.refusal(n.Target, fmt.Sprintf("a product with a vector (%v and %v)", l.shapes[a], l.shapes[b]))
 	}
@@ -32,18 +29,11 @@ func addmm(l *lowering, n *node) error {
 			return l.refusal(n.Target, k+" is "+spellFloat(v))
 		}
 	}
-	bias, err := l.name(n, n.arg(0))
+	t, err := l.tensors(n, 0, 1, 2)
 	if err != nil {
 		return err
 	}
-	a, err := l.name(n, n.arg(1))
-	if err != nil {
-		return err
-	}
-	b, err := l.name(n, n.arg(2))
-	if err != nil {
-		return err
-	}
+	bias, a, b := t[0], t[1], t[2]
 	m := l.emit(n.Name+"_mm", n.outShape(), "matmul %s %s", a, b)
 	l.names[n.Name] = l.emit(n.Name, n.outShape(), "add %s %s", m, bias)
 	return nil
@@ -297,14 +287,11 @@ func where(l *lowering, n *node) error {
 		l.names[n.Name] = l.emit(n.Name, out, "add %s %s", kept, fill)
 		return nil
 	}
-	a, err := l.name(n, n.arg(1))
+	t, err := l.tensors(n, 1, 2)
 	if err != nil {
 		return err
 	}
-	b, err := l.name(n, n.arg(2))
-	if err != nil {
-		return err
-	}
+	a, b := t[0], t[1]
 	ya := l.emit(n.Name+"_a", out, "mul %s %s", a, keep)
 	yb := l.emit(n.Name+"_b", out, "mul %s %s", b, fill)
 	l.names[n.Name] = l.emit(n.Name, out, "add %s %s", ya, yb)

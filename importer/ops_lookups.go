@@ -19,14 +19,11 @@ func (l *lowering) oneHot(base, ids string, n int) string {
 
 // embedding is gather(table, ids) of int32 ids, or one-hot(ids)·table.
 func embedding(l *lowering, n *node) error {
-	table, err := l.name(n, n.arg(0))
+	t, err := l.tensors(n, 0, 1)
 	if err != nil {
 		return err
 	}
-	ids, err := l.name(n, n.arg(1))
-	if err != nil {
-		return err
-	}
+	table, ids := t[0], t[1]
 	if len(l.shapes[ids]) == 0 || len(l.shapes[table]) != 2 {
 		return l.refusal(n.Target, fmt.Sprintf("ids of shape %v into a table of %v", l.shapes[ids], l.shapes[table]))
 	}
@@ -46,14 +43,11 @@ func embedding(l *lowering, n *node) error {
 // classes (torch's −100) has a zero one-hot row already, one among them
 // is masked out of it.
 func nllLoss(l *lowering, n *node) error {
-	logp, err := l.name(n, n.arg(0))
+	t, err := l.tensors(n, 0, 1)
 	if err != nil {
 		return err
 	}
-	target, err := l.name(n, n.arg(1))
-	if err != nil {
-		return err
-	}
+	logp, target := t[0], t[1]
 	if !n.arg(2).absent() {
 		return l.refusal(n.Target, "class weights")
 	}
@@ -97,14 +91,11 @@ func nllLoss(l *lowering, n *node) error {
 // written as one-hot rows, Σ_c x[…, c]·[index[…, j] = c] (eq of the
 // index and 0…C−1, a product and a sum over the classes).
 func gather(l *lowering, n *node) error {
-	x, err := l.name(n, n.arg(0))
+	t, err := l.tensors(n, 0, 2)
 	if err != nil {
 		return err
 	}
-	index, err := l.name(n, n.arg(2))
-	if err != nil {
-		return err
-	}
+	x, index := t[0], t[1]
 	sh, ish := l.shapes[x], l.shapes[index]
 	d, ok := n.arg(1).ints()
 	if !ok || len(sh) == 0 || dim(d[0], len(sh)) != len(sh)-1 {

@@ -35,11 +35,13 @@ func (g *GPU) Gather(table, ids tensor.Tensor, lo int) (tensor.Tensor, error) {
 	}
 	idv, err := tensor.CPU{}.Materialize(ids)
 	if err != nil {
+		out.Release()
 		return tensor.Tensor{}, err
 	}
 	defer idv.Release()
 	src, release, err := g.rowsOf(table, 1)
 	if err != nil {
+		out.Release()
 		return tensor.Tensor{}, err
 	}
 	defer release()

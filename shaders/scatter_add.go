@@ -36,6 +36,7 @@ func (g *GPU) ScatterAdd(src, ids tensor.Tensor, lo, rows int) (tensor.Tensor, e
 	}
 	idv, err := tensor.CPU{}.Materialize(ids)
 	if err != nil {
+		out.Release()
 		return tensor.Tensor{}, err
 	}
 	defer idv.Release()
@@ -43,6 +44,7 @@ func (g *GPU) ScatterAdd(src, ids tensor.Tensor, lo, rows int) (tensor.Tensor, e
 	lists := tensor.RowsOfIds(v[:idv.NumElements()], lo, rows)
 	values, release, err := g.rowsOf(src, ids.Layout().Rank())
 	if err != nil {
+		out.Release()
 		return tensor.Tensor{}, err
 	}
 	defer release()

@@ -31,7 +31,7 @@ type spec struct {
 	op     sbp.Op
 	shapes []tensor.Shape
 	dtype  tensor.DType
-	dtypes []tensor.DType // per input where they differ (gather's int32 ids); nil: dtype for all
+	dtypes []tensor.DType // per input (gather's ids are int32); nil: dtype for all
 	p      sbp.Placement
 	in     []sbp.NdSbp
 	to     sbp.NdSbp // the output is boxed to this before it is gathered
@@ -55,15 +55,14 @@ func SignatureCases(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DTy
 // signatureCasesWhere is SignatureCases of the signatures keep keeps
 // (all for nil).
 func signatureCasesWhere(seed uint64, op sbp.Op, shapes []tensor.Shape, dt tensor.DType, keep func(sbp.Signature) bool) []Case {
-	return signatureCasesOf(seed, op, shapes, nil, func(r *rand.Rand, i int) (tensor.DType, []float64) {
+	return signatureCasesOf(seed, op, shapes, func(r *rand.Rand, i int) (tensor.DType, []float64) {
 		return dt, randomValues(r, shapes[i], dt, op.Name() == "div" && i == 1)
 	}, keep)
 }
 
 // signatureCasesOf is signatureCasesWhere with each input's dtype and
-// values drawn by draw (input i); dtypes, when not nil, are the inputs'
-// dtypes, else draw's first.
-func signatureCasesOf(seed uint64, op sbp.Op, shapes []tensor.Shape, dtypes []tensor.DType, draw func(r *rand.Rand, i int) (tensor.DType, []float64), keep func(sbp.Signature) bool) []Case {
+// values drawn by draw (input i).
+func signatureCasesOf(seed uint64, op sbp.Op, shapes []tensor.Shape, draw func(r *rand.Rand, i int) (tensor.DType, []float64), keep func(sbp.Signature) bool) []Case {
 	r := rand.New(rand.NewPCG(seed, seed^0x51c))
 	out, err := op.OutShape(shapes)
 	if err != nil {
@@ -87,18 +86,16 @@ func signatureCasesOf(seed uint64, op sbp.Op, shapes []tensor.Shape, dtypes []te
 	for _, p := range Placements() {
 		choice := make([]int, p.MeshRank())
 		for {
-			s := spec{op: op, shapes: shapes, dtypes: dtypes, p: p, in: make([]sbp.NdSbp, len(shapes)), to: make(sbp.NdSbp, p.MeshRank()), exact: true, tol: tolerance(op)}
+			s := spec{op: op, shapes: shapes, p: p, in: make([]sbp.NdSbp, len(shapes)), to: make(sbp.NdSbp, p.MeshRank()), exact: true, tol: tolerance(op)}
 			for i := range shapes {
 				s.in[i] = make(sbp.NdSbp, p.MeshRank())
 				for m, c := range choice {
 					s.in[i][m] = sigs[c].In[i]
 				}
 				dt, v := draw(r, i)
-				if i == 0 {
-					s.dtype = dt
-				}
-				s.values = append(s.values, v)
+				s.dtypes, s.values = append(s.dtypes, dt), append(s.values, v)
 			}
+			s.dtype = s.dtypes[0]
 			for m, c := range choice {
 				s.to[m] = sigs[c].Out
 			}
