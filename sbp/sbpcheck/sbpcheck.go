@@ -15,6 +15,33 @@ type Case struct {
 	// Run runs it on be and returns an error describing any difference
 	// from the single-device result.
 	Run func(be tensor.Backend) error
+	// op and meshRank say what runs where (ThinMeshes); meshRank is 0
+	// for a case with no placement of its own.
+	op       string
+	meshRank int
+}
+
+// ThinMeshes keeps every case on a 1-D placement and every every-th case
+// of each op on a mesh (the first of each op among them), in order. A
+// device's kernels see only local shapes, and a mesh's shards are shapes
+// the 1-D placements and the kept mesh cases already give them; what a
+// mesh adds is the SBP logic of two dims at once, which runs in full on
+// the CPU (package sbp's property tests). The WebGPU suite runs the
+// thinned list, since each case there waits on several read-backs.
+func ThinMeshes(cs []Case, every int) []Case {
+	seen := map[string]int{}
+	var kept []Case
+	for _, c := range cs {
+		if c.meshRank >= 2 {
+			i := seen[c.op]
+			seen[c.op]++
+			if i%every != 0 {
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	return kept
 }
 
 // Cases returns n random cases drawn from seed.
@@ -104,7 +131,7 @@ func signatureCasesOf(seed uint64, op sbp.Op, shapes []tensor.Shape, draw func(r
 				valid = valid && sbp.Validate(shapes[i], p, s.in[i]) == nil
 			}
 			if valid && sbp.PlacementFault(op, shapes, p, s.in, s.to) == "" {
-				cs = append(cs, Case{Name: fmt.Sprintf("%v %v %v on %v with %v -> %v", op, s.dtype, shapes, p, s.in, s.to), Run: s.run})
+				cs = append(cs, Case{Name: fmt.Sprintf("%v %v %v on %v with %v -> %v", op, s.dtype, shapes, p, s.in, s.to), Run: s.run, op: op.Name(), meshRank: p.MeshRank()})
 			}
 			if !next(choice, len(sigs)) {
 				break

@@ -28,7 +28,7 @@
 // It prints the budget (a benchmark, not an assertion): the gzip and
 // brotli bytes of every wasm the page loads (the scene frame's, and the
 // compute worker's, fetched once the frame has drawn), and the medians of
-// five fresh loads of the time from navigation to the first scene (the
+// three fresh loads of the time from navigation to the first scene (the
 // still, still.js; the issue's limit is 0.5 s on localhost) and to the
 // live frame's first draw (globalThis.stridelabFirstDraw in the frame;
 // the limit is 3 s); it checks that in each load the still showed before
@@ -280,13 +280,14 @@ async function keyboardWalk(page) {
 }
 
 try {
-  // The budget: five fresh loads (each its own browser context, so
-  // nothing is cached), as a learner opens a link: navigation → the still
+  // The budget: three fresh loads (each its own browser context, so
+  // nothing is cached; three, not five: each is some 5 s of a 2-core
+  // machine's make test, docs/testing.md), as a learner opens a link: navigation → the still
   // of the scene shown (still.js), navigation → the live frame's first
   // draw (globalThis.stridelabFirstDraw in the frame), each the median.
   const loads = [];
   let first;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 3; i++) {
     const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const p = await fresh.newPage();
     p.on("pageerror", (e) => errors.push(e.message));
@@ -334,14 +335,14 @@ try {
     parts.push(`${r.url.split("/").pop()} ${(body.length / 2 ** 20).toFixed(1)} MiB, gzip ${(g / 2 ** 20).toFixed(2)} MiB, brotli ${(b / 2 ** 20).toFixed(2)} MiB, sent ${r.headers["content-encoding"]} ${(+r.headers["content-length"] / 2 ** 20).toFixed(2)} MiB`);
   }
   check(first.wasm.length >= 1 && loads.every((l) => Number.isFinite(l.draw)), `the playground loaded ${first.wasm.length} wasm and drew its first scene`);
-  check(loads.every((l) => l.still < l.draw), `each of the five loads showed the scene's still before the live frame drew (${loads.map((l) => `${l.still.toFixed(0)} < ${l.draw.toFixed(0)} ms${l.still < l.draw ? "" : ` (${l.svg})`}`).join(", ")})`);
+  check(loads.every((l) => l.still < l.draw), `each of the three loads showed the scene's still before the live frame drew (${loads.map((l) => `${l.still.toFixed(0)} < ${l.draw.toFixed(0)} ms${l.still < l.draw ? "" : ` (${l.svg})`}`).join(", ")})`);
   // The still first: the frame's wasm is not even asked for until the still is shown.
   check(loads.every((l) => l.wasmAsked >= l.still), `in each load the frame asked for playground.wasm only once the still was shown (${loads.map((l) => `still ${l.still.toFixed(0)} ≤ asked ${l.wasmAsked.toFixed(0)} ms`).join(", ")})`);
   // The scene first: the compute worker's wasm waits until the frame has drawn.
   check(loads.every((l) => l.workerAsked >= l.draw), `in each load the compute worker's stridelab.wasm was asked for only after the frame drew (${loads.map((l) => `draw ${l.draw.toFixed(0)} ≤ asked ${l.workerAsked.toFixed(0)} ms`).join(", ")})`);
   const [still, live] = [median(loads.map((l) => l.still)), median(loads.map((l) => l.draw))];
   console.log(`     budget: wasm ${(gz / 2 ** 20).toFixed(2)} MiB gzip, ${(br / 2 ** 20).toFixed(2)} MiB brotli in all — ${parts.join("; ")}`);
-  console.log(`     budget: first scene (the still) ${still.toFixed(0)} ms after navigation (limit 500 ms: ${still <= 500 ? "within" : "OVER"}), live frame's first draw ${live.toFixed(0)} ms (limit 3 s: ${live <= 3000 ? "within" : "OVER"}; medians of five fresh loads: still ${loads.map((l) => l.still.toFixed(0)).join(", ")}; live ${loads.map((l) => l.draw.toFixed(0)).join(", ")}); the first load's marks: ${loads[0].marks}; the frame drawn and both wasm answered ${first.ms} ms`);
+  console.log(`     budget: first scene (the still) ${still.toFixed(0)} ms after navigation (limit 500 ms: ${still <= 500 ? "within" : "OVER"}), live frame's first draw ${live.toFixed(0)} ms (limit 3 s: ${live <= 3000 ? "within" : "OVER"}; medians of three fresh loads: still ${loads.map((l) => l.still.toFixed(0)).join(", ")}; live ${loads.map((l) => l.draw.toFixed(0)).join(", ")}); the first load's marks: ${loads[0].marks}; the frame drawn and both wasm answered ${first.ms} ms`);
 
   const { page } = await open("#/expand?shape=4,1,3&size=4,2,3&step=5");
   const boot = await page.evaluate(() => globalThis.pageReady);
