@@ -58,7 +58,7 @@ var Keys = []Key{
 	{Name: "offset", Help: "expand, repeat, binary, view: a storage offset of the (first) operand to show its readers"},
 	{Name: "src", Help: "program: the statements, one a line or separated by ';', '#' starts a comment (placement 4; x = input 8,4 S(0); …)", Rows: 8},
 	{Name: "strategy", Help: "program: greedy (OneFlow's eager rule, the default) or exact (the least cost in all: bytes, or time on a cluster)", Choices: []string{"greedy", "exact"}},
-	{Name: "cluster", Help: "program: time the plan on a cluster: none or a preset (" + strings.Join(cluster.PresetNames(), ", ") + "); draw also takes a cluster file or its JSON",
+	{Name: "cluster", Help: "program: time the plan on a cluster: none or a preset (" + cluster.PresetList() + "); draw also takes a cluster file or its JSON",
 		Choices: append([]string{NoCluster}, cluster.PresetNames()...)},
 	{Name: "cost", Help: "program on a cluster: what exact minimises: time (the default) or bytes", Choices: []string{"time", "bytes"}, Needs: "cluster"},
 	{Name: "memory", Help: "program: what each device holds at each step, a line per device: hide or show", Choices: []string{"hide", "show"}},

@@ -40,10 +40,11 @@ type BoxingTime struct {
 //
 //	T = Σ_steps max_groups (steps(n)·α_m + fraction(n)·S_group/β_m)
 //
-// A boxing with no steps takes 0. c must have one link per mesh dim of
-// b's placement (Cluster.Check).
+// A boxing with no steps takes 0. c must fit b's placement (Cluster.On
+// gives it its links).
 func TimeBoxing(c Cluster, b sbp.Boxing) (BoxingTime, error) {
-	if err := c.Check(b.Placement); err != nil {
+	c, err := c.On(b.Placement)
+	if err != nil {
 		return BoxingTime{}, err
 	}
 	dt, err := tensor.ParseDType(b.DType)

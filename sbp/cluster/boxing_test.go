@@ -160,12 +160,18 @@ func TestTimeBoxingSlowestGroup(t *testing.T) {
 
 // TestTimeBoxingRefuses: a cluster whose links do not match the mesh.
 func TestTimeBoxingRefuses(t *testing.T) {
-	node, _ := Preset("h100-node")
+	loop, _ := Preset("loopback")
 	bx := plan(t, tensor.Shape{8, 8}, "[[0,1],[2,3]]", "S(0),S(1)", "B,B")
-	_, err := TimeBoxing(node, bx)
-	want := "cluster h100-node: links: 1 link for cpu:[[0, 1], [2, 3]], a 2-D mesh; give one link per mesh dim"
+	_, err := TimeBoxing(loop, bx)
+	want := "cluster loopback: links: 1 link for cpu:[[0, 1], [2, 3]], a 2-D mesh; give one link per mesh dim"
 	if err == nil || err.Error() != want || !errors.Is(err, ErrMesh) {
-		t.Fatalf("TimeBoxing(h100-node, a 2-D boxing) = %v, want %q", err, want)
+		t.Fatalf("TimeBoxing(loopback, a 2-D boxing) = %v, want %q", err, want)
+	}
+	node, _ := Preset("h100-node")
+	_, err = TimeBoxing(node, plan(t, tensor.Shape{16}, "16", "S(0)", "B"))
+	want = "cluster h100-node: levels: it has 8 devices (8), and device 8 of the placement's 16 is past them"
+	if err == nil || err.Error() != want || !errors.Is(err, ErrMesh) {
+		t.Fatalf("TimeBoxing(h100-node, 16 devices) = %v, want %q", err, want)
 	}
 	two, _ := Preset("two-h100-nodes")
 	if _, err := TimeBoxing(two, plan(t, tensor.Shape{8}, "4", "S(0)", "B")); err == nil || !errors.Is(err, ErrMesh) {

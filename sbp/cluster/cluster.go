@@ -12,11 +12,18 @@ import (
 	"github.com/stridelab/stridelab/sbp"
 )
 
-// Cluster is named hardware a plan runs on: one link per mesh dim and
-// the device every position of the mesh holds.
+// Cluster is named hardware a plan runs on: one link per mesh dim, or a
+// hierarchy of levels that gives any mesh its links (On), and the device
+// every position of the mesh holds.
 type Cluster struct {
-	Name   string
-	Links  []Link // Links[m] joins the devices along mesh dim m
+	Name string
+	// Links[m] joins the devices along mesh dim m. A cluster has links or
+	// levels, never both.
+	Links []Link
+	// Levels, innermost first (a node's NVLink, then the nodes'
+	// InfiniBand), give each mesh dim the link of the slowest level its
+	// groups cross (On).
+	Levels []Level
 	Device Device
 }
 
@@ -140,21 +147,8 @@ func (c Cluster) Validate() error {
 	if err := checkName(src, c.Name); err != nil {
 		return err
 	}
-	if len(c.Links) == 0 || len(c.Links) > maxLinks {
-		return newError(ErrInvalid, src, "links", "must list 1 to %d links, one per mesh dim; got %d", maxLinks, len(c.Links))
-	}
-	for i, l := range c.Links {
-		for _, n := range []struct {
-			f field
-			v float64
-		}{{alphaField, l.Alpha}, {betaField, l.Beta}} {
-			if err := checkNumber(src, fmt.Sprintf("links[%d].%s", i, n.f.name), n.f, n.v); err != nil {
-				return err
-			}
-		}
-		if err := checkOwn(src, fmt.Sprintf("links[%d]", i), l); err != nil {
-			return err
-		}
+	if err := c.validateLinks(); err != nil {
+		return err
 	}
 	for _, n := range []struct {
 		f field
@@ -167,13 +161,12 @@ func (c Cluster) Validate() error {
 	return nil
 }
 
-// Check reports whether c fits p: one link per mesh dim of p. The
-// error wraps ErrMesh and says how many of each there are.
+// Check reports whether c fits p (On): a cluster of links has one per
+// mesh dim of p, a cluster of levels has every device p names. The
+// error wraps ErrMesh and says what is missing.
 func (c Cluster) Check(p sbp.Placement) error {
-	if len(c.Links) != p.MeshRank() {
-		return newError(ErrMesh, c.Name, "links", "%s for %v, a %d-D mesh; give one link per mesh dim", plural(len(c.Links), "link"), p, p.MeshRank())
-	}
-	return nil
+	_, err := c.On(p)
+	return err
 }
 
 func plural(n int, what string) string {
@@ -186,6 +179,7 @@ func plural(n int, what string) string {
 // Clone returns a copy of c that shares nothing with it.
 func (c Cluster) Clone() Cluster {
 	c.Links = append([]Link(nil), c.Links...)
+	c.Levels = append([]Level(nil), c.Levels...)
 	return c
 }
 
@@ -197,9 +191,15 @@ func formatNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64)
 // spells it.
 type (
 	fileForm struct {
-		Name   string     `json:"name"`
-		Links  []linkForm `json:"links"`
-		Device deviceForm `json:"device"`
+		Name   string      `json:"name"`
+		Links  []linkForm  `json:"links,omitempty"`
+		Levels []levelForm `json:"levels,omitempty"`
+		Device deviceForm  `json:"device"`
+	}
+	levelForm struct {
+		Devices int `json:"devices"`
+		linkForm
+		Wrap bool `json:"wrap,omitempty"`
 	}
 	linkForm struct {
 		Alpha json.Number `json:"alpha_s"`
@@ -222,13 +222,24 @@ func (c Cluster) MarshalJSON() ([]byte, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	f := fileForm{Name: c.Name, Links: []linkForm{}, Device: deviceForm{number(c.Device.FLOPs), number(c.Device.MemBytes), number(c.Device.MemCapacity)}}
-	for _, l := range c.Links {
+	f := fileForm{Name: c.Name, Device: deviceForm{number(c.Device.FLOPs), number(c.Device.MemBytes), number(c.Device.MemCapacity)}}
+	link := func(l Link) (linkForm, error) {
 		own, err := ownForm(l)
+		return linkForm{number(l.Alpha), number(l.Beta), own}, err
+	}
+	for _, l := range c.Links {
+		lf, err := link(l)
 		if err != nil {
 			return nil, err
 		}
-		f.Links = append(f.Links, linkForm{number(l.Alpha), number(l.Beta), own})
+		f.Links = append(f.Links, lf)
+	}
+	for _, l := range c.Levels {
+		lf, err := link(l.Link)
+		if err != nil {
+			return nil, err
+		}
+		f.Levels = append(f.Levels, levelForm{l.Devices, lf, l.Wrap})
 	}
 	return json.Marshal(f)
 }

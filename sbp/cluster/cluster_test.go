@@ -12,14 +12,22 @@ import (
 	"github.com/stridelab/stridelab/sbp"
 )
 
-// TestPresetsValid: every preset passes Validate, writes a file Parse
-// reads back as the same cluster, and is a copy (changing it leaves the
-// table alone).
+// TestPresetsValid: every preset, and sizes of each family, passes
+// Validate, writes a file Parse reads back as the same cluster, and is
+// a copy (changing it leaves the table alone).
 func TestPresetsValid(t *testing.T) {
 	if got, want := strings.Join(PresetNames(), ","), "h100-node,two-h100-nodes,tpu-v5e"; !strings.HasPrefix(got, want) {
 		t.Fatalf("PresetNames() = %s, want %s first", got, want)
 	}
-	for _, c := range Presets() {
+	all := Presets()
+	for _, name := range []string{"h100-nodes:1", "h100-nodes:128", "tpu-v5e:16x16", "tpu-v5e:4x8"} {
+		c, ok := Preset(name)
+		if !ok {
+			t.Fatalf("Preset(%q) is not a preset", name)
+		}
+		all = append(all, c)
+	}
+	for _, c := range all {
 		if err := c.Validate(); err != nil {
 			t.Errorf("preset %s: %v", c.Name, err)
 		}
@@ -31,9 +39,15 @@ func TestPresetsValid(t *testing.T) {
 		if err != nil || !equal(back, c) {
 			t.Errorf("preset %s: Parse(File()) = %+v, %v", c.Name, back, err)
 		}
-		c.Links[0].Beta = 1
+		first := func(c Cluster) *Link {
+			if len(c.Levels) > 0 {
+				return &c.Levels[0].Link
+			}
+			return &c.Links[0]
+		}
+		first(c).Beta = 1
 		again, _ := Preset(c.Name)
-		if again.Links[0].Beta == 1 {
+		if first(again).Beta == 1 {
 			t.Errorf("preset %s: changing a returned copy changed the table", c.Name)
 		}
 	}
@@ -73,7 +87,8 @@ func TestFile(t *testing.T) {
 // TestJSON: a Cluster inside another value marshals in the file form
 // and unmarshals as strictly as Parse.
 func TestJSON(t *testing.T) {
-	c, _ := Preset("h100-node")
+	c, _ := Preset("loopback")
+	c.Name, c.Device, c.Links = "h100-node", h100, []Link{nvlink}
 	b, err := json.Marshal(struct {
 		Cluster Cluster `json:"cluster"`
 	}{c})
@@ -162,7 +177,7 @@ func TestResolve(t *testing.T) {
 	if c, err := Resolve("mine.json", read); err != nil || c.Name != "mine" {
 		t.Fatalf("Resolve(mine.json) = %+v, %v", c, err)
 	}
-	names := listWords(PresetNames())
+	names := listWords(append(PresetNames(), FamilyUsages()...))
 	cases := []struct {
 		arg  string
 		read func(string) ([]byte, error)

@@ -17,14 +17,21 @@
 //	  "device": {"flops_per_s": 6.7e+13, "mem_bytes_per_s": 3.35e+12, "mem_capacity_bytes": 8e+10}
 //	}
 //
+// or, in place of "links", "levels": a hierarchy innermost first, each
+// {"devices": N, "alpha_s": …, "beta_bytes_per_s": …} joining N blocks
+// of the level below ([Level]), which serves any mesh of its devices:
+// [Cluster.On] gives each mesh dim of a placement the link of the
+// outermost level its groups cross.
+//
 // [Parse] reads that form strictly (an unknown field, a missing or
 // non-positive number, a string where a number goes: one line naming the
 // field), [Cluster.File] writes it, and [Preset] names the built-in
-// clusters: h100-node, two-h100-nodes, tpu-v5e and loopback, whose
-// numbers and their sources are listed in docs/reference.md.
+// clusters: h100-node, two-h100-nodes, tpu-v5e and loopback, and the
+// families h100-nodes:N (N nodes of 8 H100s) and tpu-v5e:RxC (a slice),
+// whose numbers and their sources are listed in docs/reference.md.
 // [Resolve] takes what a user types after --cluster: a preset's name,
 // else a file. [Cluster.Check] says whether a cluster fits a placement:
-// it needs exactly one link per mesh dim.
+// one link per mesh dim, or levels that hold every device it names.
 //
 // # The time model
 //

@@ -21,6 +21,11 @@ import (
 //
 //	cluster two.json: links[1].beta_bytes_per_s: must be a positive number of bytes per second, got 0
 //
+// Instead of "links" a file may give "levels", a hierarchy innermost
+// first, each {"devices": N, "alpha_s": …, "beta_bytes_per_s": …}
+// with optional "collectives" and "wrap" (Level; Cluster.On gives a
+// placement's mesh dims their links).
+//
 // Parse does not know the mesh; Cluster.Check matches the links to a
 // placement.
 func Parse(source string, data []byte) (Cluster, error) {
@@ -38,7 +43,7 @@ func Parse(source string, data []byte) (Cluster, error) {
 		}
 		return bad("", "not JSON: %v", err)
 	}
-	top, err := object(source, "", data, "a JSON object "+shape, []string{"name", "links", "device"})
+	top, err := object(source, "", data, "a JSON object "+shape, []string{"name", "links", "levels", "device"})
 	if err != nil {
 		return Cluster{}, err
 	}
@@ -55,34 +60,37 @@ func Parse(source string, data []byte) (Cluster, error) {
 		return Cluster{}, err
 	}
 
-	rawLinks, ok := top["links"]
-	if !ok {
+	rawLinks, hasLinks := top["links"]
+	rawLevels, hasLevels := top["levels"]
+	switch {
+	case hasLinks && hasLevels:
+		return bad("levels", "a cluster has links (one per mesh dim) or levels (a hierarchy, innermost first), not both")
+	case hasLevels:
+		if c.Levels, err = parseLevels(source, rawLevels); err != nil {
+			return Cluster{}, err
+		}
+	case !hasLinks:
 		return bad("links", "missing; give one link per mesh dim: [{\"alpha_s\": …, \"beta_bytes_per_s\": …}]")
-	}
-	var links []json.RawMessage
-	if rawLinks = bytes.TrimSpace(rawLinks); len(rawLinks) == 0 || rawLinks[0] != '[' || json.Unmarshal(rawLinks, &links) != nil {
-		return bad("links", "must be a list of links, one per mesh dim, got %s", describe(rawLinks))
-	}
-	if len(links) == 0 || len(links) > maxLinks {
-		return bad("links", "must list 1 to %d links, one per mesh dim; got %d", maxLinks, len(links))
-	}
-	for i, raw := range links {
-		path := fmt.Sprintf("links[%d]", i)
-		obj, err := object(source, path, raw, `a link {"alpha_s": …, "beta_bytes_per_s": …}`, []string{alphaField.name, betaField.name, "collectives"})
-		if err != nil {
-			return Cluster{}, err
+	default:
+		var links []json.RawMessage
+		if rawLinks = bytes.TrimSpace(rawLinks); len(rawLinks) == 0 || rawLinks[0] != '[' || json.Unmarshal(rawLinks, &links) != nil {
+			return bad("links", "must be a list of links, one per mesh dim, got %s", describe(rawLinks))
 		}
-		var l Link
-		if l.Alpha, err = numberField(source, path, obj, alphaField); err == nil {
-			l.Beta, err = numberField(source, path, obj, betaField)
+		if len(links) == 0 || len(links) > maxLinks {
+			return bad("links", "must list 1 to %d links, one per mesh dim; got %d", maxLinks, len(links))
 		}
-		if own, ok := obj["collectives"]; ok && err == nil {
-			err = parseOwn(source, path, own, &l)
+		for i, raw := range links {
+			path := fmt.Sprintf("links[%d]", i)
+			obj, err := object(source, path, raw, `a link {"alpha_s": …, "beta_bytes_per_s": …}`, []string{alphaField.name, betaField.name, "collectives"})
+			if err != nil {
+				return Cluster{}, err
+			}
+			l, err := parseLink(source, path, obj)
+			if err != nil {
+				return Cluster{}, err
+			}
+			c.Links = append(c.Links, l)
 		}
-		if err != nil {
-			return Cluster{}, err
-		}
-		c.Links = append(c.Links, l)
 	}
 
 	rawDevice, ok := top["device"]
@@ -106,6 +114,59 @@ func Parse(source string, data []byte) (Cluster, error) {
 		return Cluster{}, &Error{Source: source, Field: err.(*Error).Field, Detail: err.(*Error).Detail, Kind: ErrInvalid}
 	}
 	return c, nil
+}
+
+// parseLink reads a link's numbers (and its optional collectives) from
+// obj, a link or a level at path.
+func parseLink(source, path string, obj map[string]json.RawMessage) (Link, error) {
+	var l Link
+	var err error
+	if l.Alpha, err = numberField(source, path, obj, alphaField); err == nil {
+		l.Beta, err = numberField(source, path, obj, betaField)
+	}
+	if own, ok := obj["collectives"]; ok && err == nil {
+		err = parseOwn(source, path, own, &l)
+	}
+	return l, err
+}
+
+// parseLevels reads the levels' list: 1 to 8 objects, innermost first,
+// each {"devices": N, "alpha_s": …, "beta_bytes_per_s": …} with
+// optional "collectives" as a link's.
+func parseLevels(source string, raw []byte) ([]Level, error) {
+	var levels []json.RawMessage
+	if raw = bytes.TrimSpace(raw); len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &levels) != nil {
+		return nil, newError(ErrInvalid, source, "levels", "must be a list of levels, innermost first, got %s", describe(raw))
+	}
+	if len(levels) == 0 || len(levels) > maxLinks {
+		return nil, newError(ErrInvalid, source, "levels", "must list 1 to %d levels, innermost first; got %d", maxLinks, len(levels))
+	}
+	var out []Level
+	for i, r := range levels {
+		path := fmt.Sprintf("levels[%d]", i)
+		obj, err := object(source, path, r, `a level {"devices": …, "alpha_s": …, "beta_bytes_per_s": …}`, []string{"devices", alphaField.name, betaField.name, "collectives", "wrap"})
+		if err != nil {
+			return nil, err
+		}
+		var n int
+		rawN, ok := obj["devices"]
+		if !ok {
+			return nil, newError(ErrInvalid, source, path+".devices", "missing; give how many blocks of the level below (devices, for the first) this level joins")
+		}
+		if json.Unmarshal(rawN, &n) != nil || n < 1 {
+			return nil, newError(ErrInvalid, source, path+".devices", "must be a whole number from 1, got %s", describe(rawN))
+		}
+		l, err := parseLink(source, path, obj)
+		if err != nil {
+			return nil, err
+		}
+		var wrap bool
+		if raw, ok := obj["wrap"]; ok && json.Unmarshal(raw, &wrap) != nil {
+			return nil, newError(ErrInvalid, source, path+".wrap", "must be true (the level's blocks form a ring with its wraparound) or false, got %s", describe(raw))
+		}
+		out = append(out, Level{Devices: n, Link: l, Wrap: wrap})
+	}
+	return out, nil
 }
 
 // syntax returns json's syntax error for data, or nil when data is one
@@ -147,6 +208,8 @@ func object(source, path string, raw []byte, what string, allowed []string) (map
 		case strings.HasPrefix(path, "links"):
 			// The optional field after the two every link has.
 			where, fields = "a link has", listWords(allowed[:2])+", and may have "+allowed[2]
+		case strings.HasPrefix(path, "levels"):
+			where, fields = "a level has", listWords(allowed[:3])+", and may have "+listWords(allowed[3:])
 		case path == "device":
 			where = "the device has"
 		}

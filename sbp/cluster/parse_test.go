@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,15 +26,7 @@ func TestParseIssueForm(t *testing.T) {
 }
 
 func equal(a, b Cluster) bool {
-	if a.Name != b.Name || a.Device != b.Device || len(a.Links) != len(b.Links) {
-		return false
-	}
-	for i := range a.Links {
-		if a.Links[i] != b.Links[i] {
-			return false
-		}
-	}
-	return true
+	return a.Name == b.Name && a.Device == b.Device && slices.Equal(a.Links, b.Links) && slices.Equal(a.Levels, b.Levels)
 }
 
 // link and dev spell parts of a file for the table below.
@@ -59,8 +52,18 @@ func TestParseRefuses(t *testing.T) {
 		{"{\n  \"name\": \"x\"\n  \"links\": []}", `cluster two.json: not JSON: line 3, column 3: invalid character '"' after object key:value pair`},
 		{`[1, 2]`, `cluster two.json: must be a JSON object {"name": …`},
 		{issueFile + ` {}`, `cluster two.json: not JSON: line 1, column 230: invalid character '{' after top-level value`},
-		{`{"name": "x", "links": [` + okLink + `], "device": ` + okDev + `, "nodes": 2}`, `cluster two.json: unknown field "nodes"; a cluster file has name, links and device`},
+		{`{"name": "x", "links": [` + okLink + `], "device": ` + okDev + `, "nodes": 2}`, `cluster two.json: unknown field "nodes"; a cluster file has name, links, levels and device`},
 		{`{"links": [` + okLink + `], "device": ` + okDev + `}`, `cluster two.json: name: missing; give the cluster's name`},
+		{`{"name": "x", "links": [` + okLink + `], "levels": [], "device": ` + okDev + `}`, `cluster two.json: levels: a cluster has links (one per mesh dim) or levels (a hierarchy, innermost first), not both`},
+		{`{"name": "x", "levels": {}, "device": ` + okDev + `}`, `cluster two.json: levels: must be a list of levels, innermost first, got an object`},
+		{`{"name": "x", "levels": [], "device": ` + okDev + `}`, `cluster two.json: levels: must list 1 to 8 levels, innermost first; got 0`},
+		{`{"name": "x", "levels": [` + okLink + `], "device": ` + okDev + `}`, `cluster two.json: levels[0].devices: missing; give how many blocks`},
+		{`{"name": "x", "levels": [{"devices": 0, "alpha_s": 1e-5, "beta_bytes_per_s": 5e10}], "device": ` + okDev + `}`, `cluster two.json: levels[0].devices: must be a whole number from 1, got 0`},
+		{`{"name": "x", "levels": [{"devices": 2.5, "alpha_s": 1e-5, "beta_bytes_per_s": 5e10}], "device": ` + okDev + `}`, `cluster two.json: levels[0].devices: must be a whole number from 1, got 2.5`},
+		{`{"name": "x", "levels": [{"devices": 8, "alpha_s": 1e-5, "beta_bytes_per_s": 0}], "device": ` + okDev + `}`, `cluster two.json: levels[0].beta_bytes_per_s: must be a positive number of bytes per second, got 0`},
+		{`{"name": "x", "levels": [{"devices": 8, "alpha_s": 1e-5, "beta_bytes_per_s": 5e10, "gpus": 8}], "device": ` + okDev + `}`, `cluster two.json: levels[0]: unknown field "gpus"; a level has devices, alpha_s and beta_bytes_per_s, and may have collectives and wrap`},
+		{`{"name": "x", "levels": [{"devices": 16, "alpha_s": 1e-6, "beta_bytes_per_s": 9e10, "wrap": "yes"}], "device": ` + okDev + `}`, `cluster two.json: levels[0].wrap: must be true (the level's blocks form a ring with its wraparound) or false, got the string "yes"`},
+		{`{"name": "x", "levels": [{"devices": 256, "alpha_s": 1e-5, "beta_bytes_per_s": 5e10}, {"devices": 512, "alpha_s": 1e-5, "beta_bytes_per_s": 5e10}], "device": ` + okDev + `}`, `cluster two.json: levels[1].devices: must be a whole number from 1, the levels' product at most 65536 devices; got 512`},
 		{file(`3`, `[`+okLink+`]`, okDev), `cluster two.json: name: must be a string, got 3`},
 		{file(`null`, `[`+okLink+`]`, okDev), `cluster two.json: name: must be a string, got null`},
 		{file(`"  "`, `[`+okLink+`]`, okDev), `cluster two.json: name: must be a non-empty string`},
@@ -109,7 +112,7 @@ func TestParseTolerates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := Preset("h100-node")
+	want := Cluster{Name: "h100-node", Links: []Link{nvlink}, Device: h100}
 	if !equal(c, want) {
 		t.Fatalf("Parse = %+v, want %+v", c, want)
 	}

@@ -36,6 +36,10 @@ var (
 	// ici is one axis of a TPU v5e slice's 2-D torus, with its wraparound
 	// (a full axis of 16 chips): both directions of the ring carry data.
 	ici = Link{Alpha: 1e-6, Beta: 9e10}
+	// iciNoWrap is an axis shorter than 16 chips: no wraparound, so a
+	// collective along it takes about twice as long (45 GB/s one way).
+	iciNoWrap = Link{Alpha: 1e-6, Beta: 4.5e10}
+	tpuV5e    = Device{FLOPs: 1.97e14, MemBytes: 8.19e11, MemCapacity: 1.6e10}
 	// loopback is the file `stridelab calibrate` wrote, as written: the
 	// middle of three runs in α and β (docs/performance.md has all three).
 	loopback = Cluster{Name: "loopback", Links: []Link{{Alpha: 0.000232, Beta: 5.23e8}},
@@ -44,9 +48,10 @@ var (
 
 // presets is the one table of named clusters; a new preset is a row.
 var presets = []Cluster{
-	{Name: "h100-node", Links: []Link{nvlink}, Device: h100},
+	// h100-node is one level, so any mesh of its 8 GPUs runs on NVLink.
+	{Name: "h100-node", Levels: []Level{{Devices: 8, Link: nvlink}}, Device: h100},
 	{Name: "two-h100-nodes", Links: []Link{ndr, nvlink}, Device: h100},
-	{Name: "tpu-v5e", Links: []Link{ici, ici}, Device: Device{FLOPs: 1.97e14, MemBytes: 8.19e11, MemCapacity: 1.6e10}},
+	{Name: "tpu-v5e", Links: []Link{ici, ici}, Device: tpuV5e},
 	loopback,
 }
 
@@ -68,12 +73,17 @@ func PresetNames() []string {
 	return names
 }
 
-// Preset returns the built-in cluster named name.
+// Preset returns the built-in cluster named name: a preset of the table
+// or a family's (h100-nodes:4; a family's name with a bad size is not a
+// preset: Resolve says why).
 func Preset(name string) (Cluster, bool) {
 	for _, c := range presets {
 		if c.Name == name {
 			return c.Clone(), true
 		}
+	}
+	if c, ok, err := familyPreset(name); ok && err == nil {
+		return c, true
 	}
 	return Cluster{}, false
 }
@@ -87,7 +97,10 @@ func Resolve(arg string, read func(path string) ([]byte, error)) (Cluster, error
 	if c, ok := Preset(arg); ok {
 		return c, nil
 	}
-	names := "the presets are " + listWords(PresetNames())
+	if _, ok, err := familyPreset(arg); ok {
+		return Cluster{}, err
+	}
+	names := "the presets are " + listWords(append(PresetNames(), FamilyUsages()...))
 	if arg == "" {
 		return Cluster{}, newError(ErrNotFound, "", "", "no cluster named; give a preset or a file (%s)", names)
 	}

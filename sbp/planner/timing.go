@@ -64,10 +64,11 @@ func (pl *planner) onCluster(o Options) error {
 		return &program.Error{Err: fmt.Errorf("cost time needs a cluster to time the steps on")}
 	}
 	if o.Cluster != nil {
-		if err := o.Cluster.Check(pl.p); err != nil {
+		c, err := o.Cluster.On(pl.p) // a cluster of levels: each mesh dim's link
+		if err != nil {
 			return &program.Error{Err: err}
 		}
-		c := o.Cluster.Clone()
+		c = c.Clone()
 		pl.clu = &c
 	}
 	pl.cost, pl.opPs = cost, make([][]int64, len(pl.g.Nodes))

@@ -118,7 +118,7 @@ try {
   await page.evaluate((h) => { location.hash = h; }, `#/program?src=${encodeURIComponent(flat)}&cluster=dgx-9000`);
   await page.waitForFunction(() => !document.getElementById("link-error").hidden && document.body.dataset.state === "ready", null, { timeout: t(60000) });
   const linkError = await page.locator("#link-error").textContent();
-  check(/cluster dgx-9000: no preset of that name; the presets are h100-node, two-h100-nodes, tpu-v5e and loopback/.test(linkError), `a link with cluster=dgx-9000 says why it does not open: ${linkError}`);
+  check(/cluster dgx-9000: no preset of that name; the presets are h100-node, two-h100-nodes, tpu-v5e, loopback, h100-nodes:N/.test(linkError), `a link with cluster=dgx-9000 says why it does not open: ${linkError}`);
 
   // A cluster's JSON in a link: an entry of the menu of its own.
   const json = JSON.stringify({ name: "my-nodes", links: [{ alpha_s: 1e-5, beta_bytes_per_s: 5e10 }, { alpha_s: 3e-6, beta_bytes_per_s: 4.5e11 }], device: { flops_per_s: 6.7e13, mem_bytes_per_s: 3.35e12, mem_capacity_bytes: 8e10 } });

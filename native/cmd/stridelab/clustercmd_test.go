@@ -38,6 +38,16 @@ func TestClusterPrintsPresets(t *testing.T) {
 	if code := run([]string{"cluster", "two-h100-nodes", "--placement", "[[0,1,2,3],[4,5,6,7]]"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("cluster two-h100-nodes on a 2-D placement: exit %d: %s", code, stderr.String())
 	}
+	// A family's cluster as a placement sees it: across the nodes
+	// InfiniBand, inside a node NVLink.
+	stdout.Reset()
+	if code := run([]string{"cluster", "h100-nodes:2", "--placement", "[[0,1,2,3,4,5,6,7],[8,9,10,11,12,13,14,15]]"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("cluster h100-nodes:2 on a 2×8 mesh: exit %d: %s", code, stderr.String())
+	}
+	c, err := cluster.Parse("", stdout.Bytes())
+	if err != nil || c.Name != "h100-nodes:2" || len(c.Links) != 2 || c.Links[0].Beta != 5e10 || c.Links[1].Beta != 4.5e11 {
+		t.Errorf("cluster h100-nodes:2 on a 2×8 mesh printed %s (%v), want links InfiniBand then NVLink", stdout.String(), err)
+	}
 }
 
 // TestClusterRefuses: every bad command line is one line on stderr.
@@ -50,7 +60,9 @@ func TestClusterRefuses(t *testing.T) {
 		{[]string{"cluster", "h200"}, 1, "cluster h200: no preset of that name and no such file; the presets are h100-node, two-h100-nodes"},
 		{[]string{"cluster", bad}, 1, "cluster " + bad + ": links[1].beta_bytes_per_s: must be a positive number of bytes per second, got 0"},
 		{[]string{"cluster", dir}, 1, "the file cannot be read: is a directory"},
-		{[]string{"cluster", "h100-node", "--placement", "[[0,1],[2,3]]"}, 1, "cluster h100-node: links: 1 link for cpu:[[0, 1], [2, 3]], a 2-D mesh; give one link per mesh dim"},
+		{[]string{"cluster", "loopback", "--placement", "[[0,1],[2,3]]"}, 1, "cluster loopback: links: 1 link for cpu:[[0, 1], [2, 3]], a 2-D mesh; give one link per mesh dim"},
+		{[]string{"cluster", "h100-node", "--placement", "9"}, 1, "cluster h100-node: levels: it has 8 devices (8), and device 8 of the placement's 9 is past them"},
+		{[]string{"cluster", "h100-nodes:0"}, 1, `cluster h100-nodes:0: the number of nodes must be a whole number from 1 to 1024, got "0"`},
 		{[]string{"cluster", "h100-node", "--placement", "[[0,1],[2]]"}, 2, "--placement: sbp: placement"},
 		{[]string{"cluster", "h100-node", "--bogus"}, 2, "flag provided but not defined"},
 		{[]string{"cluster", "h100-node", "extra"}, 2, `unexpected argument "extra"`},

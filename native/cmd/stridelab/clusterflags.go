@@ -25,7 +25,7 @@ type clusterFlags struct {
 }
 
 func defineClusterFlags(fs *flagSet, withCost bool) *clusterFlags {
-	f := &clusterFlags{name: fs.String("cluster", "", "time the plan on a cluster: a preset ("+strings.Join(cluster.PresetNames(), ", ")+") or a cluster file (stridelab cluster NAME prints the form); its device's memory also refuses a plan that does not fit")}
+	f := &clusterFlags{name: fs.String("cluster", "", "time the plan on a cluster: a preset ("+cluster.PresetList()+") or a cluster file (stridelab cluster NAME prints the form); its device's memory also refuses a plan that does not fit")}
 	if withCost {
 		f.cost = fs.String("cost", "", "what exact minimises: time (the default with --cluster: compute and communication on the cluster) or bytes (the default without)")
 	}
@@ -59,7 +59,7 @@ func planOptions(name, cost string) (planner.Options, error) {
 	}
 	if name == "" {
 		if o.Cost == planner.Time {
-			return o, usagef("--cost time needs --cluster NAME|FILE to time the steps on (the presets are %s)", strings.Join(cluster.PresetNames(), ", "))
+			return o, usagef("--cost time needs --cluster NAME|FILE to time the steps on (the presets are %s)", cluster.PresetList())
 		}
 		return o, nil
 	}

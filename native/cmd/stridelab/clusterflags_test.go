@@ -289,20 +289,20 @@ func TestClusterFlagsRefuse(t *testing.T) {
 	boxing := []string{"sbp", "boxing", "--shape", "4,4", "--from", "(S(0), B)", "--to", "(B, B)", "--placement", "[[0,1],[2,3]]"}
 	draw := []string{"draw", "program", "--src", meshSrc, "-o", filepath.Join(dir, "p.svg")}
 	with := func(cmd []string, more ...string) []string { return append(append([]string{}, cmd...), more...) }
-	const noLink = "cluster h100-node: links: 1 link for cpu:[[0, 1], [2, 3]], a 2-D mesh; give one link per mesh dim"
+	const noLink = "cluster loopback: links: 1 link for cpu:[[0, 1], [2, 3]], a 2-D mesh; give one link per mesh dim"
 	refuses(t, []refused{
-		{with(program, "--cost", "time"), 2, "stridelab sbp program: --cost time needs --cluster NAME|FILE to time the steps on (the presets are h100-node, two-h100-nodes, tpu-v5e, loopback)"},
+		{with(program, "--cost", "time"), 2, "stridelab sbp program: --cost time needs --cluster NAME|FILE to time the steps on (the presets are h100-node, two-h100-nodes, tpu-v5e, loopback, h100-nodes:N (N nodes of 8 H100s), tpu-v5e:RxC (an R×C TPU v5e slice))"},
 		{with(program, "--cost", "speed"), 2, `stridelab sbp program: --cost "speed": choose bytes or time`},
-		{with(program, "--cluster", "h200"), 1, "stridelab sbp program: cluster h200: no preset of that name and no such file; the presets are h100-node, two-h100-nodes, tpu-v5e and loopback"},
+		{with(program, "--cluster", "h200"), 1, "stridelab sbp program: cluster h200: no preset of that name and no such file; the presets are h100-node, two-h100-nodes, tpu-v5e, loopback, h100-nodes:N (N nodes of 8 H100s) and tpu-v5e:RxC (an R×C TPU v5e slice)"},
 		{with(program, "--cluster", bad), 1, "stridelab sbp program: cluster " + bad + ": links[1].beta_bytes_per_s: must be a positive number of bytes per second, got 0"},
-		{with(program, "--cluster", "h100-node"), 1, "stridelab sbp program: " + noLink},
+		{with(program, "--cluster", "loopback"), 1, "stridelab sbp program: " + noLink},
 		{with(op, "--cost", "time"), 2, "stridelab sbp plan: --cost time needs --cluster"},
-		{with(op, "--cluster", "h100-node"), 1, "stridelab sbp plan: " + noLink},
-		{with(boxing, "--cluster", "h100-node"), 1, "stridelab sbp boxing: " + noLink},
+		{with(op, "--cluster", "loopback"), 1, "stridelab sbp plan: " + noLink},
+		{with(boxing, "--cluster", "loopback"), 1, "stridelab sbp boxing: " + noLink},
 		{with(boxing, "--cluster", bad), 1, "stridelab sbp boxing: cluster " + bad + ": links[1].beta_bytes_per_s"},
 		{with(boxing, "--cost", "time"), 2, "stridelab sbp boxing: flag provided but not defined: -cost"},
 		{with(draw, "--cost", "time"), 2, "stridelab draw: --cost time needs --cluster"},
-		{with(draw, "--cluster", "h100-node"), 1, "stridelab draw: " + noLink},
+		{with(draw, "--cluster", "loopback"), 1, "stridelab draw: " + noLink},
 		{with(draw, "--cluster", bad), 1, "stridelab draw: cluster " + bad + ": links[1].beta_bytes_per_s"},
 		{with(program, "--cluster", `{"name": "two", "links": [{"alpha_s": 1e-5}]}`), 1, "stridelab sbp program: cluster: links[0].beta_bytes_per_s: missing"},
 	})
