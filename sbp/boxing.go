@@ -2,6 +2,7 @@ package sbp
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -68,6 +69,36 @@ type Boxing struct {
 	Steps      []Step       `json:"steps"`
 	Ranks      []Traffic    `json:"ranks"`
 	SendBytes  int64        `json:"send_bytes"` // Σ over devices
+	// ElemBytes, when not 0, is the width the byte counts are of: a
+	// 16-bit tensor simulated in DType (AtWidth); 0 means DType's.
+	ElemBytes int `json:"elem_bytes,omitempty"`
+}
+
+// AtWidth is b for elements of n bytes: the same steps and shards, every
+// byte count scaled by n / DType's size, and ElemBytes n. A bf16 tensor
+// moves half of what its float32 simulation does; an engine runs b's
+// steps in DType as before. Width 0 or DType's own gives b.
+func (b Boxing) AtWidth(n int) Boxing {
+	dt, err := tensor.ParseDType(b.DType)
+	if err != nil || n <= 0 || n == dt.Size() {
+		return b
+	}
+	scale := func(v int64) int64 { return v * int64(n) / int64(dt.Size()) }
+	out := b
+	out.ElemBytes, out.SendBytes = n, scale(b.SendBytes)
+	out.Ranks = slices.Clone(b.Ranks)
+	for i := range out.Ranks {
+		out.Ranks[i].SendBytes, out.Ranks[i].RecvBytes = scale(b.Ranks[i].SendBytes), scale(b.Ranks[i].RecvBytes)
+	}
+	out.Steps = slices.Clone(b.Steps)
+	for k := range out.Steps {
+		out.Steps[k].Ranks = slices.Clone(b.Steps[k].Ranks)
+		for i := range out.Steps[k].Ranks {
+			r := &out.Steps[k].Ranks[i]
+			r.SendBytes, r.RecvBytes = scale(r.SendBytes), scale(r.RecvBytes)
+		}
+	}
+	return out
 }
 
 // PlanBoxing plans the conversion of a tensor of the logical shape and

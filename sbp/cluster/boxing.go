@@ -51,9 +51,13 @@ func TimeBoxing(c Cluster, b sbp.Boxing) (BoxingTime, error) {
 	if err != nil {
 		return BoxingTime{}, newError(ErrUnsupported, c.Name, "", "boxing %v from %v to %v: %v", b.Shape, b.From, b.To, err)
 	}
+	width := int64(dt.Size())
+	if b.ElemBytes > 0 {
+		width = int64(b.ElemBytes) // a 16-bit tensor (sbp.Boxing.AtWidth)
+	}
 	out := BoxingTime{Steps: []StepTime{}}
 	for _, st := range b.Steps {
-		s, err := timeStep(c, b.Placement, st, int64(dt.Size()))
+		s, err := timeStep(c, b.Placement, st, width)
 		if err != nil {
 			return BoxingTime{}, err
 		}

@@ -34,7 +34,7 @@ func plan(t *testing.T, shape tensor.Shape, placement, from, to string) sbp.Boxi
 // by its formula written out by hand.
 func TestTimeBoxing1D(t *testing.T) {
 	const a, b, S = 1e-5, 5e10, 1 << 20
-	c := Cluster{Name: "one-link", Links: []Link{{Alpha: a, Beta: b}}, Device: Device{1, 1, 1}}
+	c := Cluster{Name: "one-link", Links: []Link{{Alpha: a, Beta: b}}, Device: Device{FLOPs: 1, MemBytes: 1, MemCapacity: 1}}
 	cases := []struct {
 		n        string
 		from, to string
@@ -146,7 +146,7 @@ func TestTimeBoxing2x4(t *testing.T) {
 // dim 1 moves 3·8 floats in the first group and 2·8 in the second.
 func TestTimeBoxingSlowestGroup(t *testing.T) {
 	const a, b = 1e-6, 1e9
-	c := Cluster{Name: "c", Links: []Link{{Alpha: a, Beta: b}, {Alpha: a, Beta: b}}, Device: Device{1, 1, 1}}
+	c := Cluster{Name: "c", Links: []Link{{Alpha: a, Beta: b}, {Alpha: a, Beta: b}}, Device: Device{FLOPs: 1, MemBytes: 1, MemCapacity: 1}}
 	bx := plan(t, tensor.Shape{5, 8}, "[[0,1],[2,3]]", "S(0),S(1)", "S(0),B")
 	got, err := TimeBoxing(c, bx)
 	if err != nil {

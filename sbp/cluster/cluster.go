@@ -45,7 +45,11 @@ type Link struct {
 
 // Device is one position of the mesh: one GPU, TPU chip or process.
 type Device struct {
-	FLOPs       float64 // peak float32 FLOP per second
+	FLOPs float64 // peak float32 FLOP per second
+	// FLOPs16 is the peak for 16-bit floats (bf16, f16: a GPU's tensor
+	// cores, a TPU's MXU), FLOP per second; 0 means FLOPs (a chip with
+	// no faster 16-bit path).
+	FLOPs16     float64
 	MemBytes    float64 // memory bandwidth, bytes per second
 	MemCapacity float64 // memory, bytes
 }
@@ -111,6 +115,7 @@ var (
 	alphaField       = field{"alpha_s", "seconds", "the link's latency per step"}
 	betaField        = field{"beta_bytes_per_s", "bytes per second", "the link's bandwidth per direction per device"}
 	flopsField       = field{"flops_per_s", "FLOP per second", "the device's peak float32 FLOP/s"}
+	flops16Field     = field{"flops16_per_s", "FLOP per second", "the device's peak 16-bit (bf16, f16) FLOP/s"}
 	memBytesField    = field{"mem_bytes_per_s", "bytes per second", "the device's memory bandwidth"}
 	memCapacityField = field{"mem_capacity_bytes", "bytes", "the device's memory capacity"}
 )
@@ -155,6 +160,11 @@ func (c Cluster) Validate() error {
 		v float64
 	}{{flopsField, c.Device.FLOPs}, {memBytesField, c.Device.MemBytes}, {memCapacityField, c.Device.MemCapacity}} {
 		if err := checkNumber(src, "device."+n.f.name, n.f, n.v); err != nil {
+			return err
+		}
+	}
+	if c.Device.FLOPs16 != 0 {
+		if err := checkNumber(src, "device."+flops16Field.name, flops16Field, c.Device.FLOPs16); err != nil {
 			return err
 		}
 	}
@@ -209,6 +219,7 @@ type (
 	}
 	deviceForm struct {
 		FLOPs       json.Number `json:"flops_per_s"`
+		FLOPs16     json.Number `json:"flops16_per_s,omitempty"`
 		MemBytes    json.Number `json:"mem_bytes_per_s"`
 		MemCapacity json.Number `json:"mem_capacity_bytes"`
 	}
@@ -222,7 +233,10 @@ func (c Cluster) MarshalJSON() ([]byte, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	f := fileForm{Name: c.Name, Device: deviceForm{number(c.Device.FLOPs), number(c.Device.MemBytes), number(c.Device.MemCapacity)}}
+	f := fileForm{Name: c.Name, Device: deviceForm{FLOPs: number(c.Device.FLOPs), MemBytes: number(c.Device.MemBytes), MemCapacity: number(c.Device.MemCapacity)}}
+	if c.Device.FLOPs16 != 0 {
+		f.Device.FLOPs16 = number(c.Device.FLOPs16)
+	}
 	link := func(l Link) (linkForm, error) {
 		own, err := ownForm(l)
 		return linkForm{number(l.Alpha), number(l.Beta), own}, err

@@ -74,6 +74,7 @@ func TestFile(t *testing.T) {
   ],
   "device": {
     "flops_per_s": 6.7e+13,
+    "flops16_per_s": 9.89e+14,
     "mem_bytes_per_s": 3.35e+12,
     "mem_capacity_bytes": 8e+10
   }
@@ -95,7 +96,7 @@ func TestJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"cluster":{"name":"h100-node","links":[{"alpha_s":3e-06,"beta_bytes_per_s":4.5e+11}],"device":{"flops_per_s":6.7e+13,"mem_bytes_per_s":3.35e+12,"mem_capacity_bytes":8e+10}}}`
+	want := `{"cluster":{"name":"h100-node","links":[{"alpha_s":3e-06,"beta_bytes_per_s":4.5e+11}],"device":{"flops_per_s":6.7e+13,"flops16_per_s":9.89e+14,"mem_bytes_per_s":3.35e+12,"mem_capacity_bytes":8e+10}}}`
 	if string(b) != want {
 		t.Fatalf("json.Marshal = %s, want %s", b, want)
 	}
@@ -109,14 +110,14 @@ func TestJSON(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) || err.Error() != "cluster: links: must list 1 to 8 links, one per mesh dim; got 0" {
 		t.Fatalf("json.Unmarshal of a bad cluster = %v", err)
 	}
-	if _, err := json.Marshal(Cluster{Name: "nan", Links: []Link{{Alpha: math.NaN(), Beta: 1}}, Device: Device{1, 1, 1}}); err == nil {
+	if _, err := json.Marshal(Cluster{Name: "nan", Links: []Link{{Alpha: math.NaN(), Beta: 1}}, Device: Device{FLOPs: 1, MemBytes: 1, MemCapacity: 1}}); err == nil {
 		t.Fatal("json.Marshal of a NaN α succeeded")
 	}
 }
 
 // TestValidate: a cluster built in Go is checked as a file is.
 func TestValidate(t *testing.T) {
-	ok := Cluster{Name: "ok", Links: []Link{{Alpha: 1e-6, Beta: 1e9}}, Device: Device{1, 1, 1}}
+	ok := Cluster{Name: "ok", Links: []Link{{Alpha: 1e-6, Beta: 1e9}}, Device: Device{FLOPs: 1, MemBytes: 1, MemCapacity: 1}}
 	cases := []struct {
 		edit func(*Cluster)
 		want string

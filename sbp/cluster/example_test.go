@@ -29,8 +29,8 @@ func ExampleTimeBoxing() {
 func ExampleDevice_Roofline() {
 	c, _ := cluster.Preset("h100-node")
 	for _, s := range [][]tensor.Shape{{{4096, 4096}, {4096, 4096}}, {{8, 4096}, {4096, 4096}}} {
-		w, _ := cluster.OpWork(sbp.Matmul(), s, tensor.Shape{s[0][0], s[1][1]}, tensor.Float32)
-		r := c.Device.Roofline(w)
+		w, _ := cluster.OpWork(sbp.Matmul(), s, tensor.Shape{s[0][0], s[1][1]}, tensor.F32)
+		r := c.Device.Roofline(w, tensor.F32)
 		fmt.Printf("%v x %v: %.3g FLOPs, %.3g bytes: %.3g µs, %s bound\n", s[0], s[1], w.FLOPs, w.Bytes, r.TimeS*1e6, r.Bound)
 	}
 	// Output:

@@ -111,6 +111,7 @@ func TestLevelsFile(t *testing.T) {
   ],
   "device": {
     "flops_per_s": 6.7e+13,
+    "flops16_per_s": 9.89e+14,
     "mem_bytes_per_s": 3.35e+12,
     "mem_capacity_bytes": 8e+10
   }

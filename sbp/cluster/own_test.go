@@ -102,7 +102,7 @@ func TestOwnRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := Cluster{Name: "nan", Links: []Link{l}, Device: Device{1, 1, 1}}
+	bad := Cluster{Name: "nan", Links: []Link{l}, Device: Device{FLOPs: 1, MemBytes: 1, MemCapacity: 1}}
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "links[0].collectives.all-to-all.alpha_s: must be a positive number of seconds, got NaN") {
 		t.Errorf("Validate of a NaN own α: %v", err)
 	}

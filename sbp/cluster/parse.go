@@ -98,9 +98,14 @@ func Parse(source string, data []byte) (Cluster, error) {
 		return bad("device", `missing; give {"flops_per_s": …, "mem_bytes_per_s": …, "mem_capacity_bytes": …}`)
 	}
 	dev, err := object(source, "device", rawDevice, `a device {"flops_per_s": …, "mem_bytes_per_s": …, "mem_capacity_bytes": …}`,
-		[]string{flopsField.name, memBytesField.name, memCapacityField.name})
+		[]string{flopsField.name, memBytesField.name, memCapacityField.name, flops16Field.name})
 	if err != nil {
 		return Cluster{}, err
+	}
+	if _, ok := dev[flops16Field.name]; ok {
+		if c.Device.FLOPs16, err = numberField(source, "device", dev, flops16Field); err != nil {
+			return Cluster{}, err
+		}
 	}
 	for _, f := range []struct {
 		field
@@ -211,7 +216,7 @@ func object(source, path string, raw []byte, what string, allowed []string) (map
 		case strings.HasPrefix(path, "levels"):
 			where, fields = "a level has", listWords(allowed[:3])+", and may have "+listWords(allowed[3:])
 		case path == "device":
-			where = "the device has"
+			where, fields = "the device has", listWords(allowed[:3])+", and may have "+allowed[3]
 		}
 		return nil, newError(ErrInvalid, source, path, "unknown field %q; %s %s", unknown[0], where, fields)
 	}

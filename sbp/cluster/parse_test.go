@@ -15,11 +15,12 @@ func TestParseIssueForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Cluster{Name: "two-h100-nodes", Links: []Link{{Alpha: 1e-5, Beta: 5e10}, {Alpha: 3e-6, Beta: 4.5e11}}, Device: Device{6.7e13, 3.35e12, 8e10}}
+	want := Cluster{Name: "two-h100-nodes", Links: []Link{{Alpha: 1e-5, Beta: 5e10}, {Alpha: 3e-6, Beta: 4.5e11}}, Device: Device{FLOPs: 6.7e13, MemBytes: 3.35e12, MemCapacity: 8e10}}
 	if !equal(c, want) {
 		t.Fatalf("Parse(issue's file) = %+v, want %+v", c, want)
 	}
 	preset, _ := Preset("two-h100-nodes")
+	preset.Device.FLOPs16 = 0 // the issue's file predates the 16-bit peak
 	if !equal(c, preset) {
 		t.Errorf("the issue's file %+v differs from the preset %+v", c, preset)
 	}
@@ -55,6 +56,8 @@ func TestParseRefuses(t *testing.T) {
 		{`{"name": "x", "links": [` + okLink + `], "device": ` + okDev + `, "nodes": 2}`, `cluster two.json: unknown field "nodes"; a cluster file has name, links, levels and device`},
 		{`{"links": [` + okLink + `], "device": ` + okDev + `}`, `cluster two.json: name: missing; give the cluster's name`},
 		{`{"name": "x", "links": [` + okLink + `], "levels": [], "device": ` + okDev + `}`, `cluster two.json: levels: a cluster has links (one per mesh dim) or levels (a hierarchy, innermost first), not both`},
+		{`{"name": "x", "links": [` + okLink + `], "device": {"flops_per_s": 1, "flops16_per_s": 0, "mem_bytes_per_s": 1, "mem_capacity_bytes": 1}}`, `cluster two.json: device.flops16_per_s: must be a positive number of FLOP per second, got 0`},
+		{`{"name": "x", "links": [` + okLink + `], "device": {"flops_per_s": 1, "bf16": 2, "mem_bytes_per_s": 1, "mem_capacity_bytes": 1}}`, `cluster two.json: device: unknown field "bf16"; the device has flops_per_s, mem_bytes_per_s and mem_capacity_bytes, and may have flops16_per_s`},
 		{`{"name": "x", "levels": {}, "device": ` + okDev + `}`, `cluster two.json: levels: must be a list of levels, innermost first, got an object`},
 		{`{"name": "x", "levels": [], "device": ` + okDev + `}`, `cluster two.json: levels: must list 1 to 8 levels, innermost first; got 0`},
 		{`{"name": "x", "levels": [` + okLink + `], "device": ` + okDev + `}`, `cluster two.json: levels[0].devices: missing; give how many blocks`},
@@ -113,6 +116,7 @@ func TestParseTolerates(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Cluster{Name: "h100-node", Links: []Link{nvlink}, Device: h100}
+	want.Device.FLOPs16 = 0
 	if !equal(c, want) {
 		t.Fatalf("Parse = %+v, want %+v", c, want)
 	}

@@ -9,7 +9,8 @@ import (
 // The presets' numbers, each with its source (docs/reference.md, "The
 // presets", gives the links and says how each number was read off them):
 //
-//	H100 SXM          67 TFLOP/s float32 (CUDA cores), 3.35 TB/s HBM3, 80 GB:
+//	H100 SXM          67 TFLOP/s float32 (CUDA cores), 989 TFLOP/s bf16 and
+//	                  f16 (tensor cores, dense), 3.35 TB/s HBM3, 80 GB:
 //	                  NVIDIA's H100 datasheet
 //	NVLink 4 (H100)   450 GB/s per direction per GPU (18 links × 25 GB/s):
 //	                  the datasheet's 900 GB/s bidirectional; the JAX scaling
@@ -28,7 +29,7 @@ import (
 //	                  2-core machine: `stridelab calibrate --engine torch
 //	                  --runs 9`, November 2026 (docs/performance.md)
 var (
-	h100 = Device{FLOPs: 6.7e13, MemBytes: 3.35e12, MemCapacity: 8e10}
+	h100 = Device{FLOPs: 6.7e13, FLOPs16: 9.89e14, MemBytes: 3.35e12, MemCapacity: 8e10}
 	// nvlink is NVLink 4 inside an 8-GPU H100 node, through its NVSwitches.
 	nvlink = Link{Alpha: 3e-6, Beta: 4.5e11}
 	// ndr is InfiniBand NDR between nodes, one 400 Gb/s NIC per GPU.

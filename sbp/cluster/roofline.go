@@ -30,20 +30,30 @@ type Roof struct {
 	Bound    Bound   `json:"bound"`     // which one it is
 }
 
-// Roofline returns the time of w on d, the larger of its compute time
-// and its memory time (the JAX scaling book's roofline):
+// Roofline returns the time of w on d in precision p, the larger of its
+// compute time and its memory time (the JAX scaling book's roofline):
 //
-//	T = max(FLOPs / flops_per_s, bytes / mem_bytes_per_s)
+//	T = max(FLOPs / peak(p), bytes / mem_bytes_per_s)
 //
-// Bound is ComputeBound when the compute time is strictly the larger,
-// else MemoryBound. d must be valid (Cluster.Validate).
-func (d Device) Roofline(w Work) Roof {
-	r := Roof{ComputeS: w.FLOPs / d.FLOPs, MemoryS: w.Bytes / d.MemBytes, Bound: MemoryBound}
+// with peak(p) flops16_per_s for a 16-bit float (Device.Peak), else
+// flops_per_s. Bound is ComputeBound when the compute time is strictly
+// the larger, else MemoryBound. d must be valid (Cluster.Validate).
+func (d Device) Roofline(w Work, p tensor.Precision) Roof {
+	r := Roof{ComputeS: w.FLOPs / d.Peak(p), MemoryS: w.Bytes / d.MemBytes, Bound: MemoryBound}
 	r.TimeS = r.MemoryS
 	if r.ComputeS > r.MemoryS {
 		r.TimeS, r.Bound = r.ComputeS, ComputeBound
 	}
 	return r
+}
+
+// Peak is d's peak FLOP/s in precision p: FLOPs16 for bf16 and f16
+// where d has one, else FLOPs.
+func (d Device) Peak(p tensor.Precision) float64 {
+	if p.Half() && d.FLOPs16 > 0 {
+		return d.FLOPs16
+	}
+	return d.FLOPs
 }
 
 // flopCounts is the one table of FLOP counts per op, for one device's
@@ -109,7 +119,8 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 }
 
 // OpWork returns the work of op on one device whose input shards have
-// the shapes in and whose output shard has shape out, elements of dt:
+// the shapes in and whose output shard has shape out, elements of
+// precision p:
 //
 //	FLOPs  matmul (with or without transpose flags) 2·batch·m·k·n,
 //	       broadcast_matmul_grad_b 2·M·k·n; add … eq, exp … step and
@@ -120,7 +131,7 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 //	       permute, reshape, slice, slice_grad, cat and gather 0;
 //	       unsorted_segment_sum_like one
 //	       per dy element
-//	bytes  dt.Size() · (Σ input shard elements + output shard elements):
+//	bytes  p.Bytes() · (Σ input shard elements + output shard elements):
 //	       each input read once (a like op's like not at all; of
 //	       gather's table the rows looked up, its output's worth) and
 //	       the output written once, the least traffic any kernel needs
@@ -129,7 +140,7 @@ var flopCounts = map[string]func(in []tensor.Shape, out tensor.Shape) float64{
 // matmul's shards that are not [..., m, k] and [..., k, n] giving out is
 // an error wrapping
 // ErrUnsupported.
-func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Work, error) {
+func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, p tensor.Precision) (Work, error) {
 	name := op.Name()
 	row := name
 	switch par := sbp.Params(op); {
@@ -144,8 +155,8 @@ func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Wo
 	if !ok {
 		return Work{}, newError(ErrUnsupported, "", "", "no FLOP count for the op %q", name)
 	}
-	if !dt.Valid() {
-		return Work{}, newError(ErrUnsupported, "", "", "%s: unknown dtype %v", name, dt)
+	if p.Bytes() == 0 || p > tensor.I32 {
+		return Work{}, newError(ErrUnsupported, "", "", "%s: unknown precision %v", name, p)
 	}
 	if len(in) != op.Arity() {
 		return Work{}, newError(ErrUnsupported, "", "", "%s takes %d inputs, got %d shapes", name, op.Arity(), len(in))
@@ -173,7 +184,7 @@ func OpWork(op sbp.Op, in []tensor.Shape, out tensor.Shape, dt tensor.DType) (Wo
 		}
 		bytes += elems(s)
 	}
-	return Work{FLOPs: count(in, out), Bytes: bytes * float64(dt.Size())}, nil
+	return Work{FLOPs: count(in, out), Bytes: bytes * float64(p.Bytes())}, nil
 }
 
 // elems is the number of elements of s, as a float64 (no overflow).
@@ -203,10 +214,11 @@ type OpTime struct {
 // c's device: each device's OpWork on its own shards and its Roofline,
 // the slowest device deciding,
 //
-//	T = max_ranks max(FLOPs_r / flops_per_s, bytes_r / mem_bytes_per_s)
+//	T = max_ranks max(FLOPs_r / peak(p), bytes_r / mem_bytes_per_s)
 //
-// c must fit the plan's placement (Cluster.Check).
-func TimeOp(c Cluster, op sbp.Op, plan sbp.OpPlan, dt tensor.DType) (OpTime, error) {
+// in precision p (Device.Roofline). c must fit the plan's placement
+// (Cluster.Check).
+func TimeOp(c Cluster, op sbp.Op, plan sbp.OpPlan, p tensor.Precision) (OpTime, error) {
 	if err := c.Check(plan.Placement); err != nil {
 		return OpTime{}, err
 	}
@@ -216,11 +228,11 @@ func TimeOp(c Cluster, op sbp.Op, plan sbp.OpPlan, dt tensor.DType) (OpTime, err
 		if err != nil {
 			return OpTime{}, err
 		}
-		w, err := OpWork(op, in, r.OutShape, dt)
+		w, err := OpWork(op, in, r.OutShape, p)
 		if err != nil {
 			return OpTime{}, err
 		}
-		rt := RankTime{Rank: r.Rank, Work: w, Roof: c.Device.Roofline(w)}
+		rt := RankTime{Rank: r.Rank, Work: w, Roof: c.Device.Roofline(w, p)}
 		out.Ranks = append(out.Ranks, rt)
 		if i == 0 || rt.TimeS > out.TimeS {
 			out.RankTime = rt

@@ -44,7 +44,7 @@ func TestOpWork(t *testing.T) {
 		{sbp.Transpose(), []tensor.Shape{{2, 3}}, tensor.Shape{3, 2}, 0, 4 * 12},
 	}
 	for _, c := range cases {
-		w, err := OpWork(c.op, c.in, c.out, tensor.Float32)
+		w, err := OpWork(c.op, c.in, c.out, tensor.F32)
 		if err != nil {
 			t.Errorf("%v on %v: %v", c.op, c.in, err)
 			continue
@@ -61,21 +61,21 @@ func TestOpWorkRefuses(t *testing.T) {
 		op   sbp.Op
 		in   []tensor.Shape
 		out  tensor.Shape
-		dt   tensor.DType
+		pr   tensor.Precision
 		want string
 	}{
-		{sbp.Matmul(), []tensor.Shape{{4, 3}}, tensor.Shape{4, 4}, tensor.Float32, "cluster: matmul takes 2 inputs, got 1 shapes"},
-		{sbp.Matmul(), []tensor.Shape{{4, 3}, {2, 4}}, tensor.Shape{4, 4}, tensor.Float32, "cluster: matmul of shards [4 3] and [2 4] into [4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
-		{sbp.Matmul(), []tensor.Shape{{4, 3, 1}, {3, 4}}, tensor.Shape{4, 4}, tensor.Float32, "cluster: matmul of shards [4 3 1] and [3 4] into [4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
-		{sbp.Matmul(), []tensor.Shape{{3}, {3, 4}}, tensor.Shape{4}, tensor.Float32, "cluster: matmul of shards [3] and [3 4] into [4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
-		{sbp.Matmul(), []tensor.Shape{{2, 4, 3}, {3, 3, 4}}, tensor.Shape{2, 4, 4}, tensor.Float32, "cluster: matmul of shards [2 4 3] and [3 3 4] into [2 4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
-		{sbp.Matmul(), []tensor.Shape{{2, 4, 3}, {3, 4}}, tensor.Shape{1, 4, 4}, tensor.Float32, "cluster: matmul of shards [2 4 3] and [3 4] into [1 4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
-		{sbp.Scale(2), []tensor.Shape{{-1}}, tensor.Shape{1}, tensor.Float32, "cluster: scale: the shard shape [-1] has a negative size"},
-		{sbp.Scale(2), []tensor.Shape{{1}}, tensor.Shape{1}, tensor.DType(99), "cluster: scale: unknown dtype DType(99)"},
-		{alien{}, []tensor.Shape{{1}}, tensor.Shape{1}, tensor.Float32, `cluster: no FLOP count for the op "conv"`},
+		{sbp.Matmul(), []tensor.Shape{{4, 3}}, tensor.Shape{4, 4}, tensor.F32, "cluster: matmul takes 2 inputs, got 1 shapes"},
+		{sbp.Matmul(), []tensor.Shape{{4, 3}, {2, 4}}, tensor.Shape{4, 4}, tensor.F32, "cluster: matmul of shards [4 3] and [2 4] into [4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Matmul(), []tensor.Shape{{4, 3, 1}, {3, 4}}, tensor.Shape{4, 4}, tensor.F32, "cluster: matmul of shards [4 3 1] and [3 4] into [4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Matmul(), []tensor.Shape{{3}, {3, 4}}, tensor.Shape{4}, tensor.F32, "cluster: matmul of shards [3] and [3 4] into [4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Matmul(), []tensor.Shape{{2, 4, 3}, {3, 3, 4}}, tensor.Shape{2, 4, 4}, tensor.F32, "cluster: matmul of shards [2 4 3] and [3 3 4] into [2 4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Matmul(), []tensor.Shape{{2, 4, 3}, {3, 4}}, tensor.Shape{1, 4, 4}, tensor.F32, "cluster: matmul of shards [2 4 3] and [3 4] into [1 4 4]: they must be [..., m, k] and [..., k, n], with batch dims that broadcast to the output's"},
+		{sbp.Scale(2), []tensor.Shape{{-1}}, tensor.Shape{1}, tensor.F32, "cluster: scale: the shard shape [-1] has a negative size"},
+		{sbp.Scale(2), []tensor.Shape{{1}}, tensor.Shape{1}, tensor.Precision(99), "cluster: scale: unknown precision Precision(99)"},
+		{alien{}, []tensor.Shape{{1}}, tensor.Shape{1}, tensor.F32, `cluster: no FLOP count for the op "conv"`},
 	}
 	for _, c := range cases {
-		_, err := OpWork(c.op, c.in, c.out, c.dt)
+		_, err := OpWork(c.op, c.in, c.out, c.pr)
 		if err == nil || err.Error() != c.want || !errors.Is(err, ErrUnsupported) {
 			t.Errorf("OpWork(%v, %v) = %v, want %q", c.op, c.in, err, c.want)
 		}
@@ -109,10 +109,35 @@ func TestRoofline(t *testing.T) {
 		{Work{0, 0}, 0, MemoryBound},
 	}
 	for _, c := range cases {
-		r := d.Roofline(c.w)
+		r := d.Roofline(c.w, tensor.F32)
 		if !near(r.TimeS, c.time) || r.Bound != c.b || r.ComputeS != c.w.FLOPs/d.FLOPs || r.MemoryS != c.w.Bytes/d.MemBytes {
 			t.Errorf("Roofline(%+v) = %+v, want %g s, %s bound", c.w, r, c.time, c.b)
 		}
+	}
+}
+
+// TestRooflinePrecision: a 16-bit op runs at the chip's 16-bit peak
+// (flops16_per_s) where it has one and moves 2 bytes an element; f32 and
+// a chip without a 16-bit peak use flops_per_s.
+func TestRooflinePrecision(t *testing.T) {
+	h100, _ := Preset("h100-node")
+	w := Work{FLOPs: 2 * 4096 * 4096 * 4096}
+	for _, c := range []struct {
+		d    Device
+		p    tensor.Precision
+		peak float64
+	}{
+		{h100.Device, tensor.F32, 6.7e13}, {h100.Device, tensor.BF16, 9.89e14}, {h100.Device, tensor.F16, 9.89e14},
+		{Device{FLOPs: 1e12, MemBytes: 1, MemCapacity: 1}, tensor.BF16, 1e12},
+	} {
+		if r := c.d.Roofline(w, c.p); !near(r.ComputeS, w.FLOPs/c.peak) {
+			t.Errorf("%v on %+v: compute %g s, want %g", c.p, c.d, r.ComputeS, w.FLOPs/c.peak)
+		}
+	}
+	half, _ := OpWork(sbp.Unary(tensor.Exp), []tensor.Shape{{8}}, tensor.Shape{8}, tensor.BF16)
+	full, _ := OpWork(sbp.Unary(tensor.Exp), []tensor.Shape{{8}}, tensor.Shape{8}, tensor.F32)
+	if half.Bytes != 32 || full.Bytes != 64 {
+		t.Errorf("exp of 8 elements moves %g bytes in bf16 and %g in f32, want 32 and 64", half.Bytes, full.Bytes)
 	}
 }
 
@@ -125,7 +150,7 @@ func TestTimeOp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := TimeOp(c, sbp.Matmul(), plan, tensor.Float32)
+	got, err := TimeOp(c, sbp.Matmul(), plan, tensor.F32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +162,7 @@ func TestTimeOp(t *testing.T) {
 		t.Fatalf("per rank: %+v", got.Ranks)
 	}
 	two, _ := Preset("two-h100-nodes")
-	if _, err := TimeOp(two, sbp.Matmul(), plan, tensor.Float32); !errors.Is(err, ErrMesh) {
+	if _, err := TimeOp(two, sbp.Matmul(), plan, tensor.F32); !errors.Is(err, ErrMesh) {
 		t.Fatalf("TimeOp on a cluster of 2 links for a 1-D placement = %v, want ErrMesh", err)
 	}
 }

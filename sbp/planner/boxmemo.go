@@ -34,9 +34,11 @@ var boxMemo = struct {
 // plan asks for 4,600 cold), about 12 MiB of 2×2 boxings.
 const boxMemoGeneration = 1 << 12
 
-// memoBoxing is sbp.PlanBoxing through boxMemo; key spells the
-// placement, the shape and the two SBPs.
-func memoBoxing(key string, shape tensor.Shape, p sbp.Placement, from, to sbp.NdSbp) (sbp.Boxing, error) {
+// memoBoxing is sbp.PlanBoxing through boxMemo, of a tensor whose
+// elements are width bytes (sbp.Boxing.AtWidth: a 16-bit tensor moves
+// half its float32 simulation's bytes); key spells the placement, the
+// shape, the width where not 4 and the two SBPs.
+func memoBoxing(key string, shape tensor.Shape, width int, p sbp.Placement, from, to sbp.NdSbp) (sbp.Boxing, error) {
 	boxMemo.Lock()
 	e, ok := boxMemo.recent[key]
 	if !ok {
@@ -49,6 +51,7 @@ func memoBoxing(key string, shape tensor.Shape, p sbp.Placement, from, to sbp.Nd
 		return e.b, e.err
 	}
 	b, err := sbp.PlanBoxing(shape, tensor.Float32, p, from, to)
+	b = b.AtWidth(width)
 	boxMemo.Lock()
 	rememberBoxing(key, boxEdge{b, err})
 	boxMemo.Unlock()

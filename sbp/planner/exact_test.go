@@ -245,7 +245,7 @@ func (e *enumerator) opTime(i, k int) int64 {
 	}
 	t := int64(-1)
 	if plan, err := sbp.PlanOpAs(n.Op, shapes, e.p, s.in, s.out); err == nil {
-		if tm, err := cluster.TimeOp(*e.clu, n.Op, plan, tensor.Float32); err == nil {
+		if tm, err := cluster.TimeOp(*e.clu, n.Op, plan, tensor.F32); err == nil {
 			t = picoseconds(tm.TimeS)
 		}
 	}

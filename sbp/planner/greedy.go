@@ -96,7 +96,7 @@ func (pl *planner) eagerChoice(i int, lay []int) (int, error) {
 	bytes := make([]float64, len(shapes))
 	for j, s := range shapes {
 		e, _ := s.NumElements()
-		bytes[j] = float64(e) * float64(tensor.Float32.Size())
+		bytes[j] = float64(e) * float64(pl.prec[pl.args[i][j]].Bytes()) // OneFlow's copy cost counts a blob's bytes
 	}
 	var pick int
 	if pl.p.MeshRank() == 1 {

@@ -44,20 +44,37 @@ func spans(steps []Step, finals map[string]bool) []span {
 	return out
 }
 
-// shardBytes is what each device holds of a float32 tensor of shape laid
-// out as nd on p (heldBytes' bytes(i)), by position in the placement.
-func shardBytes(shape tensor.Shape, p sbp.Placement, nd sbp.NdSbp) ([]int64, error) {
+// shardBytes is what each device holds of a tensor of shape laid out as
+// nd on p, of elements of width bytes (heldBytes' bytes(i)), by position
+// in the placement.
+func shardBytes(shape tensor.Shape, width int64, p sbp.Placement, nd sbp.NdSbp) ([]int64, error) {
 	shards, err := sbp.Shards(shape, p, nd)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]int64, len(shards))
 	for i, sh := range shards {
-		if out[i], err = tensor.ResultBytes(tensor.Float32, sh.Shape); err != nil {
+		n, err := tensor.ResultBytes(tensor.Float32, sh.Shape)
+		if err != nil {
 			return nil, err
 		}
+		out[i] = n / 4 * width
 	}
 	return out, nil
+}
+
+// valueBytes is what each device holds of step s's value (heldBytes'
+// bytes(i)): its shard at its precision's width, or with zero2 (a final
+// gradient under ZeRO-2) its elements split evenly over every device.
+func valueBytes(p sbp.Placement, s Step, zero2 bool) ([]int64, error) {
+	b, err := shardBytes(s.Shape, int64(s.Precision.Bytes()), p, s.Out())
+	if zero2 {
+		b, err = evenBytes(s.Shape, int64(s.Precision.Bytes()), p)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("what each device holds of %s %v as %s: %w", s.Name, s.Shape, s.Out(), err)
+	}
+	return b, nil
 }
 
 // heldBytes is the memory walk: held[k][i] is what the device at
@@ -76,9 +93,10 @@ func shardBytes(shape tensor.Shape, p sbp.Placement, nd sbp.NdSbp) ([]int64, err
 //     nothing reads it. The backward reads forward values (matmul's
 //     gradient reads its operands), so those are held until it has.
 //
-// On each device a value costs its shard's buffer, float32:
+// On each device a value costs its shard's buffer, at its precision's
+// width (Step.Precision: 4 bytes for f32 and i32, 2 for bf16 and f16):
 //
-//	bytes(i) = 4 · Π sbp.Shards(shape, p, sbp)[i].Shape
+//	bytes(i) = width · Π sbp.Shards(shape, p, sbp)[i].Shape
 //
 // so a split holds its balanced part (BalancedSplit: 10 rows on 3
 // devices are 4, 3, 3; on a mesh each dim splits what the one before
@@ -92,8 +110,12 @@ func shardBytes(shape tensor.Shape, p sbp.Placement, nd sbp.NdSbp) ([]int64, err
 // of its span and taken off after its last, so the walk is
 // O((steps + values) · devices). A fault (a device holding past 2^63
 // bytes: tensor.ErrOverflow) comes with the step it is found at.
-func heldBytes(p sbp.Placement, steps []Step, finals map[string]bool) (held [][]int64, at int, err error) {
+func heldBytes(p sbp.Placement, steps []Step, finals map[string]bool, opt *program.Optimizer) (held [][]int64, at int, err error) {
 	n := p.Size()
+	state, err := optimizerState(p, steps, opt)
+	if err != nil {
+		return nil, 0, err
+	}
 	sp := spans(steps, finals)
 	born := make([][]int, len(steps)) // step → the values whose span starts there
 	freed := make([][]int, len(steps))
@@ -101,23 +123,24 @@ func heldBytes(p sbp.Placement, steps []Step, finals map[string]bool) (held [][]
 		born[s.first] = append(born[s.first], j)
 		freed[s.last] = append(freed[s.last], j)
 	}
-	shards := map[string][]int64{} // "shape sbp" → shardBytes
+	shards := map[string][]int64{} // "shape sbp precision zero2" → valueBytes
 	bytesOf := func(j int) ([]int64, error) {
 		s := steps[j]
-		key := s.Shape.String() + " " + s.Out().String()
+		zero2 := opt != nil && opt.ZeRO >= 2 && finals[s.Name]
+		key := s.Shape.String() + " " + s.Out().String() + " " + s.Precision.String() + fmt.Sprint(zero2)
 		if b, ok := shards[key]; ok {
 			return b, nil
 		}
-		b, err := shardBytes(s.Shape, p, s.Out())
+		b, err := valueBytes(p, s, zero2)
 		if err != nil {
-			return nil, fmt.Errorf("what each device holds of %s %v as %s: %w", s.Name, s.Shape, s.Out(), err)
+			return nil, err
 		}
 		shards[key] = b
 		return b, nil
 	}
 	flat := make([]int64, len(steps)*n) // one allocation for every step's row
 	held = make([][]int64, len(steps))
-	cur := make([]int64, n)
+	cur := slices.Clone(state) // the optimizer's state, held throughout
 	for k := range steps {
 		for _, j := range born[k] {
 			b, err := bytesOf(j)
@@ -148,13 +171,23 @@ func heldBytes(p sbp.Placement, steps []Step, finals map[string]bool) (held [][]
 // are those of the program's inputs (the step each resolves to). A
 // fault names the statement behind its step, as the plan's errors do.
 func (pl *planner) hold(r *run) error {
+	for k := range r.steps {
+		s := &r.steps[k]
+		name := s.Name
+		if s.Kind == StepBoxing {
+			name = s.Tensor
+		}
+		if x, ok := pl.names[name]; ok {
+			s.Precision = pl.prec[x]
+		}
+	}
 	finals := map[string]bool{}
 	for _, n := range pl.g.Nodes {
 		if g, ok := pl.g.Grads[n.Name]; ok && n.Kind == graph.KindInput {
 			finals[r.resolve(g)] = true
 		}
 	}
-	held, at, err := heldBytes(pl.p, r.steps, finals)
+	held, at, err := heldBytes(pl.p, r.steps, finals, pl.g.Prog.Optimizer)
 	if err != nil {
 		return (&Plan{Program: pl.g.Prog}).StatementError(r.steps[at], err)
 	}
@@ -199,18 +232,29 @@ func (pl *Plan) Peak() (perRank []int64, step int) {
 
 // MarshalJSON writes the plan's fields and, after them, its peak:
 // peak_held_bytes (one per device) and peak_step (an index into steps),
-// from Peak.
+// from Peak; memory, each device's parameters, gradients and optimizer
+// state (Plan.Memory); and the optimizer statement, where there is one.
 func (pl Plan) MarshalJSON() ([]byte, error) {
 	type fields Plan // Plan's fields without this method
 	peak, step := pl.Peak()
+	var mem []Memory
+	optimizer := ""
+	if pl.Program != nil {
+		mem, _ = pl.Memory() // its faults were the memory walk's, which planning reported
+		if pl.Program.Optimizer != nil {
+			optimizer = pl.Program.Optimizer.String()
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // the caller's encoder escapes, or not, as it was told
 	err := enc.Encode(struct {
 		fields
-		PeakHeldBytes []int64 `json:"peak_held_bytes"`
-		PeakStep      int     `json:"peak_step"`
-	}{fields(pl), peak, step})
+		PeakHeldBytes []int64  `json:"peak_held_bytes"`
+		PeakStep      int      `json:"peak_step"`
+		Memory        []Memory `json:"memory,omitempty"`
+		Optimizer     string   `json:"optimizer,omitempty"`
+	}{fields(pl), peak, step, mem, optimizer})
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 }
 
@@ -264,9 +308,13 @@ func (pl *Plan) Capacity(capacity int64, device string) error {
 		bytes int64
 	}
 	var vals []value
-	for j, s := range spans(pl.Steps, pl.finals()) {
+	opt, finals := pl.Program.Optimizer, pl.finals()
+	if state, err := optimizerState(p, pl.Steps, opt); err == nil && state[rank] > 0 {
+		vals = append(vals, value{-1, state[rank]}) // step -1: the optimizer's state
+	}
+	for j, s := range spans(pl.Steps, finals) {
 		if s.first <= k && k <= s.last {
-			b, err := shardBytes(pl.Steps[j].Shape, p, pl.Steps[j].Out())
+			b, err := valueBytes(p, pl.Steps[j], opt != nil && opt.ZeRO >= 2 && finals[pl.Steps[j].Name])
 			if err != nil {
 				return pl.StatementError(pl.Steps[j], err)
 			}
@@ -278,6 +326,10 @@ func (pl *Plan) Capacity(capacity int64, device string) error {
 	slices.SortStableFunc(vals, func(a, b value) int { return cmp.Compare(b.bytes, a.bytes) })
 	var named []string
 	for _, v := range vals[:min(len(vals), largestNamed)] {
+		if v.step < 0 {
+			named = append(named, fmt.Sprintf("the %s's state %s", opt, tensor.FormatBytes(v.bytes)))
+			continue
+		}
 		s := pl.Steps[v.step]
 		named = append(named, fmt.Sprintf("%s as %s %s", s.Name, s.Out(), tensor.FormatBytes(v.bytes)))
 	}

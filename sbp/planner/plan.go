@@ -109,7 +109,11 @@ type Step struct {
 	Values string       `json:"values,omitempty"` // input: arange, uniform, FILE.npy, ones or zeros (program.ValuesArange and the others)
 	Const  bool         `json:"const,omitempty"`  // input: a constant, which gets no gradient
 	Int    bool         `json:"int,omitempty"`    // input, op: its values are int32 token ids (an input written i32, or a view of one), else float32
-	Of     string       `json:"of,omitempty"`     // a backward op: the forward name whose gradient rule wrote it (graph.Node.Of)
+	// Precision is what the cost model counts the step's tensor at
+	// (planner.precisions): its bytes held and sent, the chip's peak for
+	// an op; f32 (left out of the JSON) unless an input says bf16 or f16.
+	Precision tensor.Precision `json:"precision,omitzero"`
+	Of        string           `json:"of,omitempty"` // a backward op: the forward name whose gradient rule wrote it (graph.Node.Of)
 
 	// boxing
 	Tensor   string    `json:"tensor,omitempty"`    // the tensor boxed

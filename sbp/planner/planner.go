@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
@@ -33,17 +34,18 @@ type planner struct {
 	p       sbp.Placement
 	cands   [][]cand // by node index; nil for a node that is not an op
 	boxes   map[[3]int]boxEdge
-	nds     []sbp.NdSbp    // id → SBP
-	ndIDs   map[string]int // SBP's key (sbp.AppendKey) → id
-	key     []byte         // scratch for id
-	names   map[string]int // a node's name → its index among the names
-	out     []int          // node index → its name's index
-	args    [][]int        // node index → its arguments' name indices
-	def     []int          // name index → the node that defines it
-	readers [][]read       // name index → where it is read
-	shapeOf []int          // name index → its shape's index: boxings are asked of sbp once per shape
-	shapeKs []string       // shape index → its spelling, with the placement's (boxMemo's keys)
-	ndKeys  []string       // SBP id → its spelling
+	nds     []sbp.NdSbp        // id → SBP
+	ndIDs   map[string]int     // SBP's key (sbp.AppendKey) → id
+	key     []byte             // scratch for id
+	names   map[string]int     // a node's name → its index among the names
+	out     []int              // node index → its name's index
+	args    [][]int            // node index → its arguments' name indices
+	def     []int              // name index → the node that defines it
+	readers [][]read           // name index → where it is read
+	prec    []tensor.Precision // name index → its precision (precisions)
+	shapeOf []int              // name index → its shape's (and precision's) index: boxings are asked of sbp once per shape
+	shapeKs []string           // shape index → its spelling, with the placement's (boxMemo's keys)
+	ndKeys  []string           // SBP id → its spelling
 	trees   map[string]copyTree
 	treeKey []byte // scratch for copyPlan's keys
 	// treeMemo is the weight of the cheapest tree of boxings of a tensor
@@ -104,15 +106,6 @@ func newPlanner(p *program.Program) (*planner, error) {
 		return nil, &program.Error{Err: fmt.Errorf("the program and its backward have %d tensors; the planner takes at most %d", len(pl.names), maxNames)}
 	}
 	pl.readers = make([][]read, len(pl.names))
-	shapes := map[string]int{}
-	for _, d := range pl.def {
-		k := g.Nodes[d].Shape.String()
-		if _, ok := shapes[k]; !ok {
-			shapes[k] = len(shapes)
-			pl.shapeKs = append(pl.shapeKs, p.Placement.String()+" "+k)
-		}
-		pl.shapeOf = append(pl.shapeOf, shapes[k])
-	}
 	for i, n := range g.Nodes {
 		pl.out = append(pl.out, pl.names[n.Name])
 		args := make([]int, len(n.Args))
@@ -121,6 +114,19 @@ func newPlanner(p *program.Program) (*planner, error) {
 			pl.readers[args[j]] = append(pl.readers[args[j]], read{i, j})
 		}
 		pl.args = append(pl.args, args)
+	}
+	pl.prec = pl.precisions()
+	shapes := map[string]int{}
+	for x, d := range pl.def {
+		k := g.Nodes[d].Shape.String()
+		if w := pl.prec[x].Bytes(); w != 4 {
+			k += " " + strconv.Itoa(w) + "B" // a 16-bit tensor's boxings move half the bytes
+		}
+		if _, ok := shapes[k]; !ok {
+			shapes[k] = len(shapes)
+			pl.shapeKs = append(pl.shapeKs, p.Placement.String()+" "+k)
+		}
+		pl.shapeOf = append(pl.shapeOf, shapes[k])
 	}
 	for i, n := range g.Nodes {
 		if n.Kind != graph.KindOp {
@@ -307,7 +313,7 @@ func (pl *planner) boxing(x, from, to int) (sbp.Boxing, error) {
 	if e, ok := pl.boxes[key]; ok {
 		return e.b, e.err
 	}
-	b, err := memoBoxing(pl.shapeKs[key[0]]+" "+pl.ndKeys[from]+" "+pl.ndKeys[to], pl.g.Nodes[pl.def[x]].Shape, pl.p, pl.nds[from], pl.nds[to])
+	b, err := memoBoxing(pl.shapeKs[key[0]]+" "+pl.ndKeys[from]+" "+pl.ndKeys[to], pl.g.Nodes[pl.def[x]].Shape, pl.prec[x].Bytes(), pl.p, pl.nds[from], pl.nds[to])
 	pl.boxes[key] = boxEdge{b, err}
 	return b, err
 }

@@ -133,7 +133,7 @@ func (pl *planner) timeOp(i int, c cand) (cluster.OpTime, error) {
 	if err != nil {
 		return cluster.OpTime{}, err
 	}
-	return cluster.TimeOp(*pl.clu, n.Op, plan, tensor.Float32)
+	return cluster.TimeOp(*pl.clu, n.Op, plan, pl.prec[pl.out[i]])
 }
 
 // timeBoxingStep sets a boxing step's time on the plan's cluster.

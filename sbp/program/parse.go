@@ -51,7 +51,7 @@ var (
 )
 
 // statementWords are the words of the statements that are not ops.
-var statementWords = []string{"placement", "input", "const", "from", "i32", "f32", "grad", "box"}
+var statementWords = []string{"placement", "input", "const", "from", "i32", "f32", "bf16", "f16", "grad", "box", "optimizer"}
 
 func init() {
 	for _, w := range append(slices.Clone(statementWords), sbp.Words()...) {
@@ -96,6 +96,17 @@ func Parse(src string) (*Program, error) {
 				return nil, wrap(err)
 			}
 			p.Placement, havePlacement = pl, true
+			continue
+		case word == "optimizer":
+			if p.Optimizer != nil {
+				return nil, fail("the optimizer is given twice (line %d)", p.Optimizer.Line)
+			}
+			o, err := parseOptimizer(rest)
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			o.Line = st.line
+			p.Optimizer = o
 			continue
 		case word == "grad":
 			name, extra := cut(rest)
@@ -234,18 +245,19 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 				return nil, bad("from takes uniform (values spread over [-1, 1)) or a .npy file, not %q", from)
 			}
 		}
-		// A dtype word after the SBP: f32 (the default) or i32.
+		// A precision word after the SBP: f32 (the default), bf16, f16,
+		// or i32 (ids).
 		if i := strings.LastIndex(rest, " "); i >= 0 {
-			switch dt := rest[i+1:]; dt {
-			case "f32", "i32":
+			if pr, ok := tensor.ParsePrecision(rest[i+1:]); ok {
 				rest = strings.TrimSpace(rest[:i])
-				if dt == "i32" {
+				s.Precision = pr
+				if pr == tensor.I32 {
 					s.DType = tensor.Int32
 				}
 			}
 		}
-		if rest == "" {
-			return nil, bad("%s needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh", word)
+		if _, ok := tensor.ParsePrecision(rest); ok || rest == "" {
+			return nil, bad("%s needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh, and then optionally a precision: %s 8,4 S(0) bf16", word, word)
 		}
 		nd, err := sbp.ParseNd(rest)
 		if err != nil {

@@ -164,6 +164,13 @@ func TestParseErrors(t *testing.T) {
 		{"placement 4\nids = input 8 B i32 from uniform", "program: line 2, column 1: ids = input 8 B i32 from uniform: ids (i32) are whole numbers; give them from a .npy file"},
 		{"placement 4\nids = input 8 B i32\nb = box ids P(sum)", "program: line 3, column 1: b = box ids P(sum): ids (i32) are split (S) or whole (B), never partial"},
 		{"placement 4\ni32 = input 8 B", `program: line 2, column 1: i32 = input 8 B: "i32" is a word of the language and cannot name a tensor`},
+		{"placement 4\nbf16 = input 8 B", `program: line 2, column 1: bf16 = input 8 B: "bf16" is a word of the language and cannot name a tensor`},
+		{"placement 4\nx = input 8 bf16", "program: line 2, column 1: x = input 8 bf16: input needs an SBP after its shape"},
+		{"placement 4\noptimizer", `program: line 2, column 1: optimizer: optimizer takes adam or sgd, then optionally zero1 or zero2: optimizer adam, optimizer adam zero1; got ""`},
+		{"placement 4\noptimizer lion", `program: line 2, column 1: optimizer lion: optimizer takes adam or sgd`},
+		{"placement 4\noptimizer adam zero3", `program: line 2, column 1: optimizer adam zero3: optimizer adam: "zero3" is not a ZeRO stage: zero1 (its state split over every device) or zero2 (its gradients too); ZeRO-3 is the parameters' own split layout`},
+		{"placement 4\noptimizer adam\noptimizer sgd", "program: line 3, column 1: optimizer sgd: the optimizer is given twice (line 2)"},
+		{"placement 4\nx = input 8 B\ny = exp x\ngrad y\noptimizer adam", "program: line 5, column 1: optimizer adam: nothing may follow grad y (line 4): grad comes last"},
 	} {
 		_, err := Parse(c.src)
 		if err == nil {
@@ -207,6 +214,23 @@ func TestParseLongPrograms(t *testing.T) {
 	_, err = Parse("placement 4\n" + strings.Repeat("# a comment\n", MaxSourceBytes/12+1))
 	if err == nil || !strings.HasPrefix(err.Error(), "program: the program's text is 4.00 MiB, more than the 4.00 MiB") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("%v: want the text's size refused in one line", err)
+	}
+}
+
+// TestPrecisionAndOptimizer: an input's precision word after its SBP
+// (f32 by default) and the optimizer statement, anywhere before grad.
+func TestPrecisionAndOptimizer(t *testing.T) {
+	p, err := Parse("placement 2; x = const 4,8 S(0) bf16; optimizer adam zero2; w = input 8,4 B f16; v = input 4 B; y = matmul x w; s = sum y 1,1; grad s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]tensor.Precision{"x": tensor.BF16, "w": tensor.F16, "v": tensor.F32} {
+		if got := p.Lookup(name).Precision; got != want {
+			t.Errorf("%s: precision %v, want %v", name, got, want)
+		}
+	}
+	if o := p.Optimizer; o == nil || o.Name != "adam" || o.ZeRO != 2 || o.Line != 1 || o.String() != "optimizer adam zero2" {
+		t.Errorf("optimizer %+v, want adam zero2", o)
 	}
 }
 

@@ -15,6 +15,9 @@ type Program struct {
 	Placement sbp.Placement
 	Stmts     []*Stmt // in order, the placement line left out
 	Grad      *Stmt   // the grad statement, or nil
+	// Optimizer is the optimizer statement's (the state it adds to what
+	// each parameter's devices hold), or nil: none.
+	Optimizer *Optimizer
 }
 
 // Kind is what a statement does.
@@ -51,6 +54,11 @@ type Stmt struct {
 	Uniform   bool         // Input: written `from uniform`, its values are tensor.Uniform(Name, Shape)
 	Const     bool         // Input: written `const` for input, a constant (a mask, a table of positions): it gets no gradient
 	DType     tensor.DType // the element type of Name: tensor.Int32 for an input written i32 (token ids) and what reads it as a view, else float32 (0 reads as float32)
+	// Precision is an input's, as written after its SBP (f32 by
+	// default, bf16, f16, i32): what the cost model counts its elements
+	// at (tensor.Precision); an op's is its operands' (the planner's
+	// precisions).
+	Precision tensor.Precision
 }
 
 // Int reports whether s's values are int32: an input written i32, or a

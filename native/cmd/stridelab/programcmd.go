@@ -328,6 +328,9 @@ func writeProgramPlan(w io.Writer, plan *planner.Plan) {
 	if line := peakLine(plan); line != "" {
 		fmt.Fprintln(w, line)
 	}
+	if line := partsLine(plan); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if timed {
 		writeTiming(w, plan)
 	}
@@ -390,6 +393,24 @@ func peakLine(plan *planner.Plan) string {
 		i = j
 	}
 	return fmt.Sprintf("peak held: %s (the most at step %d)", strings.Join(parts, ", "), step+1)
+}
+
+// partsLine spells, for a program with an optimizer statement, what
+// the first device holds for the whole step besides activations
+// (Plan.Memory):
+//
+//	held throughout on rank 0: parameters 32.0 MiB, gradients 32.0 MiB, state of optimizer adam 192 MiB
+func partsLine(plan *planner.Plan) string {
+	if plan.Program.Optimizer == nil {
+		return ""
+	}
+	mem, err := plan.Memory()
+	if err != nil || len(mem) == 0 {
+		return ""
+	}
+	m := mem[0]
+	return fmt.Sprintf("held throughout on rank %d: parameters %s, gradients %s, state of %s %s", plan.Program.Placement.Rank(0),
+		tensor.FormatBytes(m.Parameters), tensor.FormatBytes(m.Gradients), plan.Program.Optimizer, tensor.FormatBytes(m.Optimizer))
 }
 
 // count spells n things: 1 op, 2 ops.

@@ -69,7 +69,7 @@ func sbpPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	var took *cluster.OpTime
 	if opts.Cluster != nil {
-		t, err := cluster.TimeOp(*opts.Cluster, op, plan, dt)
+		t, err := cluster.TimeOp(*opts.Cluster, op, plan, dt.Precision())
 		if err != nil {
 			return err
 		}
