@@ -47,9 +47,15 @@ type Request struct {
 	Examples     []Example       // the forward's arguments, in order
 	Placement    sbp.Placement
 	Layouts      []Layout // in order; a later match wins
-	Out          string   // DIR
-	Python       string   // the interpreter, or "" to find one
-	Source       string   // the command line, for the program's first comment
+	// Precision is what the float parameters, examples and constants are
+	// written in (F32, the default, writes no word; bf16: mixed
+	// precision's 16-bit tensors), Optimizer the optimizer statement to
+	// write after the inputs (nil: none).
+	Precision tensor.Precision
+	Optimizer *program.Optimizer
+	Out       string // DIR
+	Python    string // the interpreter, or "" to find one
+	Source    string // the command line, for the program's first comment
 }
 
 // Result is what Import wrote.
@@ -170,6 +176,7 @@ type written struct {
 // write lowers the trace into the program and params.json.
 func write(t *traced, req Request, values bool) (*Result, written, error) {
 	l := newLowering(req.Placement)
+	l.precision = req.Precision
 	res := &Result{}
 	split0 := make(sbp.NdSbp, len(req.Placement.Hierarchy()))
 	for i := range split0 {
@@ -296,6 +303,9 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 	}
 	for _, s := range l.inputs {
 		line(s)
+	}
+	if req.Optimizer != nil {
+		fmt.Fprintf(&b, "%s\n", req.Optimizer)
 	}
 	for _, s := range l.ops {
 		line(s)

@@ -43,6 +43,7 @@ type lowering struct {
 	fromFile  map[string]string // a file trace.py wrote → the constant that reads it
 	made      map[string]string // a constant the lowering made, by what it holds ("arange 64", "scalar 1")
 	ids       map[string]bool   // the inputs and constants of int32 token ids (written i32)
+	precision tensor.Precision  // the float inputs' and constants' precision word (F32 writes none)
 	module    string            // the module path of the node being written
 }
 
@@ -95,6 +96,8 @@ func (l *lowering) input(base string, shape tensor.Shape, nd sbp.NdSbp, src stri
 	if ids {
 		text += " i32"
 		l.ids[name] = true
+	} else if l.precision != tensor.F32 {
+		text += " " + l.precision.String()
 	}
 	switch src {
 	case "":

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
+	"github.com/stridelab/stridelab/tensor"
 )
 
 // TestDocListsEveryOp: docs/import.md's table names every aten op the
@@ -110,6 +112,31 @@ func TestLowerATrace(t *testing.T) {
 	}
 	if files.renames["p0.npy"] != "fc_weight.npy" || files.renames["y.npy"] != "y.npy" {
 		t.Errorf("renames %v", files.renames)
+	}
+}
+
+// TestLowerInBF16WithAnOptimizer: --precision bf16 writes the float
+// inputs and constants bf16 (the integer ones as they were), and
+// --optimizer its statement after the inputs; the program parses with
+// them.
+func TestLowerInBF16WithAnOptimizer(t *testing.T) {
+	var tr traced
+	if err := json.Unmarshal([]byte(smallTrace), &tr); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := sbp.ParsePlacement("2")
+	opt, _ := program.ParseOptimizer("adam zero1")
+	res, _, err := write(&tr, Request{Placement: p, Source: "stridelab import (test)", Class: "Small", Precision: tensor.BF16, Optimizer: opt}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fc_weight = input 6,6 B bf16 from fc_weight.npy", "x = input 4,6 S(0) bf16 from x.npy", "y = const 4 S(0) bf16 from y.npy", "optimizer adam zero1"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("no %q in\n%s", want, res.Text)
+		}
+	}
+	if o := res.Program.Optimizer; o == nil || o.String() != "optimizer adam zero1" || res.Program.Lookup("fc_weight").Precision != tensor.BF16 {
+		t.Errorf("the program reads back optimizer %v, fc_weight %v", o, res.Program.Lookup("fc_weight").Precision)
 	}
 }
 

@@ -29,8 +29,10 @@ type Optimizer struct {
 	Line int    // where the statement is
 }
 
-// parseOptimizer reads what follows the word optimizer.
-func parseOptimizer(rest string) (*Optimizer, error) {
+// ParseOptimizer reads what follows the word optimizer: adam or sgd,
+// then optionally zero1 or zero2 (a front end's flag takes the same
+// words).
+func ParseOptimizer(rest string) (*Optimizer, error) {
 	f := strings.Fields(rest)
 	if len(f) == 0 || len(f) > 2 || (f[0] != "adam" && f[0] != "sgd") {
 		return nil, fmt.Errorf("optimizer takes adam or sgd, then optionally zero1 or zero2: optimizer adam, optimizer adam zero1; got %q", rest)

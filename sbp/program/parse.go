@@ -101,7 +101,7 @@ func Parse(src string) (*Program, error) {
 			if p.Optimizer != nil {
 				return nil, fail("the optimizer is given twice (line %d)", p.Optimizer.Line)
 			}
-			o, err := parseOptimizer(rest)
+			o, err := ParseOptimizer(rest)
 			if err != nil {
 				return nil, fail("%v", err)
 			}

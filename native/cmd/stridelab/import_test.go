@@ -210,6 +210,8 @@ func TestImportRefusals(t *testing.T) {
 		{[]string{"--model", faulty + ":NotScalar", "--example", "x=" + x, "--layout", "w"}, 2, `stridelab import: --layout "w": write PATTERN=SBP`, false},
 		{[]string{"--model", faulty + ":NotScalar", "--example", "x=" + x, "--kwargs", "[1]"}, 2, `stridelab import: --kwargs "[1]" is not a JSON object`, false},
 		{[]string{"--model", faulty + ":NotScalar"}, 1, "stridelab import: give the forward's arguments with --example", false},
+		{[]string{"--model", faulty + ":NotScalar", "--example", "x=" + x, "--precision", "fp8"}, 2, `stridelab import: --precision "fp8": choose f32, bf16 or f16`, false},
+		{[]string{"--model", faulty + ":NotScalar", "--example", "x=" + x, "--optimizer", "lion"}, 2, `stridelab import: --optimizer: optimizer takes adam or sgd`, false},
 	}
 	var wg sync.WaitGroup
 	for _, c := range cases {

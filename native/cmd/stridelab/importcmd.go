@@ -11,10 +11,11 @@ import (
 
 	"github.com/stridelab/stridelab/importer"
 	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
 )
 
-const importSynopsis = "--model FILE.py:CLASS [--kwargs JSON] --example NAME=FILE.npy|NAME=DTYPE:SHAPE ... [--seed N] [--placement P] [--layout PATTERN=SBP ...] [--python PATH] -o DIR"
+const importSynopsis = "--model FILE.py:CLASS [--kwargs JSON] --example NAME=FILE.npy|NAME=DTYPE:SHAPE ... [--seed N] [--placement P] [--layout PATTERN=SBP ...] [--precision f32|bf16|f16] [--optimizer adam|sgd|'adam zero1'|'adam zero2'] [--python PATH] -o DIR"
 
 // repeated is a flag given once per value.
 type repeated []string
@@ -34,6 +35,8 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 0, "torch.manual_seed before the module is built")
 	placement := fs.String("placement", "1", "the program's placement (4, 0-3, [[0,1],[2,3]])")
 	fs.Var(&layouts, "layout", "an SBP for the parameters whose module path matches a glob (* spans dots), PATTERN=SBP, e.g. 'h.*.mlp.c_fc.weight=S(1)'; by default parameters are B and examples S(0) (data parallelism)")
+	precision := fs.String("precision", "f32", "the float parameters', examples' and constants' precision: f32, bf16 or f16 (what memory, the wire and the chip's peak count; values still run in float32)")
+	optimizer := fs.String("optimizer", "", "an optimizer statement to write after the inputs: adam, sgd, 'adam zero1', 'adam zero2' (its state in what each device holds)")
 	py := fs.String("python", "", "the interpreter (default: the first python3 that imports torch)")
 	out := fs.String("o", "", "the folder to write (made if missing)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up on the trace after this long")
@@ -58,6 +61,18 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 			return usagef("%v", err)
 		}
 		req.Examples = append(req.Examples, ex)
+	}
+	pr, ok := tensor.ParsePrecision(*precision)
+	if !ok || pr == tensor.I32 {
+		return usagef("--precision %q: choose f32, bf16 or f16", *precision)
+	}
+	req.Precision = pr
+	if *optimizer != "" {
+		o, err := program.ParseOptimizer(*optimizer)
+		if err != nil {
+			return usagef("--optimizer: %v", err)
+		}
+		req.Optimizer = o
 	}
 	for _, s := range layouts {
 		lo, err := importer.ParseLayout(s)
