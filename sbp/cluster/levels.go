@@ -123,12 +123,26 @@ func (c Cluster) levelWords() string {
 type family struct {
 	name, usage string
 	build       func(arg string) (Cluster, error)
+	// sized is the size that holds n devices, the least of them: ARG of
+	// NAME:ARG, or an error past the family's largest.
+	sized func(n int) (string, error)
 }
 
 // families is the table of sized presets; a new family is a row.
 var families = []family{
-	{"h100-nodes", "h100-nodes:N (N nodes of 8 H100s)", h100Nodes},
-	{"tpu-v5e", "tpu-v5e:RxC (an R×C TPU v5e slice)", tpuSlice},
+	{"h100-nodes", "h100-nodes:N (N nodes of 8 H100s)", h100Nodes, func(n int) (string, error) {
+		if n > 8*1024 {
+			return "", fmt.Errorf("h100-nodes holds at most 8,192 GPUs (1,024 nodes), not %d", n)
+		}
+		return strconv.Itoa((n + 7) / 8), nil
+	}},
+	{"tpu-v5e", "tpu-v5e:RxC (an R×C TPU v5e slice)", tpuSlice, func(n int) (string, error) {
+		if n > 256 {
+			return "", fmt.Errorf("a tpu-v5e slice holds at most 256 chips (16×16), not %d", n)
+		}
+		cols := min(n, 16)
+		return fmt.Sprintf("%dx%d", (n+cols-1)/cols, cols), nil
+	}},
 }
 
 // h100Nodes is N DGX H100 nodes: NVLink 4 inside a node, InfiniBand NDR
@@ -180,6 +194,38 @@ func familyPreset(name string) (Cluster, bool, error) {
 		}
 	}
 	return Cluster{}, false, nil
+}
+
+// Family reports whether name is a family's (h100-nodes, tpu-v5e: a
+// preset with a size to give it).
+func Family(name string) bool {
+	for _, f := range families {
+		if f.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ForDevices is the least cluster of family name that holds n devices:
+// h100-nodes for 20 GPUs is h100-nodes:3, tpu-v5e for 32 chips
+// tpu-v5e:2x16. A name that is no family's, or n past the family's
+// largest, is an error wrapping ErrNotFound.
+func ForDevices(name string, n int) (Cluster, error) {
+	for _, f := range families {
+		if f.name != name {
+			continue
+		}
+		if n < 1 {
+			return Cluster{}, newError(ErrNotFound, name, "", "a cluster of %d devices: give 1 or more", n)
+		}
+		arg, err := f.sized(n)
+		if err != nil {
+			return Cluster{}, newError(ErrNotFound, name, "", "%v", err)
+		}
+		return f.build(arg)
+	}
+	return Cluster{}, newError(ErrNotFound, name, "", "not a family of presets; the families are %s", listWords(FamilyUsages()))
 }
 
 // FamilyUsages says the sized presets, as the lists of presets name

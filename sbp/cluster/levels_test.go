@@ -121,3 +121,29 @@ func TestLevelsFile(t *testing.T) {
 		t.Fatalf("File() =\n%s\nwant\n%s", b, want)
 	}
 }
+
+// TestForDevices: the least member of a family that holds n devices.
+func TestForDevices(t *testing.T) {
+	for _, c := range []struct {
+		family string
+		n      int
+		want   string
+	}{{"h100-nodes", 1, "h100-nodes:1"}, {"h100-nodes", 8, "h100-nodes:1"}, {"h100-nodes", 20, "h100-nodes:3"}, {"h100-nodes", 1024, "h100-nodes:128"},
+		{"tpu-v5e", 4, "tpu-v5e:1x4"}, {"tpu-v5e", 32, "tpu-v5e:2x16"}, {"tpu-v5e", 256, "tpu-v5e:16x16"}} {
+		got, err := ForDevices(c.family, c.n)
+		if err != nil || got.Name != c.want || got.Size() < c.n {
+			t.Errorf("ForDevices(%s, %d) = %s (%d devices), %v; want %s", c.family, c.n, got.Name, got.Size(), err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		family string
+		n      int
+		want   string
+	}{{"tpu-v5e", 512, "cluster tpu-v5e: a tpu-v5e slice holds at most 256 chips (16×16), not 512"},
+		{"h100-node", 8, "cluster h100-node: not a family of presets; the families are h100-nodes:N (N nodes of 8 H100s) and tpu-v5e:RxC (an R×C TPU v5e slice)"},
+		{"h100-nodes", 0, "cluster h100-nodes: a cluster of 0 devices: give 1 or more"}} {
+		if _, err := ForDevices(c.family, c.n); err == nil || err.Error() != c.want {
+			t.Errorf("ForDevices(%s, %d) = %v, want %q", c.family, c.n, err, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -249,5 +250,20 @@ func TestIdsAreInt32(t *testing.T) {
 	}
 	if s := p.Lookup("ids"); s.From != "ids.npy" || s.Sbp.String() != "S(0)" {
 		t.Errorf("ids reads %q as %v, want ids.npy as S(0)", s.From, s.Sbp)
+	}
+}
+
+// TestWithPlacement: the placement statement replaced, in a program of
+// lines and in one of ';', comments and all else kept.
+func TestWithPlacement(t *testing.T) {
+	p, _ := sbp.ParsePlacement("[[0,1],[2,3]]")
+	for src, want := range map[string]string{
+		"# a model\nplacement 8   # eight\nx = input 8 S(0)": "# a model\nplacement [[0, 1], [2, 3]]   # eight\nx = input 8 S(0)",
+		"x = input 4 B; placement 2; y = exp x":              "x = input 4 B; placement [[0, 1], [2, 3]]; y = exp x",
+		"x = input 4 B":                                      "placement [[0, 1], [2, 3]]\nx = input 4 B",
+	} {
+		if got := WithPlacement(src, p); got != want {
+			t.Errorf("WithPlacement(%q) = %q, want %q", src, got, want)
+		}
 	}
 }

@@ -62,6 +62,7 @@ func commands() map[string]command {
 		"calibrate": {"measure this machine's collectives (torch.distributed, gloo) and fit a cluster file's α and β", runCalibrate},
 		"import":    {"trace a PyTorch module's forward and loss into a program (model.st, params.json, the values)", runImport},
 		"cluster":   {"print a cluster preset, or check a cluster file, as the JSON --cluster reads", runCluster},
+		"sweep":     {"plan a program on 1, 2, 4, … devices of a growing cluster: step time, compute and communication, peak memory", runSweep},
 	}
 }
 

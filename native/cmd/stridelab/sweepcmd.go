@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/stridelab/stridelab/internal/atomicfile"
+	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/planner"
+	"github.com/stridelab/stridelab/sbp/sweep"
+	"github.com/stridelab/stridelab/sbp/sweep/chart"
+	"github.com/stridelab/stridelab/tensor"
+)
+
+const sweepSynopsis = "(--file P | --src TEXT) --cluster FAMILY|NAME|FILE [--devices 1,2,4,8] [--mesh 1d|2d] [--strategy exact|greedy] [--json] [--plot OUT.svg|OUT.png] [--timeout 10m]"
+
+// runSweep plans one program on each device count (package sweep) and
+// prints a row each: stridelab sweep.
+func runSweep(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sweep", sweepSynopsis, stderr)
+	file := fs.String("file", "", "the program's file")
+	src := fs.String("src", "", "the program itself, statements separated by ';' or newlines")
+	clu := fs.String("cluster", "", "a family of presets, sized for each count ("+strings.Join(cluster.FamilyUsages(), ", ")+": give h100-nodes or tpu-v5e), or one preset or cluster file for every count")
+	devices := fs.String("devices", "1,2,4,8", "the device counts, comma-separated")
+	mesh := fs.String("mesh", "1d", "1d: a placement of n devices; 2d: a mesh of nodes by the devices of a node (the program's SBPs written for a 2-D mesh)")
+	strategy := fs.String("strategy", string(planner.Exact), "exact (the least time on the cluster) or greedy (OneFlow's eager rule)")
+	asJSON := fs.Bool("json", false, `print {"rows": [{"devices", "placement", "time_s", "comm_time_s", "compute_time_s", "peak_held_bytes", "layouts", …}, …]}`)
+	plotTo := fs.String("plot", "", "draw step time and memory against devices to this .svg or .png")
+	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	source, _, err := programSource(*file, *src)
+	if err != nil {
+		return err
+	}
+	strat, err := planner.ParseStrategy(*strategy)
+	if err != nil {
+		return usagef("--strategy %q: choose greedy or exact", *strategy)
+	}
+	var counts []int
+	for _, f := range strings.Split(*devices, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return usagef("--devices %q: give device counts from 1, comma-separated (1,2,4,8)", *devices)
+		}
+		counts = append(counts, n)
+	}
+	o := sweep.Options{Devices: counts, Strategy: strat}
+	switch *mesh {
+	case "1d":
+		o.Mesh = 1
+	case "2d":
+		o.Mesh = 2
+	default:
+		return usagef("--mesh %q: choose 1d or 2d", *mesh)
+	}
+	format := ""
+	if *plotTo != "" {
+		if format, err = chart.Format(*plotTo); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	if *clu == "" {
+		return usagef("--cluster is required: a family (h100-nodes, tpu-v5e), a preset or a cluster file")
+	}
+	if cluster.Family(*clu) {
+		name := *clu
+		o.Cluster = func(n int) (cluster.Cluster, error) { return cluster.ForDevices(name, n) }
+	} else {
+		c, err := cluster.Resolve(*clu, os.ReadFile)
+		if err != nil {
+			return err
+		}
+		o.Cluster = func(int) (cluster.Cluster, error) { return c, nil }
+	}
+	start := time.Now()
+	o.Progress = func(i, n int, r sweep.Row) {
+		what := cluster.FormatSeconds(r.TimeS)
+		if r.Error != "" {
+			what = "not planned"
+		}
+		fmt.Fprintf(stderr, "sweep: %d of %d: %d devices, %s (%.1f s so far)\n", i+1, n, r.Devices, what, time.Since(start).Seconds())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	res, err := sweep.Run(ctx, source, o)
+	if err != nil {
+		return err
+	}
+	if *plotTo != "" {
+		title := "sweep on " + *clu
+		if err := atomicfile.WriteFile(*plotTo, func(w io.Writer) error { return chart.Write(w, format, title, res) }); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return writeSweep(stdout, res)
+}
+
+// writeSweep prints a sweep as a table, a row per device count.
+func writeSweep(w io.Writer, res *sweep.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "devices\tcluster\tstep time\tcompute\tcommunication\tpeak held\tof memory\ttokens/s/device\t")
+	for _, r := range res.Rows {
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%d\t%s\tnot planned: %s\t\t\t\t\t\t\n", r.Devices, r.Cluster, r.Error)
+			continue
+		}
+		fit := fmt.Sprintf("%.0f %%", 100*float64(r.PeakHeldBytes)/r.CapacityBytes)
+		if !r.Fits {
+			fit += " (does not fit)"
+		}
+		tokens := ""
+		if r.TokensPerSPerDevice > 0 {
+			tokens = fmt.Sprintf("%.0f", r.TokensPerSPerDevice)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Devices, r.Cluster, cluster.FormatSeconds(r.TimeS), cluster.FormatSeconds(r.ComputeTimeS),
+			cluster.FormatSeconds(r.CommTimeS), tensor.FormatBytes(r.PeakHeldBytes), fit, tokens)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%s on a %s mesh; the step time sums compute and communication (no overlap)\n", res.Strategy, res.Mesh)
+	return err
+}

@@ -1,0 +1,205 @@
+// Package sweep plans one program on a growing number of devices: for
+// each count, the program on a placement of that many (a 1-D one, or a
+// 2-D mesh of nodes by devices within a node), on the least cluster of a
+// family that holds them (cluster.ForDevices), or on one cluster, with
+// its predicted step time split into compute and communication, each
+// rank's peak against the device's memory, and the inputs' layouts: how
+// the answer to "how fast, does it fit" changes as the cluster grows.
+// `stridelab sweep` prints and plots it.
+//
+// The package imports the planner and builds and tests under GOOS=js.
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/stridelab/stridelab/sbp"
+	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/planner"
+	"github.com/stridelab/stridelab/sbp/program"
+)
+
+// Options says what to sweep.
+type Options struct {
+	// Devices are the device counts, in the order the rows come.
+	Devices []int
+	// Mesh is 1 (a placement of n devices in a row) or 2 (a mesh of n/k
+	// by k, k the devices of the cluster's innermost level, a node's 8
+	// GPUs or a slice's row, or n when fewer).
+	Mesh int
+	// Cluster gives the cluster for n devices: cluster.ForDevices of a
+	// family, or one cluster for every n.
+	Cluster func(n int) (cluster.Cluster, error)
+	// Strategy plans each placement: exact (the default) or greedy.
+	Strategy planner.Strategy
+	// Progress, when set, is told of each row as it is done (i of n).
+	Progress func(i, n int, r Row)
+}
+
+// Row is the program planned on one device count.
+type Row struct {
+	Devices   int    `json:"devices"`
+	Placement string `json:"placement"`
+	Cluster   string `json:"cluster"`
+	// TimeS is the plan's step time (compute plus communication, one
+	// after the other: planner.Timing), CommTimeS and ComputeTimeS its
+	// two parts, OverlapTimeS the same steps on two streams.
+	TimeS        float64 `json:"time_s"`
+	CommTimeS    float64 `json:"comm_time_s"`
+	ComputeTimeS float64 `json:"compute_time_s"`
+	OverlapTimeS float64 `json:"overlap_time_s"`
+	// PeakHeldBytes is what the rank holding the most holds at its
+	// peak (planner.Plan.Peak), CapacityBytes the device's memory, Fits
+	// whether the one is within the other.
+	PeakHeldBytes int64   `json:"peak_held_bytes"`
+	CapacityBytes float64 `json:"capacity_bytes"`
+	Fits          bool    `json:"fits"`
+	// Layouts is every input's SBP, by name, as the plan has it.
+	Layouts map[string]string `json:"layouts"`
+	// TokensPerSPerDevice is, where the program reads token ids (an
+	// input written i32), their count over the step time over the
+	// devices; SamplesPerSPerDevice the first data input's dim 0 (an i32
+	// or const input split along dim 0) likewise.
+	TokensPerSPerDevice  float64 `json:"tokens_per_s_per_device,omitempty"`
+	SamplesPerSPerDevice float64 `json:"samples_per_s_per_device,omitempty"`
+	// Error says why this count was not planned ("" when it was): a
+	// placement the program's shapes or the cluster do not take.
+	Error string `json:"error,omitempty"`
+}
+
+// Result is a sweep: its rows, and the program and strategy swept.
+type Result struct {
+	Strategy planner.Strategy `json:"strategy"`
+	Mesh     string           `json:"mesh"`
+	Rows     []Row            `json:"rows"`
+}
+
+// Run plans src on every device count of o. A count the program or the
+// cluster cannot take gets a row with its Error; a program that does not
+// parse, or a cancelled ctx, fails the sweep.
+func Run(ctx context.Context, src string, o Options) (*Result, error) {
+	if o.Strategy == "" {
+		o.Strategy = planner.Exact
+	}
+	if o.Mesh != 1 && o.Mesh != 2 {
+		return nil, fmt.Errorf("sweep: the mesh is 1-D or 2-D, not %d-D", o.Mesh)
+	}
+	if len(o.Devices) == 0 {
+		return nil, fmt.Errorf("sweep: no device counts to sweep")
+	}
+	base, err := program.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	if base.Placement.MeshRank() != o.Mesh {
+		return nil, fmt.Errorf("sweep: the program's placement %v is a %d-D mesh and its SBPs are written for one; a %d-D sweep needs a program written for a %d-D mesh", base.Placement, base.Placement.MeshRank(), o.Mesh, o.Mesh)
+	}
+	res := &Result{Strategy: o.Strategy, Mesh: fmt.Sprintf("%dd", o.Mesh)}
+	for i, n := range o.Devices {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		row, err := plan(ctx, src, n, o)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			row.Error = strings.TrimPrefix(err.Error(), "program: ")
+		}
+		res.Rows = append(res.Rows, row)
+		if o.Progress != nil {
+			o.Progress(i, len(o.Devices), row)
+		}
+	}
+	return res, nil
+}
+
+// plan plans src on n devices: the row, or why not.
+func plan(ctx context.Context, src string, n int, o Options) (Row, error) {
+	row := Row{Devices: n}
+	if n < 1 {
+		return row, fmt.Errorf("%d devices: give 1 or more", n)
+	}
+	c, err := o.Cluster(n)
+	if err != nil {
+		return row, err
+	}
+	row.Cluster, row.CapacityBytes = c.Name, c.Device.MemCapacity
+	p, err := placement(n, o.Mesh, c)
+	if err != nil {
+		return row, err
+	}
+	row.Placement = p.Nested()
+	prog, err := program.Parse(program.WithPlacement(src, p))
+	if err != nil {
+		return row, err
+	}
+	pl, err := planner.NewPlanContext(ctx, prog, o.Strategy, planner.Options{Cluster: &c})
+	if err != nil {
+		return row, err
+	}
+	fill(&row, pl)
+	return row, nil
+}
+
+// placement is n devices as a 1-D placement, or a 2-D mesh of n/k rows
+// of k: k the cluster's innermost level's devices (a node's GPUs), or n
+// when fewer; n must then be a multiple of k.
+func placement(n, mesh int, c cluster.Cluster) (sbp.Placement, error) {
+	if mesh == 1 {
+		return sbp.Devices(n)
+	}
+	k := n
+	if len(c.Levels) > 0 {
+		k = min(n, c.Levels[0].Devices)
+	} else if len(c.Links) == 2 {
+		return sbp.Placement{}, errors.New("a 2-D sweep needs a cluster of levels (h100-nodes, tpu-v5e): one of two fixed links has no size to lay a mesh by")
+	}
+	if n%k != 0 {
+		return sbp.Placement{}, fmt.Errorf("%d devices do not make whole rows of %d (the cluster's %d devices a node)", n, k, k)
+	}
+	rows := make([]string, n/k)
+	for r := range rows {
+		ids := make([]string, k)
+		for j := range ids {
+			ids[j] = fmt.Sprint(r*k + j)
+		}
+		rows[r] = "[" + strings.Join(ids, ",") + "]"
+	}
+	return sbp.ParsePlacement("[" + strings.Join(rows, ",") + "]")
+}
+
+// fill writes pl's time, peak, layouts and throughput into row.
+func fill(row *Row, pl *planner.Plan) {
+	if t := pl.Timing; t != nil {
+		row.TimeS, row.CommTimeS, row.ComputeTimeS, row.OverlapTimeS = t.TimeS, t.CommTimeS, t.ComputeTimeS, t.OverlapTimeS
+	}
+	peak, _ := pl.Peak()
+	for _, b := range peak {
+		row.PeakHeldBytes = max(row.PeakHeldBytes, b)
+	}
+	row.Fits = float64(row.PeakHeldBytes) <= row.CapacityBytes
+	row.Layouts = map[string]string{}
+	var tokens, samples int
+	for _, s := range pl.Steps {
+		if s.Kind != planner.StepInput || s.Pass != "forward" {
+			continue
+		}
+		row.Layouts[s.Name] = s.Sbp.String()
+		split0 := len(s.Shape) > 0 && len(s.Sbp) > 0 && s.Sbp[0].Kind == sbp.Split && s.Sbp[0].Axis == 0
+		if s.Int && tokens == 0 {
+			tokens, _ = s.Shape.NumElements()
+		}
+		if (s.Int || s.Const) && split0 && samples == 0 {
+			samples = s.Shape[0]
+		}
+	}
+	if row.TimeS > 0 {
+		per := row.TimeS * float64(row.Devices)
+		row.TokensPerSPerDevice = float64(tokens) / per
+		row.SamplesPerSPerDevice = float64(samples) / per
+	}
+}
