@@ -21,9 +21,10 @@ import (
 type Layout struct {
 	Pattern string
 	Sbp     sbp.NdSbp
+	Auto    bool // PATTERN=auto: the planner picks (Sbp nil)
 }
 
-// ParseLayout reads PATTERN=SBP.
+// ParseLayout reads PATTERN=SBP, or PATTERN=auto.
 func ParseLayout(s string) (Layout, error) {
 	i := strings.LastIndex(s, "=")
 	if i <= 0 || i == len(s)-1 {
@@ -31,6 +32,9 @@ func ParseLayout(s string) (Layout, error) {
 	}
 	if _, err := path.Match(s[:i], ""); err != nil {
 		return Layout{}, fmt.Errorf("--layout %q: the pattern: %w", s, err)
+	}
+	if s[i+1:] == "auto" {
+		return Layout{Pattern: s[:i], Auto: true}, nil
 	}
 	nd, err := sbp.ParseNd(s[i+1:])
 	if err != nil {
@@ -47,6 +51,9 @@ type Request struct {
 	Examples     []Example       // the forward's arguments, in order
 	Placement    sbp.Placement
 	Layouts      []Layout // in order; a later match wins
+	// AutoParameters writes every parameter auto (the planner picks its
+	// layout) unless a Layout says otherwise.
+	AutoParameters bool
 	// Precision is what the float parameters, examples and constants are
 	// written in (F32, the default, writes no word; bf16: mixed
 	// precision's 16-bit tensors), Optimizer the optimizer statement to
@@ -183,12 +190,16 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 		split0[i] = sbp.S(0)
 	}
 	used := make([]bool, len(req.Layouts))
+	// layout is the SBP of key, nil for auto.
 	layout := func(key string, shape tensor.Shape, def sbp.NdSbp) (sbp.NdSbp, error) {
 		nd := def
 		for i, lo := range req.Layouts {
 			if ok, _ := path.Match(lo.Pattern, key); ok {
 				nd, used[i] = lo.Sbp, true
 			}
+		}
+		if nd == nil {
+			return nil, nil // auto
 		}
 		if err := sbp.Validate(shape, req.Placement, nd); err != nil {
 			if slices.Equal(nd, def) {
@@ -210,7 +221,11 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 	}
 	for _, p := range t.Parameters {
 		sh := tensor.Shape(p.Shape)
-		nd, err := layout(p.Path, sh, l.whole())
+		def := l.whole()
+		if req.AutoParameters {
+			def = nil
+		}
+		nd, err := layout(p.Path, sh, def)
 		if err != nil {
 			return nil, written{}, err
 		}
@@ -281,7 +296,11 @@ func write(t *traced, req Request, values bool) (*Result, written, error) {
 			if len(paths) > 6 {
 				paths = append(paths[:6], "…")
 			}
-			return nil, written{}, fmt.Errorf("import: --layout %s=%v matches no parameter or example (the parameters: %s)", lo.Pattern, lo.Sbp, strings.Join(paths, ", "))
+			spelled := lo.Sbp.String()
+			if lo.Auto {
+				spelled = "auto"
+			}
+			return nil, written{}, fmt.Errorf("import: --layout %s=%s matches no parameter or example (the parameters: %s)", lo.Pattern, spelled, strings.Join(paths, ", "))
 		}
 	}
 	loss, ok := l.names[t.Loss]

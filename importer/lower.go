@@ -92,7 +92,11 @@ func (l *lowering) input(base string, shape tensor.Shape, nd sbp.NdSbp, src stri
 	if isConst {
 		word = "const"
 	}
-	text := fmt.Sprintf("%s = %s %s %s", name, word, shape.Spell(), nd)
+	lay := "auto" // nil: the planner picks
+	if nd != nil {
+		lay = nd.String()
+	}
+	text := fmt.Sprintf("%s = %s %s %s", name, word, shape.Spell(), lay)
 	if ids {
 		text += " i32"
 		l.ids[name] = true

@@ -140,6 +140,34 @@ func TestLowerInBF16WithAnOptimizer(t *testing.T) {
 	}
 }
 
+// TestLowerAuto: --layouts auto writes every parameter auto, a
+// --layout PATTERN=SBP still wins where it matches, PATTERN=auto makes
+// an example auto; the program parses with them.
+func TestLowerAuto(t *testing.T) {
+	var tr traced
+	if err := json.Unmarshal([]byte(smallTrace), &tr); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := sbp.ParsePlacement("2")
+	bias, _ := ParseLayout("fc.bias=B")
+	x, _ := ParseLayout("x=auto")
+	if !x.Auto || x.Sbp != nil {
+		t.Fatalf("ParseLayout(x=auto) = %+v", x)
+	}
+	res, _, err := write(&tr, Request{Placement: p, Source: "stridelab import (test)", Class: "Small", AutoParameters: true, Layouts: []Layout{bias, x}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fc_weight = input 6,6 auto from fc_weight.npy", "fc_bias = input 6 B from fc_bias.npy", "x = input 4,6 auto from x.npy"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("no %q in\n%s", want, res.Text)
+		}
+	}
+	if !res.Program.Lookup("fc_weight").Auto || res.Program.Lookup("fc_bias").Auto {
+		t.Errorf("the program reads fc_weight auto %v, fc_bias auto %v", res.Program.Lookup("fc_weight").Auto, res.Program.Lookup("fc_bias").Auto)
+	}
+}
+
 // TestLowerRefusals: an op outside the table and an unequal split are
 // refused in one line naming the module path.
 func TestLowerRefusals(t *testing.T) {

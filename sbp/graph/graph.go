@@ -49,6 +49,7 @@ type Node struct {
 	GradOf, SeedOf string
 	Values         string // KindInput: where its values come from, as its step's Values (program.ValuesArange and the others)
 	Const          bool   // KindInput: a constant (written const, or int32 ids): it gets no gradient
+	Auto           bool   // KindInput: its layout is the planner's to pick (written auto; Sbp is B until then)
 	// DType is the node's element type: tensor.Int32 for ids (an input
 	// written i32, its views), else float32 (0 reads as float32).
 	DType tensor.DType
@@ -94,7 +95,7 @@ func Build(p *program.Program) (*Graph, error) {
 			case s.From != "":
 				values = s.From
 			}
-			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindInput, Word: "input", Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, Values: values, Const: s.Const || s.Int(), DType: s.DType})
+			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindInput, Word: "input", Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, Values: values, Const: s.Const || s.Int(), DType: s.DType, Auto: s.Auto})
 		case program.Apply:
 			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindOp, Word: s.Word, Op: s.Op, Args: slices.Clone(s.Args), Shape: s.Shape, Pass: Forward, DType: s.DType})
 		case program.Box:

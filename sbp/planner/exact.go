@@ -82,6 +82,11 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 			vars = append(vars, i)
 		}
 	}
+	for i, d := range pl.decider {
+		if d >= 0 && d != i { // an auto input's final gradient: the input's variable
+			varOf[i] = varOf[d]
+		}
+	}
 	dom := make([]int, len(vars))
 	for v, i := range vars {
 		dom[v] = len(pl.cands[i])
@@ -247,7 +252,7 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 	choice := make([]int, len(pl.g.Nodes))
 	for i := range choice {
 		choice[i] = -1
-		if v := varOf[i]; v >= 0 {
+		if v := varOf[i]; v >= 0 && vars[v] == i { // not an auto input's gradient: its input holds the choice
 			choice[i] = value[v]
 			if kept != nil {
 				choice[i] = kept[v][value[v]]

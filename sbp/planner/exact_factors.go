@@ -24,10 +24,10 @@ func (pl *planner) srcVar(x int, varOf []int) int {
 func (pl *planner) srcLayout(x, k int) int {
 	d := pl.def[x]
 	n := pl.g.Nodes[d]
-	switch n.Kind {
-	case graph.KindOp:
-		return pl.cands[d][k].out
-	case graph.KindOnes:
+	switch {
+	case pl.decider[d] >= 0:
+		return pl.cands[pl.decider[d]][k].out
+	case n.Kind == graph.KindOnes:
 		return pl.id(seedSbp(pl.nds[pl.srcLayout(pl.names[n.SeedOf], k)]))
 	}
 	return pl.id(n.Sbp)

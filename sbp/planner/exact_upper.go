@@ -38,12 +38,16 @@ func (pl *planner) tensorCost(x int, choice []int) int64 {
 	return weight(t.bytes, t.boxings)
 }
 
-// srcNode is the node whose choice lays out name x: its definition, or
-// for the backward's seed the definition of the result it seeds.
+// srcNode is the node whose choice lays out name x: its definition's
+// decider (an auto input's for its final gradient), or for the
+// backward's seed the definition of the result it seeds.
 func (pl *planner) srcNode(x int) int {
 	n := pl.g.Nodes[pl.def[x]]
 	if n.Kind == graph.KindOnes {
 		return pl.srcNode(pl.names[n.SeedOf])
+	}
+	if d := pl.decider[pl.def[x]]; d >= 0 {
+		return d
 	}
 	return pl.def[x]
 }
@@ -101,8 +105,9 @@ func (pl *planner) touches() [][]int {
 			pl.touch[s] = append(pl.touch[s], x)
 		}
 		for _, r := range pl.readers[x] {
-			if pl.cands[r.node] != nil && !slices.Contains(pl.touch[r.node], x) {
-				pl.touch[r.node] = append(pl.touch[r.node], x)
+			// the reader's decider: an op itself, an auto input for the box of its gradient
+			if d := pl.decider[r.node]; d >= 0 && pl.cands[d] != nil && !slices.Contains(pl.touch[d], x) {
+				pl.touch[d] = append(pl.touch[d], x)
 			}
 		}
 	}

@@ -49,14 +49,17 @@ func (pl *planner) greedy() ([]int, error) {
 			return nil, err
 		}
 		choice[i] = -1
-		if n.Kind == graph.KindOp {
+		switch {
+		case n.Kind == graph.KindOp:
 			k, err := pl.eagerChoice(i, lay)
 			if err != nil {
 				return nil, pl.fault(n, err)
 			}
 			choice[i] = k
+		case pl.cands[i] != nil:
+			choice[i] = 0 // an auto input: B, OneFlow's default (autoLayouts' first)
 		}
-		lay[pl.out[i]] = pl.layoutOf(i, choice[i], lay)
+		lay[pl.out[i]] = pl.layoutOf(i, pl.deciding(i, choice), lay)
 	}
 	return choice, nil
 }
@@ -139,14 +142,7 @@ func eagerList(sigs []sbp.Signature, shapes []tensor.Shape, p sbp.Placement) [][
 			nd[len(shapes)][m] = sigs[c].Out
 		}
 		list = append(list, nd)
-		m := len(h) - 1
-		for ; m >= 0; m-- {
-			if pick[m]++; pick[m] < len(sigs) {
-				break
-			}
-			pick[m] = 0
-		}
-		if m < 0 {
+		if !sbp.NextChoice(pick, len(sigs)) {
 			break
 		}
 	}

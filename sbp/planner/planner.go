@@ -32,7 +32,8 @@ type read struct{ node, pos int }
 type planner struct {
 	g       *graph.Graph
 	p       sbp.Placement
-	cands   [][]cand // by node index; nil for a node that is not an op
+	cands   [][]cand // by node index: an op's signatures, an auto input's layouts; nil for the rest
+	decider []int    // by node index: the node whose candidate sets its layout (autoCands), or -1
 	boxes   map[[3]int]boxEdge
 	nds     []sbp.NdSbp        // id → SBP
 	ndIDs   map[string]int     // SBP's key (sbp.AppendKey) → id
@@ -56,6 +57,7 @@ type planner struct {
 	clu      *cluster.Cluster // the cluster the steps are timed on, or nil
 	cost     Cost             // what exact minimises
 	opPs     [][]int64        // node → candidate → its time in ps (opCost), filled on first use
+	lambda   float64          // fitMemory's price of an auto input's memory, ps a byte (0: none)
 	touch    [][]int          // node → the tensors its choice prices (touches), made on first use
 }
 
@@ -138,6 +140,7 @@ func newPlanner(p *program.Program) (*planner, error) {
 		}
 		pl.cands[i] = cs
 	}
+	pl.autoCands()
 	return pl, nil
 }
 
@@ -234,6 +237,15 @@ func NewPlanContext(ctx context.Context, p *program.Program, s Strategy, o Optio
 	if s == Exact && exact == nil {
 		return nil, &program.Error{Err: fmt.Errorf("exact: %s", refused)}
 	}
+	if s == Exact && pl.clu != nil && pl.cost == Time && pl.hasAuto() {
+		// The layouts exact picked must fit the devices' memory.
+		if exact, exactChoice, err = pl.fitMemory(exact, exactChoice); err != nil {
+			if ctx.Err() != nil {
+				return nil, stopped(ctx.Err())
+			}
+			return nil, err
+		}
+	}
 	chosen := greedy
 	if s == Exact {
 		chosen = exact
@@ -257,7 +269,7 @@ func NewPlanContext(ctx context.Context, p *program.Program, s Strategy, o Optio
 		t := exact.total
 		plan.ExactSendBytes = &t
 		for i, gc := range greedyChoice {
-			if ec := exactChoice[i]; ec != gc {
+			if ec := exactChoice[i]; ec != gc && pl.g.Nodes[i].Kind == graph.KindOp {
 				n := pl.g.Nodes[i]
 				plan.Differences = append(plan.Differences, Difference{Name: n.Name, Pass: n.Pass,
 					Greedy: greedy.picked(pl, i), Exact: exact.picked(pl, i)})
@@ -324,19 +336,20 @@ func (pl *planner) boxing(x, from, to int) (sbp.Boxing, error) {
 func (pl *planner) layouts(choice []int) []int {
 	lay := make([]int, len(pl.names))
 	for i := range pl.g.Nodes {
-		lay[pl.out[i]] = pl.layoutOf(i, choice[i], lay)
+		lay[pl.out[i]] = pl.layoutOf(i, pl.deciding(i, choice), lay)
 	}
 	return lay
 }
 
-// layoutOf is the SBP id node i leaves its name in, with candidate k for
-// an op, given the layouts lay of the names before it.
+// layoutOf is the SBP id node i leaves its name in, with candidate k of
+// its decider (an op's, an auto input's), given the layouts lay of the
+// names before it.
 func (pl *planner) layoutOf(i, k int, lay []int) int {
 	n := pl.g.Nodes[i]
-	switch n.Kind {
-	case graph.KindOp:
-		return pl.cands[i][k].out
-	case graph.KindOnes:
+	switch {
+	case pl.decider[i] >= 0:
+		return pl.cands[pl.decider[i]][k].out
+	case n.Kind == graph.KindOnes:
 		return pl.id(seedSbp(pl.nds[lay[pl.names[n.SeedOf]]]))
 	}
 	return pl.id(n.Sbp)
@@ -347,15 +360,20 @@ func (pl *planner) layoutOf(i, k int, lay []int) int {
 func (pl *planner) needs(x int, choice []int) []int {
 	var need []int
 	for _, r := range pl.readers[x] {
-		need = append(need, pl.needOf(r, choice[r.node]))
+		need = append(need, pl.needOf(r, pl.deciding(r.node, choice)))
 	}
 	return need
 }
 
-// needOf is the layout reader r asks for under candidate k of its node.
+// needOf is the layout reader r asks for under candidate k of its
+// decider: an op's signature input, the target of an auto input's final
+// gradient (the input's layout), else the boxing's own target.
 func (pl *planner) needOf(r read, k int) int {
-	if pl.g.Nodes[r.node].Kind == graph.KindOp {
+	switch d := pl.decider[r.node]; {
+	case pl.g.Nodes[r.node].Kind == graph.KindOp:
 		return pl.cands[r.node][k].in[r.pos]
+	case d >= 0:
+		return pl.cands[d][k].out
 	}
 	return pl.id(pl.g.Nodes[r.node].Sbp)
 }

@@ -129,7 +129,7 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 			s.FromCopy = s.args[0]
 		}
 		r.total += b.SendBytes
-		r.copies[copyName(n.Args[0], n.Sbp)] = n.Name
+		r.copies[copyName(n.Args[0], pl.nds[to])] = n.Name
 		if _, ok := made[src][to]; !ok {
 			made[src][to] = n.Name
 		}

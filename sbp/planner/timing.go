@@ -6,6 +6,7 @@ import (
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
+	"github.com/stridelab/stridelab/sbp/graph"
 	"github.com/stridelab/stridelab/sbp/minsum"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/tensor"
@@ -105,8 +106,14 @@ func (pl *planner) boxingCost(b sbp.Boxing) (int64, error) {
 // opCost is op node i's own cost under candidate k: its time in
 // picoseconds under Cost Time (memoized), else 0.
 func (pl *planner) opCost(i, k int) int64 {
-	if pl.cost != Time {
+	switch {
+	case pl.cost != Time:
 		return 0
+	case pl.g.Nodes[i].Kind != graph.KindOp: // an auto input computes nothing; fitMemory may price its memory
+		if pl.lambda == 0 || pl.cands[i] == nil {
+			return 0
+		}
+		return int64(pl.lambda * float64(pl.staticBytes(i, k)))
 	}
 	if pl.opPs[i] == nil {
 		pl.opPs[i] = make([]int64, len(pl.cands[i]))

@@ -51,7 +51,7 @@ var (
 )
 
 // statementWords are the words of the statements that are not ops.
-var statementWords = []string{"placement", "input", "const", "from", "i32", "f32", "bf16", "f16", "grad", "box", "optimizer"}
+var statementWords = []string{"placement", "input", "const", "from", "i32", "f32", "bf16", "f16", "grad", "box", "optimizer", "auto"}
 
 func init() {
 	for _, w := range append(slices.Clone(statementWords), sbp.Words()...) {
@@ -257,7 +257,14 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 			}
 		}
 		if _, ok := tensor.ParsePrecision(rest); ok || rest == "" {
-			return nil, bad("%s needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh, and then optionally a precision: %s 8,4 S(0) bf16", word, word)
+			return nil, bad("%s needs an SBP after its shape, e.g. S(0), B, or (S(0), B) on a 2-D mesh, or auto, and then optionally a precision: %s 8,4 S(0) bf16", word, word)
+		}
+		if rest == "auto" {
+			// The planner's choice: B until it picks (OneFlow's default).
+			rest, s.Auto = strings.TrimSpace(strings.Repeat("B ", p.Placement.MeshRank())), true
+			if p.Placement.MeshRank() > 1 {
+				rest = "(" + strings.Join(strings.Fields(rest), ", ") + ")"
+			}
 		}
 		nd, err := sbp.ParseNd(rest)
 		if err != nil {

@@ -165,6 +165,8 @@ func TestParseErrors(t *testing.T) {
 		{"placement 4\nids = input 8 B i32 from uniform", "program: line 2, column 1: ids = input 8 B i32 from uniform: ids (i32) are whole numbers; give them from a .npy file"},
 		{"placement 4\nids = input 8 B i32\nb = box ids P(sum)", "program: line 3, column 1: b = box ids P(sum): ids (i32) are split (S) or whole (B), never partial"},
 		{"placement 4\ni32 = input 8 B", `program: line 2, column 1: i32 = input 8 B: "i32" is a word of the language and cannot name a tensor`},
+		{"placement 4\nauto = input 8 B", `program: line 2, column 1: auto = input 8 B: "auto" is a word of the language and cannot name a tensor`},
+		{"placement 4\nx = input 8 B\ny = box x auto", "program: line 3, column 1: y = box x auto: "},
 		{"placement 4\nbf16 = input 8 B", `program: line 2, column 1: bf16 = input 8 B: "bf16" is a word of the language and cannot name a tensor`},
 		{"placement 4\nx = input 8 bf16", "program: line 2, column 1: x = input 8 bf16: input needs an SBP after its shape"},
 		{"placement 4\noptimizer", `program: line 2, column 1: optimizer: optimizer takes adam or sgd, then optionally zero1 or zero2: optimizer adam, optimizer adam zero1; got ""`},
@@ -232,6 +234,18 @@ func TestPrecisionAndOptimizer(t *testing.T) {
 	}
 	if o := p.Optimizer; o == nil || o.Name != "adam" || o.ZeRO != 2 || o.Line != 1 || o.String() != "optimizer adam zero2" {
 		t.Errorf("optimizer %+v, want adam zero2", o)
+	}
+}
+
+// TestAuto: an input written auto is the planner's to lay out: B until
+// it does, on every mesh dim; a precision may follow.
+func TestAuto(t *testing.T) {
+	p, err := Parse("placement [[0,1],[2,3]]; w = input 8,4 auto bf16; x = input 4,2 (S(0), B); y = matmul w x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Lookup("w"); !w.Auto || w.Sbp.String() != "(B, B)" || w.Precision != tensor.BF16 || p.Lookup("x").Auto {
+		t.Errorf("w: auto %v, %v, %v", w.Auto, w.Sbp, w.Precision)
 	}
 }
 

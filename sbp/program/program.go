@@ -53,7 +53,11 @@ type Stmt struct {
 	From      string       // Input: the .npy file its values come from, or ""
 	Uniform   bool         // Input: written `from uniform`, its values are tensor.Uniform(Name, Shape)
 	Const     bool         // Input: written `const` for input, a constant (a mask, a table of positions): it gets no gradient
-	DType     tensor.DType // the element type of Name: tensor.Int32 for an input written i32 (token ids) and what reads it as a view, else float32 (0 reads as float32)
+	// Auto is an input written with auto for its SBP: the planner picks
+	// its layout (greedy OneFlow's default, B; exact the one of least
+	// time that fits the devices' memory). Its Sbp is B until then.
+	Auto  bool
+	DType tensor.DType // the element type of Name: tensor.Int32 for an input written i32 (token ids) and what reads it as a view, else float32 (0 reads as float32)
 	// Precision is an input's, as written after its SBP (f32 by
 	// default, bf16, f16, i32): what the cost model counts its elements
 	// at (tensor.Precision); an op's is its operands' (the planner's

@@ -133,7 +133,7 @@ func signatureCasesOf(seed uint64, op sbp.Op, shapes []tensor.Shape, draw func(r
 			if valid && sbp.PlacementFault(op, shapes, p, s.in, s.to) == "" {
 				cs = append(cs, Case{Name: fmt.Sprintf("%v %v %v on %v with %v -> %v", op, s.dtype, shapes, p, s.in, s.to), Run: s.run, op: op.Name(), meshRank: p.MeshRank()})
 			}
-			if !next(choice, len(sigs)) {
+			if !sbp.NextChoice(choice, len(sigs)) {
 				break
 			}
 		}
@@ -179,18 +179,6 @@ func Placements() []sbp.Placement {
 		ps = append(ps, p)
 	}
 	return ps
-}
-
-// next steps choice, one signature index per mesh dim, through every
-// combination; it returns false after the last.
-func next(choice []int, n int) bool {
-	for m := len(choice) - 1; m >= 0; m-- {
-		if choice[m]++; choice[m] < n {
-			return true
-		}
-		choice[m] = 0
-	}
-	return false
 }
 
 func newCase(r *rand.Rand) Case {

@@ -57,8 +57,10 @@ type Row struct {
 	PeakHeldBytes int64   `json:"peak_held_bytes"`
 	CapacityBytes float64 `json:"capacity_bytes"`
 	Fits          bool    `json:"fits"`
-	// Layouts is every input's SBP, by name, as the plan has it.
+	// Layouts is every input's SBP, by name, as the plan has it, and
+	// Scheme their name per mesh dim (scheme).
 	Layouts map[string]string `json:"layouts"`
+	Scheme  string            `json:"scheme"`
 	// TokensPerSPerDevice is, where the program reads token ids (an
 	// input written i32), their count over the step time over the
 	// devices; SamplesPerSPerDevice the first data input's dim 0 (an i32
@@ -197,9 +199,60 @@ func fill(row *Row, pl *planner.Plan) {
 			samples = s.Shape[0]
 		}
 	}
+	row.Scheme = scheme(pl)
 	if row.TimeS > 0 {
 		per := row.TimeS * float64(row.Devices)
 		row.TokensPerSPerDevice = float64(tokens) / per
 		row.SamplesPerSPerDevice = float64(samples) / per
 	}
+}
+
+// scheme names how a plan lays its inputs out, per mesh dim, joined by
+// " × ": "data parallel" where every parameter (an input that gets a
+// gradient) is whole (B) and the data (const and i32 inputs) split;
+// "ZeRO-3" where parameters are split and each is gathered whole (boxed
+// to B along the dim) before it is used, the data split; "tensor
+// parallel" where some split parameter is used as it is split (the
+// ops run on its shards, Megatron's column and row layouts);
+// "replicated" where nothing is split; "one device" on one.
+func scheme(pl *planner.Plan) string {
+	if pl.Program.Placement.Size() == 1 {
+		return "one device"
+	}
+	var dims []string
+	for m := range pl.Program.Placement.MeshRank() {
+		gathered := map[string]bool{}
+		for _, s := range pl.Steps {
+			if s.Kind == planner.StepBoxing && m < len(s.To) && s.To[m].Kind == sbp.Broadcast && m < len(s.From) && s.From[m].Kind == sbp.Split {
+				gathered[s.Tensor] = true
+			}
+		}
+		split, usedSplit, dataSplit := 0, 0, 0
+		for _, s := range pl.Steps {
+			if s.Kind != planner.StepInput || s.Pass != "forward" || m >= len(s.Sbp) || s.Sbp[m].Kind != sbp.Split {
+				continue
+			}
+			switch {
+			case s.Const || s.Int:
+				dataSplit++
+			case gathered[s.Name]:
+				split++
+			default:
+				split, usedSplit = split+1, usedSplit+1
+			}
+		}
+		switch {
+		case usedSplit > 0:
+			dims = append(dims, "tensor parallel")
+		case split > 0 && dataSplit > 0:
+			dims = append(dims, "ZeRO-3")
+		case dataSplit > 0:
+			dims = append(dims, "data parallel")
+		case split > 0:
+			dims = append(dims, "split, gathered")
+		default:
+			dims = append(dims, "replicated")
+		}
+	}
+	return strings.Join(dims, " × ")
 }

@@ -47,3 +47,27 @@ func TestPlacements(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9*b && b-a < 1e-9*b }
+
+// TestRunWithAuto: weights written auto, the layout each count gets and
+// its name: an MLP whose weights are large beside its tokens is tensor
+// parallel on 8 GPUs, as Megatron lays it out (the first weight split by
+// columns, the second by rows), and data parallel where the tokens are
+// many and the weights small.
+func TestRunWithAuto(t *testing.T) {
+	node := func(n int) (cluster.Cluster, error) { return cluster.ForDevices("h100-nodes", n) }
+	wide := "placement 8; optimizer adam; x = const 8192,4096 S(0) bf16; w1 = input 4096,16384 auto bf16; w2 = input 16384,4096 auto bf16; h = matmul x w1; a = relu h; y = matmul a w2; s = sum y 1,1; grad s"
+	res, err := Run(context.Background(), wide, Options{Devices: []int{8}, Mesh: 1, Cluster: node})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Rows[0]; r.Scheme != "tensor parallel" || r.Layouts["w1"] != "S(1)" || r.Layouts["w2"] != "S(0)" {
+		t.Errorf("the wide MLP on 8: %s, %v", r.Scheme, r.Layouts)
+	}
+	tall := strings.NewReplacer("8192,4096", "65536,2048", "4096,16384", "2048,2048", "16384,4096", "2048,2048").Replace(wide)
+	if res, err = Run(context.Background(), tall, Options{Devices: []int{8}, Mesh: 1, Cluster: node}); err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Rows[0]; r.Scheme != "data parallel" {
+		t.Errorf("the tall MLP on 8: %s, %v", r.Scheme, r.Layouts)
+	}
+}

@@ -15,7 +15,7 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-const importSynopsis = "--model FILE.py:CLASS [--kwargs JSON] --example NAME=FILE.npy|NAME=DTYPE:SHAPE ... [--seed N] [--placement P] [--layout PATTERN=SBP ...] [--precision f32|bf16|f16] [--optimizer adam|sgd|'adam zero1'|'adam zero2'] [--python PATH] -o DIR"
+const importSynopsis = "--model FILE.py:CLASS [--kwargs JSON] --example NAME=FILE.npy|NAME=DTYPE:SHAPE ... [--seed N] [--placement P] [--layout PATTERN=SBP|auto ...] [--layouts auto] [--precision f32|bf16|f16] [--optimizer adam|sgd|'adam zero1'|'adam zero2'] [--python PATH] -o DIR"
 
 // repeated is a flag given once per value.
 type repeated []string
@@ -35,6 +35,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 0, "torch.manual_seed before the module is built")
 	placement := fs.String("placement", "1", "the program's placement (4, 0-3, [[0,1],[2,3]])")
 	fs.Var(&layouts, "layout", "an SBP for the parameters whose module path matches a glob (* spans dots), PATTERN=SBP, e.g. 'h.*.mlp.c_fc.weight=S(1)'; by default parameters are B and examples S(0) (data parallelism)")
+	layoutsAll := fs.String("layouts", "", "auto: every parameter's layout the planner's to pick (written auto; exact picks the fastest that fits the devices' memory), unless a --layout says otherwise")
 	precision := fs.String("precision", "f32", "the float parameters', examples' and constants' precision: f32, bf16 or f16 (what memory, the wire and the chip's peak count; values still run in float32)")
 	optimizer := fs.String("optimizer", "", "an optimizer statement to write after the inputs: adam, sgd, 'adam zero1', 'adam zero2' (its state in what each device holds)")
 	py := fs.String("python", "", "the interpreter (default: the first python3 that imports torch)")
@@ -61,6 +62,13 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 			return usagef("%v", err)
 		}
 		req.Examples = append(req.Examples, ex)
+	}
+	switch *layoutsAll {
+	case "":
+	case "auto":
+		req.AutoParameters = true
+	default:
+		return usagef("--layouts %q: the one word it takes is auto", *layoutsAll)
 	}
 	pr, ok := tensor.ParsePrecision(*precision)
 	if !ok || pr == tensor.I32 {

@@ -47,6 +47,9 @@ func TestSweepRowsAreThePrograms(t *testing.T) {
 			t.Errorf("%d devices on %s: the sweep says %g s and %d bytes, sbp program %g s and %.0f bytes", r.Devices, r.Cluster, r.TimeS, r.PeakHeldBytes, plan["time_s"], peak)
 		}
 	}
+	if res.Rows[0].Scheme != "one device" || res.Rows[2].Scheme != "data parallel" {
+		t.Errorf("schemes %q, %q; want one device, data parallel", res.Rows[0].Scheme, res.Rows[2].Scheme)
+	}
 	if want := []string{"h100-nodes:1", "h100-nodes:1", "h100-nodes:1", "h100-nodes:2"}; res.Rows[0].Cluster != want[0] || res.Rows[3].Cluster != want[3] {
 		t.Errorf("clusters %s … %s, want %v", res.Rows[0].Cluster, res.Rows[3].Cluster, want)
 	}

@@ -112,10 +112,10 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 // writeSweep prints a sweep as a table, a row per device count.
 func writeSweep(w io.Writer, res *sweep.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "devices\tcluster\tstep time\tcompute\tcommunication\tpeak held\tof memory\ttokens/s/device\t")
+	fmt.Fprintln(tw, "devices\tcluster\tlayout\tstep time\tcompute\tcommunication\tpeak held\tof memory\ttokens/s/device\t")
 	for _, r := range res.Rows {
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%d\t%s\tnot planned: %s\t\t\t\t\t\t\n", r.Devices, r.Cluster, r.Error)
+			fmt.Fprintf(tw, "%d\t%s\tnot planned: %s\t\t\t\t\t\t\t\n", r.Devices, r.Cluster, r.Error)
 			continue
 		}
 		fit := fmt.Sprintf("%.0f %%", 100*float64(r.PeakHeldBytes)/r.CapacityBytes)
@@ -126,7 +126,7 @@ func writeSweep(w io.Writer, res *sweep.Result) error {
 		if r.TokensPerSPerDevice > 0 {
 			tokens = fmt.Sprintf("%.0f", r.TokensPerSPerDevice)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Devices, r.Cluster, cluster.FormatSeconds(r.TimeS), cluster.FormatSeconds(r.ComputeTimeS),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Devices, r.Cluster, r.Scheme, cluster.FormatSeconds(r.TimeS), cluster.FormatSeconds(r.ComputeTimeS),
 			cluster.FormatSeconds(r.CommTimeS), tensor.FormatBytes(r.PeakHeldBytes), fit, tokens)
 	}
 	if err := tw.Flush(); err != nil {

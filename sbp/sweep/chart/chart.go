@@ -103,8 +103,8 @@ func panel(title, ylabel string, yTicks plot.TickerFunc, rows []sweep.Row, ss []
 	p.Y.Label.Text = ylabel
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = deviceTicks(rows), yTicks
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(6), -vg.Points(2)
+	p.Legend.Top, p.Legend.Left = true, false // top right: the layout changes' names sit top left, where the devices are few
+	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), -vg.Points(2)
 	colours := []color.Color{color.RGBA{31, 119, 180, 255}, color.RGBA{44, 160, 44, 255}, color.RGBA{214, 39, 40, 255}}
 	lo, hi := 0.0, 0.0
 	for i, s := range ss {
@@ -137,14 +137,14 @@ func panel(title, ylabel string, yTicks plot.TickerFunc, rows []sweep.Row, ss []
 	p.Y.Min, p.Y.Max = lo/1.5, hi*6
 	for i := 1; i < len(rows); i++ {
 		if changed := layoutChange(rows[i-1], rows[i]); changed != "" && lo > 0 {
-			x := float64(rows[i].Devices)
-			mark, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
+			x, top := float64(rows[i].Devices), hi*2.5 // in the room kept above the lines
+			mark, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: top}})
 			if err != nil {
 				return nil, fmt.Errorf("chart: %w", err)
 			}
 			mark.Color, mark.Dashes = color.Gray{Y: 140}, []vg.Length{vg.Points(2), vg.Points(2)}
 			p.Add(mark)
-			labels, err := plotter.NewLabels(plotter.XYLabels{XYs: []plotter.XY{{X: x, Y: hi}}, Labels: []string{changed}})
+			labels, err := plotter.NewLabels(plotter.XYLabels{XYs: []plotter.XY{{X: x, Y: top}}, Labels: []string{changed}})
 			if err == nil {
 				p.Add(labels)
 			}
@@ -191,8 +191,12 @@ func bytesTicks(lo, hi float64) []plot.Tick {
 }
 
 // layoutChange names what changed in the inputs' layouts from a to b:
+// the new scheme where it has another name ("→ tensor parallel"), else
 // "w: B → S(1)" (the first such input, and how many more), or "".
 func layoutChange(a, b sweep.Row) string {
+	if a.Scheme != b.Scheme && b.Scheme != "" && a.Scheme != "one device" {
+		return "→ " + b.Scheme
+	}
 	var changed []string
 	for _, name := range slices.Sorted(maps.Keys(b.Layouts)) {
 		if a.Layouts[name] != b.Layouts[name] {
