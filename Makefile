@@ -64,7 +64,9 @@ WEB_FILES := $(wildcard web/*.html web/*.js web/*.css)
 # a program, sbp/graph writes its backward, sbp/cluster times a plan,
 # wasm/sceneapi answers the page's calls; sbp and sbp/planner plan an
 # edit, in the same time without inlining: BenchmarkPlan's programs
-# 0.90-1.08 of their inlined time, within the run's noise). It is compiled without inlining
+# 0.90-1.08 of their inlined time, within the run's noise; app/session,
+# wasm/jsvalue and encoding/json, the page's calls into the frame and
+# their JSON, once a call). It is compiled without inlining
 # (-l): the same behaviour in 190 KB less of the playground's gzip, and
 # 24 KB more for stridelab's own (docs/performance.md).
 EBITEN_INTERNAL := github.com/hajimehoshi/ebiten/v2/internal
@@ -74,7 +76,7 @@ COLD := go/... text/template/... math/big regexp/... encoding/gob net os/exec \
 	$(EBITEN_INTERNAL)/shaderir/... $(EBITEN_INTERNAL)/builtinshader \
 	$(MODULE)/results $(MODULE)/engine $(MODULE)/viz/render $(MODULE)/internal/... \
 	$(MODULE)/lessons $(MODULE)/sbp/program $(MODULE)/sbp/cluster $(MODULE)/sbp/graph $(MODULE)/wasm/sceneapi \
-	$(MODULE)/sbp $(MODULE)/sbp/planner
+	$(MODULE)/sbp $(MODULE)/sbp/planner $(MODULE)/app/session $(MODULE)/wasm/jsvalue encoding/json
 PLAYGROUND_FLAGS := $(foreach p,$(COLD),-gcflags=$(p)=-l)
 web:
 	mkdir -p $(PAGE)
