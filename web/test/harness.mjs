@@ -86,14 +86,16 @@ export function disableFeatures() {
   return `--disable-features=${[...theirs, ...chromeUI].join(",")}`;
 }
 
-// launch opens Debian's Chromium (CHROMIUM overrides the path); every
+// launch opens Debian's Chromium (CHROMIUM overrides the path), with
+// WebGPU unless STRIDELAB_WEBGPU is off (run.mjs turns it off for the
+// suites whose subject it is not); every
 // context and page it makes waits t(30 s) for an action and t(60 s) for a
 // navigation unless a call says otherwise.
 export async function launch() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-quic", "--disable-background-networking", "--disable-component-update",
-      "--disable-sync", "--enable-unsafe-webgpu", "--use-angle=swiftshader", disableFeatures()],
+      "--disable-sync", ...(process.env.STRIDELAB_WEBGPU === "off" ? [] : ["--enable-unsafe-webgpu"]), "--use-angle=swiftshader", disableFeatures()],
     timeout: t(60000),
   });
   const scaled = (c) => { c.setDefaultTimeout(t(30000)); c.setDefaultNavigationTimeout(t(60000)); return c; };

@@ -23,6 +23,14 @@ import { availableParallelism } from "node:os";
 // and 256 at once: 1,970 cases, some 60 ms each on SwiftShader); the full
 // suite runs natively on lavapipe (the shaders package's tests) against
 // the same WGSL.
+// The suites whose subject is not WebGPU (the lessons, the screens, the
+// accessibility audit, the leaks of the frame's calls, the cluster
+// field) run in a Chromium without it (STRIDELAB_WEBGPU=off: the page
+// computes on the CPU, as it says it does where a browser has no
+// WebGPU): SwiftShader's WebGPU took a fifth of their time (the lessons
+// alone, 127 s against 105), and the playground and kernels suites test
+// WebGPU itself.
+const noWebGPU = new Set(["lessons", "screens", "a11y", "leaks", "cluster"]);
 const suites = {
   playground: ["test/playground.mjs", "--screenshots", "../bin"],
   lessons: ["test/lessons.mjs", "--screenshots", "../bin"],
@@ -53,7 +61,7 @@ function run(name) {
     const start = Date.now();
     const [script, ...rest] = suites[name];
     const child = spawn(process.execPath, [script, ...rest, "--cli", cli], {
-      env: { ...process.env, STRIDELAB_SLOW: String(slow) }, stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, STRIDELAB_SLOW: String(slow), ...(noWebGPU.has(name) ? { STRIDELAB_WEBGPU: "off" } : {}) }, stdio: ["ignore", "pipe", "pipe"],
     });
     const fails = [];
     let buf = "";
