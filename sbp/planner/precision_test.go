@@ -51,3 +51,25 @@ func TestPrecisionHalvesBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlapRunsGradientsBesideTheBackward: data parallelism's
+// all-reduce of the second layer's gradient, ready before the first
+// layer's backward is done, runs beside it on the communication stream:
+// the overlapped time is less than the sum, at least either stream's
+// work, and the gradient made last (the first layer's) waits for its
+// matmul.
+func TestOverlapRunsGradientsBesideTheBackward(t *testing.T) {
+	node, _ := cluster.Preset("h100-node")
+	prog, err := program.Parse("placement 8; x = const 65536,2048 S(0) bf16; w1 = input 2048,2048 B bf16; w2 = input 2048,2048 B bf16; h = matmul x w1; a = relu h; y = matmul a w2; s = sum y 1,1; grad s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlanWith(prog, Greedy, Options{Cluster: &node})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := plan.Timing
+	if tm.OverlapTimeS >= tm.TimeS || tm.OverlapTimeS < max(tm.CommTimeS, tm.ComputeTimeS) {
+		t.Errorf("overlapped %g s; compute %g, communication %g, summed %g", tm.OverlapTimeS, tm.ComputeTimeS, tm.CommTimeS, tm.TimeS)
+	}
+}

@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
@@ -175,9 +177,13 @@ type Timing struct {
 	TimeS        float64 `json:"time_s"`         // every step's time summed: compute plus communication, no overlap
 	CommTimeS    float64 `json:"comm_time_s"`    // the boxings'
 	ComputeTimeS float64 `json:"compute_time_s"` // the ops'
-	// OverlapTimeS is the plan on two streams: each boxing starts once
-	// the previous boxing is done and its source is made, each op once
-	// the previous op is done and its inputs are made.
+	// OverlapTimeS is the plan on two streams: each op starts once the
+	// previous op is done and its inputs are made; each boxing an op
+	// waits for starts once the previous such boxing is done and its
+	// source is made; and the boxings nothing reads (a parameter's final
+	// gradient) take the communication stream as their sources are made,
+	// the first ready first, as data parallelism's bucketed all-reduces
+	// run beside the backward.
 	OverlapTimeS float64 `json:"overlap_time_s"`
 }
 
@@ -186,10 +192,22 @@ func timing(steps []Step) Timing {
 	var t Timing
 	done := map[string]float64{} // a step's name → when it is made
 	var comm, compute float64    // when each stream is free
+	read := map[string]bool{}    // the names a step reads
+	for _, s := range steps {
+		for _, a := range s.args {
+			read[a] = true
+		}
+	}
+	type trailing struct{ ready, took float64 }
+	var last []trailing // the boxings nothing reads: scheduled after, by when they are ready
 	for _, s := range steps {
 		switch s.Kind {
 		case StepBoxing:
 			t.CommTimeS += s.TimeS
+			if !read[s.Name] {
+				last = append(last, trailing{done[s.args0()], s.TimeS})
+				continue
+			}
 			start := max(comm, done[s.args0()])
 			comm = start + s.TimeS
 			done[s.Name] = comm
@@ -202,6 +220,10 @@ func timing(steps []Step) Timing {
 			compute = start + s.TimeS
 			done[s.Name] = compute
 		}
+	}
+	slices.SortStableFunc(last, func(a, b trailing) int { return cmp.Compare(a.ready, b.ready) })
+	for _, b := range last {
+		comm = max(comm, b.ready) + b.took
 	}
 	t.TimeS = t.CommTimeS + t.ComputeTimeS
 	t.OverlapTimeS = max(comm, compute)
