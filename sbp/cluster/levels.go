@@ -184,27 +184,32 @@ func familyPreset(name string) (Cluster, bool, error) {
 	if !ok {
 		return Cluster{}, false, nil
 	}
+	f, ok := familyNamed(base)
+	if !ok {
+		return Cluster{}, false, nil
+	}
+	c, err := f.build(arg)
+	if err != nil {
+		return Cluster{}, true, newError(ErrNotFound, name, "", "%v", err)
+	}
+	return c, true, nil
+}
+
+// familyNamed is the family of that name, reporting whether there is one.
+func familyNamed(name string) (family, bool) {
 	for _, f := range families {
-		if f.name == base {
-			c, err := f.build(arg)
-			if err != nil {
-				return Cluster{}, true, newError(ErrNotFound, name, "", "%v", err)
-			}
-			return c, true, nil
+		if f.name == name {
+			return f, true
 		}
 	}
-	return Cluster{}, false, nil
+	return family{}, false
 }
 
 // Family reports whether name is a family's (h100-nodes, tpu-v5e: a
 // preset with a size to give it).
 func Family(name string) bool {
-	for _, f := range families {
-		if f.name == name {
-			return true
-		}
-	}
-	return false
+	_, ok := familyNamed(name)
+	return ok
 }
 
 // ForDevices is the least cluster of family name that holds n devices:
@@ -212,20 +217,18 @@ func Family(name string) bool {
 // tpu-v5e:2x16. A name that is no family's, or n past the family's
 // largest, is an error wrapping ErrNotFound.
 func ForDevices(name string, n int) (Cluster, error) {
-	for _, f := range families {
-		if f.name != name {
-			continue
-		}
-		if n < 1 {
-			return Cluster{}, newError(ErrNotFound, name, "", "a cluster of %d devices: give 1 or more", n)
-		}
-		arg, err := f.sized(n)
-		if err != nil {
-			return Cluster{}, newError(ErrNotFound, name, "", "%v", err)
-		}
-		return f.build(arg)
+	f, ok := familyNamed(name)
+	switch {
+	case !ok:
+		return Cluster{}, newError(ErrNotFound, name, "", "not a family of presets; the families are %s", listWords(FamilyUsages()))
+	case n < 1:
+		return Cluster{}, newError(ErrNotFound, name, "", "a cluster of %d devices: give 1 or more", n)
 	}
-	return Cluster{}, newError(ErrNotFound, name, "", "not a family of presets; the families are %s", listWords(FamilyUsages()))
+	arg, err := f.sized(n)
+	if err != nil {
+		return Cluster{}, newError(ErrNotFound, name, "", "%v", err)
+	}
+	return f.build(arg)
 }
 
 // FamilyUsages says the sized presets, as the lists of presets name

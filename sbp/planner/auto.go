@@ -75,35 +75,32 @@ func (pl *planner) deciding(i int, choice []int) int {
 // gradient's (laid out as it is, or split evenly under ZeRO-2) and the
 // optimizer's state for it (optimizerState's rule). The memory bound's
 // Lagrangian prices it (fitMemory).
+// The parts follow the memory walk's own rules (valueBytes,
+// parameterState); each candidate's is worked out once.
 func (pl *planner) staticBytes(i, k int) int64 {
-	n := pl.g.Nodes[i]
-	nd := pl.nds[pl.cands[i][k].out]
-	prec := pl.prec[pl.out[i]]
-	width := int64(prec.Bytes())
-	param, err := shardBytes(n.Shape, width, pl.p, nd)
-	if err != nil {
-		return 0
+	if pl.static == nil {
+		pl.static = map[int][]int64{}
 	}
-	grad, state := param, make([]int64, len(param))
-	if n.Const {
-		grad = state // data: no gradient
-	}
-	opt := pl.g.Prog.Optimizer
-	if opt != nil && opt.ZeRO >= 2 && !n.Const {
-		grad, _ = evenBytes(n.Shape, width, pl.p)
-	}
-	if opt != nil && !n.Const {
-		if elems, err := elementsHeld(n.Shape, pl.p, nd, opt.ZeRO >= 1); err == nil {
-			for r, e := range elems {
-				state[r] = e * opt.StateBytes(prec)
+	if _, ok := pl.static[i]; !ok {
+		pl.static[i] = make([]int64, len(pl.cands[i]))
+		n, opt := pl.g.Nodes[i], pl.g.Prog.Optimizer
+		for c := range pl.cands[i] {
+			s := Step{Kind: StepInput, Pass: graph.Forward, Shape: n.Shape, Sbp: pl.nds[pl.cands[i][c].out], Const: n.Const, Precision: pl.prec[pl.out[i]]}
+			param, err := valueBytes(pl.p, s, false)
+			if err != nil {
+				continue
+			}
+			grad, state := make([]int64, len(param)), make([]int64, len(param))
+			if s.IsParameter() {
+				grad, _ = valueBytes(pl.p, s, opt != nil && opt.ZeRO >= 2)
+				state, _ = parameterState(pl.p, s, opt)
+			}
+			for r := range param {
+				pl.static[i][c] = max(pl.static[i][c], param[r]+grad[r]+state[r])
 			}
 		}
 	}
-	var most int64
-	for r := range param {
-		most = max(most, param[r]+grad[r]+state[r])
-	}
-	return most
+	return pl.static[i][k]
 }
 
 // fitRounds bounds fitMemory's exact searches: the price grows fourfold
@@ -130,15 +127,7 @@ const fitRounds = 12
 // found.
 func (pl *planner) fitMemory(first *run, firstChoice []int) (*run, []int, error) {
 	capacity := int64(pl.clu.Device.MemCapacity)
-	peakOf := func(r *run) int64 {
-		var most int64
-		for _, s := range r.steps {
-			for _, b := range s.HeldBytes {
-				most = max(most, b)
-			}
-		}
-		return most
-	}
+	peakOf := func(r *run) int64 { return (&Plan{Steps: r.steps}).MostHeld() }
 	least, leastPeak := first, peakOf(first)
 	if leastPeak <= capacity {
 		return first, firstChoice, nil
@@ -157,6 +146,7 @@ func (pl *planner) fitMemory(first *run, firstChoice []int) (*run, []int, error)
 	lo, hi := 0.0, t/picosecond/float64(leastPeak)
 	var best *run
 	var bestChoice []int
+	var bestTime float64
 	for range fitRounds {
 		r, c, err := solve(hi)
 		if err != nil {
@@ -164,7 +154,7 @@ func (pl *planner) fitMemory(first *run, firstChoice []int) (*run, []int, error)
 		}
 		if r != nil {
 			if p := peakOf(r); p <= capacity {
-				best, bestChoice = r, c
+				best, bestChoice, bestTime = r, c, timing(r.steps).TimeS
 				break
 			} else if p < leastPeak {
 				least, leastPeak = r, p
@@ -192,8 +182,8 @@ func (pl *planner) fitMemory(first *run, firstChoice []int) (*run, []int, error)
 		}
 		if r != nil && peakOf(r) <= capacity {
 			hi = mid
-			if timing(r.steps).TimeS < timing(best.steps).TimeS {
-				best, bestChoice = r, c
+			if t := timing(r.steps).TimeS; t < bestTime {
+				best, bestChoice, bestTime = r, c, t
 			}
 		} else {
 			lo = mid

@@ -84,14 +84,7 @@ func planOn(t *testing.T, src string, c cluster.Cluster) *Plan {
 	return plan
 }
 
-func peakOf(p *Plan) int64 {
-	peak, _ := p.Peak()
-	var most int64
-	for _, b := range peak {
-		most = max(most, b)
-	}
-	return most
-}
+func peakOf(p *Plan) int64 { return p.MostHeld() }
 
 // TestAutoBeatsTheHandLayouts: with its weights written auto, exact's
 // step time is at most the best hand layout's (data parallel, ZeRO-3,

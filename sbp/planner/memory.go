@@ -209,6 +209,18 @@ func (pl *Plan) finals() map[string]bool {
 	return out
 }
 
+// MostHeld is the most any device holds at any step: the largest of
+// Peak's.
+func (pl *Plan) MostHeld() int64 {
+	var most int64
+	for _, s := range pl.Steps {
+		for _, b := range s.HeldBytes {
+			most = max(most, b)
+		}
+	}
+	return most
+}
+
 // Peak returns the most each device holds at any step (HeldBytes; by
 // position in the placement, as HeldBytes is) and the step where the
 // largest of them is first reached, an index into Steps (-1 for a plan

@@ -10,11 +10,10 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// isParameter reports whether step s is a parameter, what an optimizer
+// IsParameter reports whether step s is a parameter, what an optimizer
 // keeps state for: a program input of the forward that gets a gradient
-// (neither const nor int32 ids). Data is written const (the importer
-// writes its examples so), as PyTorch's inputs need no gradient.
-func isParameter(s Step) bool {
+// (neither const nor int32 ids); the other inputs are data.
+func (s Step) IsParameter() bool {
 	return s.Kind == StepInput && s.Pass == graph.Forward && !s.Const && !s.Int
 }
 
@@ -35,22 +34,39 @@ func optimizerState(p sbp.Placement, steps []Step, opt *program.Optimizer) ([]in
 		return out, nil
 	}
 	for _, s := range steps {
-		per := opt.StateBytes(s.Precision)
-		if !isParameter(s) || per == 0 {
+		if !s.IsParameter() {
 			continue
 		}
-		elems, err := elementsHeld(s.Shape, p, s.Sbp, opt.ZeRO >= 1)
+		state, err := parameterState(p, s, opt)
 		if err != nil {
-			return nil, fmt.Errorf("the optimizer's state of %s %v as %s: %w", s.Name, s.Shape, s.Sbp, err)
+			return nil, err
 		}
-		for i, e := range elems {
-			if e > math.MaxInt64/per {
-				return nil, fmt.Errorf("the optimizer's state of %s: %w", s.Name, tensor.ErrOverflow)
-			}
-			if out[i], err = tensor.AddBytes(fmt.Sprintf("the optimizer's state on rank %d", p.Rank(i)), out[i], e*per); err != nil {
+		for i, b := range state {
+			if out[i], err = tensor.AddBytes(fmt.Sprintf("the optimizer's state on rank %d", p.Rank(i)), out[i], b); err != nil {
 				return nil, err
 			}
 		}
+	}
+	return out, nil
+}
+
+// parameterState is what each device holds of opt's state for parameter
+// step s (optimizerState's rule, one parameter's part; nil opt: none).
+func parameterState(p sbp.Placement, s Step, opt *program.Optimizer) ([]int64, error) {
+	out := make([]int64, p.Size())
+	if opt == nil || opt.StateBytes(s.Precision) == 0 {
+		return out, nil
+	}
+	per := opt.StateBytes(s.Precision)
+	elems, err := elementsHeld(s.Shape, p, s.Sbp, opt.ZeRO >= 1)
+	if err != nil {
+		return nil, fmt.Errorf("the optimizer's state of %s %v as %s: %w", s.Name, s.Shape, s.Sbp, err)
+	}
+	for i, e := range elems {
+		if e > math.MaxInt64/per {
+			return nil, fmt.Errorf("the optimizer's state of %s: %w", s.Name, tensor.ErrOverflow)
+		}
+		out[i] = e * per
 	}
 	return out, nil
 }
@@ -105,7 +121,7 @@ type Memory struct {
 }
 
 // Memory returns each rank's parts (by position in the placement): Σ
-// over the parameters (isParameter) of their shards, of their final
+// over the parameters (Step.IsParameter) of their shards, of their final
 // gradients' (split evenly under ZeRO-2) and the optimizer's state
 // (optimizerState). Mixed precision with Adam gives the Playbook's
 // 2Ψ + 2Ψ + 12Ψ bytes for Ψ parameters held whole, each part divided by
@@ -123,7 +139,7 @@ func (pl *Plan) Memory() ([]Memory, error) {
 		byName[s.Name] = s
 	}
 	for _, s := range pl.Steps {
-		if !isParameter(s) {
+		if !s.IsParameter() {
 			continue
 		}
 		b, err := valueBytes(p, s, false)

@@ -58,6 +58,7 @@ type planner struct {
 	cost     Cost             // what exact minimises
 	opPs     [][]int64        // node → candidate → its time in ps (opCost), filled on first use
 	lambda   float64          // fitMemory's price of an auto input's memory, ps a byte (0: none)
+	static   map[int][]int64  // auto input → its candidates' staticBytes, made on first use
 	touch    [][]int          // node → the tensors its choice prices (touches), made on first use
 }
 

@@ -179,10 +179,7 @@ func fill(row *Row, pl *planner.Plan) {
 	if t := pl.Timing; t != nil {
 		row.TimeS, row.CommTimeS, row.ComputeTimeS, row.OverlapTimeS = t.TimeS, t.CommTimeS, t.ComputeTimeS, t.OverlapTimeS
 	}
-	peak, _ := pl.Peak()
-	for _, b := range peak {
-		row.PeakHeldBytes = max(row.PeakHeldBytes, b)
-	}
+	row.PeakHeldBytes = pl.MostHeld()
 	row.Fits = float64(row.PeakHeldBytes) <= row.CapacityBytes
 	row.Layouts = map[string]string{}
 	var tokens, samples int
@@ -195,7 +192,7 @@ func fill(row *Row, pl *planner.Plan) {
 		if s.Int && tokens == 0 {
 			tokens, _ = s.Shape.NumElements()
 		}
-		if (s.Int || s.Const) && split0 && samples == 0 {
+		if !s.IsParameter() && split0 && samples == 0 {
 			samples = s.Shape[0]
 		}
 	}
@@ -233,7 +230,7 @@ func scheme(pl *planner.Plan) string {
 				continue
 			}
 			switch {
-			case s.Const || s.Int:
+			case !s.IsParameter():
 				dataSplit++
 			case gathered[s.Name]:
 				split++
