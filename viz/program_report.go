@@ -43,6 +43,9 @@ func (s *programScene) report(step int, l Look) Report {
 	}}
 	if p.ExactSendBytes != nil {
 		totals.Lines = append(totals.Lines, fmt.Sprintf("exact sends %d B", *p.ExactSendBytes))
+		if line := p.Unproven(); line != "" {
+			totals.Lines = append(totals.Lines, "exact: "+line)
+		}
 	} else {
 		totals.Lines = append(totals.Lines, "exact: "+p.ExactRefused)
 	}

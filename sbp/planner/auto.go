@@ -135,12 +135,12 @@ func (pl *planner) fitMemory(first *run, firstChoice []int) (*run, []int, error)
 	defer func() { pl.lambda = 0 }()
 	solve := func(lam float64) (*run, []int, error) {
 		pl.lambda = lam
-		choice, refused, err := pl.exact(ExactBound, ExactWork, false, firstChoice)
-		if err != nil || refused != "" {
+		answer, err := pl.exact(ExactBound, ExactWork, false, firstChoice)
+		if err != nil || answer.refused != "" {
 			return nil, nil, err
 		}
-		r, err := pl.simulate(choice)
-		return r, choice, err
+		r, err := pl.simulate(answer.choice)
+		return r, answer.choice, err
 	}
 	t := timing(first.steps).TimeS
 	lo, hi := 0.0, t/picosecond/float64(leastPeak)

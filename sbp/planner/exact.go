@@ -56,6 +56,11 @@ const directWork = 1 << 20
 // programs small enough to enumerate.
 var tightenAlways = false
 
+// proveNever makes exact answer tighten's plan unproven, as though the
+// elimination over what tighten kept passed its bounds: the tests set it
+// (with tightenAlways) to check the gap against enumeration.
+var proveNever = false
+
 // weight is a factor value: bytes above, boxings in the low 16 bits, so
 // that sums compare bytes first and boxings break ties.
 func weight(bytes int64, boxings int) int64 { return bytes<<16 + int64(boxings) }
@@ -70,9 +75,14 @@ func weight(bytes int64, boxings int) int64 { return bytes<<16 + int64(boxings) 
 // in no optimal plan, starting from upper (a candidate per node:
 // greedy's plan), and the elimination runs on the rest.
 //
+// Where the relaxation's bound ran first (tighten) and the elimination
+// over what it kept would still pass those bounds, exact answers the
+// cheapest plan the bound's search found instead of refusing, with how
+// far above the optimum it may be (exactAnswer.gap).
+//
 // It stops with the context's error, polled by pl.poll, when that ends
 // first.
-func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, string, error) {
+func (pl *planner) exact(bound, total int, keystroke bool, upper []int) (exactAnswer, error) {
 	var vars []int // variable → node
 	varOf := make([]int, len(pl.g.Nodes))
 	for i := range pl.g.Nodes {
@@ -104,7 +114,7 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 		}
 		split, d, err := pl.splitFactor(x, size, float64(total)-work, varOf, dom)
 		if err != nil {
-			return nil, "", err
+			return exactAnswer{}, err
 		}
 		if split != nil {
 			dom = d
@@ -120,7 +130,7 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 		work += size
 		if len(f.Vars) == 0 {
 			if err := fill(); err != nil {
-				return nil, "", err
+				return exactAnswer{}, err
 			}
 			constant = minsum.Add(constant, f.Tab[0])
 			continue
@@ -170,7 +180,7 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 	// stage keeps (tightenStaged), and refuses only if it is still past:
 	// the work that counts before it is the rest's.
 	if keystroke && (work > float64(total) || biggest > float64(bound)) || work-deferrable > float64(total) {
-		return nil, refuse(), nil
+		return exactAnswer{refused: refuse()}, nil
 	}
 	fill := func() error {
 		for _, fill := range fills {
@@ -196,21 +206,27 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 	found, err := false, error(nil)
 	if direct >= 0 {
 		if order, oBiggest, oWidth, oWork, found, err = minsum.Order(fs, dom, direct, pl.poll); err != nil {
-			return nil, "", err
+			return exactAnswer{}, err
 		}
 	}
 	var kept [][]int // per variable, the candidates tighten kept (nil: all)
 	note := ""       // what tighten did, for a refusal
+	var best []int   // the cheapest plan tighten found, and the bound it proved
+	lower := 0.0
 	if (!found || oBiggest > float64(bound)) && !keystroke {
 		before := 0
 		for _, d := range dom {
 			before += d
 		}
-		if fs, dom, kept, err = pl.tightenStaged(fs, fills, tensorOf, dom, constant, varOf, vars, slices.Clone(upper)); err != nil {
+		best = slices.Clone(upper)
+		if fs, dom, kept, lower, err = pl.tightenStaged(fs, fills, tensorOf, dom, constant, varOf, vars, best); err != nil {
 			if e, ok := err.(*tooLarge); ok {
-				return nil, e.Error(), nil
+				return pl.unproven(best, lower, e.Error()), nil
 			}
-			return nil, "", err
+			return exactAnswer{}, err
+		}
+		if proveNever {
+			return pl.unproven(best, lower, "proveNever is set"), nil
 		}
 		var fixed int64
 		fs, fixed = minsum.FixSingles(fs, dom)
@@ -225,29 +241,36 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 			width, biggest, work = max(width, len(f.Vars)), max(biggest, float64(len(f.Tab))), work+float64(len(f.Tab))
 		}
 		if order, oBiggest, oWidth, oWork, found, err = minsum.Order(fs, dom, float64(total)-work, pl.poll); err != nil {
-			return nil, "", err
+			return exactAnswer{}, err
 		}
 	}
 	width, biggest, work = max(width, oWidth), max(biggest, oBiggest), work+oWork
 	if !found { // every order passed total
 		if keystroke {
-			return nil, fmt.Sprintf("every elimination order tried fills more than the %d table entries a plan rebuilt on every keystroke computes: plan with the exact strategy", total), nil
+			return exactAnswer{refused: fmt.Sprintf("every elimination order tried fills more than the %d table entries a plan rebuilt on every keystroke computes: plan with the exact strategy", total)}, nil
 		}
-		return nil, fmt.Sprintf("%severy elimination order tried fills more than %d table entries in all, the exact search's bound", note, total), nil
+		why := fmt.Sprintf("%severy elimination order tried fills more than %d table entries in all, the exact search's bound", note, total)
+		if best != nil {
+			return pl.unproven(best, lower, why), nil
+		}
+		return exactAnswer{refused: why}, nil
 	}
 	if biggest > float64(bound) || work > float64(total) {
-		return nil, note + refuse(), nil
+		if best != nil {
+			return pl.unproven(best, lower, note+refuse()), nil
+		}
+		return exactAnswer{refused: note + refuse()}, nil
 	}
 	if err := fill(); err != nil {
-		return nil, "", err
+		return exactAnswer{}, err
 	}
 	minsum.Prune(fs, dom, nil)
 	value, rest, err := minsum.Solve(fs, dom, order, pl.poll)
 	if err != nil {
-		return nil, "", err
+		return exactAnswer{}, err
 	}
 	if minsum.Add(constant, rest) >= minsum.Infinite {
-		return nil, "no assignment of signatures has boxings sbp can plan", nil
+		return exactAnswer{refused: "no assignment of signatures has boxings sbp can plan"}, nil
 	}
 	choice := make([]int, len(pl.g.Nodes))
 	for i := range choice {
@@ -259,5 +282,35 @@ func (pl *planner) exact(bound, total int, keystroke bool, upper []int) ([]int, 
 			}
 		}
 	}
-	return choice, "", nil
+	return exactAnswer{choice: choice}, nil
+}
+
+// exactAnswer is what the exact search answers: a plan proven the
+// cheapest, a plan not proven, or a refusal.
+type exactAnswer struct {
+	choice  []int  // the candidate of every node, -1 for a node that is not an op; nil when refused
+	refused string // why there is no plan, or ""
+	// unproven says, where choice is not proven the cheapest, why the
+	// elimination that would prove it was not run; gap is then the share
+	// of choice's price the optimum may lie below it, (price − bound) /
+	// price, the bound the relaxation's (tighten). An LP bound is how a
+	// MIP solver reports an incumbent it has not proven (its "gap").
+	unproven string
+	gap      float64
+}
+
+// unproven answers best (a plan tighten found, priced by planCost) where
+// the elimination that would prove the optimum passes its bounds (why),
+// with its gap to lower, the bound tighten proved; a refusal where best
+// is no plan.
+func (pl *planner) unproven(best []int, lower float64, why string) exactAnswer {
+	price := pl.planCost(best)
+	if price >= minsum.Infinite {
+		return exactAnswer{refused: why}
+	}
+	gap := 0.0
+	if p := float64(price); p > 0 && lower < p {
+		gap = (p - lower) / p
+	}
+	return exactAnswer{choice: best, unproven: why, gap: gap}
 }

@@ -384,6 +384,22 @@ func checkExactEqualsEnumeration(t *testing.T, stream uint64, want int) {
 	checkExactEqualsEnumerationOn(t, stream, want, nil)
 }
 
+// enumerable draws a random program on one of meshes (randomProgramOn)
+// and its enumerator, nil when it has more than limit assignments.
+func enumerable(t *testing.T, r *rand.Rand, meshes []string, limit int) (string, *program.Program, *enumerator) {
+	t.Helper()
+	src := randomProgramOn(r, meshes, 4)
+	p, err := program.Parse(src)
+	if err != nil {
+		t.Fatalf("does not parse: %v\n%s", err, src)
+	}
+	e := newEnumerator(t, p)
+	if e.assignments() > limit {
+		return src, p, nil
+	}
+	return src, p, e
+}
+
 // checkExactEqualsEnumerationOn is checkExactEqualsEnumeration, with
 // on (when not nil) naming the cluster a program's placement is timed
 // on: exact then minimises time (Cost Time), and its time (each step's
@@ -400,13 +416,8 @@ func checkExactEqualsEnumerationOn(t *testing.T, stream uint64, want int, on fun
 	meshes := []string{"2", "3", "4", "5", "[[0,1],[2,3]]", "[[0,1,2],[3,4,5]]"}
 	checked, grads, meshes2d, differ := 0, 0, 0, 0
 	for tries := 0; checked < want && tries < 50*want; tries++ {
-		src := randomProgramOn(r, meshes, 4)
-		p, err := program.Parse(src)
-		if err != nil {
-			t.Fatalf("does not parse: %v\n%s", err, src)
-		}
-		e := newEnumerator(t, p)
-		if e.assignments() > limit {
+		src, p, e := enumerable(t, r, meshes, limit)
+		if e == nil {
 			continue
 		}
 		if on != nil {

@@ -39,9 +39,10 @@ const (
 // over no variable; vars maps a variable that is an op to its node
 // (split tensors' copy flags come after them). kept, when not nil, is
 // what fs's candidates stand for already (an earlier tighten's), and is
-// narrowed in place. Each table entry a pass
+// narrowed in place, and the bound it proved on every plan's price
+// (with the constant). Each table entry a pass
 // touches is a unit of work for pl.poll; work is their number.
-func (pl *planner) tighten(fs []*minsum.Factor, dom []int, constant int64, vars []int, upper []int, kept [][]int) ([]*minsum.Factor, []int, [][]int, error) {
+func (pl *planner) tighten(fs []*minsum.Factor, dom []int, constant int64, vars []int, upper []int, kept [][]int) ([]*minsum.Factor, []int, [][]int, float64, error) {
 	r := minsum.NewRelaxation(fs, dom)
 	sc := r.Scratch(dom)
 	if kept == nil {
@@ -62,7 +63,7 @@ func (pl *planner) tighten(fs []*minsum.Factor, dom []int, constant int64, vars 
 		before := r.Work
 		r.Pass(p%2 == 0, sc)
 		if err := pl.poll.Tick(int(r.Work - before)); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, 0, err
 		}
 		if p%boundEvery != boundEvery-1 && r.Work < boundWork {
 			continue
@@ -130,7 +131,7 @@ func (pl *planner) tighten(fs []*minsum.Factor, dom []int, constant int64, vars 
 		ndom[v] = len(kept[v])
 	}
 	copy(out, r.Factors)
-	return out, ndom, kept, nil
+	return out, ndom, kept, r.Bound() + float64(constant), nil
 }
 
 // deferAbove is the most entries a tensor's joined factor has and still
@@ -145,9 +146,12 @@ var deferAbove = 1 << 15
 // then, where some were larger, on all of them, the larger filled over
 // the candidates the first stage kept alone. prune merges dominated
 // candidates before each stage, the first sparing the variables of the
-// factors left out. A factor left out that is still over ExactBound
-// entries over what the first stage kept is a *tooLarge.
-func (pl *planner) tightenStaged(fs []*minsum.Factor, fills []func() error, tensorOf []int, dom []int, constant int64, varOf, vars, upper []int) ([]*minsum.Factor, []int, [][]int, error) {
+// factors left out. It returns what tighten does, with the bound of
+// the last stage run. A factor left out that is still over ExactBound
+// entries over what the first stage kept is a *tooLarge, returned with
+// the first stage's bound (a bound still: the factors left out are never
+// negative).
+func (pl *planner) tightenStaged(fs []*minsum.Factor, fills []func() error, tensorOf []int, dom []int, constant int64, varOf, vars, upper []int) ([]*minsum.Factor, []int, [][]int, float64, error) {
 	var now []*minsum.Factor
 	var later []int // tensors
 	skip := make([]bool, len(dom))
@@ -164,7 +168,7 @@ func (pl *planner) tightenStaged(fs []*minsum.Factor, fills []func() error, tens
 			continue
 		}
 		if err := fills[i](); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, 0, err
 		}
 		now = append(now, f)
 	}
@@ -176,9 +180,9 @@ func (pl *planner) tightenStaged(fs []*minsum.Factor, fills []func() error, tens
 		now, stand = append(now, lb...), stand+len(lb)
 	}
 	minsum.Prune(now, dom, skip)
-	fs, dom, kept, err := pl.tighten(now, dom, constant, vars, upper, nil)
+	fs, dom, kept, bound, err := pl.tighten(now, dom, constant, vars, upper, nil)
 	if err != nil || len(later) == 0 {
-		return fs, dom, kept, err
+		return fs, dom, kept, bound, err
 	}
 	fs = fs[:len(fs)-stand]
 	for _, x := range later {
@@ -188,10 +192,10 @@ func (pl *planner) tightenStaged(fs []*minsum.Factor, fills []func() error, tens
 			size *= float64(n)
 		}
 		if size > ExactBound {
-			return nil, nil, nil, &tooLarge{name: pl.g.Nodes[pl.def[x]].Name, size: size, vars: len(f.Vars)}
+			return nil, nil, nil, bound, &tooLarge{name: pl.g.Nodes[pl.def[x]].Name, size: size, vars: len(f.Vars)}
 		}
 		if err := fill(); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, 0, err
 		}
 		fs = append(fs, f)
 	}

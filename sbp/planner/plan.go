@@ -69,7 +69,15 @@ type Plan struct {
 	ExactSendBytes  *int64 `json:"exact_send_bytes"`
 	// ExactRefused says why there is no exact total, or "".
 	ExactRefused string `json:"exact_refused,omitempty"`
-	Steps        []Step `json:"steps"`
+	// ExactUnproven says, where the exact plan is the cheapest the
+	// relaxation's search found but the elimination that would prove it
+	// the cheapest passed its bounds, why; ExactGap is then the share of
+	// its price (time, or bytes) the optimum may lie below it: (price −
+	// bound) / price, the bound the LP relaxation's. Both are zero where
+	// the exact plan is proven.
+	ExactUnproven string  `json:"exact_unproven,omitempty"`
+	ExactGap      float64 `json:"exact_gap,omitempty"`
+	Steps         []Step  `json:"steps"`
 	// Differences lists the ops where the exact plan picks another
 	// signature than the greedy one, with what each choice costs.
 	Differences []Difference `json:"differences,omitempty"`
@@ -88,6 +96,17 @@ type Plan struct {
 	ExactTimeS  *float64 `json:"exact_time_s,omitempty"`
 	*Timing     `json:",omitempty"`
 	graph       *graph.Graph
+}
+
+// Unproven says, in one line, how far the exact plan may be from the
+// optimum where exact did not prove it (ExactUnproven), or "":
+//
+//	not proven the cheapest: the optimum is at most 2.3 % below it (after the LP bound kept …)
+func (p *Plan) Unproven() string {
+	if p.ExactUnproven == "" {
+		return ""
+	}
+	return fmt.Sprintf("not proven the cheapest: the optimum is at most %.2g %% below it (%s)", 100*p.ExactGap, p.ExactUnproven)
 }
 
 // StepKind is what a step does.

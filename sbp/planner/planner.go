@@ -214,6 +214,7 @@ func NewPlanContext(ctx context.Context, p *program.Program, s Strategy, o Optio
 	}
 	var exact *run
 	var exactChoice []int
+	var answer exactAnswer
 	refused := "not compared (Options.CompareBound is 0)"
 	if (s == Exact || o.CompareBound > 0) && p.Placement.Size() == 1 {
 		// On one device every layout is the whole tensor: no boxing sends
@@ -225,10 +226,10 @@ func NewPlanContext(ctx context.Context, p *program.Program, s Strategy, o Optio
 		if s != Exact {
 			total = o.CompareBound
 		}
-		exactChoice, refused, err = pl.exact(ExactBound, total, s != Exact, greedyChoice)
-		if err != nil {
+		if answer, err = pl.exact(ExactBound, total, s != Exact, greedyChoice); err != nil {
 			return nil, stopped(err)
 		}
+		exactChoice, refused = answer.choice, answer.refused
 	}
 	if refused == "" {
 		if exact, err = pl.simulate(exactChoice); err != nil {
@@ -240,11 +241,15 @@ func NewPlanContext(ctx context.Context, p *program.Program, s Strategy, o Optio
 	}
 	if s == Exact && pl.clu != nil && pl.cost == Time && pl.hasAuto() {
 		// The layouts exact picked must fit the devices' memory.
+		first := exact
 		if exact, exactChoice, err = pl.fitMemory(exact, exactChoice); err != nil {
 			if ctx.Err() != nil {
 				return nil, stopped(ctx.Err())
 			}
 			return nil, err
+		}
+		if exact != first {
+			answer.unproven, answer.gap = "", 0 // fitMemory's plan: a heuristic under the memory bound, priced otherwise
 		}
 	}
 	chosen := greedy
@@ -252,7 +257,7 @@ func NewPlanContext(ctx context.Context, p *program.Program, s Strategy, o Optio
 		chosen = exact
 	}
 	plan := &Plan{Program: p, Placement: p.Placement.String(), Strategy: s, Steps: chosen.steps,
-		TotalSendBytes: chosen.total, GreedySendBytes: greedy.total, ExactRefused: refused, Grads: map[string]string{}, graph: pl.g,
+		TotalSendBytes: chosen.total, GreedySendBytes: greedy.total, ExactRefused: refused, ExactUnproven: answer.unproven, ExactGap: answer.gap, Grads: map[string]string{}, graph: pl.g,
 		Cost: pl.cost, Cluster: pl.clu}
 	if pl.clu != nil {
 		t := timing(chosen.steps)

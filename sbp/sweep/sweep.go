@@ -37,6 +37,11 @@ type Options struct {
 	Strategy planner.Strategy
 	// Progress, when set, is told of each row as it is done (i of n).
 	Progress func(i, n int, r Row)
+	// Program, when set, gives the program for a count's placement
+	// where it differs by count (a batch per device: the model traced
+	// again at n times the batch); Run's src is then not read. A count it
+	// gives no program for gets a row with its error.
+	Program func(ctx context.Context, p sbp.Placement) (string, error)
 }
 
 // Row is the program planned on one device count.
@@ -51,6 +56,10 @@ type Row struct {
 	CommTimeS    float64 `json:"comm_time_s"`
 	ComputeTimeS float64 `json:"compute_time_s"`
 	OverlapTimeS float64 `json:"overlap_time_s"`
+	// ExactGap is, where exact did not prove the row's plan the cheapest
+	// (planner.Plan.ExactUnproven), the share of its time the optimum
+	// may lie below it; 0 where proven, and under greedy.
+	ExactGap float64 `json:"exact_gap,omitempty"`
 	// PeakHeldBytes is what the rank holding the most holds at its
 	// peak (planner.Plan.Peak), CapacityBytes the device's memory, Fits
 	// whether the one is within the other.
@@ -79,9 +88,10 @@ type Result struct {
 	Rows     []Row            `json:"rows"`
 }
 
-// Run plans src on every device count of o. A count the program or the
-// cluster cannot take gets a row with its Error; a program that does not
-// parse, or a cancelled ctx, fails the sweep.
+// Run plans src (or o.Program's for each count) on every device count
+// of o. A count the program or the cluster cannot take gets a row with
+// its Error; a program that does not parse, or a cancelled ctx, fails
+// the sweep.
 func Run(ctx context.Context, src string, o Options) (*Result, error) {
 	if o.Strategy == "" {
 		o.Strategy = planner.Exact
@@ -92,12 +102,10 @@ func Run(ctx context.Context, src string, o Options) (*Result, error) {
 	if len(o.Devices) == 0 {
 		return nil, fmt.Errorf("sweep: no device counts to sweep")
 	}
-	base, err := program.Parse(src)
-	if err != nil {
-		return nil, err
-	}
-	if base.Placement.MeshRank() != o.Mesh {
-		return nil, fmt.Errorf("sweep: the program's placement %v is a %d-D mesh and its SBPs are written for one; a %d-D sweep needs a program written for a %d-D mesh", base.Placement, base.Placement.MeshRank(), o.Mesh, o.Mesh)
+	if o.Program == nil {
+		if err := meshOf(src, o.Mesh); err != nil {
+			return nil, err
+		}
 	}
 	res := &Result{Strategy: o.Strategy, Mesh: fmt.Sprintf("%dd", o.Mesh)}
 	for i, n := range o.Devices {
@@ -119,6 +127,19 @@ func Run(ctx context.Context, src string, o Options) (*Result, error) {
 	return res, nil
 }
 
+// meshOf checks that src parses and its placement is a mesh of rank
+// mesh, which its SBPs are written for.
+func meshOf(src string, mesh int) error {
+	base, err := program.Parse(src)
+	if err != nil {
+		return err
+	}
+	if base.Placement.MeshRank() != mesh {
+		return fmt.Errorf("sweep: the program's placement %v is a %d-D mesh and its SBPs are written for one; a %d-D sweep needs a program written for a %d-D mesh", base.Placement, base.Placement.MeshRank(), mesh, mesh)
+	}
+	return nil
+}
+
 // plan plans src on n devices: the row, or why not.
 func plan(ctx context.Context, src string, n int, o Options) (Row, error) {
 	row := Row{Devices: n}
@@ -135,6 +156,14 @@ func plan(ctx context.Context, src string, n int, o Options) (Row, error) {
 		return row, err
 	}
 	row.Placement = p.Nested()
+	if o.Program != nil {
+		if src, err = o.Program(ctx, p); err != nil {
+			return row, err
+		}
+		if err := meshOf(src, o.Mesh); err != nil {
+			return row, err
+		}
+	}
 	prog, err := program.Parse(program.WithPlacement(src, p))
 	if err != nil {
 		return row, err
@@ -179,6 +208,7 @@ func fill(row *Row, pl *planner.Plan) {
 	if t := pl.Timing; t != nil {
 		row.TimeS, row.CommTimeS, row.ComputeTimeS, row.OverlapTimeS = t.TimeS, t.CommTimeS, t.ComputeTimeS, t.OverlapTimeS
 	}
+	row.ExactGap = pl.ExactGap
 	row.PeakHeldBytes = pl.MostHeld()
 	row.Fits = float64(row.PeakHeldBytes) <= row.CapacityBytes
 	row.Layouts = map[string]string{}

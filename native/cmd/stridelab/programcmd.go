@@ -325,6 +325,9 @@ func writeProgramPlan(w io.Writer, plan *planner.Plan) {
 		exact = fmt.Sprintf("exact %d bytes", *plan.ExactSendBytes)
 	}
 	fmt.Fprintf(w, "\nsent: %d bytes in %s (%s); greedy %d bytes, %s\n", plan.TotalSendBytes, count(boxings, "boxing"), plan.Strategy, plan.GreedySendBytes, exact)
+	if line := plan.Unproven(); line != "" {
+		fmt.Fprintln(w, "exact plan "+line)
+	}
 	if line := peakLine(plan); line != "" {
 		fmt.Fprintln(w, line)
 	}

@@ -82,6 +82,10 @@ func TestSweepRefuses(t *testing.T) {
 		{[]string{"sweep", "--src", mlpSrc, "--cluster", "h200"}, 1, "stridelab sweep: cluster h200: no preset of that name and no such file"},
 		{[]string{"sweep", "--src", mlpSrc, "--cluster", "h100-nodes", "--mesh", "2d"}, 1, "stridelab sweep: sweep: the program's placement cpu:[0, 1, 2, 3] is a 1-D mesh and its SBPs are written for one; a 2-D sweep needs a program written for a 2-D mesh"},
 		{[]string{"sweep", "--src", "placement 2; x = input 4 B; y = exp x;", "--cluster", "h100-nodes", "--strategy", "best"}, 2, `stridelab sweep: --strategy "best": choose greedy or exact`},
+		{[]string{"sweep", "--src", mlpSrc, "--cluster", "h100-nodes", "--batch", "per-device"}, 2, "stridelab sweep: --batch per-device traces the model again at each count's batch: give --model (a program's shapes are fixed)"},
+		{[]string{"sweep", "--src", mlpSrc, "--cluster", "h100-nodes", "--batch", "local"}, 2, `stridelab sweep: --batch "local": choose global or per-device`},
+		{[]string{"sweep", "--src", mlpSrc, "--model", "m.py:M", "--cluster", "h100-nodes"}, 2, "stridelab sweep: give one of --file, --src and --model"},
+		{[]string{"sweep", "--model", "m.py:M", "--example", "x=x.npy", "--cluster", "h100-nodes", "--batch", "per-device"}, 2, "stridelab sweep: --batch per-device multiplies each example's dim 0 by the device count: give --example x=DTYPE:SHAPE, not a file or a scalar"},
 	})
 	// A count past the family's largest is a row that says why, not a failure.
 	var res sweep.Result
@@ -90,5 +94,45 @@ func TestSweepRefuses(t *testing.T) {
 	}
 	if len(res.Rows) != 2 || res.Rows[0].Error != "" || res.Rows[1].Error != "cluster tpu-v5e: a tpu-v5e slice holds at most 256 chips (16×16), not 512" {
 		t.Errorf("rows %+v", res.Rows)
+	}
+}
+
+// TestSweepTracesTheModelPerDevice: with --model and --batch per-device
+// each count's row is the model traced at that many times the batch (its
+// tokens a step grow with the devices, where a global batch's stay), and
+// equals `sbp program` of the same import on that placement.
+func TestSweepTracesTheModelPerDevice(t *testing.T) {
+	py := importPython(t)
+	model := "../../../importer/testdata/tinygpt.py:TinyGPT"
+	args := []string{"sweep", "--model", model, "--example", "idx=int64:2,16", "--example", "targets=int64:2,16", "--python", py,
+		"--cluster", "h100-nodes", "--devices", "2,4", "--strategy", "greedy", "--json"}
+	rows := func(batch string) []sweep.Row {
+		var res sweep.Result
+		if err := json.Unmarshal([]byte(runCLI(t, append(args, "--batch", batch)...)), &res); err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Rows) != 2 {
+			t.Fatalf("--batch %s: %d rows, want 2", batch, len(res.Rows))
+		}
+		return res.Rows
+	}
+	per, global := rows("per-device"), rows("global")
+	for i, r := range per {
+		if r.Error != "" || r.TimeS <= 0 {
+			t.Fatalf("per device, %d devices: %+v", r.Devices, r)
+		}
+		// tokens a step = tokens/s/device × step time × devices
+		if got, want := r.TokensPerSPerDevice*r.TimeS*float64(r.Devices), 32.0*float64(r.Devices); !near(got, want) {
+			t.Errorf("per device, %d devices: %g tokens a step, want %g", r.Devices, got, want)
+		}
+		if got := global[i].TokensPerSPerDevice * global[i].TimeS * float64(global[i].Devices); !near(got, 32) {
+			t.Errorf("global, %d devices: %g tokens a step, want 32", r.Devices, got)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "m")
+	runCLI(t, "import", "--model", model, "--example", "idx=int64:8,16", "--example", "targets=int64:8,16", "--python", py, "--placement", "4", "-o", out)
+	plan := planJSON(t, "--file", filepath.Join(out, "model.st"), "--cluster", per[1].Cluster)
+	if !near(plan["time_s"].(float64), per[1].TimeS) {
+		t.Errorf("4 devices: the sweep says %g s, sbp program of the import at batch 8 %g s", per[1].TimeS, plan["time_s"])
 	}
 }

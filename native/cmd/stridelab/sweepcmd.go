@@ -3,15 +3,20 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/stridelab/stridelab/importer"
 	"github.com/stridelab/stridelab/internal/atomicfile"
+	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/sweep"
@@ -19,7 +24,7 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-const sweepSynopsis = "(--file P | --src TEXT) --cluster FAMILY|NAME|FILE [--devices 1,2,4,8] [--mesh 1d|2d] [--strategy exact|greedy] [--json] [--plot OUT.svg|OUT.png] [--timeout 10m]"
+const sweepSynopsis = "(--file P | --src TEXT | --model FILE.py:CLASS --example NAME=DTYPE:SHAPE ... [import's flags] [--batch global|per-device]) --cluster FAMILY|NAME|FILE [--devices 1,2,4,8] [--mesh 1d|2d] [--strategy exact|greedy] [--json] [--plot OUT.svg|OUT.png] [--timeout 10m]"
 
 // runSweep plans one program on each device count (package sweep) and
 // prints a row each: stridelab sweep.
@@ -34,12 +39,35 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, `print {"rows": [{"devices", "placement", "time_s", "comm_time_s", "compute_time_s", "peak_held_bytes", "layouts", …}, …]}`)
 	plotTo := fs.String("plot", "", "draw step time and memory against devices to this .svg or .png")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
+	imp := addImportFlags(fs)
+	batch := fs.String("batch", "global", "with --model: global (the examples' shapes at every count) or per-device (each example's dim 0 times the device count: the model traced again for each count)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	source, _, err := programSource(*file, *src)
-	if err != nil {
-		return err
+	if *batch != "global" && *batch != "per-device" {
+		return usagef("--batch %q: choose global or per-device", *batch)
+	}
+	var source string
+	var traced func(context.Context, sbp.Placement) (string, error)
+	if *imp.model != "" {
+		if *file != "" || *src != "" {
+			return usagef("give one of --file, --src and --model")
+		}
+		req, err := imp.request("", commandLine("sweep", args))
+		if err != nil {
+			return err
+		}
+		if traced, err = sweepTrace(req, *batch == "per-device"); err != nil {
+			return err
+		}
+	} else {
+		if *batch == "per-device" {
+			return usagef("--batch per-device traces the model again at each count's batch: give --model (a program's shapes are fixed)")
+		}
+		var err error
+		if source, _, err = programSource(*file, *src); err != nil {
+			return err
+		}
 	}
 	strat, err := planner.ParseStrategy(*strategy)
 	if err != nil {
@@ -53,7 +81,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		}
 		counts = append(counts, n)
 	}
-	o := sweep.Options{Devices: counts, Strategy: strat}
+	o := sweep.Options{Devices: counts, Strategy: strat, Program: traced}
 	switch *mesh {
 	case "1d":
 		o.Mesh = 1
@@ -109,10 +137,53 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	return writeSweep(stdout, res)
 }
 
+// sweepTrace returns the sweep's program for a placement, req's module
+// traced (importer.Import) into a folder removed after: once, at the
+// first placement asked for, where the batch is global; for each
+// placement, each example's dim 0 times its devices, where it is per
+// device (perDevice), which needs every example given by its shape.
+func sweepTrace(req importer.Request, perDevice bool) (func(context.Context, sbp.Placement) (string, error), error) {
+	if perDevice {
+		for _, e := range req.Examples {
+			if e.File != "" || len(e.Shape) == 0 {
+				return nil, usagef("--batch per-device multiplies each example's dim 0 by the device count: give --example %s=DTYPE:SHAPE, not a file or a scalar", e.Name)
+			}
+		}
+	}
+	once := ""
+	return func(ctx context.Context, p sbp.Placement) (string, error) {
+		if once != "" && !perDevice {
+			return once, nil
+		}
+		r := req
+		r.Placement = p
+		if perDevice {
+			r.Examples = slices.Clone(req.Examples)
+			for i := range r.Examples {
+				r.Examples[i].Shape = slices.Clone(r.Examples[i].Shape)
+				r.Examples[i].Shape[0] *= p.Size()
+			}
+		}
+		dir, err := os.MkdirTemp("", "stridelab-sweep-")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(dir)
+		r.Out = filepath.Join(dir, "model")
+		res, err := importer.Import(ctx, r)
+		if err != nil {
+			return "", errors.New(strings.TrimPrefix(err.Error(), "import: "))
+		}
+		once = res.Text
+		return res.Text, nil
+	}, nil
+}
+
 // writeSweep prints a sweep as a table, a row per device count.
 func writeSweep(w io.Writer, res *sweep.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "devices\tcluster\tlayout\tstep time\tcompute\tcommunication\tpeak held\tof memory\ttokens/s/device\t")
+	gaps := false
 	for _, r := range res.Rows {
 		if r.Error != "" {
 			fmt.Fprintf(tw, "%d\t%s\tnot planned: %s\t\t\t\t\t\t\t\n", r.Devices, r.Cluster, r.Error)
@@ -126,12 +197,20 @@ func writeSweep(w io.Writer, res *sweep.Result) error {
 		if r.TokensPerSPerDevice > 0 {
 			tokens = fmt.Sprintf("%.0f", r.TokensPerSPerDevice)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Devices, r.Cluster, r.Scheme, cluster.FormatSeconds(r.TimeS), cluster.FormatSeconds(r.ComputeTimeS),
+		took := cluster.FormatSeconds(r.TimeS)
+		if r.ExactGap > 0 {
+			took += fmt.Sprintf(" (gap %.2g %%)", 100*r.ExactGap)
+			gaps = true
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Devices, r.Cluster, r.Scheme, took, cluster.FormatSeconds(r.ComputeTimeS),
 			cluster.FormatSeconds(r.CommTimeS), tensor.FormatBytes(r.PeakHeldBytes), fit, tokens)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%s on a %s mesh; the step time sums compute and communication (no overlap)\n", res.Strategy, res.Mesh)
+	if _, err := fmt.Fprintf(w, "%s on a %s mesh; the step time sums compute and communication (no overlap)\n", res.Strategy, res.Mesh); err != nil || !gaps {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "gap: exact's search past its bounds did not prove that row's plan the cheapest; the fastest plan is at most that share faster (the LP bound's)")
 	return err
 }
