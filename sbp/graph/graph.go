@@ -57,7 +57,16 @@ type Node struct {
 	// wrote it (for the adds that gather a tensor's gradients, that
 	// tensor): where a front end groups it.
 	Of string
+	// Regather marks a forward box written regather, and (in the
+	// backward) the copy of it the backward reads instead, boxed again
+	// from the same source (RegatherName).
+	Regather bool
 }
+
+// RegatherName is the name of the copy of a box written regather that
+// the backward reads: boxed from the same source before its first
+// reader there.
+func RegatherName(name string) string { return name + ".regather" }
 
 // Graph is the program's nodes, forward then backward, and where each
 // name's gradient is (a node of its own, or an alias of another's).
@@ -100,7 +109,7 @@ func Build(p *program.Program) (*Graph, error) {
 			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindOp, Word: s.Word, Op: s.Op, Args: slices.Clone(s.Args), Shape: s.Shape, Pass: Forward, DType: s.DType})
 		case program.Box:
 			g.Nodes = append(g.Nodes, &Node{Name: s.Name, Kind: KindBox, Word: "box", Args: slices.Clone(s.Args), Shape: s.Shape, Sbp: s.Sbp, Pass: Forward, DType: s.DType,
-				Why: fmt.Sprintf("box %s %v: an explicit boxing (OneFlow's to_global)", s.Args[0], s.Sbp)})
+				Why: fmt.Sprintf("box %s %v: an explicit boxing (OneFlow's to_global)", s.Args[0], s.Sbp), Regather: s.Regather})
 		}
 	}
 	if p.Grad == nil {
@@ -207,5 +216,45 @@ func (g *Graph) backward(target string) error {
 			Why: fmt.Sprintf("%s's gradient lives as %s does (%v)", n.Name, n.Name, n.Sbp)})
 		g.Grads[n.Name] = want
 	}
+	g.regather(len(fwd))
 	return nil
+}
+
+// regather gives the backward (the nodes from index from) its own copy
+// of each box written regather that it reads, as FSDP gathers a weight
+// again for the backward (Zhao et al., "PyTorch FSDP", VLDB 2023, §3.2:
+// the unsharded parameter is freed after the forward and all-gathered
+// again before its gradient is computed): a box of the same source to
+// the same SBP, just before the first node that reads it, and every
+// backward read of the forward's copy reads it instead. The forward's
+// copy is then free after its last forward reader.
+func (g *Graph) regather(from int) {
+	for _, n := range g.Nodes[:from] {
+		if n.Kind != KindBox || !n.Regather {
+			continue
+		}
+		again := RegatherName(n.Name)
+		at := -1
+		for i := from; i < len(g.Nodes); i++ {
+			m := g.Nodes[i]
+			if !slices.Contains(m.Args, n.Name) {
+				continue
+			}
+			m.Args = slices.Clone(m.Args) // a gradient rule may share its forward op's
+			for j, a := range m.Args {
+				if a == n.Name {
+					m.Args[j] = again
+				}
+			}
+			if at < 0 {
+				at = i
+			}
+		}
+		if at < 0 {
+			continue // the backward does not read it
+		}
+		box := &Node{Name: again, Kind: KindBox, Word: "box", Args: slices.Clone(n.Args), Shape: n.Shape, Sbp: n.Sbp, Pass: Backward, DType: n.DType, Of: n.Name, Regather: true,
+			Why: fmt.Sprintf("%s boxed again from %s for the backward (regather: the forward's copy was freed after its last use there, as FSDP does)", n.Name, n.Args[0])}
+		g.Nodes = slices.Insert(g.Nodes, at, box)
+	}
 }

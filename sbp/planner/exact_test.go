@@ -206,8 +206,18 @@ func (e *enumerator) cost(pick []int) int64 {
 			lay[i] = nd
 		case graph.KindBox:
 			a := e.args[i][0]
-			need[a] = append(need[a], n.Sbp)
 			lay[i] = n.Sbp
+			if n.Regather && n.Pass == graph.Backward {
+				// FSDP's copy for the backward: boxed again from the
+				// source, sharing nothing with the forward's copies
+				if c := e.tree(a, lay[a], []sbp.NdSbp{n.Sbp}); c < 0 {
+					return -1
+				} else if !n.Sbp.Equal(lay[a]) {
+					total += c
+				}
+				continue
+			}
+			need[a] = append(need[a], n.Sbp)
 		default:
 			lay[i] = n.Sbp
 		}

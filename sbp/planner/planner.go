@@ -39,6 +39,7 @@ type planner struct {
 	ndIDs   map[string]int     // SBP's key (sbp.AppendKey) → id
 	key     []byte             // scratch for id
 	names   map[string]int     // a node's name → its index among the names
+	aliases map[int][]int      // name index → the names that stand for it to a box written regather (aliasRegathers)
 	out     []int              // node index → its name's index
 	args    [][]int            // node index → its arguments' name indices
 	def     []int              // name index → the node that defines it
@@ -118,6 +119,7 @@ func newPlanner(p *program.Program) (*planner, error) {
 		}
 		pl.args = append(pl.args, args)
 	}
+	pl.aliasRegathers()
 	pl.prec = pl.precisions()
 	shapes := map[string]int{}
 	for x, d := range pl.def {
@@ -291,6 +293,28 @@ func NewPlanContext(ctx context.Context, p *program.Program, s Strategy, o Optio
 // fill in about a millisecond.
 const ComparisonBound = 1 << 16
 
+// aliasRegathers gives the source of each backward copy of a box
+// written regather (graph.RegatherName) a name of its own, an alias
+// laid out by the same node: that copy reads the alias, so the copies it
+// makes are its own, and neither the exact search's factors nor simulate
+// let it share the forward's copy, which FSDP has freed. The alias's
+// factor then prices the boxing again, as the run makes it.
+func (pl *planner) aliasRegathers() {
+	pl.aliases = map[int][]int{}
+	for i, n := range pl.g.Nodes {
+		if n.Kind != graph.KindBox || !n.Regather || n.Pass != graph.Backward {
+			continue
+		}
+		x, a := pl.args[i][0], len(pl.def)
+		pl.names["\x00"+n.Name] = a // no name a program can write
+		pl.def = append(pl.def, pl.def[x])
+		pl.readers = append(pl.readers, []read{{i, 0}})
+		pl.readers[x] = slices.DeleteFunc(pl.readers[x], func(r read) bool { return r.node == i })
+		pl.args[i][0] = a
+		pl.aliases[x] = append(pl.aliases[x], a)
+	}
+}
+
 // fault names the statement behind node n in an error.
 func (pl *planner) fault(n *graph.Node, err error) error {
 	if st := pl.g.Prog.Lookup(n.Name); st != nil && n.Pass == graph.Forward {
@@ -343,6 +367,11 @@ func (pl *planner) layouts(choice []int) []int {
 	lay := make([]int, len(pl.names))
 	for i := range pl.g.Nodes {
 		lay[pl.out[i]] = pl.layoutOf(i, pl.deciding(i, choice), lay)
+	}
+	for x, as := range pl.aliases {
+		for _, a := range as {
+			lay[a] = lay[x]
+		}
 	}
 	return lay
 }

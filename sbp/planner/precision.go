@@ -43,6 +43,9 @@ func (pl *planner) precisions() []tensor.Precision {
 		}
 		if pl.def[pl.out[i]] == i {
 			prec[pl.out[i]] = p
+			for _, a := range pl.aliases[pl.out[i]] { // a regather's source: the same values
+				prec[a] = p
+			}
 		}
 	}
 	return prec

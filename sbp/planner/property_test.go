@@ -243,8 +243,12 @@ func generate(r *rand.Rand, meshes []string, maxOps int, smooth bool) string {
 			stmt, shape = randomView(r, x.name, x.shape)
 			fmt.Fprintf(&b, "%s = %s\n", name, stmt)
 			vr = x.vals
-		case 7:
-			fmt.Fprintf(&b, "%s = box %s %s\n", name, x.name, randomSbp(x.shape, true))
+		case 7: // a box, those of odd statements regather (FSDP's: boxed again for the backward; r not drawn, so the programs are the same)
+			regather := ""
+			if k%2 == 1 {
+				regather = " regather"
+			}
+			fmt.Fprintf(&b, "%s = box %s %s%s\n", name, x.name, randomSbp(x.shape, true), regather)
 			shape, vr = x.shape, x.vals
 		default: // a unary op, in its domain
 			var ok []string

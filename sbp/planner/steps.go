@@ -80,6 +80,9 @@ func (pl *planner) advance(i, k int, lay []int, trees []copyTree, made []map[int
 	n := pl.g.Nodes[i]
 	me, args := pl.out[i], pl.args[i]
 	made[me] = map[int]string{lay[me]: n.Name}
+	for _, a := range pl.aliases[me] {
+		made[a] = map[int]string{lay[a]: n.Name}
+	}
 	write := func(s Step) {
 		r.index[s.Name] = len(r.steps)
 		r.steps = append(r.steps, s)

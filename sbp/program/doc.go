@@ -27,6 +27,7 @@
 //	q = permute v 0,2,1,3            # dim k of q is dim order[k] of v; transpose swaps the last two
 //	s = sum e 1,1,1                  # sum | max | min | mean TARGET: reduce to a shape
 //	t = box y B                      # an explicit boxing (OneFlow's to_global)
+//	wb = box w B regather            # FSDP: freed after the forward, boxed from w again for the backward
 //	grad s                           # the backward from s, seeded with ones
 //
 // The placement comes first; names are defined once, before use; grad

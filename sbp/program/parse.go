@@ -51,7 +51,7 @@ var (
 )
 
 // statementWords are the words of the statements that are not ops.
-var statementWords = []string{"placement", "input", "const", "from", "i32", "f32", "bf16", "f16", "grad", "box", "optimizer", "auto"}
+var statementWords = []string{"placement", "input", "const", "from", "i32", "f32", "bf16", "f16", "grad", "box", "optimizer", "auto", "regather"}
 
 func init() {
 	for _, w := range append(slices.Clone(statementWords), sbp.Words()...) {
@@ -289,6 +289,10 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
+		regather := false
+		if t, ok := strings.CutSuffix(sbpText, "regather"); ok && (t == "" || strings.HasSuffix(t, " ") || strings.HasSuffix(t, ")")) {
+			sbpText, regather = strings.TrimSpace(t), true
+		}
 		if sbpText == "" {
 			return nil, bad("box needs an SBP to box to, e.g. box %s B", x)
 		}
@@ -304,7 +308,7 @@ func parseDef(p *Program, name, rhs string) (*Stmt, error) {
 				return nil, err
 			}
 		}
-		s.Kind, s.Args, s.Shape, s.Sbp, s.DType = Box, []string{a.Name}, a.Shape, nd, a.DType
+		s.Kind, s.Args, s.Shape, s.Sbp, s.DType, s.Regather = Box, []string{a.Name}, a.Shape, nd, a.DType, regather
 		return s, nil
 	}
 	return opDef(p, word, rest, arg, apply)

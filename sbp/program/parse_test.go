@@ -167,6 +167,8 @@ func TestParseErrors(t *testing.T) {
 		{"placement 4\ni32 = input 8 B", `program: line 2, column 1: i32 = input 8 B: "i32" is a word of the language and cannot name a tensor`},
 		{"placement 4\nauto = input 8 B", `program: line 2, column 1: auto = input 8 B: "auto" is a word of the language and cannot name a tensor`},
 		{"placement 4\nx = input 8 B\ny = box x auto", "program: line 3, column 1: y = box x auto: "},
+		{"placement 4\nx = input 8 S(0)\ny = box x regather", "program: line 3, column 1: y = box x regather: box needs an SBP to box to, e.g. box x B"},
+		{"placement 4\nx = input 8 S(0)\ny = box x B regathered", "program: line 3, column 1: y = box x B regathered: "},
 		{"placement 4\nbf16 = input 8 B", `program: line 2, column 1: bf16 = input 8 B: "bf16" is a word of the language and cannot name a tensor`},
 		{"placement 4\nx = input 8 bf16", "program: line 2, column 1: x = input 8 bf16: input needs an SBP after its shape"},
 		{"placement 4\noptimizer", `program: line 2, column 1: optimizer: optimizer takes adam or sgd, then optionally zero1 or zero2: optimizer adam, optimizer adam zero1; got ""`},
@@ -246,6 +248,18 @@ func TestAuto(t *testing.T) {
 	}
 	if w := p.Lookup("w"); !w.Auto || w.Sbp.String() != "(B, B)" || w.Precision != tensor.BF16 || p.Lookup("x").Auto {
 		t.Errorf("w: auto %v, %v, %v", w.Auto, w.Sbp, w.Precision)
+	}
+}
+
+// TestRegather: a box written regather after its SBP (on a mesh too)
+// is marked; one without is not.
+func TestRegather(t *testing.T) {
+	p, err := Parse("placement [[0,1],[2,3]]; w = input 8,4 (S(0), S(0)); wb = box w (B, B) regather; wc = box w (B, S(0))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wb, wc := p.Lookup("wb"), p.Lookup("wc"); !wb.Regather || wb.Sbp.String() != "(B, B)" || wc.Regather {
+		t.Errorf("wb: regather %v, %v; wc: regather %v", wb.Regather, wb.Sbp, wc.Regather)
 	}
 }
 

@@ -56,8 +56,13 @@ type Stmt struct {
 	// Auto is an input written with auto for its SBP: the planner picks
 	// its layout (greedy OneFlow's default, B; exact the one of least
 	// time that fits the devices' memory). Its Sbp is B until then.
-	Auto  bool
-	DType tensor.DType // the element type of Name: tensor.Int32 for an input written i32 (token ids) and what reads it as a view, else float32 (0 reads as float32)
+	Auto bool
+	// Regather is a box written `regather` after its SBP (`wb = box w B
+	// regather`): FSDP's rule for a gathered weight, freed after its last
+	// reader in the forward and boxed from its source again for the
+	// backward, so that the whole weight is not held in between.
+	Regather bool
+	DType    tensor.DType // the element type of Name: tensor.Int32 for an input written i32 (token ids) and what reads it as a view, else float32 (0 reads as float32)
 	// Precision is an input's, as written after its SBP (f32 by
 	// default, bf16, f16, i32): what the cost model counts its elements
 	// at (tensor.Precision); an op's is its operands' (the planner's
