@@ -8,11 +8,13 @@
 // frame has drawn its first scene. The URL hash is the state, in viz's
 // grammar, written and read only by the wasm (stridelab.spec and
 // stridelab.scene), never here. lessons.js shows the lessons in this
-// page; still.js shows the first scene before the frame can.
+// page; still.js shows the first scene before the frame can; sweep.js
+// sweeps a program scene's program over device counts.
 import "./still.js"; // the scene's still shows while the frame's wasm starts (index.html runs it first, async)
 import * as compute from "./compute.js";
 import { $, hide, show } from "./dom.js";
 import { inLesson, leaveLesson, lessonState, loadLessons, showLesson, writeLessonHash } from "./lessons.js";
+import { showSweep } from "./sweep.js";
 
 const frameEl = $("frame");
 
@@ -161,6 +163,7 @@ async function took(info, at, my) {
   await writeHash();
   if (my !== nav) return;
   showReport(info);
+  showSweep(inLesson() ? null : good); // a lesson's program is the lesson's: no sweep beside its questions
   await computeResults();
   if (my !== nav) return;
   document.body.dataset.shown = location.hash; // what the tests wait for

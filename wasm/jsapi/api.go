@@ -23,6 +23,8 @@
 //	    // (check: false spells the hash without building the scene)
 //	await stridelab.compute({hash, backend: "gpu", hideAnswers})
 //	    // -> {backend, section}: the scene's op on arange inputs, checked against the CPU
+//	await stridelab.sweep({src, cluster: "h100-nodes", devices: "1,2,4,8", mesh, strategy})
+//	    // -> {strategy, mesh, rows: [{devices, placement, cluster, time_s, …}]}: stridelab sweep --json
 //	await stridelab.memStats()                     // -> {heapAlloc, heapInuse, heapObjects, sys, numGC}
 //	    // the Go heap after runtime.GC (the leak test reads it)
 //
@@ -60,13 +62,14 @@ func Register(obj js.Value) {
 }
 
 // RegisterCompute sets the methods that run kernels or draw files
-// (devices, run, compute, export, memStats): the playground's results
+// (devices, run, compute, export, sweep, memStats): the playground's results
 // and exports, computed in its worker.
 func RegisterCompute(obj js.Value) {
 	obj.Set("devices", jsvalue.Async(devices))
 	obj.Set("run", jsvalue.Async(run))
 	obj.Set("compute", jsvalue.Async(compute))
 	obj.Set("export", jsvalue.Async(export))
+	obj.Set("sweep", jsvalue.Async(runSweep))
 	obj.Set("memStats", jsvalue.Async(sceneapi.MemStats))
 }
 

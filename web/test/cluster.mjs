@@ -17,9 +17,12 @@
 //     last good URL and scene stay; a link naming no preset says which;
 //   - a cluster's JSON in a link (as `stridelab draw --cluster FILE`
 //     spells one) is an entry of the menu and plans there;
+//   - the sweep: a program scene's sweep gives stridelab sweep's table,
+//     cell for cell, and its two charts; bad counts give the CLI's line;
 //   - no page errors.
 //
 //   node test/cluster.mjs --cli bin/stridelab [--screenshots DIR]
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { checker, finish, goTo, launch, options, serve, t, visit } from "./harness.mjs";
 
@@ -142,6 +145,34 @@ try {
   check(st.layout?.minTextPx >= 11 && phone.includes("each step's time") && phone.includes("r0–r3 peak 13.0 KiB at step 8"),
     `at 390×844 the frame (${st.layout?.width}×${st.layout?.height}) draws the time axis and the memory lines, its smallest text ${st.layout?.minTextPx} CSS px`);
   if (shots) await page.screenshot({ path: join(shots, "cluster-390.png"), fullPage: true });
+
+  // The sweep: the program in the text area on a growing cluster, the
+  // table `stridelab sweep` prints, cell for cell, and its two charts.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const wide = "placement 8; optimizer adam; x = const 8192,4096 S(0) bf16; w1 = input 4096,16384 auto bf16; w2 = input 16384,4096 auto bf16; h = matmul x w1; a = relu h; y = matmul a w2; s = sum y 1,1; grad s";
+  await go(await hashOf(page, `program --src '${wide}' --cluster h100-node`));
+  check(!await page.locator("#sweep").isHidden(), "a program scene offers its sweep");
+  await page.fill("#sweep-devices", "1,2,8,16");
+  await page.click("#sweep-run");
+  await page.waitForFunction(() => ["ready", "error"].includes(document.getElementById("sweep").dataset.state), null, { timeout: t(120000) });
+  const cells = await page.locator("#sweep-table tr").evaluateAll((trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const cliRows = execFileSync(cli, ["sweep", "--src", wide, "--cluster", "h100-nodes", "--devices", "1,2,8,16", "--strategy", "exact"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+    .split("\n").slice(1, 5).map((l) => l.trim().split(/\s{2,}/));
+  check(cells.length === 4 && cells.every((row, i) => row.slice(0, 8).join("|") === cliRows[i].slice(0, 8).join("|")),
+    `the sweep's table is stridelab sweep's, cell for cell: ${cells.map((r) => r.slice(0, 4).join(" ")).join("; ")}`);
+  const charts = await page.locator("#sweep-chart svg").evaluateAll((svgs) => svgs.map((s) => ({ lines: [...s.querySelectorAll("polyline")].map((p) => p.getAttribute("points").split(" ").length), text: s.textContent })));
+  check(charts.length === 2 && charts[0].lines[0] === 4 && charts[1].lines[0] === 4 && /tensor parallel/.test(charts[0].text) && /step time/.test(charts[0].text) && /device memory/.test(charts[1].text),
+    `two charts, step time and the peak, a point a count and the layout change marked: ${JSON.stringify(charts.map((c) => c.lines))}`);
+  check(/^stridelab sweep --src 'placement 8; optimizer adam;.*' --cluster h100-nodes --devices 1,2,8,16 --strategy exact$/.test(await page.locator("#sweep-command").textContent()),
+    "the sweep's command line is shown");
+  if (shots) await page.locator("#sweep").screenshot({ path: join(shots, "sweep.png") });
+  await page.fill("#sweep-devices", "1,x");
+  await page.click("#sweep-run");
+  await page.waitForFunction(() => document.getElementById("sweep").dataset.state === "error", null, { timeout: t(30000) });
+  check(await page.locator("#sweep-error").textContent() === '--devices "1,x": give device counts from 1, comma-separated (1,2,4,8)' &&
+    await page.locator("#sweep-devices").getAttribute("aria-invalid") === "true", "bad device counts: the CLI's one line, under the form");
+  await go(await hashOf(page, "expand --shape 4,1,3 --size 4,2,3"));
+  check(await page.locator("#sweep").isHidden(), "a scene with no program offers no sweep");
   await context.close();
 
   check(errors.length === 0, `no page errors${errors.length ? ": " + errors.join(" | ") : ""}`);

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,7 +20,6 @@ import (
 	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/sweep"
 	"github.com/stridelab/stridelab/sbp/sweep/chart"
-	"github.com/stridelab/stridelab/tensor"
 )
 
 const sweepSynopsis = "(--file P | --src TEXT | --model FILE.py:CLASS --example NAME=DTYPE:SHAPE ... [import's flags] [--batch global|per-device]) --cluster FAMILY|NAME|FILE [--devices 1,2,4,8] [--mesh 1d|2d] [--strategy exact|greedy] [--json] [--plot OUT.svg|OUT.png] [--timeout 10m]"
@@ -73,22 +71,13 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--strategy %q: choose greedy or exact", *strategy)
 	}
-	var counts []int
-	for _, f := range strings.Split(*devices, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return usagef("--devices %q: give device counts from 1, comma-separated (1,2,4,8)", *devices)
-		}
-		counts = append(counts, n)
+	counts, err := sweep.ParseDevices(*devices)
+	if err != nil {
+		return usagef("--devices %v", err)
 	}
 	o := sweep.Options{Devices: counts, Strategy: strat, Program: traced}
-	switch *mesh {
-	case "1d":
-		o.Mesh = 1
-	case "2d":
-		o.Mesh = 2
-	default:
-		return usagef("--mesh %q: choose 1d or 2d", *mesh)
+	if o.Mesh, err = sweep.ParseMesh(*mesh); err != nil {
+		return usagef("--mesh %v", err)
 	}
 	format := ""
 	if *plotTo != "" {
@@ -99,15 +88,8 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if *clu == "" {
 		return usagef("--cluster is required: a family (h100-nodes, tpu-v5e), a preset or a cluster file")
 	}
-	if cluster.Family(*clu) {
-		name := *clu
-		o.Cluster = func(n int) (cluster.Cluster, error) { return cluster.ForDevices(name, n) }
-	} else {
-		c, err := cluster.Resolve(*clu, os.ReadFile)
-		if err != nil {
-			return err
-		}
-		o.Cluster = func(int) (cluster.Cluster, error) { return c, nil }
+	if o.Cluster, err = sweep.ClusterOf(*clu, os.ReadFile); err != nil {
+		return err
 	}
 	start := time.Now()
 	o.Progress = func(i, n int, r sweep.Row) {
@@ -179,38 +161,21 @@ func sweepTrace(req importer.Request, perDevice bool) (func(context.Context, sbp
 	}, nil
 }
 
-// writeSweep prints a sweep as a table, a row per device count.
+// writeSweep prints a sweep as a table, a row per device count
+// (sweep.Result.Table, which the playground shows too).
 func writeSweep(w io.Writer, res *sweep.Result) error {
+	t := res.Table()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "devices\tcluster\tlayout\tstep time\tcompute\tcommunication\tpeak held\tof memory\ttokens/s/device\t")
-	gaps := false
-	for _, r := range res.Rows {
-		if r.Error != "" {
-			fmt.Fprintf(tw, "%d\t%s\tnot planned: %s\t\t\t\t\t\t\t\n", r.Devices, r.Cluster, r.Error)
-			continue
-		}
-		fit := fmt.Sprintf("%.0f %%", 100*float64(r.PeakHeldBytes)/r.CapacityBytes)
-		if !r.Fits {
-			fit += " (does not fit)"
-		}
-		tokens := ""
-		if r.TokensPerSPerDevice > 0 {
-			tokens = fmt.Sprintf("%.0f", r.TokensPerSPerDevice)
-		}
-		took := cluster.FormatSeconds(r.TimeS)
-		if r.ExactGap > 0 {
-			took += fmt.Sprintf(" (gap %.2g %%)", 100*r.ExactGap)
-			gaps = true
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Devices, r.Cluster, r.Scheme, took, cluster.FormatSeconds(r.ComputeTimeS),
-			cluster.FormatSeconds(r.CommTimeS), tensor.FormatBytes(r.PeakHeldBytes), fit, tokens)
+	for _, row := range append([][]string{t.Header}, t.Rows...) {
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "%s on a %s mesh; the step time sums compute and communication (no overlap)\n", res.Strategy, res.Mesh); err != nil || !gaps {
-		return err
+	for _, n := range t.Notes {
+		if _, err := fmt.Fprintln(w, n); err != nil {
+			return err
+		}
 	}
-	_, err := fmt.Fprintln(w, "gap: exact's search past its bounds did not prove that row's plan the cheapest; the fastest plan is at most that share faster (the LP bound's)")
-	return err
+	return nil
 }
