@@ -149,12 +149,12 @@ func TestExactPrimalEqualsEnumeration(t *testing.T) {
 // exhaustive search, on 120 programs timed on a cluster; and on some the
 // gap is not 0, so the check is not only of the proven case.
 func TestExactUnprovenGapBoundsTheOptimum(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("make test-wasm: the gap is checked natively (two of 120 programs have one; a sample would hold none)")
+	}
 	tightenAlways, proveNever = true, true
 	defer func() { tightenAlways, proveNever = false, false }()
 	r, want := rand.New(rand.NewPCG(30, 11)), 120
-	if testing.Short() || runtime.GOOS == "js" {
-		want = 30
-	}
 	meshes := []string{"2", "4", "[[0,1],[2,3]]", "[[0,1,2],[3,4,5]]"}
 	checked, open := 0, 0
 	for tries := 0; checked < want && tries < 50*want; tries++ {
