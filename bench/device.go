@@ -24,7 +24,24 @@ type DeviceResult struct {
 	BufferGBps float64 `json:"buffer_copy_gb_per_s"`
 	Ratio      float64 `json:"ratio_of_copy_kernel"` // median over rounds of the round's kernel GB/s / copy kernel GB/s
 	Target     float64 `json:"target_ratio"`         // 0.8 for data movement, 0.6 for reductions
+	// Invocations is what one run dispatches (workgroups × workgroup
+	// size, summed over its dispatches), Dispatches their number, and
+	// Elements the case's input and output elements: a case of at least
+	// FillInvocations elements should dispatch at least that many.
+	Invocations uint64 `json:"invocations"`
+	Dispatches  int    `json:"dispatches"`
+	Elements    int64  `json:"elements"`
 }
+
+// FillInvocations is the fewest invocations a bench case dispatches
+// where its input and output hold at least as many elements: a quarter
+// of an H200's resident threads (132 SMs × 2,048), the least that keeps
+// a large GPU busy (shaders.fillInvocations is the reduce kernel's).
+const FillInvocations = 1 << 16
+
+// Elements is the elements c's operands and its output hold: Bytes in
+// float32s.
+func (c Case) Elements() int64 { return c.Bytes() / 4 }
 
 // Target is the least ratio of the copy kernel's throughput a case's
 // kernel should reach: 0.8 for the data-movement kernels (expand, repeat,
@@ -89,7 +106,8 @@ func MeasureDevice(g *shaders.GPU, c Case, opt DeviceOptions) (DeviceResult, err
 		}
 	}
 	r := DeviceResult{Case: c.Name, Bytes: c.Bytes(), Target: c.Target(),
-		Kernel: median(times[0]), CopyKernel: median(times[1]), BufferCopy: median(times[2])}
+		Kernel: median(times[0]), CopyKernel: median(times[1]), BufferCopy: median(times[2]),
+		Invocations: kernel.Invocations(), Dispatches: kernel.Dispatches(), Elements: c.Elements()}
 	gb := func(s float64) float64 { return float64(r.Bytes) / s / 1e9 }
 	r.KernelGBps, r.CopyGBps, r.BufferGBps = gb(r.Kernel), gb(r.CopyKernel), gb(r.BufferCopy)
 	// Each round times the kernel and the copy kernel back to back, so the

@@ -65,6 +65,26 @@ func Measure(be tensor.Backend, c Case, runs int, release bool) (Result, error) 
 	return newResult(c, impl, median(times)), nil
 }
 
+// MeasureMemcpy times Go's copy (the runtime's memmove, one thread) of
+// half c's bytes into a buffer allocated once, as Measure times c: so it
+// reads and writes c's bytes in all, and its GB/s is the bandwidth c's
+// kernel is measured against ("of memcpy").
+func MeasureMemcpy(c Case, runs int) Result {
+	n := c.Bytes() / 2
+	src, dst := make([]byte, n), make([]byte, n)
+	for i := range src {
+		src[i] = byte(i)
+	}
+	copy(dst, src) // warm: both buffers' pages in
+	var times []float64
+	for start := time.Now(); len(times) < runs || time.Since(start) < MinTime; {
+		t0 := time.Now()
+		copy(dst, src)
+		times = append(times, time.Since(t0).Seconds())
+	}
+	return newResult(c, "memcpy", median(times))
+}
+
 // MedianOf combines measurements of one case and implementation taken in
 // several rounds: the median of their medians. Rounds interleaved with the
 // peer's spread a shared machine's slow spells over both sides of a ratio.
@@ -89,8 +109,8 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-//go:embed numpy_peer.py
-var numpyPeer []byte
+//go:embed peer.py
+var peerScript []byte
 
 // NumPyPython is the interpreter that imports NumPy (python.Find): the
 // first python3 on PATH that does, else Debian's with python3-numpy.
@@ -102,9 +122,22 @@ func NumPyPython(ctx context.Context) (string, error) {
 }
 
 // RunNumPy measures the cases with NumPy (median of at least runs runs and
-// MinTime per case, as Measure) and returns the
-// results and NumPy's version. It fails if python3 or NumPy is missing.
+// MinTime per case, as Measure) and returns the results and NumPy's
+// version. It fails if python3 or NumPy is missing.
 func RunNumPy(cases []Case, runs int) ([]Result, string, error) {
+	return RunPeer("numpy", 0, cases, runs)
+}
+
+// RunTorch measures the cases with PyTorch on the CPU at threads threads
+// (the peer at stridelab's own thread count), as RunNumPy does NumPy.
+func RunTorch(cases []Case, runs, threads int) ([]Result, string, error) {
+	return RunPeer("torch", threads, cases, runs)
+}
+
+// RunPeer runs peer.py for lib ("numpy" or "torch", with threads threads)
+// on the interpreter NumPyPython finds: the results, named lib, and
+// lib's version.
+func RunPeer(lib string, threads int, cases []Case, runs int) ([]Result, string, error) {
 	py, err := NumPyPython(context.Background())
 	if err != nil {
 		return nil, "", err
@@ -117,35 +150,37 @@ func RunNumPy(cases []Case, runs int) ([]Result, string, error) {
 		Arg  []int  `json:"arg"`
 	}
 	req := struct {
-		Cases []jcase `json:"cases"`
-		Runs  int     `json:"runs"`
-		MinS  float64 `json:"min_s"`
-	}{Runs: runs, MinS: MinTime.Seconds()}
+		Lib     string  `json:"lib"`
+		Threads int     `json:"threads"`
+		Cases   []jcase `json:"cases"`
+		Runs    int     `json:"runs"`
+		MinS    float64 `json:"min_s"`
+	}{Lib: lib, Threads: threads, Runs: runs, MinS: MinTime.Seconds()}
 	for _, c := range cases {
 		req.Cases = append(req.Cases, jcase{c.Name, c.Op, c.In, c.B, c.Arg})
 	}
 	body, _ := json.Marshal(req)
-	cmd := exec.Command(py, "-c", string(numpyPeer))
+	cmd := exec.Command(py, "-c", string(peerScript))
 	cmd.Stdin = bytes.NewReader(body)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, "", fmt.Errorf("bench: NumPy peer (%s): %v: %s", py, err, bytes.TrimSpace(stderr.Bytes()))
+		return nil, "", fmt.Errorf("bench: %s peer (%s): %v: %s", lib, py, err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	var resp struct {
-		NumPy   string `json:"numpy"`
+		Version string `json:"version"`
 		Results []struct {
 			Name   string  `json:"name"`
 			Median float64 `json:"median_s"`
 		} `json:"results"`
 	}
 	if err := json.Unmarshal(out, &resp); err != nil {
-		return nil, "", fmt.Errorf("bench: NumPy peer printed %q: %v", out, err)
+		return nil, "", fmt.Errorf("bench: %s peer printed %q: %v", lib, out, err)
 	}
 	var res []Result
 	for i, r := range resp.Results {
-		res = append(res, newResult(cases[i], "numpy", r.Median))
+		res = append(res, newResult(cases[i], lib, r.Median))
 	}
-	return res, resp.NumPy, nil
+	return res, resp.Version, nil
 }

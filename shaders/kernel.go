@@ -130,6 +130,35 @@ func (k *Kernel) Run(reps int) (time.Duration, error) {
 	return elapsed / time.Duration(max(reps, 1)), wrapErr("timing a kernel", err)
 }
 
+// Invocations is how many invocations one run of the kernel dispatches:
+// workgroups × workgroup size, summed over its dispatches (a buffer copy
+// dispatches none). A kernel with fewer than a GPU holds resident cannot
+// fill it, whatever its speed on the machine that measured it.
+func (k *Kernel) Invocations() uint64 {
+	var n uint64
+	if k.job != nil {
+		for _, s := range k.job.steps {
+			if s.pipe != nil {
+				n += uint64(s.x) * uint64(s.y) * workgroupSize
+			}
+		}
+	}
+	return n
+}
+
+// Dispatches is how many dispatches one run of the kernel makes.
+func (k *Kernel) Dispatches() int {
+	n := 0
+	if k.job != nil {
+		for _, s := range k.job.steps {
+			if s.pipe != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // ReadInto copies the kernel's output, as left by its last Run, into out
 // (contiguous, of the call's dtype and size) with one readback.
 func (k *Kernel) ReadInto(out tensor.Tensor) error {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -17,15 +20,21 @@ import (
 // runBench times every benchmark case on the chosen backend and, in the
 // same run, with NumPy, and prints a table of medians and their ratio.
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "[--runs 15] [--rounds 3] [--json FILE] [--svg FILE] [--no-numpy] [--backend cpu|gpu|auto]", stderr)
+	fs := newFlags("bench", "[--runs 15] [--rounds 3] [--json FILE] [--svg FILE] [--no-numpy] [--backend cpu|gpu|auto] [--tune auto|gpu|cpu]", stderr)
 	runs := fs.Int("runs", 15, "timed runs per case and round, at least (the median is reported)")
 	rounds := fs.Int("rounds", 3, "rounds per case, NumPy and Go taking turns (the median of the round medians is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
-	noNumPy := fs.Bool("no-numpy", false, "skip the NumPy peer")
+	noNumPy := fs.Bool("no-numpy", false, "skip the NumPy and PyTorch peers")
+	noTorch := fs.Bool("no-torch", false, "skip the PyTorch peer (PyTorch on the CPU at stridelab's thread count)")
 	svgOut := fs.String("svg", "", "gpu: also draw the results as an SVG bar chart in this file")
 	backend := computeFlags(fs, stderr)
+	tune := fs.String("tune", "auto", "gpu: how the kernels share out work: auto (as the adapter asks), gpu (what a discrete GPU gets: its invocation counts on any adapter) or cpu")
 	if err := fs.parse(args); err != nil {
 		return err
+	}
+	tuning, ok := map[string]shaders.Tuning{"auto": shaders.TuneAuto, "gpu": shaders.TuneGPU, "cpu": shaders.TuneCPU}[*tune]
+	if !ok {
+		return usagef("--tune %q: choose auto, gpu or cpu", *tune)
 	}
 	if *runs < 1 {
 		return usagef("--runs must be at least 1, not %d", *runs)
@@ -37,6 +46,15 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if _, ok := be.(*shaders.GPU); ok && tuning != shaders.TuneAuto {
+		dev, err := shaders.Open(shaders.Options{Tuning: tuning})
+		if err != nil {
+			return err
+		}
+		be = shaders.NewBackend(dev)
+	} else if !ok && tuning != shaders.TuneAuto {
+		return usagef("--tune tunes the GPU kernels: add --backend gpu")
+	}
 	if g, ok := be.(*shaders.GPU); ok {
 		return runDeviceBench(g, *rounds, *jsonOut, *svgOut, stdout, stderr)
 	}
@@ -46,11 +64,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	// NumPy and Go take turns case by case and round by round, so a slow
 	// spell of a shared machine hits both sides of a ratio alike.
 	cases := bench.Cases()
-	var results, gcResults, peer []bench.Result
-	version := ""
+	var results, gcResults, peer, torchPeer, memcpy []bench.Result
+	version, torchVersion := "", ""
+	threads := runtime.GOMAXPROCS(0)
 	bar := newProgress(len(cases)**rounds, stderr)
 	for _, c := range cases {
-		var mine, gc, theirs []bench.Result
+		var mine, gc, theirs, torchs, copies []bench.Result
 		for round := 1; round <= *rounds; round++ {
 			bar.Describe(c.Name)
 			if !*noNumPy {
@@ -59,7 +78,15 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 					return fmt.Errorf("%v (run with --no-numpy to skip the peer)", err)
 				}
 				theirs, version = append(theirs, p...), v
+				if !*noTorch {
+					p, v, err := bench.RunTorch([]bench.Case{c}, *runs, threads)
+					if err != nil {
+						return fmt.Errorf("%v (run with --no-torch to skip the peer)", err)
+					}
+					torchs, torchVersion = append(torchs, p...), v
+				}
 			}
+			copies = append(copies, bench.MeasureMemcpy(c, *runs))
 			r, err := bench.Measure(be, c, *runs, true)
 			if err != nil {
 				return fmt.Errorf("%s: %v", c.Name, err)
@@ -72,30 +99,42 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			bar.Add(1)
 		}
 		results, gcResults = append(results, bench.MedianOf(mine)), append(gcResults, bench.MedianOf(gc))
+		memcpy = append(memcpy, bench.MedianOf(copies))
 		if theirs != nil {
 			peer = append(peer, bench.MedianOf(theirs))
+		}
+		if torchs != nil {
+			torchPeer = append(torchPeer, bench.MedianOf(torchs))
 		}
 	}
 	bar.Finish()
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	name := be.Name()
-	fmt.Fprintf(tw, "case\t%s ms\t%s GB/s\t%s+gc ms\tnumpy ms\tnumpy GB/s\tspeedup vs numpy\t\n", name, name, name)
+	fmt.Fprintf(tw, "case\t%s ms\t%s GB/s\t%s+gc ms\tnumpy ms\tvs numpy\ttorch ms\tvs torch\tmemcpy GB/s\tof memcpy\t\n", name, name, name)
 	for i, r := range results {
-		if peer == nil {
-			fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.3f\t-\t-\t-\t\n", r.Case, r.Median*1e3, r.GBps, gcResults[i].Median*1e3)
-			continue
+		cells := []string{r.Case, fmt.Sprintf("%.3f", r.Median*1e3), fmt.Sprintf("%.1f", r.GBps), fmt.Sprintf("%.3f", gcResults[i].Median*1e3)}
+		for _, ps := range [][]bench.Result{peer, torchPeer} {
+			if ps == nil {
+				cells = append(cells, "-", "-")
+				continue
+			}
+			cells = append(cells, fmt.Sprintf("%.3f", ps[i].Median*1e3), fmt.Sprintf("%.2fx", ps[i].Median/r.Median))
 		}
-		p := peer[i]
-		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.3f\t%.3f\t%.1f\t%.2fx\t\n", r.Case, r.Median*1e3, r.GBps, gcResults[i].Median*1e3, p.Median*1e3, p.GBps, p.Median/r.Median)
+		cells = append(cells, fmt.Sprintf("%.1f", memcpy[i].GBps), fmt.Sprintf("%.2f", memcpy[i].Median/r.Median))
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "median of %d rounds' medians of at least %d runs and %v, fresh output per run: %s releases it at the end of each run as NumPy frees it, %s+gc leaves it to the garbage collector", *rounds, *runs, bench.MinTime, name, name)
 	if version != "" {
 		fmt.Fprintf(stdout, "; NumPy %s", version)
 	}
-	fmt.Fprintln(stdout, "; GB/s counts bytes read + written")
+	if torchVersion != "" {
+		fmt.Fprintf(stdout, "; PyTorch %s on the CPU at %d threads, as %s's GOMAXPROCS", torchVersion, threads, name)
+	}
+	fmt.Fprintln(stdout, "; GB/s counts bytes read + written; memcpy is Go's copy of half the case's bytes on one thread, \"of memcpy\" its time over the case's")
 	if *jsonOut != "" {
-		body, _ := json.MarshalIndent(map[string]any{"numpy_version": version, "results": append(append(results, gcResults...), peer...)}, "", "  ")
+		body, _ := json.MarshalIndent(map[string]any{"numpy_version": version, "torch_version": torchVersion, "threads": threads,
+			"results": slices.Concat(results, gcResults, peer, torchPeer, memcpy)}, "", "  ")
 		if err := os.WriteFile(*jsonOut, body, 0o644); err != nil {
 			return err
 		}
@@ -137,16 +176,20 @@ func runDeviceBench(g *shaders.GPU, rounds int, jsonOut, svgOut string, stdout, 
 	device := fmt.Sprintf("%s (%s, %s)", info.Name, info.Backend, info.Type)
 	fmt.Fprintf(stdout, "device: %s\n", device)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "case\tkernel ms\tkernel GB/s\tcopy kernel GB/s\tcopyBufferToBuffer GB/s\tof copy kernel\ttarget\t\n")
+	fmt.Fprintf(tw, "case\tkernel ms\tkernel GB/s\tcopy kernel GB/s\tcopyBufferToBuffer GB/s\tof copy kernel\ttarget\tinvocations\t\n")
 	for _, r := range results {
 		mark := ""
 		if r.Ratio < r.Target {
 			mark = " (below)"
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark)
+		few := ""
+		if r.Invocations < bench.FillInvocations && r.Elements >= bench.FillInvocations {
+			few = " (few)"
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t%d in %d%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark, r.Invocations, r.Dispatches, few)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "median of %d rounds; each round times the kernel, the vec4 copy kernel and copyBufferToBuffer in turn (batches of back-to-back runs of at least 50ms, inputs resident on the device, no readback); \"of copy kernel\" is the median of the rounds' kernel/copy-kernel ratios; the copies move half the case's bytes, so all three move the same bytes read + written; every kernel's output was checked against the CPU first\n", rounds)
+	fmt.Fprintf(stdout, "median of %d rounds; each round times the kernel, the vec4 copy kernel and copyBufferToBuffer in turn (batches of back-to-back runs of at least 50ms, inputs resident on the device, no readback); \"of copy kernel\" is the median of the rounds' kernel/copy-kernel ratios; the copies move half the case's bytes, so all three move the same bytes read + written; every kernel's output was checked against the CPU first; invocations: what one run dispatches (workgroups × workgroup size, in so many dispatches), \"(few)\" under %d where the case holds more elements\n", rounds, bench.FillInvocations)
 	if jsonOut != "" {
 		body, _ := json.MarshalIndent(map[string]any{"device": info, "results": results}, "", "  ")
 		if err := os.WriteFile(jsonOut, body, 0o644); err != nil {
