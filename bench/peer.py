@@ -1,11 +1,16 @@
-"""NumPy peer for stridelab's benchmark cases (run by bench.RunNumPy).
+"""NumPy and PyTorch peers for stridelab's benchmark cases (run by
+bench.RunPeer).
 
-Reads {"cases": [...], "runs": N, "min_s": T} as JSON on stdin and prints
-{"numpy": version, "results": [{"name", "median_s"}]}: the median of at
-least N runs and T seconds per case. Each case allocates a
-fresh output per run, the way NumPy code does: broadcast_to().copy(), tile,
+Reads {"lib": "numpy"|"torch", "threads": T, "cases": [...], "runs": N,
+"min_s": S} as JSON on stdin and prints {"version": the library's,
+"results": [{"name", "median_s"}]}: the median of at least N runs and S
+seconds per case. Each case allocates a fresh output per run, the way
+code in either library does. NumPy: broadcast_to().copy(), tile,
 sum(keepdims), a broadcast add, exp, and softmax as NumPy code writes it
-(exp of x less its max, over its sum).
+(exp of x less its max, over its sum). PyTorch, on the CPU with T threads
+(torch.set_num_threads, stridelab's GOMAXPROCS): expand().contiguous(),
+repeat, sum(keepdim), a broadcast add, exp and torch.softmax, on the
+same values.
 """
 import json
 import sys
@@ -17,6 +22,28 @@ import numpy as np
 def make(shape, k):
     rng = np.random.default_rng(2463534242 + k)
     return rng.random(shape, dtype=np.float32)
+
+
+def torch_runner(case, threads):
+    import torch
+    torch.set_num_threads(threads)
+    a = torch.from_numpy(make(case["in"], 0))
+    op, arg = case["op"], case["arg"]
+    if op == "expand":
+        return lambda: a.expand(arg).contiguous()
+    if op == "repeat":
+        return lambda: a.repeat(*arg)
+    if op == "sum":
+        dims = tuple(d for d, n in enumerate(arg) if n == 1 and a.shape[d] != 1)
+        return lambda: a.sum(dim=dims, keepdim=True)
+    if op == "add":
+        b = torch.from_numpy(make(case["b"], 1))
+        return lambda: a + b
+    if op == "exp":
+        return lambda: torch.exp(a)
+    if op == "softmax":
+        return lambda: torch.softmax(a, arg[0])
+    raise SystemExit("unknown op " + op)
 
 
 def runner(case):
@@ -46,9 +73,14 @@ def runner(case):
 
 def main():
     req = json.load(sys.stdin)
+    lib = req.get("lib", "numpy")
+    version = np.__version__
+    if lib == "torch":
+        import torch
+        version = torch.__version__
     out = []
     for case in req["cases"]:
-        fn = runner(case)
+        fn = torch_runner(case, req["threads"]) if lib == "torch" else runner(case)
         fn()  # warm up
         times = []
         start = time.perf_counter()
@@ -58,7 +90,7 @@ def main():
             times.append(time.perf_counter() - t0)
         times.sort()
         out.append({"name": case["name"], "median_s": times[len(times) // 2]})
-    json.dump({"numpy": np.__version__, "results": out}, sys.stdout)
+    json.dump({"version": version, "results": out}, sys.stdout)
 
 
 main()
