@@ -6,6 +6,8 @@ package bench
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -34,6 +36,28 @@ func Cases() []Case {
 		{Name: "exp [4096,4096]", Op: "exp", In: tensor.Shape{4096, 4096}},
 		{Name: "softmax [4096,4096] along 1", Op: "softmax", In: tensor.Shape{4096, 4096}, Arg: []int{1}},
 	}
+}
+
+// Select returns the cases whose names start with one of the
+// comma-separated words of only ("sum,add"), all of them for "", or an
+// error naming a word no case starts with.
+func Select(cases []Case, only string) ([]Case, error) {
+	if only == "" {
+		return cases, nil
+	}
+	var out []Case
+	for _, w := range strings.Split(only, ",") {
+		found := false
+		for _, c := range cases {
+			if w != "" && strings.HasPrefix(c.Name, w) && !slices.ContainsFunc(out, func(o Case) bool { return o.Name == c.Name }) {
+				out, found = append(out, c), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no case starts with %q (the cases: expand, repeat, sum, add, exp, softmax)", w)
+		}
+	}
+	return out, nil
 }
 
 // SmallCases returns the nine cases at about a sixteenth of the bytes

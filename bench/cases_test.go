@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -32,5 +33,20 @@ func TestCasesRun(t *testing.T) {
 	}
 	if _, err := (Case{Name: "x", Op: "nope"}).Run(tensor.CPU{}, nil); err == nil {
 		t.Error("unknown op ran")
+	}
+}
+
+// TestSelect: --cases picks the cases by the start of their names, in
+// the order asked, and names a word no case starts with.
+func TestSelect(t *testing.T) {
+	got, err := Select(Cases(), "sum,add")
+	if err != nil || len(got) != 3 || got[0].Op != "sum" || got[1].Op != "sum" || got[2].Op != "add" {
+		t.Errorf("sum,add: %d cases (%v)", len(got), err)
+	}
+	if all, _ := Select(Cases(), ""); len(all) != len(Cases()) {
+		t.Errorf("no words: %d cases, want all %d", len(all), len(Cases()))
+	}
+	if _, err := Select(Cases(), "sum,mul"); err == nil || !strings.Contains(err.Error(), `no case starts with "mul"`) {
+		t.Errorf("mul: %v", err)
 	}
 }

@@ -155,7 +155,7 @@ func TestItemsPerInvocation(t *testing.T) {
 		items, want int
 	}{
 		{cpu, 1, 8}, {cpu, 16383, 8}, {cpu, 16384, 8}, {cpu, 32767, 8}, {cpu, 32768, 16}, {cpu, 65536, 32}, {cpu, 1 << 24, 32},
-		{gpu, 1, 1}, {gpu, tilingItems - 1, 1}, {gpu, tilingItems, 8},
+		{gpu, 1, 1}, {gpu, 2*fillInvocations - 1, 1}, {gpu, 2 * fillInvocations, 2}, {gpu, 8 * fillInvocations, 8}, {gpu, 1 << 24, 8},
 	} {
 		if got := c.d.itemsPer(c.items); got != c.want {
 			t.Errorf("%v with %d threads, %d items: %d per invocation, want %d", c.d.tuning, c.d.threads, c.items, got, c.want)

@@ -108,7 +108,7 @@ func (d *Device) elementwiseJob(e elementwise, count int) (*job, error) {
 		if dp, ok := d.walkDispatch(&e, key, vec, bufs, outBuf, count); ok {
 			return d.newJob([]dispatch{dp}, outBuf, bufs...)
 		}
-		if fp, ok := e.fan(d.fanBudget(e.kernel)); ok {
+		if fp, ok := e.fan(d.fanBudget(e.kernel, count/vec)); ok {
 			dp := fp.dispatch(e.shape, key, vec, bufs, outBuf, count)
 			items, _ := tensor.Shape(fp.e.shape).NumElements()
 			dp.params.count = uint32(items / vec)

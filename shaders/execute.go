@@ -66,8 +66,10 @@ func (p *params) bytes() []byte {
 }
 
 // itemsPer returns how many items each invocation of an elementwise
-// dispatch of items work items takes. On a GPU: one, and
-// itemsPerInvocation past tilingItems. A CPU adapter runs a workgroup's
+// dispatch of items work items takes. On a GPU: as many as leave
+// fillInvocations invocations, one to itemsPerInvocation (the earlier rule,
+// one item below 2^18 and 8 from there, left add [1024,1,4096]+[1,4,4096]
+// 32,768 invocations). A CPU adapter runs a workgroup's
 // invocations one SIMD vector after another on one of its threads and
 // pays, per invocation, for finding the coordinates of its first item
 // (divisions, even as multiplies): every invocation takes
@@ -77,10 +79,8 @@ func (p *params) bytes() []byte {
 // of the copy kernel's rate at 8 items, 1.11 at 32, in one run).
 func (d *Device) itemsPer(items int) int {
 	if !d.onCPU() {
-		if items >= tilingItems {
-			return itemsPerInvocation
-		}
-		return 1
+		// up to itemsPerInvocation, while fillInvocations invocations remain
+		return max(1, min(itemsPerInvocation, items/fillInvocations))
 	}
 	per := itemsPerInvocation
 	for per < maxItemsPerInvocation && items >= 2*per*workgroupSize*workgroupsPerThread*d.threads {

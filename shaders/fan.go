@@ -11,8 +11,12 @@ import (
 // operand: its block of FAN × FAN2 copies.
 const maxFan = 16
 
-// fanBudget is the most outputs in one item's block for kernel k on d:
-// maxFan, but 8 for a binary op on a stream-bound CPU adapter (TuneCPU).
+// fanBudget is the most outputs in one item's block for kernel k on d,
+// over items work items before fanning:
+// maxFan, but 8 for a binary op on a stream-bound CPU adapter (TuneCPU),
+// and on a GPU no more than leaves fillInvocations items (a block of 16
+// over 131,072 items, repeat [64,1,256] by [2,16,1], left 8,192
+// invocations to fill a GPU of 270,336 resident threads; 2 leaves 65,536).
 // There every store of the block starts in a row of its own, with a row
 // of each operand too, and past about 16 rows at once the CPU's
 // prefetchers lose track; a binary op's 4 × 4 block touches 24, a 2 × 4
@@ -22,9 +26,12 @@ const maxFan = 16
 // at 8 against 0.78 to 0.88 at 16 (five runs each, interleaved). Gather
 // and repeat keep 16: on lavapipe 8 made no difference, on SwiftShader
 // it was slower (repeat [64,1,256] by [2,16,1]: 0.85 against 0.99).
-func (d *Device) fanBudget(k kernel) int {
-	if d.tuning == TuneCPU && k == kernelBinary {
+func (d *Device) fanBudget(k kernel, items int) int {
+	switch {
+	case d.tuning == TuneCPU && k == kernelBinary:
 		return 8
+	case !d.onCPU():
+		return max(1, min(maxFan, items/fillInvocations))
 	}
 	return maxFan
 }
@@ -76,11 +83,15 @@ func (e *elementwise) fanExtent(d int) (x int, vary [2]bool) {
 	return 1, vary
 }
 
-// fan returns e's fan plan, or ok false when no dim qualifies. The inner
+// fan returns e's fan plan, or ok false when no dim qualifies or budget
+// is under 2. The inner
 // dim is never fanned: it holds the vec4 items. It fans along the dim with
 // the most shared outputs and, within budget stores per item, the next:
 // for a binary op the one where the other operand is fixed.
 func (e *elementwise) fan(budget int) (fanPlan, bool) {
+	if budget < 2 {
+		return fanPlan{}, false
+	}
 	type cand struct {
 		dim, extent int
 		vary        [2]bool

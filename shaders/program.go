@@ -20,10 +20,9 @@ const workgroupSize = 256
 const groupLanes = 8
 
 // itemsPerInvocation is how many items an elementwise invocation takes
-// once a dispatch has enough of them (tilingItems), and always on a CPU
-// adapter: its coordinates are found once and stepped for the rest, while
-// a real GPU still gets tilingItems/itemsPerInvocation invocations to keep
-// busy. A CPU adapter has a few threads to keep busy and pays for every
+// at most on a GPU, as many as leave it fillInvocations invocations (see
+// Device.itemsPer), and at least on a CPU
+// adapter: its coordinates are found once and stepped for the rest. A CPU adapter has a few threads to keep busy and pays for every
 // invocation it starts (SwiftShader: expand [64,1,4096]->[64,4,4096] took
 // 6.8 ms with one item per invocation, 2.5 ms with eight; its copy kernel
 // 2.5 ms), so it takes up to maxItemsPerInvocation while every thread
@@ -32,7 +31,6 @@ const (
 	itemsPerInvocation    = 8
 	maxItemsPerInvocation = 32
 	workgroupsPerThread   = 4
-	tilingItems           = 1 << 18
 )
 
 // tiles returns the workgroups of a dispatch of items work items taken
@@ -71,8 +69,10 @@ const (
 	kernelBinaryWalk kernel = "binary_walk"
 	kernelReduce     kernel = "reduce"
 	kernelCopy       kernel = "copy"
-	// kernelSoftmax is softmax along one dim, a line per invocation.
-	kernelSoftmax kernel = "softmax"
+	// kernelSoftmax is softmax along one dim, a line per invocation (a
+	// CPU adapter's), kernelSoftmaxLanes a line per workgroup (a GPU's).
+	kernelSoftmax      kernel = "softmax"
+	kernelSoftmaxLanes kernel = "softmax_lanes"
 	// kernelGatherRows looks up table rows by ids (Gather), an output
 	// element per invocation; not kernelGather, the strided copy.
 	kernelGatherRows kernel = "gather_rows"
@@ -84,8 +84,8 @@ const (
 // entry returns the WGSL file that holds k's entry point, main, which
 // finds an invocation's items as k's dispatches lay them out and hands
 // them to the kernel's function: in tiles, to run (first_item), or one
-// per invocation, to item (item_index). The reduce kernel has its own
-// main ("").
+// per invocation, to item (item_index). The reduce kernel and softmax's
+// lanes have their own main ("").
 func (k kernel) entry() string {
 	switch k {
 	case kernelGather, kernelRepeat, kernelBinary:
@@ -231,7 +231,7 @@ func (k programKey) source() (string, error) {
 	case kernelGather:
 		operand("a", k.a)
 		b.WriteString(unaryOpWGSL(k.op, elem))
-	case kernelSoftmax:
+	case kernelSoftmax, kernelSoftmaxLanes:
 		operand("a", k.a)
 		b.WriteString(specialWGSL)
 	case kernelGatherRows:
@@ -475,10 +475,13 @@ func isNaNWGSL(x string) string {
 // specialWGSL declares inf() and nan(), +Inf and a quiet NaN as f32
 // Items, for the kernels whose ops need them (unaryOpWGSL, softmax). They
 // come from bits read at run time: as constants they would be a
-// shader-creation error.
+// shader-creation error. is_nan and is_inf tell them by bits (lavapipe
+// folds x != x to false).
 const specialWGSL = "var<private> special_bits: vec2<u32> = vec2<u32>(0x7f800000u, 0x7fc00000u);\n" +
 	"fn inf() -> Item { return Item(bitcast<f32>(special_bits.x)); }\n" +
-	"fn nan() -> Item { return Item(bitcast<f32>(special_bits.y)); }\n"
+	"fn nan() -> Item { return Item(bitcast<f32>(special_bits.y)); }\n" +
+	"fn is_nan(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u; }\n" +
+	"fn is_inf(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) == 0x7f800000u; }\n"
 
 // unaryOpWGSL returns unary(v), which the gather kernel applies to every
 // element it reads: the unary op named op (tensor's unaryFloat and

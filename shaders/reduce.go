@@ -78,13 +78,17 @@ func (d *Device) reduceDispatches(op tensor.ReduceOp, dt tensor.DType, in bindin
 	vec, rvec := reduceVectors(shape, inSt, outSt, base)
 	items := outputs / vec
 	lanes, chunks, chunk := 1, 1, total
+	maxChunks := int(limit / (4 * uint64(outputs)))
 	if d.onCPU() {
-		chunks, chunk = splitChunks(items, total, rvec, int(limit/(4*uint64(outputs))))
-	} else if last := len(shape) - 1; total > 1 && last >= 0 && outSt[last] == 0 {
-		// Lanes share an output when the innermost memory dim is reduced,
-		// so they read it side by side; when it is kept, neighbouring
-		// outputs already read neighbouring addresses.
-		lanes = min(reduceLanes, 1<<bits.Len(uint(total/rvec-1)))
+		chunks, chunk = splitChunks(items, total, rvec, maxChunks)
+	} else {
+		if last := len(shape) - 1; total > 1 && last >= 0 && outSt[last] == 0 {
+			// Lanes share an output when the innermost memory dim is reduced,
+			// so they read it side by side; when it is kept, neighbouring
+			// outputs already read neighbouring addresses.
+			lanes = min(reduceLanes, 1<<bits.Len(uint(total/rvec-1)))
+		}
+		chunks, chunk = fillChunks(items, lanes, total, rvec, maxChunks)
 	}
 	p.count, p.baseA, p.reduced = uint32(items), uint32(base), uint32(total)
 	p.split = [4]uint32{uint32(chunks), uint32(chunk)}
@@ -232,6 +236,39 @@ func (g *GPU) reduceSplit(op tensor.ReduceOp, src tensor.Tensor, to tensor.Shape
 // reduceLanes is the most invocations that share one output on a GPU: a
 // warp's worth, so the workgroup tree stays shallow.
 const reduceLanes = 32
+
+// fillInvocations is how many invocations a reduction dispatches at
+// least on a GPU where its work allows: a quarter of an H200's resident
+// threads (132 SMs × 2,048), so every SM has warps to switch between
+// while loads are in flight. The H200 measured sum [64,256,1024] to
+// [1,256,1] at 0.08 of its copy kernel with 256 outputs × 32 lanes
+// (8,192 invocations, docs/performance.md).
+const fillInvocations = 1 << 16
+
+// minLaneLoads is the fewest loads each lane of a chunk makes: a chunk
+// shorter than that spends more on its partial's write and the second
+// pass than on its loads.
+const minLaneLoads = 16
+
+// fillChunks returns how many chunks each of items outputs' total
+// reduced elements are cut into on a GPU, and the chunk length (a
+// multiple of lanes·rvec, the elements one round of the lanes loads), so
+// that items × chunks × lanes invocations reach fillInvocations: 1 and
+// total where they already do, or where a chunk would give a lane fewer
+// than minLaneLoads loads; at most maxChunks (what the partials' binding
+// holds).
+func fillChunks(items, lanes, total, rvec, maxChunks int) (chunks, chunk int) {
+	if items*lanes >= fillInvocations {
+		return 1, total
+	}
+	round := lanes * rvec
+	chunks = min((fillInvocations+items*lanes-1)/(items*lanes), total/(round*minLaneLoads), maxChunks)
+	if chunks <= 1 {
+		return 1, total
+	}
+	chunk = ((total+chunks-1)/chunks + round - 1) / round * round
+	return (total + chunk - 1) / chunk, chunk
+}
 
 // reduceVectors picks vec4 loads for a reduction over the merged geometry
 // (shape, input strides in, output strides out; base is the input's first

@@ -7,9 +7,10 @@ import (
 	"github.com/stridelab/stridelab/tensor"
 )
 
-// Softmax normalises src along axis with the softmax kernel
-// (wgsl/softmax.wgsl): one invocation per line along axis, at any strides
-// of src, the other dims coalesced. Work whose input span or output does
+// Softmax normalises src along axis with the softmax kernel: on a GPU a
+// workgroup per line along axis (wgsl/softmax_lanes.wgsl), on a CPU
+// adapter one invocation per line (wgsl/softmax.wgsl), at any strides of
+// src, the other dims coalesced. Work whose input span or output does
 // not fit one storage binding is split in halves along another dim
 // (softmaxSplit); lines whose stride alone spans more than a binding are
 // gathered contiguous first (softmaxGathered); a single contiguous line
@@ -73,6 +74,12 @@ func (d *Device) softmaxJob(src tensor.Tensor, l tensor.Layout, axis, outputs in
 		params:   p,
 		storage:  []binding{{buf: in0, size: roundUp16(uint64(len(o.data)))}, {buf: outBuf, size: roundUp16(4 * uint64(outputs))}},
 		workgrps: uint64((lines + workgroupSize - 1) / workgroupSize),
+	}
+	if !d.onCPU() {
+		// A GPU: a workgroup per line, its lanes side by side along it
+		// (wgsl/softmax_lanes.wgsl); a CPU adapter runs a workgroup's
+		// lanes one vector after another and pays for every barrier.
+		dp.key.kernel, dp.workgrps = kernelSoftmaxLanes, uint64(lines)
 	}
 	return d.newJob([]dispatch{dp}, outBuf, in0, outBuf)
 }

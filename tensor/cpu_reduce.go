@@ -236,9 +236,12 @@ func (r *reduction[T, A]) foldFew(dst, s []T, kIt *odometer) {
 		rows[i] = s[kIt.off[0]+off:][:n]
 	}
 	if len(r.fewRows) == 4 && r.op == Sum {
-		r0, r1, r2, r3 := rows[0], rows[1], rows[2], rows[3]
+		// each row resliced to out's length: the loop then runs without
+		// bounds checks (three a step before)
+		r0, r1, r2, r3 := rows[0][:len(out)], rows[1][:len(out)], rows[2][:len(out)], rows[3][:len(out)]
+		var zero T // the identity: the sum, widened to A, plus 0 and narrowed back, is the sum plus 0 in T
 		for j := range out {
-			out[j] = T(r.id + A((r0[j]+r1[j])+(r2[j]+r3[j]))) // pairwise in T, as foldVector
+			out[j] = (r0[j] + r1[j]) + (r2[j] + r3[j]) + zero // pairwise in T, as foldVector
 		}
 		return
 	}

@@ -9,10 +9,11 @@
 // lanes in a shared-memory tree. With LANES = 1 (chosen when the innermost
 // memory dim is kept, and always on a CPU adapter) each invocation folds
 // its outputs alone and no barrier is needed. Split (p.split.x = K > 1
-// chunks, LANES = 1), an output's reduced elements are cut into K chunks
-// of p.split.y; item k·count + i folds chunk k of output item i and writes
-// it at out[k·count + i], and a second dispatch reduces those K partials
-// (shaders/reduce.go). Items go round in a grid-stride loop, their output
+// chunks: on a CPU adapter to keep its threads busy, on a GPU to reach
+// its fill of invocations), an output's reduced elements are cut into K
+// chunks of p.split.y; item k·count + i folds chunk k of output item i
+// (its LANES lanes side by side in it) and writes it at out[k·count + i],
+// and a second dispatch reduces those K partials (shaders/reduce.go). Items go round in a grid-stride loop, their output
 // coordinates stepped without division; TILED (a CPU adapter, LANES = 1),
 // they are taken in the elementwise kernels' tiles (first_item in the
 // prelude), p.per to an invocation.
@@ -105,9 +106,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       var first = lane * RVEC;
       var end = p.reduced;
       var r = r0;
-      if (SPLIT) { // LANES is 1
-        first = div_by(j, p.count_div.x, p.count_div.y) * chunk; // j / count
-        end = min(end, first + chunk);
+      if (SPLIT) { // chunk j / count of its output, the lanes side by side in it
+        let c0 = div_by(j, p.count_div.x, p.count_div.y) * chunk;
+        first = c0 + lane * RVEC;
+        end = min(end, c0 + chunk);
         r = coords_red(first);
       }
       if (FOLD_N > 0u) {
@@ -122,7 +124,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       }
     } else {
       let r = combine_lanes(lid, lane, acc);
-      if (lane == 0u && j < items) { out[u32(offset_out(c, 0, stride_o)) / VEC] = r; }
+      if (lane == 0u && j < items) {
+        if (SPLIT) { out[j] = r; } else { out[u32(offset_out(c, 0, stride_o)) / VEC] = r; }
+      }
     }
     j += step;
     advance_out(&c, s, shape);

@@ -9,11 +9,10 @@
 // ±Inf (all −Inf; a +Inf, where +Inf − +Inf is NaN), is all NaN, told by
 // bits (lavapipe folds x != x to false; WGSL's max of a NaN is
 // indeterminate); exp of a difference below −104 is 0 (e^−104 is below
-// f32's least subnormal; exp(−Inf) is indeterminate in WGSL). inf() and
-// nan() are generated (specialWGSL, in shaders/program.go).
+// f32's least subnormal; exp(−Inf) is indeterminate in WGSL). inf(),
+// nan(), is_nan and is_inf are generated (specialWGSL, in
+// shaders/program.go).
 
-fn is_nan(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u; }
-fn is_inf(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) == 0x7f800000u; }
 
 // item normalises line j (main_item.wgsl).
 fn item(j: u32) {

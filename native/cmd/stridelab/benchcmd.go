@@ -20,7 +20,8 @@ import (
 // runBench times every benchmark case on the chosen backend and, in the
 // same run, with NumPy, and prints a table of medians and their ratio.
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "[--runs 15] [--rounds 3] [--json FILE] [--svg FILE] [--no-numpy] [--backend cpu|gpu|auto] [--tune auto|gpu|cpu]", stderr)
+	fs := newFlags("bench", "[--runs 15] [--rounds 3] [--cases sum,add] [--json FILE] [--svg FILE] [--no-numpy] [--no-torch] [--backend cpu|gpu|auto] [--tune auto|gpu|cpu]", stderr)
+	only := fs.String("cases", "", "run only the cases whose names start with one of these words, comma-separated (sum,add)")
 	runs := fs.Int("runs", 15, "timed runs per case and round, at least (the median is reported)")
 	rounds := fs.Int("rounds", 3, "rounds per case, NumPy and Go taking turns (the median of the round medians is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
@@ -56,14 +57,21 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return usagef("--tune tunes the GPU kernels: add --backend gpu")
 	}
 	if g, ok := be.(*shaders.GPU); ok {
-		return runDeviceBench(g, *rounds, *jsonOut, *svgOut, stdout, stderr)
+		cases, err := bench.Select(bench.Cases(), *only)
+		if err != nil {
+			return usagef("--cases: %v", err)
+		}
+		return runDeviceBench(g, cases, *rounds, *jsonOut, *svgOut, stdout, stderr)
 	}
 	if *svgOut != "" {
 		return usagef("--svg charts the GPU benchmark: add --backend gpu")
 	}
 	// NumPy and Go take turns case by case and round by round, so a slow
 	// spell of a shared machine hits both sides of a ratio alike.
-	cases := bench.Cases()
+	cases, err := bench.Select(bench.Cases(), *only)
+	if err != nil {
+		return usagef("--cases: %v", err)
+	}
 	var results, gcResults, peer, torchPeer, memcpy []bench.Result
 	version, torchVersion := "", ""
 	threads := runtime.GOMAXPROCS(0)
@@ -158,9 +166,8 @@ func newProgress(steps int, stderr io.Writer) *progressbar.ProgressBar {
 // runDeviceBench times every case's kernel on the GPU alone (inputs
 // resident, no readback) beside the device's vec4 copy kernel and
 // copyBufferToBuffer moving the same bytes, in the same run.
-func runDeviceBench(g *shaders.GPU, rounds int, jsonOut, svgOut string, stdout, stderr io.Writer) error {
+func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, jsonOut, svgOut string, stdout, stderr io.Writer) error {
 	info := g.Device().Info()
-	cases := bench.Cases()
 	bar := newProgress(len(cases), stderr)
 	var results []bench.DeviceResult
 	for _, c := range cases {

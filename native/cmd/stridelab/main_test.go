@@ -69,6 +69,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"layout", "expand", "--shape", "4,3,1,2", "--size", "4,3,1,2", "--index", "9,9,9,9"}, "outside the output"},
 		{[]string{"layout", "spin"}, "layout expand or layout repeat"},
 		{[]string{"bench", "--runs", "0"}, "at least 1"},
+		{[]string{"bench", "--tune", "fast"}, `--tune "fast": choose auto, gpu or cpu`},
+		{[]string{"bench", "--cases", "mul"}, `--cases: no case starts with "mul"`},
 		{[]string{"sbp"}, "sbp plan, sbp boxing, sbp run or sbp program"},
 		{[]string{"sbp", "deploy"}, "unknown sbp command"},
 		{[]string{"sbp", "plan", "--shape", "4"}, "--op is required"},
