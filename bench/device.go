@@ -31,6 +31,10 @@ type DeviceResult struct {
 	Invocations uint64 `json:"invocations"`
 	Dispatches  int    `json:"dispatches"`
 	Elements    int64  `json:"elements"`
+	// TorchCUDA is, where the bench ran PyTorch's CUDA kernels beside
+	// (RunTorchCUDA), their median time on the same case; 0 otherwise.
+	// Theirs include each call's launch, ours are back-to-back runs.
+	TorchCUDA float64 `json:"torch_cuda_s,omitempty"`
 }
 
 // FillInvocations is the fewest invocations a bench case dispatches

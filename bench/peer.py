@@ -1,8 +1,8 @@
 """NumPy and PyTorch peers for stridelab's benchmark cases (run by
 bench.RunPeer).
 
-Reads {"lib": "numpy"|"torch", "threads": T, "cases": [...], "runs": N,
-"min_s": S} as JSON on stdin and prints {"version": the library's,
+Reads {"lib": "numpy"|"torch", "threads": T, "device": "cpu"|"cuda",
+"cases": [...], "runs": N, "min_s": S} as JSON on stdin and prints {"version": the library's,
 "results": [{"name", "median_s"}]}: the median of at least N runs and S
 seconds per case. Each case allocates a fresh output per run, the way
 code in either library does. NumPy: broadcast_to().copy(), tile,
@@ -10,7 +10,9 @@ sum(keepdims), a broadcast add, exp, and softmax as NumPy code writes it
 (exp of x less its max, over its sum). PyTorch, on the CPU with T threads
 (torch.set_num_threads, stridelab's GOMAXPROCS): expand().contiguous(),
 repeat, sum(keepdim), a broadcast add, exp and torch.softmax, on the
-same values.
+same values. With "device": "cuda", PyTorch's CUDA kernels on the same
+values resident on the GPU, each run timed between two
+torch.cuda.synchronize() calls.
 """
 import json
 import sys
@@ -24,10 +26,11 @@ def make(shape, k):
     return rng.random(shape, dtype=np.float32)
 
 
-def torch_runner(case, threads):
+def torch_runner(case, threads, device):
     import torch
-    torch.set_num_threads(threads)
-    a = torch.from_numpy(make(case["in"], 0))
+    if threads:
+        torch.set_num_threads(threads)
+    a = torch.from_numpy(make(case["in"], 0)).to(device)
     op, arg = case["op"], case["arg"]
     if op == "expand":
         return lambda: a.expand(arg).contiguous()
@@ -37,7 +40,7 @@ def torch_runner(case, threads):
         dims = tuple(d for d, n in enumerate(arg) if n == 1 and a.shape[d] != 1)
         return lambda: a.sum(dim=dims, keepdim=True)
     if op == "add":
-        b = torch.from_numpy(make(case["b"], 1))
+        b = torch.from_numpy(make(case["b"], 1)).to(device)
         return lambda: a + b
     if op == "exp":
         return lambda: torch.exp(a)
@@ -78,15 +81,22 @@ def main():
     if lib == "torch":
         import torch
         version = torch.__version__
+    device = req.get("device", "cpu")
+    sync = lambda: None
+    if device == "cuda":
+        import torch
+        sync = torch.cuda.synchronize
     out = []
     for case in req["cases"]:
-        fn = torch_runner(case, req["threads"]) if lib == "torch" else runner(case)
+        fn = torch_runner(case, req["threads"], device) if lib == "torch" else runner(case)
         fn()  # warm up
+        sync()
         times = []
         start = time.perf_counter()
         while len(times) < req["runs"] or time.perf_counter() - start < req["min_s"]:
             t0 = time.perf_counter()
             fn()
+            sync()
             times.append(time.perf_counter() - t0)
         times.sort()
         out.append({"name": case["name"], "median_s": times[len(times) // 2]})

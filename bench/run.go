@@ -134,10 +134,26 @@ func RunTorch(cases []Case, runs, threads int) ([]Result, string, error) {
 	return RunPeer("torch", threads, cases, runs)
 }
 
+// RunTorchCUDA measures the cases with PyTorch's CUDA kernels, each run
+// timed between two torch.cuda.synchronize() calls: the peer of the GPU
+// bench where PyTorch with CUDA is installed. Its results are named
+// "torch-cuda".
+func RunTorchCUDA(cases []Case, runs int) ([]Result, string, error) {
+	res, v, err := runPeer("torch", 0, "cuda", cases, runs)
+	for i := range res {
+		res[i].Impl = "torch-cuda"
+	}
+	return res, v, err
+}
+
 // RunPeer runs peer.py for lib ("numpy" or "torch", with threads threads)
 // on the interpreter NumPyPython finds: the results, named lib, and
 // lib's version.
 func RunPeer(lib string, threads int, cases []Case, runs int) ([]Result, string, error) {
+	return runPeer(lib, threads, "cpu", cases, runs)
+}
+
+func runPeer(lib string, threads int, device string, cases []Case, runs int) ([]Result, string, error) {
 	py, err := NumPyPython(context.Background())
 	if err != nil {
 		return nil, "", err
@@ -152,10 +168,11 @@ func RunPeer(lib string, threads int, cases []Case, runs int) ([]Result, string,
 	req := struct {
 		Lib     string  `json:"lib"`
 		Threads int     `json:"threads"`
+		Device  string  `json:"device"`
 		Cases   []jcase `json:"cases"`
 		Runs    int     `json:"runs"`
 		MinS    float64 `json:"min_s"`
-	}{Lib: lib, Threads: threads, Runs: runs, MinS: MinTime.Seconds()}
+	}{Lib: lib, Threads: threads, Device: device, Runs: runs, MinS: MinTime.Seconds()}
 	for _, c := range cases {
 		req.Cases = append(req.Cases, jcase{c.Name, c.Op, c.In, c.B, c.Arg})
 	}

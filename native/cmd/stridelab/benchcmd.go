@@ -22,6 +22,7 @@ import (
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "[--runs 15] [--rounds 3] [--cases sum,add] [--json FILE] [--svg FILE] [--no-numpy] [--no-torch] [--backend cpu|gpu|auto] [--tune auto|gpu|cpu]", stderr)
 	only := fs.String("cases", "", "run only the cases whose names start with one of these words, comma-separated (sum,add)")
+	torchCUDA := fs.Bool("torch-cuda", false, "gpu: time PyTorch's CUDA kernels on each case beside (needs PyTorch with CUDA)")
 	runs := fs.Int("runs", 15, "timed runs per case and round, at least (the median is reported)")
 	rounds := fs.Int("rounds", 3, "rounds per case, NumPy and Go taking turns (the median of the round medians is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
@@ -61,7 +62,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usagef("--cases: %v", err)
 		}
-		return runDeviceBench(g, cases, *rounds, *jsonOut, *svgOut, stdout, stderr)
+		return runDeviceBench(g, cases, *rounds, *torchCUDA, *jsonOut, *svgOut, stdout, stderr)
 	}
 	if *svgOut != "" {
 		return usagef("--svg charts the GPU benchmark: add --backend gpu")
@@ -166,8 +167,9 @@ func newProgress(steps int, stderr io.Writer) *progressbar.ProgressBar {
 // runDeviceBench times every case's kernel on the GPU alone (inputs
 // resident, no readback) beside the device's vec4 copy kernel and
 // copyBufferToBuffer moving the same bytes, in the same run.
-func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, jsonOut, svgOut string, stdout, stderr io.Writer) error {
+func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bool, jsonOut, svgOut string, stdout, stderr io.Writer) error {
 	info := g.Device().Info()
+	torchVersion := ""
 	bar := newProgress(len(cases), stderr)
 	var results []bench.DeviceResult
 	for _, c := range cases {
@@ -176,6 +178,13 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, jsonOut, svg
 		if err != nil {
 			return err
 		}
+		if torchCUDA {
+			p, v, err := bench.RunTorchCUDA([]bench.Case{c}, 15)
+			if err != nil {
+				return fmt.Errorf("%v (PyTorch with CUDA; leave out --torch-cuda to skip it)", err)
+			}
+			r.TorchCUDA, torchVersion = p[0].Median, v
+		}
 		results = append(results, r)
 		bar.Add(1)
 	}
@@ -183,7 +192,7 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, jsonOut, svg
 	device := fmt.Sprintf("%s (%s, %s)", info.Name, info.Backend, info.Type)
 	fmt.Fprintf(stdout, "device: %s\n", device)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "case\tkernel ms\tkernel GB/s\tcopy kernel GB/s\tcopyBufferToBuffer GB/s\tof copy kernel\ttarget\tinvocations\t\n")
+	fmt.Fprintf(tw, "case\tkernel ms\tkernel GB/s\tcopy kernel GB/s\tcopyBufferToBuffer GB/s\tof copy kernel\ttarget\tinvocations\ttorch cuda (speedup)\t\n")
 	for _, r := range results {
 		mark := ""
 		if r.Ratio < r.Target {
@@ -193,12 +202,19 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, jsonOut, svg
 		if r.Invocations < bench.FillInvocations && r.Elements >= bench.FillInvocations {
 			few = " (few)"
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t%d in %d%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark, r.Invocations, r.Dispatches, few)
+		torch := ""
+		if r.TorchCUDA > 0 {
+			torch = fmt.Sprintf("%.3f ms (%.2fx)", r.TorchCUDA*1e3, r.TorchCUDA/r.Kernel)
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t%d in %d%s\t%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark, r.Invocations, r.Dispatches, few, torch)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "median of %d rounds; each round times the kernel, the vec4 copy kernel and copyBufferToBuffer in turn (batches of back-to-back runs of at least 50ms, inputs resident on the device, no readback); \"of copy kernel\" is the median of the rounds' kernel/copy-kernel ratios; the copies move half the case's bytes, so all three move the same bytes read + written; every kernel's output was checked against the CPU first; invocations: what one run dispatches (workgroups × workgroup size, in so many dispatches), \"(few)\" under %d where the case holds more elements\n", rounds, bench.FillInvocations)
+	if torchVersion != "" {
+		fmt.Fprintf(stdout, "torch cuda: PyTorch %s's own kernels on the same values (torch.sum, expand().contiguous(), repeat, +, exp, softmax), each call timed between two synchronizes, launch included\n", torchVersion)
+	}
 	if jsonOut != "" {
-		body, _ := json.MarshalIndent(map[string]any{"device": info, "results": results}, "", "  ")
+		body, _ := json.MarshalIndent(map[string]any{"device": info, "torch_version": torchVersion, "results": results}, "", "  ")
 		if err := os.WriteFile(jsonOut, body, 0o644); err != nil {
 			return err
 		}
