@@ -125,13 +125,13 @@ func NumPyPython(ctx context.Context) (string, error) {
 // MinTime per case, as Measure) and returns the results and NumPy's
 // version. It fails if python3 or NumPy is missing.
 func RunNumPy(cases []Case, runs int) ([]Result, string, error) {
-	return RunPeer("numpy", 0, cases, runs)
+	return runPeer("numpy", 0, "cpu", cases, runs)
 }
 
 // RunTorch measures the cases with PyTorch on the CPU at threads threads
 // (the peer at stridelab's own thread count), as RunNumPy does NumPy.
 func RunTorch(cases []Case, runs, threads int) ([]Result, string, error) {
-	return RunPeer("torch", threads, cases, runs)
+	return runPeer("torch", threads, "cpu", cases, runs)
 }
 
 // RunTorchCUDA measures the cases with PyTorch's CUDA kernels, each run
@@ -146,13 +146,9 @@ func RunTorchCUDA(cases []Case, runs int) ([]Result, string, error) {
 	return res, v, err
 }
 
-// RunPeer runs peer.py for lib ("numpy" or "torch", with threads threads)
-// on the interpreter NumPyPython finds: the results, named lib, and
-// lib's version.
-func RunPeer(lib string, threads int, cases []Case, runs int) ([]Result, string, error) {
-	return runPeer(lib, threads, "cpu", cases, runs)
-}
-
+// runPeer runs peer.py for lib ("numpy" or "torch", with threads
+// threads, on device "cpu" or "cuda") on the interpreter NumPyPython
+// finds: the results, named lib, and lib's version.
 func runPeer(lib string, threads int, device string, cases []Case, runs int) ([]Result, string, error) {
 	py, err := NumPyPython(context.Background())
 	if err != nil {

@@ -168,11 +168,17 @@ const (
 // reduced elements are cut into, and the chunk length (a multiple of
 // rvec); at most maxChunks (what the partials' binding holds).
 func splitChunks(items, total, rvec, maxChunks int) (chunks, chunk int) {
-	chunks = min((splitItems+items-1)/items, total/minChunk, maxChunks)
+	return cutInto(total, min((splitItems+items-1)/items, total/minChunk, maxChunks), rvec)
+}
+
+// cutInto cuts total reduced elements into about chunks chunks whose
+// length is a multiple of round: the chunks (1 and total when chunks is
+// under 2) and the length.
+func cutInto(total, chunks, round int) (int, int) {
 	if chunks <= 1 {
 		return 1, total
 	}
-	chunk = ((total+chunks-1)/chunks + rvec - 1) / rvec * rvec
+	chunk := ((total+chunks-1)/chunks + round - 1) / round * round
 	return (total + chunk - 1) / chunk, chunk
 }
 
@@ -262,12 +268,7 @@ func fillChunks(items, lanes, total, rvec, maxChunks int) (chunks, chunk int) {
 		return 1, total
 	}
 	round := lanes * rvec
-	chunks = min((fillInvocations+items*lanes-1)/(items*lanes), total/(round*minLaneLoads), maxChunks)
-	if chunks <= 1 {
-		return 1, total
-	}
-	chunk = ((total+chunks-1)/chunks + round - 1) / round * round
-	return (total + chunk - 1) / chunk, chunk
+	return cutInto(total, min((fillInvocations+items*lanes-1)/(items*lanes), total/(round*minLaneLoads), maxChunks), round)
 }
 
 // reduceVectors picks vec4 loads for a reduction over the merged geometry

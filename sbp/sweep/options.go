@@ -35,14 +35,14 @@ func ParseMesh(s string) (int, error) {
 }
 
 // ClusterOf gives Options.Cluster for a name: a family (h100-nodes,
-// tpu-v5e) sized for each count (cluster.ForDevices), or one preset, or
-// one cluster file read by read (nil: presets and families alone), for
-// every count.
-func ClusterOf(name string, read func(string) ([]byte, error)) (func(int) (cluster.Cluster, error), error) {
+// tpu-v5e) sized for each count (cluster.ForDevices), or the one cluster
+// resolve makes of it for every count (the CLI's: a preset or a file;
+// the page's: a preset or a cluster's JSON).
+func ClusterOf(name string, resolve func(string) (cluster.Cluster, error)) (func(int) (cluster.Cluster, error), error) {
 	if cluster.Family(name) {
 		return func(n int) (cluster.Cluster, error) { return cluster.ForDevices(name, n) }, nil
 	}
-	c, err := cluster.Resolve(name, read)
+	c, err := resolve(name)
 	if err != nil {
 		return nil, err
 	}

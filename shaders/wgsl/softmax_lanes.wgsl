@@ -13,47 +13,25 @@
 // flow. NaN and ±Inf lines are all NaN, and exponents below −104 are 0,
 // as softmax.wgsl says why.
 
-var<workgroup> tree_f: array<f32, WG>;
-var<workgroup> tree_u: array<u32, WG>;
+var<workgroup> tree: array<f32, WG>;
 
-// tree_max, tree_sum and tree_any combine one value per lane; every lane
-// gets the result.
-fn tree_max(lid: u32, v: f32) -> f32 {
-  tree_f[lid] = v;
+// combine_lanes combines one value per lane, their max (take_max) or
+// their sum; every lane gets the result.
+fn combine_lanes(lid: u32, v: f32, take_max: bool) -> f32 {
+  tree[lid] = v;
   workgroupBarrier();
   for (var h = WG / 2u; h > 0u; h /= 2u) {
-    if (lid < h) { tree_f[lid] = max(tree_f[lid], tree_f[lid + h]); }
+    if (lid < h) {
+      let a = tree[lid];
+      let b = tree[lid + h];
+      tree[lid] = select(a + b, max(a, b), take_max);
+    }
     workgroupBarrier();
   }
-  let r = tree_f[0];
-  workgroupBarrier(); // the next tree reuses tree_f
+  let r = tree[0];
+  workgroupBarrier(); // the next combine reuses tree
   return r;
 }
-
-fn tree_sum(lid: u32, v: f32) -> f32 {
-  tree_f[lid] = v;
-  workgroupBarrier();
-  for (var h = WG / 2u; h > 0u; h /= 2u) {
-    if (lid < h) { tree_f[lid] = tree_f[lid] + tree_f[lid + h]; }
-    workgroupBarrier();
-  }
-  let r = tree_f[0];
-  workgroupBarrier();
-  return r;
-}
-
-fn tree_any(lid: u32, v: u32) -> u32 {
-  tree_u[lid] = v;
-  workgroupBarrier();
-  for (var h = WG / 2u; h > 0u; h /= 2u) {
-    if (lid < h) { tree_u[lid] = tree_u[lid] | tree_u[lid + h]; }
-    workgroupBarrier();
-  }
-  let r = tree_u[0];
-  workgroupBarrier();
-  return r;
-}
-
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -67,20 +45,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let ia = offset_out(c, i32(p.base_a), p.stride_a);
     let io = offset_out(c, 0, p.stride_o);
     var m = -inf();
-    var bad = 0u;
+    var bad = 0.0; // 1 where the lane saw a NaN: their max says whether any did
     for (var t = lid; t < n; t += WG) {
       let v = load_a(ia + i32(t) * sa);
-      bad = bad | select(0u, 1u, is_nan(v));
+      bad = select(bad, 1.0, is_nan(v));
       m = max(m, v);
     }
-    m = tree_max(lid, m);
-    let nan_line = tree_any(lid, bad) != 0u || is_inf(m);
+    m = combine_lanes(lid, m, true);
+    let nan_line = combine_lanes(lid, bad, true) != 0.0 || is_inf(m);
     var s = 0.0;
     for (var t = lid; t < n; t += WG) {
       let d = load_a(ia + i32(t) * sa) - m;
       s += select(exp(d), 0.0, d < -104.0);
     }
-    s = tree_sum(lid, s);
+    s = combine_lanes(lid, s, false);
     for (var t = lid; t < n; t += WG) {
       let d = load_a(ia + i32(t) * sa) - m;
       let e = select(exp(d), 0.0, d < -104.0);

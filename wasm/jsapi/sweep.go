@@ -5,14 +5,13 @@ package jsapi
 import (
 	"context"
 	"fmt"
-	"strings"
 	"syscall/js"
 	"time"
 
-	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/planner"
 	"github.com/stridelab/stridelab/sbp/program"
 	"github.com/stridelab/stridelab/sbp/sweep"
+	"github.com/stridelab/stridelab/viz"
 	"github.com/stridelab/stridelab/wasm/jsvalue"
 )
 
@@ -53,14 +52,8 @@ func runSweep(req js.Value) (any, error) {
 			return nil, fmt.Errorf("--strategy %q: choose greedy or exact", s)
 		}
 	}
-	name := jsvalue.Str(req, "cluster")
-	if strings.HasPrefix(strings.TrimSpace(name), "{") { // a cluster's JSON, as the program scene's field takes it
-		c, err := cluster.Parse("", []byte(name))
-		if err != nil {
-			return nil, err
-		}
-		o.Cluster = func(int) (cluster.Cluster, error) { return c, nil }
-	} else if o.Cluster, err = sweep.ClusterOf(name, nil); err != nil {
+	// a cluster's JSON as the program scene's field takes it (viz.ParseCluster)
+	if o.Cluster, err = sweep.ClusterOf(jsvalue.Str(req, "cluster"), viz.ParseCluster); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), sweepTimeout)

@@ -44,17 +44,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *rounds < 1 {
 		return usagef("--rounds must be at least 1, not %d", *rounds)
 	}
-	be, err := backend()
+	be, err := backend(tuning)
 	if err != nil {
 		return err
 	}
-	if _, ok := be.(*shaders.GPU); ok && tuning != shaders.TuneAuto {
-		dev, err := shaders.Open(shaders.Options{Tuning: tuning})
-		if err != nil {
-			return err
-		}
-		be = shaders.NewBackend(dev)
-	} else if !ok && tuning != shaders.TuneAuto {
+	if _, ok := be.(*shaders.GPU); !ok && tuning != shaders.TuneAuto {
 		return usagef("--tune tunes the GPU kernels: add --backend gpu")
 	}
 	if g, ok := be.(*shaders.GPU); ok {

@@ -10,6 +10,7 @@ import (
 	"github.com/stridelab/stridelab/sbp"
 	"github.com/stridelab/stridelab/sbp/cluster"
 	"github.com/stridelab/stridelab/sbp/planner"
+	"github.com/stridelab/stridelab/shaders"
 	"github.com/stridelab/stridelab/tensor"
 )
 
@@ -126,7 +127,7 @@ type timedBoxing struct {
 // x (tensor.Agree; a boxing moves values, and only a partial sum's order
 // can change their last bits), and for torch with the simulated run's.
 // It is written to out (whole) or printed.
-func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func() (tensor.Backend, error), timed timedBoxing, x tensor.Tensor, inPath, out string, asJSON bool) error {
+func runBoxing(stdout, stderr io.Writer, eng *engineFlags, backend func(...shaders.Tuning) (tensor.Backend, error), timed timedBoxing, x tensor.Tensor, inPath, out string, asJSON bool) error {
 	b := timed.Boxing
 	be, err := backend()
 	if err != nil {

@@ -88,7 +88,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if *clu == "" {
 		return usagef("--cluster is required: a family (h100-nodes, tpu-v5e), a preset or a cluster file")
 	}
-	if o.Cluster, err = sweep.ClusterOf(*clu, os.ReadFile); err != nil {
+	if o.Cluster, err = sweep.ClusterOf(*clu, func(name string) (cluster.Cluster, error) { return cluster.Resolve(name, os.ReadFile) }); err != nil {
 		return err
 	}
 	start := time.Now()

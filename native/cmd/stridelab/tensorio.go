@@ -15,10 +15,10 @@ import (
 // $STRIDELAB_MAX_BYTES, else half of the available memory) and resolves
 // the backend: gpu fails without an adapter, auto falls back to the CPU
 // with a notice on stderr.
-func computeFlags(fs *flagSet, stderr io.Writer) func() (tensor.Backend, error) {
+func computeFlags(fs *flagSet, stderr io.Writer) func(tuning ...shaders.Tuning) (tensor.Backend, error) {
 	name := fs.String("backend", "cpu", "where kernels run: cpu, gpu (WebGPU) or auto (gpu when an adapter exists)")
 	maxBytes := fs.String("max-bytes", "", "the most bytes one result may take, e.g. 4GiB (default: $"+tensor.MaxBytesEnv+", else half of the available memory)")
-	return func() (tensor.Backend, error) {
+	return func(tuning ...shaders.Tuning) (tensor.Backend, error) {
 		limit, err := tensor.ResolveLimit(*maxBytes)
 		if err != nil {
 			return nil, usagef("%v", err)
@@ -28,7 +28,11 @@ func computeFlags(fs *flagSet, stderr io.Writer) func() (tensor.Backend, error) 
 		case "cpu":
 			return tensor.CPU{}, nil
 		case "gpu", "auto":
-			dev, err := shaders.Open(shaders.Options{})
+			opts := shaders.Options{}
+			if len(tuning) > 0 {
+				opts.Tuning = tuning[0]
+			}
+			dev, err := shaders.Open(opts)
 			if err == nil {
 				return shaders.NewBackend(dev), nil
 			}
