@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"sync"
+
+	"github.com/stridelab/stridelab/tensor/internal/simd"
 )
 
 // accum is the accumulator type of a reduction: float64 for float32 sums
@@ -42,6 +44,7 @@ func reduceStrided[T Elem, A accum](op ReduceOp, dst, s []T, src Layout, reduced
 		return
 	}
 	r := newReduction[T, A](op, shape, in, out, src.base, id)
+	r.stream = len(dst)*4 >= streamBytes
 	workers := 1
 	if src.NumElements() >= parallelGrain {
 		workers = maxWorkers()
@@ -54,6 +57,9 @@ func reduceStrided[T Elem, A accum](op ReduceOp, dst, s []T, src Layout, reduced
 			for k := lo; k < hi; k++ {
 				r.run(dst, s, kIt, acc, 0, r.rRows)
 				kIt.next()
+			}
+			if r.stream {
+				simd.Fence()
 			}
 		})
 		return
@@ -154,6 +160,8 @@ type reduction[T Elem, A accum] struct {
 	// Vector mode over at most four reduced rows, both inner strides 1:
 	// the rows' offsets from the K row's start (see foldFew).
 	fewRows []int
+	// stream: foldFew may write dst around the cache (see streamBytes).
+	stream bool
 }
 
 func newReduction[T Elem, A accum](op ReduceOp, shape Shape, in, out []int, base int, id A) *reduction[T, A] {
@@ -239,6 +247,9 @@ func (r *reduction[T, A]) foldFew(dst, s []T, kIt *odometer) {
 		// each row resliced to out's length: the loop then runs without
 		// bounds checks (three a step before)
 		r0, r1, r2, r3 := rows[0][:len(out)], rows[1][:len(out)], rows[2][:len(out)], rows[3][:len(out)]
+		if o, ok := any(out).([]float32); ok && simd.Sum4(o, any(r0).([]float32), any(r1).([]float32), any(r2).([]float32), any(r3).([]float32), r.stream) {
+			return // the same sums, in package simd's assembly
+		}
 		var zero T // the identity: the sum, widened to A, plus 0 and narrowed back, is the sum plus 0 in T
 		for j := range out {
 			out[j] = (r0[j] + r1[j]) + (r2[j] + r3[j]) + zero // pairwise in T, as foldVector
@@ -367,6 +378,13 @@ func foldRow[T Elem, A accum](op ReduceOp, s []T, off, n, stride int, id A) A {
 		switch op {
 		case Sum:
 			var total A
+			if f, ok := any(row).([]float32); ok {
+				if _, wide := any(total).(float64); wide {
+					if t, used, ok := simd.SumBlocks(f); ok { // the loop below, in assembly
+						total, row = A(t), row[used:]
+					}
+				}
+			}
 			for len(row) >= sumBlock {
 				total += A(sum8(row[:sumBlock]))
 				row = row[sumBlock:]

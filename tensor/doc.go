@@ -40,6 +40,11 @@
 //
 // # Platform support
 //
-// The package imports only the standard library and builds and tests under
-// GOOS=js GOARCH=wasm, so the playground runs exactly this code.
+// The package imports only the standard library (and its own
+// internal/simd, which does too) and builds and tests under GOOS=js
+// GOARCH=wasm, so the playground runs exactly this code. On amd64 the
+// float32 loops of the binary kernel's four arithmetic ops and of sums run
+// in internal/simd's SSE assembly, bit for bit the Go loops' results, with
+// streaming stores for outputs past streamBytes; everywhere else, and
+// under the purego build tag, the Go loops run.
 package tensor
