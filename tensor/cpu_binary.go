@@ -19,7 +19,7 @@ const streamBytes = 4 << 20
 // arithmetic, and float32 rows of Add, Sub, Mul and Div the assembly of
 // package simd where it has some.
 func binaryStrided[T Elem](op BinaryOp, dst, as []T, a Layout, bs []T, b Layout) {
-	shape, st := Coalesce(a.shape, a.stride, b.stride, ContiguousStrides(a.shape))
+	shape, st := splitInner(Coalesce(a.shape, a.stride, b.stride, ContiguousStrides(a.shape)))
 	n := len(dst)
 	if n == 0 {
 		return

@@ -13,7 +13,7 @@ func copyStrided[T Elem](dst, s []T, src Layout) { gatherRows(dst, s, src, nil) 
 // row right after it is gathered, while the row is in cache: the unary
 // kernel's second half.
 func gatherRows[T Elem](dst, s []T, src Layout, then func(row []T)) {
-	shape, st := Coalesce(src.shape, src.stride, ContiguousStrides(src.shape))
+	shape, st := splitInner(Coalesce(src.shape, src.stride, ContiguousStrides(src.shape)))
 	n := len(dst)
 	if n == 0 {
 		return

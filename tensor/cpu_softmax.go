@@ -27,7 +27,7 @@ func SoftmaxOperand(src Tensor, axis int) error {
 
 // Softmax normalises src along axis: copied to a contiguous result first
 // (the gather's rows), then each line along axis in place, in float64
-// (softmaxLine).
+// (softmaxLine), the lines split over the CPUs.
 func (CPU) Softmax(src Tensor, axis int) (Tensor, error) {
 	if err := SoftmaxOperand(src, axis); err != nil {
 		return Tensor{}, err
@@ -47,11 +47,15 @@ func (CPU) Softmax(src Tensor, axis int) (Tensor, error) {
 	if n == 0 || inner == 0 {
 		return out, nil
 	}
-	for start := 0; start < len(y); start += n * inner {
-		for i := range inner {
-			softmaxLine(y[start+i:start+i+(n-1)*inner+1], inner)
+	// Line l (row-major over the dims other than axis) starts at
+	// (l / inner)·n·inner + l mod inner and steps by inner.
+	parallelFor(len(y)/n, len(y), func(lo, hi int) {
+		exps := make([]float64, n)
+		for l := lo; l < hi; l++ {
+			start := l/inner*n*inner + l%inner
+			softmaxLine(y[start:start+(n-1)*inner+1], inner, exps)
 		}
-	}
+	})
 	return out, nil
 }
 
@@ -60,20 +64,22 @@ func (CPU) Softmax(src Tensor, axis int) (Tensor, error) {
 //
 //	m = max_j x_j;  y_j = exp(x_j − m) / Σ_k exp(x_k − m)
 //
-// in float64, rounded to float32 once. As torch's: a NaN makes the whole
-// line NaN (math.Max keeps it), and so does a max of ±Inf (a line of
-// −Inf: −Inf − −Inf is NaN; a +Inf: +Inf − +Inf is NaN in the sum),
+// in float64 (expOf), rounded to float32 once; exps holds the line's exps between
+// the sum and the division (one per element). As torch's: a NaN makes the
+// whole line NaN (max keeps it), and so does a max of ±Inf (a line
+// of −Inf: −Inf − −Inf is NaN; a +Inf: +Inf − +Inf is NaN in the sum),
 // while a −Inf beside finite values gives 0.
-func softmaxLine(line []float32, stride int) {
+func softmaxLine(line []float32, stride int, exps []float64) {
 	m := math.Inf(-1)
 	for j := 0; j < len(line); j += stride {
-		m = math.Max(m, float64(line[j]))
+		m = max(m, float64(line[j])) // NaN wins, as in math.Max, but inline
 	}
 	var sum float64
-	for j := 0; j < len(line); j += stride {
-		sum += math.Exp(float64(line[j]) - m)
+	for j, k := 0, 0; j < len(line); j, k = j+stride, k+1 {
+		exps[k] = expOf(float64(line[j]) - m)
+		sum += exps[k]
 	}
-	for j := 0; j < len(line); j += stride {
-		line[j] = float32(math.Exp(float64(line[j])-m) / sum)
+	for j, k := 0, 0; j < len(line); j, k = j+stride, k+1 {
+		line[j] = float32(exps[k] / sum)
 	}
 }

@@ -437,6 +437,50 @@ func TestLargeKernelsParallel(t *testing.T) {
 	}
 }
 
+// TestLongRowsSplitAcrossCPUs runs binary and unary kernels on tensors
+// that coalesce to one or two long rows (split by splitInner), large
+// enough for parallelFor's goroutines and the binary kernel's streaming
+// stores, and checks every element against the one-element definitions.
+func TestLongRowsSplitAcrossCPUs(t *testing.T) {
+	const inner = 5 * 131072 // splits into rows of 16,384
+	if sh, st := splitInner([]int{2, inner}, [][]int{{inner, 1}, {0, 1}}); !slices.Equal(sh, []int{2, 40, 16384}) ||
+		!slices.Equal(st[0], []int{inner, 16384, 1}) || !slices.Equal(st[1], []int{0, 16384, 1}) {
+		t.Fatalf("splitInner([2 %d]) = %v %v, want [2 40 16384] with strides [%d 16384 1] and [0 16384 1]", inner, sh, st, inner)
+	}
+	if sh, _ := splitInner([]int{3 * 16411}, [][]int{{1}}); !slices.Equal(sh, []int{3 * 16411}) {
+		t.Fatalf("splitInner of an odd row = %v, want it whole (no divisor of 1,024 or more)", sh)
+	}
+	a, _ := Arange(Float32, Shape{2, inner})
+	b, _ := Arange(Float32, Shape{1, inner})
+	av, bv := a.Float64s(), b.Float64s()
+	for _, op := range []BinaryOp{Add, Sub, Mul, Div, Max} {
+		got, err := CPU{}.Binary(op, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got.Float64s() {
+			if want := float64(apply(op, float32(av[i]), float32(bv[i%inner]))); v != want && !(math.IsNaN(v) && math.IsNaN(want)) {
+				t.Fatalf("%v [2 %d] and [1 %d]: out[%d] = %v, want %v", op, inner, inner, i, v, want)
+			}
+		}
+	}
+	xs := make([]float32, 2*inner)
+	for i := range xs {
+		xs[i] = float32(i%2000)/50 - 20 // -20 to 20
+	}
+	scaled, _ := FromSlice(Shape{2, inner}, xs)
+	e, err := CPU{}.Unary(Exp, scaled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := scaled.Float64s()
+	for i, v := range e.Float64s() {
+		if want := float64(unaryFloat(Exp, float32(sv[i]))); v != want && !(math.IsNaN(v) && math.IsNaN(want)) {
+			t.Fatalf("exp [2 %d]: out[%d] = %v, want %v", inner, i, v, want)
+		}
+	}
+}
+
 func TestReducePatterns(t *testing.T) {
 	// Every alternating pattern up to rank 4, including "101" and "010"
 	// shapes that take the streaming path, at sizes that run in parallel.

@@ -31,7 +31,7 @@ func unaryFloat(op UnaryOp, x float32) float32 {
 	v := float64(x)
 	switch op {
 	case Exp:
-		return float32(math.Exp(v))
+		return float32(expOf(float64(x)))
 	case Log:
 		return float32(math.Log(v))
 	case Sqrt:
@@ -75,6 +75,10 @@ func unaryFloats(op UnaryOp, row []float32) {
 	switch op {
 	case Neg, Relu, Step:
 		orderedRow(op, row)
+	case Exp: // unaryFloat's case, without its switch per element
+		for i, x := range row {
+			row[i] = float32(expOf(float64(x)))
+		}
 	default:
 		for i, x := range row {
 			row[i] = unaryFloat(op, x)

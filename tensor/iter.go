@@ -59,6 +59,41 @@ func (o *odometer) next() {
 // the second core's bandwidth wins.
 const parallelGrain = 1 << 20
 
+// rowTarget is the row length splitInner cuts a long innermost dim to:
+// 16 Ki float32s, 64 KiB, so a row the unary kernel gathers is still in
+// the L2 cache when it applies its op, and a contiguous tensor has rows
+// for parallelFor to share out.
+const rowTarget = 1 << 14
+
+// splitInner cuts the innermost dim of a coalesced iteration (shape, and
+// one stride list per operand) into rows of c = gcd(inner, rowTarget)
+// elements, when it is longer than rowTarget and c is at least 1,024:
+//
+//	shape [..., inner] → [..., inner/c, c];  stride s → [c·s, s]
+//
+// Coalescing a contiguous tensor leaves a single row, which parallelFor
+// cannot split between CPUs: exp of [4096,4096] ran on one.
+func splitInner(shape []int, strides [][]int) ([]int, [][]int) {
+	last := len(shape) - 1
+	if last < 0 || shape[last] <= rowTarget {
+		return shape, strides
+	}
+	inner := shape[last]
+	c := rowTarget
+	for inner%c != 0 {
+		c /= 2
+	}
+	if c < 1024 {
+		return shape, strides
+	}
+	split := append(append([]int{}, shape[:last]...), inner/c, c)
+	out := make([][]int, len(strides))
+	for k, st := range strides {
+		out[k] = append(append([]int{}, st[:last]...), c*st[last], st[last])
+	}
+	return split, out
+}
+
 // parallelFor runs fn over [0, n) split into one contiguous chunk per CPU
 // when the kernel touches at least parallelGrain elements, else in one call.
 func parallelFor(n, elements int, fn func(lo, hi int)) {
