@@ -65,6 +65,39 @@ const (
 	TuneCPUOpBound
 )
 
+// ParseTuning names a tuning as the CLI's --tune and the page's tune
+// field do: "auto" (or ""), "gpu" or "cpu"; its error names the word and
+// the choices, for the caller to prefix with its flag or field.
+func ParseTuning(name string) (Tuning, error) {
+	switch name {
+	case "auto", "":
+		return TuneAuto, nil
+	case "gpu":
+		return TuneGPU, nil
+	case "cpu":
+		return TuneCPU, nil
+	}
+	return TuneAuto, fmt.Errorf("%q: choose auto, gpu or cpu", name)
+}
+
+// String names t as ParseTuning reads it ("opbound" for
+// TuneCPUOpBound, which only TuneAuto picks).
+func (t Tuning) String() string {
+	switch t {
+	case TuneGPU:
+		return "gpu"
+	case TuneCPU:
+		return "cpu"
+	case TuneCPUOpBound:
+		return "opbound"
+	}
+	return "auto"
+}
+
+// Tuning is how d shares out work: its Options' tuning, or TuneAuto's
+// choice for its adapter.
+func (d *Device) Tuning() Tuning { return d.tuning }
+
 // onCPU reports whether d's adapter runs on the CPU (TuneCPU or
 // TuneCPUOpBound).
 func (d *Device) onCPU() bool { return d.tuning == TuneCPU || d.tuning == TuneCPUOpBound }

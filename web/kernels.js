@@ -64,11 +64,12 @@ async function runExamples() {
 }
 
 // runConformance is what the button and the browser test call.
-globalThis.runConformance = async (sizes) => {
+// tune ("gpu", "cpu") runs another tuning's kernels on this adapter.
+globalThis.runConformance = async (sizes, tune) => {
   $("conformance").textContent = "running…";
-  const r = await stridelab.conformance(sizes ? { sizes } : {});
+  const r = await stridelab.conformance({ ...(sizes ? { sizes } : {}), ...(tune ? { tune } : {}) });
   const el = $("conformance");
-  el.textContent = `${r.cases} cases on ${r.backend}, ${r.failures.length} failures (${r.seconds.toFixed(1)} s)`;
+  el.textContent = `${r.cases} cases on ${r.backend} (${r.tuning} tuning), ${r.failures.length} failures (${r.seconds.toFixed(1)} s)`;
   el.className = r.failures.length ? "bad" : "ok";
   return r;
 };

@@ -71,62 +71,79 @@ fn fold(off: i32, first: u32, end: u32, r0: Coords, rs: Coords, aux: array<vec4<
 // FOLD_N ≤ 8 elements, unsplit) is fold written out load by load: a CPU
 // adapter runs every iteration of a loop under a lane mask.
 
+// fold_item folds output item j (its output's coordinates c) for the
+// invocation's lane: the whole of its output, or with SPLIT chunk
+// j / count of it, the lanes side by side in the chunk.
+fn fold_item(j: u32, c: Coords, lane: u32, r0: Coords, rs: Coords, aux: array<vec4<u32>, 2>,
+             stride_a: array<vec4<i32>, 2>, stride_b: array<vec4<i32>, 2>) -> Item {
+  var first = lane * RVEC;
+  var end = p.reduced;
+  var r = r0;
+  if (SPLIT) {
+    let c0 = div_by(j, p.count_div.x, p.count_div.y) * p.split.y;
+    first = c0 + lane * RVEC;
+    end = min(end, c0 + p.split.y);
+    r = coords_red(first);
+  }
+  if (FOLD_N > 0u) {
+    return fold_fixed(offset_out(c, i32(p.base_a), stride_a), r, rs, aux, stride_b);
+  }
+  return fold(offset_out(c, i32(p.base_a), stride_a), first, end, r, rs, aux, stride_b);
+}
+
+// store_item writes item j's result: at j (a chunk's partial) or at its
+// output's offset.
+fn store_item(j: u32, c: Coords, stride_o: array<vec4<i32>, 2>, v: Item) {
+  if (SPLIT) { out[j] = v; } else { out[u32(offset_out(c, 0, stride_o)) / VEC] = v; }
+}
+
+// main has two loops over items. TILED (a CPU adapter, LANES = 1) each
+// lane stops on its own. Otherwise every lane of a workgroup goes the same
+// number of rounds, counted from uniform values only: the lanes' tree
+// (combine_lanes) has barriers, and a browser's WGSL compiler checks that
+// no barrier sits under control flow that can differ between lanes,
+// statically, whatever the constants (Tint refused the earlier single
+// loop, whose count a TILED branch assigned from the lane's index).
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let lane = lid % LANES;
   let per = WG / LANES;
-  let chunks = p.split.x;
-  let chunk = p.split.y;
-  let items = p.count * chunks; // chunk k of output item i is item k·count + i
-  var j: u32;
-  var step: u32;
-  var rounds: u32;
-  if (TILED) { // LANES is 1: no barrier, so each lane may stop on its own
-    j = first_item(wid, nwg, lid);
-    step = GROUP;
-    rounds = select(0u, min(p.per, (items - j - 1u) / GROUP + 1u), j < items);
-  } else {
-    j = (wid.y * nwg.x + wid.x) * per + lid / LANES;
-    step = nwg.x * nwg.y * per;
-    rounds = items / step + select(0u, 1u, items % step != 0u); // uniform
-  }
+  let items = p.count * p.split.x; // chunk k of output item i is item k·count + i
   let shape = p.shape; // hoisted: the loops read registers, not the uniform
   let aux = p.aux;
   let stride_a = p.stride_a;
   let stride_b = p.stride_b;
   let stride_o = p.stride_o;
-  let s = coords_out(step * VEC);
-  var c = coords_out(p.start + j * VEC); // coords_out wraps: item j's output is j mod count
   let r0 = coords_red(lane * RVEC);
   let rs = coords_red(LANES * RVEC);
+  if (TILED) {
+    var j = first_item(wid, nwg, lid);
+    let rounds = select(0u, min(p.per, (items - j - 1u) / GROUP + 1u), j < items);
+    let s = coords_out(GROUP * VEC);
+    var c = coords_out(p.start + j * VEC); // coords_out wraps: item j's output is j mod count
+    for (var round = 0u; round < rounds; round++) {
+      store_item(j, c, stride_o, fold_item(j, c, lane, r0, rs, aux, stride_a, stride_b));
+      j += GROUP;
+      advance_out(&c, s, shape);
+    }
+    return;
+  }
+  var j = (wid.y * nwg.x + wid.x) * per + lid / LANES;
+  let step = nwg.x * nwg.y * per;
+  let rounds = items / step + select(0u, 1u, items % step != 0u);
+  let s = coords_out(step * VEC);
+  var c = coords_out(p.start + j * VEC);
   for (var round = 0u; round < rounds; round++) {
     var acc = identity();
     if (j < items) {
-      var first = lane * RVEC;
-      var end = p.reduced;
-      var r = r0;
-      if (SPLIT) { // chunk j / count of its output, the lanes side by side in it
-        let c0 = div_by(j, p.count_div.x, p.count_div.y) * chunk;
-        first = c0 + lane * RVEC;
-        end = min(end, c0 + chunk);
-        r = coords_red(first);
-      }
-      if (FOLD_N > 0u) {
-        acc = fold_fixed(offset_out(c, i32(p.base_a), stride_a), r, rs, aux, stride_b);
-      } else {
-        acc = fold(offset_out(c, i32(p.base_a), stride_a), first, end, r, rs, aux, stride_b);
-      }
+      acc = fold_item(j, c, lane, r0, rs, aux, stride_a, stride_b);
     }
     if (LANES == 1u) {
-      if (j < items) {
-        if (SPLIT) { out[j] = acc; } else { out[u32(offset_out(c, 0, stride_o)) / VEC] = acc; }
-      }
+      if (j < items) { store_item(j, c, stride_o, acc); }
     } else {
       let r = combine_lanes(lid, lane, acc);
-      if (lane == 0u && j < items) {
-        if (SPLIT) { out[j] = r; } else { out[u32(offset_out(c, 0, stride_o)) / VEC] = r; }
-      }
+      if (lane == 0u && j < items) { store_item(j, c, stride_o, r); }
     }
     j += step;
     advance_out(&c, s, shape);

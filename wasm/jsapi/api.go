@@ -10,7 +10,7 @@
 //	await stridelab.run({kernel: "binary", op: "add", a, shape, b, bShape})
 //	await stridelab.run({kernel: "reduce", op: "sum", a, shape, arg: [1,3]})
 //	    // -> {data: Float32Array|Int32Array|Uint32Array, shape, backend}
-//	await stridelab.conformance({sizes: [0,1,2,5], backend: "gpu"}) // -> {backend, cases, failures}
+//	await stridelab.conformance({sizes: [0,1,2,5], backend: "gpu", tune: "gpu"}) // -> {backend, tuning, cases, failures}
 //	await stridelab.bench({rounds: 3})             // -> {device, results}
 //	await stridelab.scene({hash: "#/expand?shape=4,1,3&size=4,2,3", focus, hideAnswers, json})
 //	    // -> {spec, scene, fields, shown, step, embed, lesson, title, steps, report, sections, command, json}
@@ -73,14 +73,16 @@ func RegisterCompute(obj js.Value) {
 	obj.Set("memStats", jsvalue.Async(sceneapi.MemStats))
 }
 
-var (
-	gpuOnce sync.Once
-	gpu     *shaders.GPU
-	gpuErr  error
-)
+// gpus holds the browser's WebGPU backends opened so far, one per tuning.
+var gpus struct {
+	sync.Mutex
+	byTuning map[shaders.Tuning]*shaders.GPU
+}
 
 // backend returns the backend a request names: "gpu" (the default) opens
-// the browser's WebGPU device once; "cpu" is the reference.
+// the browser's WebGPU device once per tuning (the request's tune: auto,
+// the default, gpu or cpu; see shaders.ParseTuning); "cpu" is the
+// reference.
 func backend(req js.Value) (tensor.Backend, error) {
 	name := "gpu"
 	if b := jsvalue.Field(req, "backend"); b.Type() == js.TypeString {
@@ -90,15 +92,28 @@ func backend(req js.Value) (tensor.Backend, error) {
 	case "cpu":
 		return tensor.CPU{}, nil
 	case "gpu":
-		gpuOnce.Do(func() {
-			dev, err := shaders.Open(shaders.Options{})
-			if err != nil {
-				gpuErr = fmt.Errorf("WebGPU: %w (is it enabled in this browser?)", err)
-				return
-			}
-			gpu = shaders.NewBackend(dev)
-		})
-		return gpu, gpuErr
+		tune := ""
+		if t := jsvalue.Field(req, "tune"); t.Type() == js.TypeString {
+			tune = t.String()
+		}
+		tuning, err := shaders.ParseTuning(tune)
+		if err != nil {
+			return nil, fmt.Errorf("tune %w", err)
+		}
+		gpus.Lock()
+		defer gpus.Unlock()
+		if g := gpus.byTuning[tuning]; g != nil {
+			return g, nil
+		}
+		dev, err := shaders.Open(shaders.Options{Tuning: tuning})
+		if err != nil {
+			return nil, fmt.Errorf("WebGPU: %w (is it enabled in this browser?)", err)
+		}
+		if gpus.byTuning == nil {
+			gpus.byTuning = map[shaders.Tuning]*shaders.GPU{}
+		}
+		gpus.byTuning[tuning] = shaders.NewBackend(dev)
+		return gpus.byTuning[tuning], nil
 	}
 	return nil, fmt.Errorf("backend %q: choose gpu or cpu", name)
 }

@@ -15,8 +15,10 @@ import (
 )
 
 // conformance runs the kernel conformance suite on the request's backend
-// against the CPU reference: {sizes?, backend?} -> {backend, cases,
-// failures}. Sizes default to the suite's full sweep.
+// against the CPU reference: {sizes?, backend?, tune?} -> {backend,
+// tuning, cases, failures}. Sizes default to the suite's full sweep; tune
+// ("gpu" runs a discrete GPU's kernels on any adapter) defaults to the
+// adapter's own.
 func conformance(req js.Value) (any, error) {
 	be, err := backend(req)
 	if err != nil {
@@ -35,7 +37,11 @@ func conformance(req js.Value) (any, error) {
 	for i, f := range fails {
 		msgs[i] = f.String()
 	}
-	return map[string]any{"backend": be.Name(), "cases": len(cases), "failures": msgs,
+	tuning := "" // the CPU reference has none
+	if g, ok := be.(*shaders.GPU); ok {
+		tuning = g.Device().Tuning().String()
+	}
+	return map[string]any{"backend": be.Name(), "tuning": tuning, "cases": len(cases), "failures": msgs,
 		"seconds": time.Since(start).Seconds()}, nil
 }
 

@@ -34,9 +34,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	tuning, ok := map[string]shaders.Tuning{"auto": shaders.TuneAuto, "gpu": shaders.TuneGPU, "cpu": shaders.TuneCPU}[*tune]
-	if !ok {
-		return usagef("--tune %q: choose auto, gpu or cpu", *tune)
+	tuning, err := shaders.ParseTuning(*tune)
+	if err != nil {
+		return usagef("--tune %v", err)
 	}
 	if *runs < 1 {
 		return usagef("--runs must be at least 1, not %d", *runs)
