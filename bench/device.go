@@ -35,6 +35,11 @@ type DeviceResult struct {
 	// (RunTorchCUDA), their median time on the same case; 0 otherwise.
 	// Theirs include each call's launch, ours are back-to-back runs.
 	TorchCUDA float64 `json:"torch_cuda_s,omitempty"`
+	// DatasheetGBps is the memory bandwidth the GPU's datasheet states,
+	// where the bench knows the GPU (DatasheetFor), and OfDatasheet the
+	// kernel's GB/s over it; 0 otherwise.
+	DatasheetGBps float64 `json:"datasheet_gb_per_s,omitempty"`
+	OfDatasheet   float64 `json:"ratio_of_datasheet,omitempty"`
 }
 
 // FillInvocations is the fewest invocations a bench case dispatches

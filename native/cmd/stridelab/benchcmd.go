@@ -23,6 +23,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "[--runs 15] [--rounds 3] [--cases sum,add] [--json FILE] [--svg FILE] [--no-numpy] [--no-torch] [--backend cpu|gpu|auto] [--tune auto|gpu|cpu]", stderr)
 	only := fs.String("cases", "", "run only the cases whose names start with one of these words, comma-separated (sum,add)")
 	torchCUDA := fs.Bool("torch-cuda", false, "gpu: time PyTorch's CUDA kernels on each case beside (needs PyTorch with CUDA)")
+	datasheet := fs.Float64("datasheet-gbps", 0, "gpu: the device's memory bandwidth by its datasheet, GB/s, for the \"of datasheet\" column (0: the bench's own table of NVIDIA H100 and H200 parts)")
 	runs := fs.Int("runs", 15, "timed runs per case and round, at least (the median is reported)")
 	rounds := fs.Int("rounds", 3, "rounds per case, NumPy and Go taking turns (the median of the round medians is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
@@ -41,6 +42,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *runs < 1 {
 		return usagef("--runs must be at least 1, not %d", *runs)
 	}
+	if *datasheet < 0 {
+		return usagef("--datasheet-gbps must be a bandwidth in GB/s, not %g", *datasheet)
+	}
 	if *rounds < 1 {
 		return usagef("--rounds must be at least 1, not %d", *rounds)
 	}
@@ -56,7 +60,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usagef("--cases: %v", err)
 		}
-		return runDeviceBench(g, cases, *rounds, *torchCUDA, *jsonOut, *svgOut, stdout, stderr)
+		return runDeviceBench(g, cases, *rounds, *torchCUDA, *datasheet, *jsonOut, *svgOut, stdout, stderr)
 	}
 	if *svgOut != "" {
 		return usagef("--svg charts the GPU benchmark: add --backend gpu")
@@ -161,8 +165,9 @@ func newProgress(steps int, stderr io.Writer) *progressbar.ProgressBar {
 // runDeviceBench times every case's kernel on the GPU alone (inputs
 // resident, no readback) beside the device's vec4 copy kernel and
 // copyBufferToBuffer moving the same bytes, in the same run.
-func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bool, jsonOut, svgOut string, stdout, stderr io.Writer) error {
+func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bool, datasheetGBps float64, jsonOut, svgOut string, stdout, stderr io.Writer) error {
 	info := g.Device().Info()
+	sheet, known := bench.DatasheetFor(info.Name, datasheetGBps)
 	torchVersion := ""
 	bar := newProgress(len(cases), stderr)
 	var results []bench.DeviceResult
@@ -179,6 +184,9 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bo
 			}
 			r.TorchCUDA, torchVersion = p[0].Median, v
 		}
+		if known {
+			r.DatasheetGBps, r.OfDatasheet = sheet.GBps, r.KernelGBps/sheet.GBps
+		}
 		results = append(results, r)
 		bar.Add(1)
 	}
@@ -186,7 +194,7 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bo
 	device := fmt.Sprintf("%s (%s, %s)", info.Name, info.Backend, info.Type)
 	fmt.Fprintf(stdout, "device: %s\n", device)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "case\tkernel ms\tkernel GB/s\tcopy kernel GB/s\tcopyBufferToBuffer GB/s\tof copy kernel\ttarget\tinvocations\ttorch cuda (speedup)\t\n")
+	fmt.Fprintf(tw, "case\tkernel ms\tkernel GB/s\tcopy kernel GB/s\tcopyBufferToBuffer GB/s\tof copy kernel\ttarget\tof datasheet\tinvocations\ttorch cuda (speedup)\t\n")
 	for _, r := range results {
 		mark := ""
 		if r.Ratio < r.Target {
@@ -200,15 +208,28 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bo
 		if r.TorchCUDA > 0 {
 			torch = fmt.Sprintf("%.3f ms (%.2fx)", r.TorchCUDA*1e3, r.TorchCUDA/r.Kernel)
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t%d in %d%s\t%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark, r.Invocations, r.Dispatches, few, torch)
+		sheetCell := "-"
+		if r.DatasheetGBps > 0 {
+			sheetCell = fmt.Sprintf("%.2f", r.OfDatasheet)
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t%s\t%d in %d%s\t%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark, sheetCell, r.Invocations, r.Dispatches, few, torch)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "median of %d rounds; each round times the kernel, the vec4 copy kernel and copyBufferToBuffer in turn (batches of back-to-back runs of at least 50ms, inputs resident on the device, no readback); \"of copy kernel\" is the median of the rounds' kernel/copy-kernel ratios; the copies move half the case's bytes, so all three move the same bytes read + written; every kernel's output was checked against the CPU first; invocations: what one run dispatches (workgroups × workgroup size, in so many dispatches), \"(few)\" under %d where the case holds more elements\n", rounds, bench.FillInvocations)
+	if known {
+		fmt.Fprintf(stdout, "of datasheet: the kernel's GB/s over %.0f GB/s (%s)\n", sheet.GBps, sheet.Source)
+	} else {
+		fmt.Fprintf(stdout, "of datasheet: no datasheet known for %q (give one with --datasheet-gbps)\n", info.Name)
+	}
 	if torchVersion != "" {
 		fmt.Fprintf(stdout, "torch cuda: PyTorch %s's own kernels on the same values (torch.sum, expand().contiguous(), repeat, +, exp, softmax), each call timed between two synchronizes, launch included\n", torchVersion)
 	}
 	if jsonOut != "" {
-		body, _ := json.MarshalIndent(map[string]any{"device": info, "torch_version": torchVersion, "results": results}, "", "  ")
+		out := map[string]any{"device": info, "torch_version": torchVersion, "results": results}
+		if known {
+			out["datasheet"] = sheet
+		}
+		body, _ := json.MarshalIndent(out, "", "  ")
 		if err := os.WriteFile(jsonOut, body, 0o644); err != nil {
 			return err
 		}
