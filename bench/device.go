@@ -31,6 +31,13 @@ type DeviceResult struct {
 	Invocations uint64 `json:"invocations"`
 	Dispatches  int    `json:"dispatches"`
 	Elements    int64  `json:"elements"`
+	// GPUInvocations and GPUDispatches are, where the device's own tuning
+	// is a CPU adapter's, what the same case dispatches under TuneGPU
+	// (Dispatched on a second device of the same adapter, its output
+	// checked too): what a discrete GPU gets, on any machine. Where the
+	// device is tuned as a GPU they equal Invocations and Dispatches.
+	GPUInvocations uint64 `json:"gpu_invocations"`
+	GPUDispatches  int    `json:"gpu_dispatches"`
 	// TorchCUDA is, where the bench ran PyTorch's CUDA kernels beside
 	// (RunTorchCUDA), their median time on the same case; 0 otherwise.
 	// Theirs include each call's launch, ours are back-to-back runs.
@@ -117,6 +124,7 @@ func MeasureDevice(g *shaders.GPU, c Case, opt DeviceOptions) (DeviceResult, err
 	r := DeviceResult{Case: c.Name, Bytes: c.Bytes(), Target: c.Target(),
 		Kernel: median(times[0]), CopyKernel: median(times[1]), BufferCopy: median(times[2]),
 		Invocations: kernel.Invocations(), Dispatches: kernel.Dispatches(), Elements: c.Elements()}
+	r.GPUInvocations, r.GPUDispatches = r.Invocations, r.Dispatches
 	gb := func(s float64) float64 { return float64(r.Bytes) / s / 1e9 }
 	r.KernelGBps, r.CopyGBps, r.BufferGBps = gb(r.Kernel), gb(r.CopyKernel), gb(r.BufferCopy)
 	// Each round times the kernel and the copy kernel back to back, so the
@@ -129,6 +137,26 @@ func MeasureDevice(g *shaders.GPU, c Case, opt DeviceOptions) (DeviceResult, err
 	}
 	r.Ratio = median(ratios)
 	return r, nil
+}
+
+// Dispatched prepares c's kernel on g, checks one run's output against
+// the CPU reference and returns how many invocations and dispatches one
+// run makes, timing nothing: the counts of another tuning beside a
+// measured one.
+func Dispatched(g *shaders.GPU, c Case) (uint64, int, error) {
+	in, err := c.Inputs()
+	if err != nil {
+		return 0, 0, err
+	}
+	kernel, err := g.Prepare(func(be tensor.Backend) (tensor.Tensor, error) { return c.Run(be, in) })
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	defer kernel.Release()
+	if err := verify(kernel, c, in); err != nil {
+		return 0, 0, err
+	}
+	return kernel.Invocations(), kernel.Dispatches(), nil
 }
 
 // calibrate runs k once (compiling, warming), then doubles a batch of

@@ -168,6 +168,16 @@ func newProgress(steps int, stderr io.Writer) *progressbar.ProgressBar {
 func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bool, datasheetGBps float64, jsonOut, svgOut string, stdout, stderr io.Writer) error {
 	info := g.Device().Info()
 	sheet, known := bench.DatasheetFor(info.Name, datasheetGBps)
+	// On an adapter tuned otherwise, a second device tuned as a GPU gives
+	// each case's counts on a GPU beside the adapter's own.
+	var asGPU *shaders.GPU
+	if g.Device().Tuning() != shaders.TuneGPU {
+		dev, err := shaders.Open(shaders.Options{Tuning: shaders.TuneGPU})
+		if err != nil {
+			return fmt.Errorf("opening the adapter again with a GPU's tuning: %w", err)
+		}
+		asGPU = shaders.NewBackend(dev)
+	}
 	torchVersion := ""
 	bar := newProgress(len(cases), stderr)
 	var results []bench.DeviceResult
@@ -187,6 +197,11 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bo
 		if known {
 			r.DatasheetGBps, r.OfDatasheet = sheet.GBps, r.KernelGBps/sheet.GBps
 		}
+		if asGPU != nil {
+			if r.GPUInvocations, r.GPUDispatches, err = bench.Dispatched(asGPU, c); err != nil {
+				return fmt.Errorf("under a GPU's tuning: %w", err)
+			}
+		}
 		results = append(results, r)
 		bar.Add(1)
 	}
@@ -194,15 +209,24 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bo
 	device := fmt.Sprintf("%s (%s, %s)", info.Name, info.Backend, info.Type)
 	fmt.Fprintf(stdout, "device: %s\n", device)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "case\tkernel ms\tkernel GB/s\tcopy kernel GB/s\tcopyBufferToBuffer GB/s\tof copy kernel\ttarget\tof datasheet\tinvocations\ttorch cuda (speedup)\t\n")
+	gpuHeader := ""
+	if asGPU != nil {
+		gpuHeader = "invocations on a GPU\t"
+	}
+	fmt.Fprintf(tw, "case\tkernel ms\tkernel GB/s\tcopy kernel GB/s\tcopyBufferToBuffer GB/s\tof copy kernel\ttarget\tof datasheet\tinvocations\t%storch cuda (speedup)\t\n", gpuHeader)
 	for _, r := range results {
 		mark := ""
 		if r.Ratio < r.Target {
 			mark = " (below)"
 		}
 		few := ""
-		if r.Invocations < bench.FillInvocations && r.Elements >= bench.FillInvocations {
+		if r.GPUInvocations < bench.FillInvocations && r.Elements >= bench.FillInvocations {
 			few = " (few)"
+		}
+		onGPU := ""
+		if asGPU != nil {
+			onGPU = fmt.Sprintf("%d in %d%s\t", r.GPUInvocations, r.GPUDispatches, few)
+			few = ""
 		}
 		torch := ""
 		if r.TorchCUDA > 0 {
@@ -212,10 +236,13 @@ func runDeviceBench(g *shaders.GPU, cases []bench.Case, rounds int, torchCUDA bo
 		if r.DatasheetGBps > 0 {
 			sheetCell = fmt.Sprintf("%.2f", r.OfDatasheet)
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t%s\t%d in %d%s\t%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark, sheetCell, r.Invocations, r.Dispatches, few, torch)
+		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.2f\t%.1f%s\t%s\t%d in %d%s\t%s%s\t\n", r.Case, r.Kernel*1e3, r.KernelGBps, r.CopyGBps, r.BufferGBps, r.Ratio, r.Target, mark, sheetCell, r.Invocations, r.Dispatches, few, onGPU, torch)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "median of %d rounds; each round times the kernel, the vec4 copy kernel and copyBufferToBuffer in turn (batches of back-to-back runs of at least 50ms, inputs resident on the device, no readback); \"of copy kernel\" is the median of the rounds' kernel/copy-kernel ratios; the copies move half the case's bytes, so all three move the same bytes read + written; every kernel's output was checked against the CPU first; invocations: what one run dispatches (workgroups × workgroup size, in so many dispatches), \"(few)\" under %d where the case holds more elements\n", rounds, bench.FillInvocations)
+	if asGPU != nil {
+		fmt.Fprintf(stdout, "invocations on a GPU: what each case dispatches under a discrete GPU's tuning (--tune gpu), prepared and checked on this adapter, not timed; this adapter's own tuning (%s) shares out work for a CPU's threads\n", g.Device().Tuning())
+	}
 	if known {
 		fmt.Fprintf(stdout, "of datasheet: the kernel's GB/s over %.0f GB/s (%s)\n", sheet.GBps, sheet.Source)
 	} else {
