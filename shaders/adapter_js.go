@@ -128,16 +128,26 @@ func requestAdapter() (*wgpu.Instance, *wgpu.Adapter, error) {
 	return inst, a, nil
 }
 
-// requestDevice asks for a device with the adapter's own limits and
-// returns the limits the device reports. Its loss reaches the Device
-// through attach (GPUDevice.lost), so onLost is not needed here.
-func requestDevice(adapter *wgpu.Adapter, _ func(error)) (*wgpu.Device, Limits, error) {
+// enableSubgroups is the line a module using subgroup builtins starts
+// with: a browser's WGSL needs the extension enabled.
+const enableSubgroups = "enable subgroups;\n"
+
+// requestDevice asks for a device with the adapter's own limits, and
+// with the "subgroups" feature where the adapter has it, and returns the
+// limits the device reports and whether it has subgroups. Its loss
+// reaches the Device through attach (GPUDevice.lost), so onLost is not
+// needed here.
+func requestDevice(adapter *wgpu.Adapter, _ func(error)) (*wgpu.Device, Limits, bool, error) {
 	al := adapter.GetLimits()
-	dev, err := adapter.RequestDevice(&wgpu.DeviceDescriptor{Label: "stridelab", RequiredLimits: &al})
-	if err != nil {
-		return nil, Limits{}, err
+	var features []wgpu.FeatureName
+	if adapter.HasFeature(wgpu.FeatureNameSubgroups) {
+		features = []wgpu.FeatureName{wgpu.FeatureNameSubgroups}
 	}
-	return dev, limitsOf(dev.GetLimits()), nil
+	dev, err := adapter.RequestDevice(&wgpu.DeviceDescriptor{Label: "stridelab", RequiredLimits: &al, RequiredFeatures: features})
+	if err != nil {
+		return nil, Limits{}, false, err
+	}
+	return dev, limitsOf(dev.GetLimits()), features != nil, nil
 }
 
 // scoped runs fn inside validation, out-of-memory and internal error

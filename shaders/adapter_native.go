@@ -89,22 +89,40 @@ func requestAdapter() (*wgpu.Instance, *wgpu.Adapter, error) {
 	return nil, nil, ErrNoAdapter
 }
 
+// subgroupFeatures are the names an adapter may give subgroup
+// operations: WebGPU's, and wgpu-native's own (what lavapipe reports
+// through wgpu-native v29).
+var subgroupFeatures = []wgpu.FeatureName{wgpu.FeatureNameSubgroups, wgpu.NativeFeatureSubgroup}
+
+// enableSubgroups is the line a module using subgroup builtins starts
+// with: none for naga, which takes them once the device has the feature.
+const enableSubgroups = ""
+
 // requestDevice asks for a device with the adapter's own limits, so that
-// large tensors fit, and turns the device's loss into d's error (onLost).
-// It returns the limits the device reports.
-func requestDevice(adapter *wgpu.Adapter, onLost func(error)) (*wgpu.Device, Limits, error) {
+// large tensors fit, and with subgroup operations where the adapter has
+// them, and turns the device's loss into d's error (onLost). It returns
+// the limits the device reports and whether it has subgroups.
+func requestDevice(adapter *wgpu.Adapter, onLost func(error)) (*wgpu.Device, Limits, bool, error) {
 	al := adapter.GetLimits()
+	var features []wgpu.FeatureName
+	for _, f := range subgroupFeatures {
+		if adapter.HasFeature(f) {
+			features = []wgpu.FeatureName{f}
+			break
+		}
+	}
 	dev, err := adapter.RequestDevice(&wgpu.DeviceDescriptor{
-		Label:          "stridelab",
-		RequiredLimits: &al,
+		Label:            "stridelab",
+		RequiredLimits:   &al,
+		RequiredFeatures: features,
 		DeviceLostCallback: func(reason wgpu.DeviceLostReason, msg string) {
 			onLost(fmt.Errorf("%w (%v): %s", ErrDeviceLost, reason, msg))
 		},
 	})
 	if err != nil {
-		return nil, Limits{}, err
+		return nil, Limits{}, false, err
 	}
-	return dev, limitsOf(dev.GetLimits()), nil
+	return dev, limitsOf(dev.GetLimits()), features != nil, nil
 }
 
 // scoped runs fn, whose WebGPU calls are the Try variants: wgpu-native

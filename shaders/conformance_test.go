@@ -30,6 +30,49 @@ func TestConformance(t *testing.T) {
 func TestGPUTuningAgreesWithTheCPU(t *testing.T) {
 	d := openOrSkip(t, Options{Tuning: TuneGPU})
 	check(t, d, conform.Cases(conform.Options{Sizes: []int{0, 1, 2, 5, 17, 65, 257}}))
+	if d.subgroups && !slices.ContainsFunc(slices.Collect(maps.Keys(d.pipelines)), func(k programKey) bool { return k.subgroups }) {
+		t.Error("the device has subgroups, yet no reduction's lanes used them")
+	}
+}
+
+// With subgroups the lanes' last steps are shuffles (lanesWGSL): every
+// reduction must give the workgroup tree's result bit for bit, since lane
+// 0 combines the same values in the same order. Where the adapter has no
+// subgroups both devices run the tree and the test says so.
+func TestSubgroupLanesEqualTheTree(t *testing.T) {
+	shuffled := openOrSkip(t, Options{Tuning: TuneGPU})
+	tree := openOrSkip(t, Options{Tuning: TuneGPU, NoSubgroups: true})
+	if !shuffled.subgroups {
+		t.Skip("the adapter has no subgroup operations")
+	}
+	var cases []conform.Case
+	for _, c := range conform.Cases(conform.Options{Sizes: []int{5, 65, 257}}) {
+		if strings.HasPrefix(c.Name, "sum") || strings.HasPrefix(c.Name, "max") || strings.HasPrefix(c.Name, "min") {
+			cases = append(cases, c)
+		}
+	}
+	check(t, shuffled, cases)
+	differ := 0
+	for _, c := range cases {
+		a, errA := c.Run(NewBackend(shuffled))
+		b, errB := c.Run(NewBackend(tree))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v, %v", c.Name, errA, errB)
+		}
+		av, bv := a.Float64s(), b.Float64s()
+		for i := range av {
+			if math.Float64bits(av[i]) != math.Float64bits(bv[i]) {
+				if differ++; differ <= 10 {
+					t.Errorf("%s: element %d is %v with subgroup shuffles, %v with the tree", c.Name, i, av[i], bv[i])
+				}
+				break
+			}
+		}
+	}
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(shuffled.pipelines)), func(k programKey) bool { return k.subgroups }) {
+		t.Error("no reduction's lanes used subgroups")
+	}
+	t.Logf("%d reductions, %d differ from the tree", len(cases), differ)
 }
 
 // check runs cases on d and reports the first 20 failures.

@@ -22,6 +22,10 @@ type Options struct {
 	// Tuning picks how work is shared among invocations (TuneAuto: by the
 	// adapter's type). Tests set it to run both ways on one adapter.
 	Tuning Tuning
+	// NoSubgroups keeps the reduce kernel's lanes in the workgroup-memory
+	// tree even where the device has subgroup operations. Tests set it
+	// to run both on one adapter.
+	NoSubgroups bool
 	// Threads is how many threads a CPU adapter runs workgroups on (0:
 	// the host's CPUs), which sizes its invocations (see Device.itemsPer).
 	// Tests lower it to drive long invocations with small tensors.
@@ -93,6 +97,11 @@ func (t Tuning) String() string {
 	}
 	return "auto"
 }
+
+// Subgroups reports whether d's reductions end their lanes' trees in
+// subgroup shuffles: the device has subgroup operations and d's Options
+// did not turn them off.
+func (d *Device) Subgroups() bool { return d.subgroups }
 
 // Tuning is how d shares out work: its Options' tuning, or TuneAuto's
 // choice for its adapter.
@@ -169,6 +178,9 @@ type Device struct {
 	closed    atomic.Bool
 	tuning    Tuning // TuneGPU or TuneCPU
 	threads   int    // TuneCPU: the adapter's threads
+	// subgroups: the reduce kernel's lanes end in subgroup shuffles (the
+	// device has them and Options.NoSubgroups is not set).
+	subgroups bool
 }
 
 // hub is the WebGPU device that Open requests and every Device derived
@@ -187,6 +199,9 @@ type hub struct {
 	lost     atomic.Pointer[error] // why the device is gone (lostErr)
 	plat     platform
 	users    int // open Devices on it: the last Close releases it
+	// subgroups: the device has subgroup operations (requestDevice asks
+	// for them where the adapter has them).
+	subgroups bool
 }
 
 // Open requests the default adapter and a device with the adapter's own
@@ -197,13 +212,13 @@ func Open(opts Options) (*Device, error) {
 		return nil, err
 	}
 	h := &hub{instance: instance, adapter: adapter, info: browserInfo(infoOf(adapter)), compiled: map[programKey]*wgpu.ComputePipeline{}}
-	device, limits, err := requestDevice(adapter, h.markLost)
+	device, limits, subgroups, err := requestDevice(adapter, h.markLost)
 	if err != nil {
 		adapter.Release()
 		instance.Release()
 		return nil, &Error{Op: "open " + h.info.Name, Err: err}
 	}
-	h.device, h.queue, h.own = device, device.GetQueue(), limits
+	h.device, h.queue, h.own, h.subgroups = device, device.GetQueue(), limits, subgroups
 	h.attach()
 	return h.open(opts), nil
 }
@@ -237,6 +252,7 @@ func (h *hub) open(opts Options) *Device {
 		d.limits.MinStorageBufferOffsetAlignment = 256
 	}
 	d.tuning, d.threads = opts.Tuning, opts.Threads
+	d.subgroups = h.subgroups && !opts.NoSubgroups
 	if d.threads <= 0 {
 		d.threads = hostThreads()
 	}

@@ -116,27 +116,30 @@ const uniformBytes = 64 << 10
 // pattern's interleaving only changes strides, which are uniforms, so
 // patterns with the same counts share a pipeline.
 type programKey struct {
-	kernel  kernel
-	dtype   tensor.DType
-	rank    int
-	red     int
-	vec     int
-	a, b    load
-	op      string // binary or reduce op; "" otherwise
-	lanes   int    // reduce: invocations per output
-	rvec    int    // reduce: reduced elements per load (4: a vec4 of the inner reduced dim)
-	split   bool   // reduce: items fold chunks of an output into partials
-	tiled   bool   // reduce: items are taken in tiles (LANES 1), not a grid-stride loop
-	foldN   int    // reduce: an output's loads when few and fixed (LANES 1, unsplit); 0: a loop
-	fan     int    // outputs per load along fanDim (0 or 1: no fanning)
-	fanDim  int
-	fan2    int // and along fan2Dim (0 or 1: one fan dim)
-	fan2Dim int
-	vary    [4]bool // binary, fanned: whether a, b move along fanDim, then along fan2Dim
-	tail    bool    // a fan does not divide its dim: copies are checked
-	rowRuns bool    // elementwise: every lane's items lie in one inner row
-	walkDim int     // binary_walk: the dim W it steps down
-	hold    int     // binary_walk: the operand held in registers (0: a, 1: b)
+	kernel kernel
+	dtype  tensor.DType
+	rank   int
+	red    int
+	vec    int
+	a, b   load
+	op     string // binary or reduce op; "" otherwise
+	lanes  int    // reduce: invocations per output
+	rvec   int    // reduce: reduced elements per load (4: a vec4 of the inner reduced dim)
+	split  bool   // reduce: items fold chunks of an output into partials
+	tiled  bool   // reduce: items are taken in tiles (LANES 1), not a grid-stride loop
+	foldN  int    // reduce: an output's loads when few and fixed (LANES 1, unsplit); 0: a loop
+	// subgroups: the lanes' last steps by subgroup shuffles (lanesWGSL),
+	// where the device has the feature; the module enables it.
+	subgroups bool
+	fan       int // outputs per load along fanDim (0 or 1: no fanning)
+	fanDim    int
+	fan2      int // and along fan2Dim (0 or 1: one fan dim)
+	fan2Dim   int
+	vary      [4]bool // binary, fanned: whether a, b move along fanDim, then along fan2Dim
+	tail      bool    // a fan does not divide its dim: copies are checked
+	rowRuns   bool    // elementwise: every lane's items lie in one inner row
+	walkDim   int     // binary_walk: the dim W it steps down
+	hold      int     // binary_walk: the operand held in registers (0: a, 1: b)
 }
 
 func wgslType(dt tensor.DType) string {
@@ -162,6 +165,9 @@ func (k programKey) source() (string, error) {
 		entry, _ = wgslFiles.ReadFile(name)
 	}
 	var b strings.Builder
+	if k.subgroups {
+		b.WriteString(enableSubgroups)
+	}
 	elem := wgslType(k.dtype)
 	item := elem
 	if k.vec == 4 {
@@ -204,7 +210,7 @@ func (k programKey) source() (string, error) {
 		fmt.Fprintf(&b, "const RED: u32 = %du;\nconst LANES: u32 = %du;\nconst RVEC: u32 = %du;\nconst SPLIT: bool = %v;\nconst TILED: bool = %v;\n", k.red, k.lanes, max(k.rvec, 1), k.split, k.tiled)
 		fmt.Fprintf(&b, "const IDENTITY_BITS: u32 = %#xu;\n", ident)
 		fmt.Fprintf(&b, "fn combine(x: Item, y: Item) -> Item { %s }\n", combine)
-		b.WriteString(lanesWGSL(k.lanes))
+		b.WriteString(lanesWGSL(k.lanes, k.subgroups))
 		fmt.Fprintf(&b, "const FOLD_N: u32 = %du;\n", k.foldN)
 		// fold_at reads what one step of a fold takes, at index i of a:
 		// an output's element (VEC 1), four neighbouring outputs' elements
@@ -409,17 +415,37 @@ func foldFixedWGSL(n, red int) string {
 	return b.String()
 }
 
-// lanesWGSL returns combine_lanes(lid, lane, acc), which combines the
-// accumulators of an output's LANES lanes in a shared-memory tree and
-// returns the result to lane 0. With one lane it returns acc and declares
-// no workgroup memory: WebGPU zero-fills workgroup memory behind a
-// barrier, which a CPU adapter pays for in every workgroup.
-func lanesWGSL(lanes int) string {
-	if lanes <= 1 {
-		return "fn combine_lanes(lid: u32, lane: u32, acc: Item) -> Item { return acc; }\n"
-	}
-	return `var<workgroup> scratch: array<Item, WG>;
-fn combine_lanes(lid: u32, lane: u32, acc: Item) -> Item {
+// lanesWGSL returns combine_lanes(lid, lane, acc, span), which combines
+// the accumulators of an output's LANES lanes and returns the result to
+// lane 0, with what it needs: Subgroup, main's subgroup builtins, and
+// shuffle_span(sg, lid), the distance below which lanes combine by
+// subgroup shuffles (1: none).
+//
+// The tree, in workgroup memory: for h = LANES/2, …, 1, lane l < h
+// takes combine(v[l], v[l+h]), a barrier between steps. With subgroups
+// the steps with h below span are subgroupShuffleXor(v, h) instead, no
+// memory and no barrier: lane 0 combines the same values in the same
+// order, so the result is the tree's bit for bit. That needs each
+// subgroup to be a run of consecutive local invocation indices, which
+// WGSL does not promise; shuffle_span checks every invocation (its
+// subgroup_invocation_id is lid mod subgroup_size, all sizes equal) and
+// answers 1, the whole tree, where one is not. span is read with
+// workgroupUniformLoad, so the tree's barriers stay in uniform control
+// flow. Without subgroups Subgroup holds an unused builtin (WGSL has no
+// empty struct).
+//
+// With one lane combine_lanes returns acc and declares no workgroup
+// memory: WebGPU zero-fills workgroup memory behind a barrier, which a
+// CPU adapter pays for in every workgroup.
+func lanesWGSL(lanes int, subgroups bool) string {
+	if !subgroups || lanes <= 1 {
+		head := "struct Subgroup { @builtin(local_invocation_id) unused: vec3<u32> }\n" +
+			"fn shuffle_span(sg: Subgroup, lid: u32) -> u32 { return 1u; }\n"
+		if lanes <= 1 {
+			return head + "fn combine_lanes(lid: u32, lane: u32, acc: Item, span: u32) -> Item { return acc; }\n"
+		}
+		return head + `var<workgroup> scratch: array<Item, WG>;
+fn combine_lanes(lid: u32, lane: u32, acc: Item, span: u32) -> Item {
   scratch[lid] = acc;
   workgroupBarrier();
   for (var h = LANES / 2u; h > 0u; h /= 2u) {
@@ -429,6 +455,40 @@ fn combine_lanes(lid: u32, lane: u32, acc: Item) -> Item {
   let r = scratch[lid];
   workgroupBarrier(); // the next round reuses scratch
   return r;
+}
+`
+	}
+	return `struct Subgroup { @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) size: u32 }
+var<workgroup> scratch: array<Item, WG>;
+var<workgroup> sg_mixed: atomic<u32>; // 1 where a subgroup is not a run of consecutive lids
+var<workgroup> sg_sizes: atomic<u32>; // the OR of the subgroup sizes seen
+var<workgroup> sg_span: u32;
+fn shuffle_span(sg: Subgroup, lid: u32) -> u32 {
+  atomicOr(&sg_mixed, select(0u, 1u, sg.lane != lid % sg.size));
+  atomicOr(&sg_sizes, sg.size);
+  workgroupBarrier();
+  if (lid == 0u) {
+    let sizes = atomicLoad(&sg_sizes);
+    sg_span = select(1u, min(LANES, sizes), atomicLoad(&sg_mixed) == 0u && countOneBits(sizes) == 1u);
+  }
+  return workgroupUniformLoad(&sg_span);
+}
+fn combine_lanes(lid: u32, lane: u32, acc: Item, span: u32) -> Item {
+  var v = acc;
+  if (span < LANES) { // the tree's steps h >= span, in workgroup memory
+    scratch[lid] = v;
+    workgroupBarrier();
+    for (var h = LANES / 2u; h >= span; h /= 2u) {
+      if (lane < h) { scratch[lid] = combine(scratch[lid], scratch[lid + h]); }
+      workgroupBarrier();
+    }
+    v = scratch[lid];
+    workgroupBarrier(); // the next round reuses scratch
+  }
+  for (var h = span / 2u; h > 0u; h /= 2u) { // the rest inside the subgroup
+    v = combine(v, subgroupShuffleXor(v, h));
+  }
+  return v;
 }
 `
 }

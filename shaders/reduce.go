@@ -92,7 +92,8 @@ func (d *Device) reduceDispatches(op tensor.ReduceOp, dt tensor.DType, in bindin
 	}
 	p.count, p.baseA, p.reduced = uint32(items), uint32(base), uint32(total)
 	p.split = [4]uint32{uint32(chunks), uint32(chunk)}
-	key := programKey{kernel: kernelReduce, dtype: dt, rank: kept, red: red, vec: vec, rvec: rvec, op: op.String(), lanes: lanes}
+	key := programKey{kernel: kernelReduce, dtype: dt, rank: kept, red: red, vec: vec, rvec: rvec, op: op.String(), lanes: lanes,
+		subgroups: lanes > 1 && d.subgroups}
 	first := dispatch{
 		key:     key,
 		params:  p,

@@ -97,6 +97,11 @@ fn store_item(j: u32, c: Coords, stride_o: array<vec4<i32>, 2>, v: Item) {
   if (SPLIT) { out[j] = v; } else { out[u32(offset_out(c, 0, stride_o)) / VEC] = v; }
 }
 
+// With subgroups (the adapter has them, a GPU's tuning), the lanes'
+// tree takes its last steps by subgroup shuffles instead of workgroup
+// memory and barriers (lanesWGSL in shaders/program.go): the same
+// combines in the same order, so the same results.
+
 // main has two loops over items. TILED (a CPU adapter, LANES = 1) each
 // lane stops on its own. Otherwise every lane of a workgroup goes the same
 // number of rounds, counted from uniform values only: the lanes' tree
@@ -106,7 +111,7 @@ fn store_item(j: u32, c: Coords, stride_o: array<vec4<i32>, 2>, v: Item) {
 // loop, whose count a TILED branch assigned from the lane's index).
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
+        @builtin(local_invocation_index) lid: u32, sg: Subgroup) {
   let lane = lid % LANES;
   let per = WG / LANES;
   let items = p.count * p.split.x; // chunk k of output item i is item k·count + i
@@ -129,6 +134,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     return;
   }
+  let span = shuffle_span(sg, lid); // lanes this far apart combine by subgroup shuffles
   var j = (wid.y * nwg.x + wid.x) * per + lid / LANES;
   let step = nwg.x * nwg.y * per;
   let rounds = items / step + select(0u, 1u, items % step != 0u);
@@ -142,7 +148,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (LANES == 1u) {
       if (j < items) { store_item(j, c, stride_o, acc); }
     } else {
-      let r = combine_lanes(lid, lane, acc);
+      let r = combine_lanes(lid, lane, acc, span);
       if (lane == 0u && j < items) { store_item(j, c, stride_o, r); }
     }
     j += step;

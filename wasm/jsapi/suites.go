@@ -16,7 +16,7 @@ import (
 
 // conformance runs the kernel conformance suite on the request's backend
 // against the CPU reference: {sizes?, backend?, tune?} -> {backend,
-// tuning, cases, failures}. Sizes default to the suite's full sweep; tune
+// tuning, subgroups, cases, failures}. Sizes default to the suite's full sweep; tune
 // ("gpu" runs a discrete GPU's kernels on any adapter) defaults to the
 // adapter's own.
 func conformance(req js.Value) (any, error) {
@@ -37,11 +37,11 @@ func conformance(req js.Value) (any, error) {
 	for i, f := range fails {
 		msgs[i] = f.String()
 	}
-	tuning := "" // the CPU reference has none
+	tuning, subgroups := "", false // the CPU reference has neither
 	if g, ok := be.(*shaders.GPU); ok {
-		tuning = g.Device().Tuning().String()
+		tuning, subgroups = g.Device().Tuning().String(), g.Device().Subgroups()
 	}
-	return map[string]any{"backend": be.Name(), "tuning": tuning, "cases": len(cases), "failures": msgs,
+	return map[string]any{"backend": be.Name(), "tuning": tuning, "subgroups": subgroups, "cases": len(cases), "failures": msgs,
 		"seconds": time.Since(start).Seconds()}, nil
 }
 
