@@ -47,14 +47,16 @@ func TestMeasureDeviceTimesKernelAndCopies(t *testing.T) {
 
 // TestEveryCaseFillsAGPU prepares every bench case (the full sizes: at
 // the browser's a reduction keeps 16 loads a lane and stops short) under
-// a discrete GPU's tuning on whatever adapter is here, checks
-// its output and that it dispatches at least FillInvocations invocations
-// wherever its operands and output hold that many elements: the counts
-// `stridelab bench --backend gpu` shows as "invocations on a GPU".
+// a discrete GPU's tuning on whatever adapter is here and checks that it
+// dispatches at least FillInvocations invocations wherever its operands
+// and output hold that many elements: the counts `stridelab bench
+// --backend gpu` shows as "invocations on a GPU" (which also checks
+// their outputs; TestGPUTuningAgreesWithTheCPU in shaders checks these
+// kernels' values at every edge size).
 func TestEveryCaseFillsAGPU(t *testing.T) {
 	g := openOrSkip(t, shaders.Options{Tuning: shaders.TuneGPU})
 	for _, c := range Cases() {
-		inv, dispatches, err := Dispatched(g, c)
+		inv, dispatches, err := dispatched(g, c, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,12 +45,7 @@ func TestSubgroupLanesEqualTheTree(t *testing.T) {
 	if !shuffled.subgroups {
 		t.Skip("the adapter has no subgroup operations")
 	}
-	var cases []conform.Case
-	for _, c := range conform.Cases(conform.Options{Sizes: []int{5, 65, 257}}) {
-		if strings.HasPrefix(c.Name, "sum") || strings.HasPrefix(c.Name, "max") || strings.HasPrefix(c.Name, "min") {
-			cases = append(cases, c)
-		}
-	}
+	cases := conform.Only(conform.Cases(conform.Options{Sizes: []int{5, 65, 257}}), "sum", "max", "min")
 	check(t, shuffled, cases)
 	differ := 0
 	for _, c := range cases {
@@ -104,12 +99,7 @@ func TestChunkedKernelsAgreeWithTheCPU(t *testing.T) {
 // combined.
 func TestSplitReductionsAgreeWithTheCPU(t *testing.T) {
 	d := openOrSkip(t, Options{MaxBindingBytes: 512})
-	var cases []conform.Case
-	for _, c := range conform.Cases(conform.Options{Sizes: []int{65, 700}}) {
-		if strings.HasPrefix(c.Name, "sum") || strings.HasPrefix(c.Name, "max") || strings.HasPrefix(c.Name, "min") {
-			cases = append(cases, c)
-		}
-	}
+	cases := conform.Only(conform.Cases(conform.Options{Sizes: []int{65, 700}}), "sum", "max", "min")
 	check(t, d, cases)
 }
 

@@ -2,7 +2,6 @@ package shaders
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stridelab/stridelab/tensor"
@@ -53,12 +52,7 @@ func chunkedReductions() []struct {
 // workgroup tree), over the chunked reductions and every reduction of the
 // conformance sweep at sizes 65 and 700.
 func TestReductionsAgreeWithTheCPUUnderBothTunings(t *testing.T) {
-	var sweep []conform.Case
-	for _, c := range conform.Cases(conform.Options{Sizes: []int{65, 700}}) {
-		if strings.HasPrefix(c.Name, "sum") || strings.HasPrefix(c.Name, "max") || strings.HasPrefix(c.Name, "min") {
-			sweep = append(sweep, c)
-		}
-	}
+	sweep := conform.Only(conform.Cases(conform.Options{Sizes: []int{65, 700}}), "sum", "max", "min")
 	for _, tuning := range []Tuning{TuneCPU, TuneGPU} {
 		d := openOrSkip(t, Options{Tuning: tuning})
 		var cases []conform.Case

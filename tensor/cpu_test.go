@@ -453,7 +453,7 @@ func TestLongRowsSplitAcrossCPUs(t *testing.T) {
 	a, _ := Arange(Float32, Shape{2, inner})
 	b, _ := Arange(Float32, Shape{1, inner})
 	av, bv := a.Float64s(), b.Float64s()
-	for _, op := range []BinaryOp{Add, Sub, Mul, Div, Max} {
+	for _, op := range []BinaryOp{Add, Div, Max} { // assembly (streamed) and Go loops
 		got, err := CPU{}.Binary(op, a, b)
 		if err != nil {
 			t.Fatal(err)

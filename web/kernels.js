@@ -64,10 +64,11 @@ async function runExamples() {
 }
 
 // runConformance is what the button and the browser test call.
-// tune ("gpu", "cpu") runs another tuning's kernels on this adapter.
-globalThis.runConformance = async (sizes, tune) => {
+// tune ("gpu", "cpu") runs another tuning's kernels on this adapter;
+// only (["sum", "softmax"]) keeps those ops' cases.
+globalThis.runConformance = async (sizes, tune, only) => {
   $("conformance").textContent = "running…";
-  const r = await stridelab.conformance({ ...(sizes ? { sizes } : {}), ...(tune ? { tune } : {}) });
+  const r = await stridelab.conformance({ ...(sizes ? { sizes } : {}), ...(tune ? { tune } : {}), ...(only ? { only } : {}) });
   const el = $("conformance");
   el.textContent = `${r.cases} cases on ${r.backend} (${r.tuning} tuning), ${r.failures.length} failures (${r.seconds.toFixed(1)} s)`;
   el.className = r.failures.length ? "bad" : "ok";

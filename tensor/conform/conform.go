@@ -8,6 +8,8 @@ package conform
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/stridelab/stridelab/tensor"
 )
@@ -29,6 +31,21 @@ type Options struct {
 	// invocations cover one to one (16.8M): a kernel must loop or dispatch
 	// in 2-D to finish it.
 	Huge bool
+}
+
+// Only returns the cases whose name starts with one of the words (an
+// op's name: "sum", "softmax"), in their order; all of them for none.
+func Only(cases []Case, words ...string) []Case {
+	if len(words) == 0 {
+		return cases
+	}
+	var out []Case
+	for _, c := range cases {
+		if slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(c.Name, w+" ") }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // DefaultSizes are 0, 1, 2, …, 17, 33, 65 and 257.

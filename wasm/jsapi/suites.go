@@ -15,10 +15,11 @@ import (
 )
 
 // conformance runs the kernel conformance suite on the request's backend
-// against the CPU reference: {sizes?, backend?, tune?} -> {backend,
-// tuning, subgroups, cases, failures}. Sizes default to the suite's full sweep; tune
-// ("gpu" runs a discrete GPU's kernels on any adapter) defaults to the
-// adapter's own.
+// against the CPU reference: {sizes?, only?, backend?, tune?} ->
+// {backend, tuning, subgroups, cases, failures}. Sizes default to the
+// suite's full sweep; only keeps the cases of those ops (conform.Only);
+// tune ("gpu" runs a discrete GPU's kernels on any adapter) defaults to
+// the adapter's own.
 func conformance(req js.Value) (any, error) {
 	be, err := backend(req)
 	if err != nil {
@@ -30,7 +31,13 @@ func conformance(req js.Value) (any, error) {
 			return nil, err
 		}
 	}
-	cases := conform.Cases(conform.Options{Sizes: sizes})
+	var only []string
+	if jsvalue.Field(req, "only").Truthy() {
+		if only, err = jsvalue.Strings(req, "only"); err != nil {
+			return nil, err
+		}
+	}
+	cases := conform.Only(conform.Cases(conform.Options{Sizes: sizes}), only...)
 	start := time.Now()
 	fails := conform.Check(be, tensor.CPU{}, cases)
 	msgs := make([]string, len(fails))

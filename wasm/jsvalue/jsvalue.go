@@ -137,6 +137,23 @@ func Str(req js.Value, name string) string {
 	return ""
 }
 
+// Strings reads req's property name, an array of strings.
+func Strings(req js.Value, name string) ([]string, error) {
+	v := Field(req, name)
+	if v.Type() != js.TypeObject || !js.Global().Get("Array").Call("isArray", v).Bool() {
+		return nil, fmt.Errorf("%s: want an array of strings, got %s", name, v.Type())
+	}
+	out := make([]string, v.Length())
+	for i := range out {
+		x := v.Index(i)
+		if x.Type() != js.TypeString {
+			return nil, fmt.Errorf("%s[%d]: want a string, got %v", name, i, x)
+		}
+		out[i] = x.String()
+	}
+	return out, nil
+}
+
 // Ints reads req's property name, an array of integers.
 func Ints(req js.Value, name string) ([]int, error) {
 	v := Field(req, name)
